@@ -1,0 +1,3 @@
+from pokerroom.cli import main
+
+main()

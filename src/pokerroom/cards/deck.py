@@ -1,0 +1,65 @@
+"""Decks and the shuffle.
+
+The shuffle is an unbiased Fisher-Yates driven by an injected random source. Production code passes
+nothing and gets :class:`secrets.SystemRandom`; tests pass a seeded generator or use a literal deck.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from enum import Enum
+from typing import Protocol
+
+from pokerroom.cards.card import Card, Rank, Suit
+
+__all__ = ["DeckSpec", "RandomSource", "shuffle", "shuffled_deck"]
+
+
+class RandomSource(Protocol):
+    """The part of a random generator the shuffle uses: a uniform integer in ``range(n)``."""
+
+    def randrange(self, stop: int, /) -> int: ...
+
+
+class DeckSpec(Enum):
+    """The decks of RULES.md §1.1: 52 cards, 7..A (32 cards) and 6..A (36 cards)."""
+
+    STANDARD = 52
+    SHORT_7A = 32
+    SHORT_6A = 36
+
+    @property
+    def size(self) -> int:
+        return self.value
+
+    @property
+    def lowest_rank(self) -> Rank:
+        return {52: Rank.TWO, 32: Rank.SEVEN, 36: Rank.SIX}[self.value]
+
+    def cards(self) -> tuple[Card, ...]:
+        """The deck in index order (deuce of clubs, or the lowest card, first)."""
+        return _DECKS[self]
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and card.rank >= self.lowest_rank
+
+
+_DECKS = {spec: tuple(Card(r, s) for r in Rank if r >= spec.lowest_rank for s in Suit) for spec in DeckSpec}
+
+_system_random = secrets.SystemRandom()
+
+
+def shuffle(cards: Sequence[Card], rng: RandomSource | None = None) -> list[Card]:
+    """Return a uniformly random permutation of ``cards`` (Fisher-Yates, unbiased given ``rng``)."""
+    source = _system_random if rng is None else rng
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = source.randrange(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def shuffled_deck(spec: DeckSpec = DeckSpec.STANDARD, rng: RandomSource | None = None) -> list[Card]:
+    """A freshly shuffled deck of the given kind."""
+    return shuffle(spec.cards(), rng)
