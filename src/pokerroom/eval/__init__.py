@@ -1,0 +1,29 @@
+"""Hand rankings (RULES.md §2): one-hand evaluation, fast batch evaluation and equity.
+
+``evaluate(rule, hole, board)`` returns a :class:`HandValue`; ``evaluate_batch(rule, cards)`` ranks
+many hands at once; ``equity(game, hands, board)`` gives each hand's share of the pot.
+"""
+
+from pokerroom.eval.api import evaluate
+from pokerroom.eval.errors import (
+    CardNotInDeck,
+    DuplicateCard,
+    EvalError,
+    UnknownGame,
+    UnknownRule,
+    WrongCardCount,
+)
+from pokerroom.eval.value import CATEGORIES, RULES, HandValue
+
+__all__ = [
+    "CATEGORIES",
+    "RULES",
+    "CardNotInDeck",
+    "DuplicateCard",
+    "EvalError",
+    "HandValue",
+    "UnknownGame",
+    "UnknownRule",
+    "WrongCardCount",
+    "evaluate",
+]

@@ -1,0 +1,48 @@
+"""``evaluate``: the value of one hand under one rule (the single-hand path)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from pokerroom.cards import Card
+from pokerroom.eval import reference
+from pokerroom.eval.rules import validate
+from pokerroom.eval.value import HandValue, unpack
+
+__all__ = ["evaluate"]
+
+_ACE_LOW = frozenset({"ace5_low", "eight_low", "omaha_eight_low", "badugi"})
+_STRAIGHTS = frozenset({"straight", "straight_flush"})
+
+
+def evaluate(
+    rule: str, hole: Iterable[Card | str] | str, board: Iterable[Card | str] | str = ()
+) -> HandValue:
+    """The best hand ``hole`` and ``board`` make under ``rule`` (RULES.md §2).
+
+    For every rule except the Omaha ones the cards are pooled and the best five of them play (four
+    for badugi); ``omaha_high`` and ``omaha_eight_low`` use exactly two of the 4-6 hole cards and
+    exactly three of the 3-5 board cards. Cards may be :class:`~pokerroom.cards.Card` objects or
+    notation (``"AhKh"``). Raises a subclass of :class:`~pokerroom.eval.EvalError` on bad input.
+    """
+    spec, h, b = validate(rule, hole, board)
+    rank, used = reference.best(spec.name, h, b)
+    if rank == 0 and spec.name in ("eight_low", "omaha_eight_low"):
+        return HandValue(spec.name, 0, ())
+    return HandValue(spec.name, rank, order_cards(spec.name, rank, used))
+
+
+def order_cards(rule: str, rank: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards used, most significant first: larger groups first, then higher (ranking) value;
+    the ace of an ace-low straight goes last."""
+    value = {c: (0 if c.rank == 12 else c.rank + 1) if rule in _ACE_LOW else int(c.rank) for c in cards}
+    hv = HandValue(rule, rank)
+    if hv.category in _STRAIGHTS and rule != "deuce7_low":
+        top = unpack(rank)[1][0]
+        if top != 12:
+            for c in cards:
+                if c.rank == 12:
+                    value[c] = -1
+    counts = Counter(c.rank for c in cards)
+    return tuple(sorted(cards, key=lambda c: (counts[c.rank], value[c], c.suit), reverse=True))
