@@ -833,6 +833,10 @@ class HandState:
         """What each player put into the pot this hand, after uncalled returns (points, RULES.md §7.2)."""
         return {s: self.players[s].paid for s in self.order}
 
+    def clockwise_from_button(self) -> tuple[int, ...]:
+        """The seats dealt in, from the first left of the button (stud: from the lowest seat)."""
+        return tuple(self._after(self.button))
+
     def stacks(self) -> dict[int, int]:
         return {s: self.players[s].stack for s in self.order}
 

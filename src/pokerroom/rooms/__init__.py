@@ -1,0 +1,66 @@
+"""Between hands, still pure: cash tables (seats, button, blinds owed, sitting out, rake, points)."""
+
+from pokerroom.rooms.cash import CashTable, Output, Player
+from pokerroom.rooms.config import TableConfig, Timing
+from pokerroom.rooms.effects import BuyIn, CashOut, Effect, HandSettlement, TopUp
+from pokerroom.rooms.errors import (
+    AlreadySeated,
+    BuyInOutOfRange,
+    NoSuchSeat,
+    NotSeated,
+    SeatTaken,
+    TableError,
+    WaitingListError,
+)
+from pokerroom.rooms.notices import (
+    HandEvents,
+    HandFinished,
+    Notice,
+    OfferExpired,
+    PostPrompt,
+    SeatChanged,
+    SeatOffer,
+    TurnClock,
+)
+from pokerroom.rooms.points import Discipline, HappyHour, PointsPolicy, hand_points, share_points
+from pokerroom.rooms.record import FinishedHand, LastHands
+from pokerroom.rooms.seating import HandPlan, Positions, SeatStatus, plan_hand
+
+__all__ = [
+    "AlreadySeated",
+    "BuyIn",
+    "BuyInOutOfRange",
+    "CashOut",
+    "CashTable",
+    "Discipline",
+    "Effect",
+    "FinishedHand",
+    "HandEvents",
+    "HandFinished",
+    "HandPlan",
+    "HandSettlement",
+    "HappyHour",
+    "LastHands",
+    "NoSuchSeat",
+    "NotSeated",
+    "Notice",
+    "OfferExpired",
+    "Output",
+    "Player",
+    "PointsPolicy",
+    "Positions",
+    "PostPrompt",
+    "SeatChanged",
+    "SeatOffer",
+    "SeatStatus",
+    "SeatTaken",
+    "TableConfig",
+    "TableError",
+    "Timing",
+    "TopUp",
+    "TurnClock",
+    "WaitingListError",
+    "hand_points",
+    "plan_hand",
+    "share_points",
+]
