@@ -83,7 +83,7 @@ class Session(RuleBasedStateMachine):
                 self._check_start(x)
 
     def _check_start(self, x: HandEvents) -> None:
-        """Nobody is dealt in while owing blinds: he posts (big blind, live or dead) or it is a fresh start."""
+        """Nobody is dealt in while owing blinds: he posts (big blind, live, dead) or it is a fresh start."""
         self.hands += 1
         plan = self.table._plan
         assert plan is not None
