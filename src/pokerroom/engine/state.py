@@ -507,6 +507,10 @@ class HandState:
         all_in = [p.seat for p in self._active() if p.all_in]
         return side_pots(paid, active, all_in)
 
+    def current_pots(self) -> list[Pot]:
+        """The main and side pots as they stand now (after a showdown: the pots that were awarded)."""
+        return list(self.pots) if self.is_over else self._current_pots()
+
     def betting_closed(self) -> bool:
         """At most one active player can still bet: no more betting rounds (RULES.md §3.1)."""
         return sum(1 for p in self._active() if not p.all_in) <= 1

@@ -1,0 +1,68 @@
+"""The per-viewer table snapshot shows no hidden card (R10, R184)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from pokerroom.engine import BetDecision, Betting, Call, Check, Stakes
+from pokerroom.rooms import CashTable, TableConfig
+from pokerroom.rooms.view import table_view
+
+from .helpers import at, holdem_table
+
+
+def test_viewer_sees_own_cards_only() -> None:
+    t = holdem_table()
+    for i, name in enumerate(("ann", "bob", "cid"), start=1):
+        t.sit(name, name, i, 10000, at(0))
+    t.tick(at(1))
+    hand = t.hand
+    assert hand is not None
+    for viewer in ("ann", "bob", "cid", None):
+        view = table_view(t, viewer, at(2))
+        text = json.dumps(view)
+        for seat, p in hand.players.items():
+            mine = viewer is not None and t.seat_of(viewer) == seat
+            for card in p.hole:
+                assert (str(card) in text) == mine
+        assert view["hand"]["players"]["1"]["cards"] in (["??", "??"], [str(c) for c in hand.players[1].hole])
+
+
+def test_stud_up_cards_are_public_down_cards_private() -> None:
+    cfg = TableConfig(
+        "s",
+        "S",
+        "stud",
+        Betting.FIXED_LIMIT,
+        Stakes.fixed_limit(200, 400, ante=40, bring_in=50, blinds=False),
+        8,
+    )
+    t = CashTable(cfg, random.Random(9))
+    t.sit("ann", "ann", 1, 4000, at(0))
+    t.sit("bob", "bob", 2, 4000, at(0))
+    t.tick(at(1))
+    hand = t.hand
+    assert hand is not None
+    view = table_view(t, None, at(1))
+    for seat, p in hand.players.items():
+        shown = view["hand"]["players"][str(seat)]["cards"]
+        assert shown == ["??", "??", str(p.hole[2])]
+
+
+def test_the_acting_player_gets_his_decision_and_clock() -> None:
+    t = holdem_table()
+    t.sit("ann", "ann", 1, 10000, at(0))
+    t.sit("bob", "bob", 2, 10000, at(0))
+    t.tick(at(1))
+    hand = t.hand
+    assert hand is not None
+    d = hand.pending
+    assert isinstance(d, BetDecision)
+    actor = t.seats[d.seat].player
+    view = table_view(t, actor, at(3))
+    assert view["hand"]["decision"]["seat"] == d.seat
+    assert view["clocks"][str(d.seat)]["action_left"] == 13
+    other = table_view(t, "bob" if actor == "ann" else "ann", at(3))
+    assert "decision" not in other["hand"] and other["hand"]["to_act"] == d.seat
+    t.act(actor, Call(d.seat) if d.call else Check(d.seat), at(4))
