@@ -171,7 +171,7 @@ def test_top_up_between_hands_only_and_up_to_the_maximum() -> None:
         t.top_up("ann", 1, at(0))
     t.sit("bob", "Bob", 2, 5000, at(0))
     t.tick(at(1))
-    t.top_up("bob", 1000, at(2))  # during the hand: booked now, joins the stack after the hand
+    assert t.top_up("bob", 1000, at(2)) == []  # during the hand: joins the stack (and is booked) after it
     assert t.seats[2].pending_top_up == 1000
     t.leave("ann", at(3))  # Ann's hand is folded at her turn, then she leaves
 

@@ -185,8 +185,7 @@ class Session(RuleBasedStateMachine):
         t = self.table
         hand: HandState | None = t.hand if t.in_hand else None
         total = 0
-        for seat, p in t.seats.items():
-            total += p.pending_top_up
+        for seat, p in t.seats.items():  # pending top-ups are booked when they join the stack
             if hand is not None and seat in hand.players:
                 total += hand.players[seat].stack + hand.players[seat].paid
             else:

@@ -837,6 +837,10 @@ class HandState:
         """What each player put into the pot this hand, after uncalled returns (points, RULES.md §7.2)."""
         return {s: self.players[s].paid for s in self.order}
 
+    def deck_data(self) -> dict[str, Any]:
+        """The deck as it was before the deal (server side only: it is the hand's secret)."""
+        return dict(self._deck_data)
+
     def clockwise_from_button(self) -> tuple[int, ...]:
         """The seats dealt in, from the first left of the button (stud: from the lowest seat)."""
         return tuple(self._after(self.button))

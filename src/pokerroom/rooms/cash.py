@@ -218,7 +218,11 @@ class CashTable:
         return out + self._offer_seats(now)
 
     def top_up(self, player: str, amount: int, now: datetime) -> Output:
-        """Add chips up to the maximum buy-in; they join the stack between hands (table stakes)."""
+        """Add chips up to the maximum buy-in (table stakes: a player dealt in gets them after the hand).
+
+        The :class:`TopUp` effect comes out when the chips join the stack; if the server cannot book it,
+        it calls :meth:`refuse_top_up` before anything else happens at the table.
+        """
         p = self._player(player)
         hi = self.config.buy_in_range[1]
         total = p.stack + p.pending_top_up + amount
@@ -227,15 +231,37 @@ class CashTable:
         if hi and total > hi:
             raise BuyInOutOfRange(amount, 1, max(0, hi - p.stack - p.pending_top_up))
         p.pending_top_up += amount
-        out: Output = [TopUp(self.tid, player, p.seat, amount)]
-        if not self.dealt_in(player):
-            out += self._apply_top_ups([p])
-        return out
+        if self.dealt_in(player):
+            return []
+        return self._apply_top_ups([p])
+
+    def refuse_top_up(self, player: str, amount: int) -> Output:
+        """Undo a top-up whose booking failed (called at once, before any other table call)."""
+        p = self._player(player)
+        p.stack = max(0, p.stack - amount)
+        return [self._changed(p)]
+
+    def next_deadline(self) -> datetime | None:
+        """The next moment :meth:`tick` has something to do (the server sleeps until then)."""
+        t = self.config.timing
+        times: list[datetime] = [c.bank_deadline for c in self._clocks.values()]
+        times += [o.expires for o in self.offers.values()]
+        if self.prompt is not None:
+            times.append(self.prompt.deadline)
+        if not self.in_hand and self.next_hand_at is not None:
+            times.append(self.next_hand_at)
+        for p in self.seats.values():
+            if p.disconnected_at is not None and not p.sitting_out:
+                times.append(p.disconnected_at + timedelta(seconds=t.disconnect_grace))
+            if p.sitting_out and p.sat_out_at is not None:
+                times.append(p.sat_out_at + timedelta(seconds=t.sit_out_limit))
+        return min(times) if times else None
 
     def _apply_top_ups(self, players: Sequence[Player]) -> Output:
         out: Output = []
         for p in players:
             if p.pending_top_up:
+                out.append(TopUp(self.tid, p.player, p.seat, p.pending_top_up))
                 p.stack += p.pending_top_up
                 p.pending_top_up = 0
                 if p.sitting_out and p.sat_out_at is None:

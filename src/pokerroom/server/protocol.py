@@ -1,0 +1,362 @@
+"""The WebSocket protocol, version 1: every message as a pydantic model (validation and JSON Schema).
+
+Frames are JSON objects with a ``type``. Client messages are validated strictly (unknown fields, wrong
+types and out-of-range values are refused with an ``error`` frame carrying a stable ``code``); server
+messages are built as plain dicts for speed and described here for the schema and the tests.
+See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_FRAME",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "ProtocolError",
+    "SERVER_MESSAGES",
+    "dumps",
+    "parse_client",
+]
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 4096  # bytes; larger client frames are refused
+
+TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Ref = Annotated[str | None, Field(default=None, max_length=64)]
+CardText = Annotated[str, Field(pattern=r"^(10|[2-9TJQKAtjqka])[cdhsCDHS]$")]
+Chips = Annotated[int, Field(ge=0, le=10**12)]
+
+
+class ProtocolError(Exception):
+    """A frame that is not a valid client message. ``code`` is stable; the message names the field."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    ref: Ref = None
+
+
+# ------------------------------------------------------------------------------------ client -> server
+
+
+class Hello(_Msg):
+    """Optional first message: protocol version and the session token (or pass ``?token=`` on connect)."""
+
+    type: Literal["hello"]
+    version: Annotated[int, Field(ge=1, le=100)]
+    token: Annotated[str | None, Field(default=None, max_length=200)] = None
+
+
+class Subscribe(_Msg):
+    """Watch a table (as a player if seated there, else as an observer): a ``snapshot`` follows."""
+
+    type: Literal["subscribe"]
+    table: TableId
+
+
+class Unsubscribe(_Msg):
+    type: Literal["unsubscribe"]
+    table: TableId
+
+
+class Sit(_Msg):
+    """Take a seat with a buy-in from the wallet; ``post_now`` posts a big blind instead of waiting."""
+
+    type: Literal["sit"]
+    table: TableId
+    seat: Annotated[int, Field(ge=1, le=10)]
+    buy_in: Chips
+    post_now: bool = False
+
+
+class Leave(_Msg):
+    type: Literal["leave"]
+    table: TableId
+
+
+class TopUp(_Msg):
+    type: Literal["top_up"]
+    table: TableId
+    amount: Annotated[int, Field(ge=1, le=10**12)]
+
+
+class SitOut(_Msg):
+    type: Literal["sit_out"]
+    table: TableId
+    when: Literal["now", "next_hand", "next_bb"] = "now"
+
+
+class SitIn(_Msg):
+    type: Literal["sit_in"]
+    table: TableId
+    post_missed: bool = False
+
+
+class Settings(_Msg):
+    type: Literal["settings"]
+    table: TableId
+    auto_post: bool | None = None
+    auto_muck: bool | None = None
+
+
+class WaitingList(_Msg):
+    type: Literal["waiting_list"]
+    table: TableId
+    join: bool
+
+
+class AnswerPost(_Msg):
+    """Auto-post off: answer a ``prompt`` to post a forced bet."""
+
+    type: Literal["answer_post"]
+    table: TableId
+    accept: bool
+
+
+class Action(BaseModel):
+    """A decision in the hand. Amounts are "raise to" totals; cards are for draws and the Irish discard."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["fold", "check", "call", "raise_to", "bring_in", "draw", "discard", "show", "muck"]
+    amount: Chips | None = None
+    cards: Annotated[list[CardText], Field(max_length=5)] | None = None
+
+
+class Act(_Msg):
+    """``hand_id`` and ``action_no`` (the hand's ``action_no`` when the decision was offered) make a retry
+    idempotent: the same action sent twice is applied once and acknowledged twice."""
+
+    type: Literal["act"]
+    table: TableId
+    hand_id: Annotated[str, Field(min_length=1, max_length=64)]
+    action_no: Annotated[int, Field(ge=0, le=10_000)]
+    action: Action
+
+
+class Chat(_Msg):
+    type: Literal["chat"]
+    table: TableId
+    text: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class LastHands(_Msg):
+    """List the last hands (up to 50) of this login session, or one of them with ``hand_id``."""
+
+    type: Literal["last_hands"]
+    hand_id: Annotated[str | None, Field(default=None, max_length=64)] = None
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello
+    | Subscribe
+    | Unsubscribe
+    | Sit
+    | Leave
+    | TopUp
+    | SitOut
+    | SitIn
+    | Settings
+    | WaitingList
+    | AnswerPost
+    | Act
+    | Chat
+    | LastHands
+    | Ping,
+    Field(discriminator="type"),
+]
+_client = TypeAdapter(ClientMessage)
+
+
+def parse_client(raw: str | bytes) -> BaseModel:
+    """Validate one client frame; raise :class:`ProtocolError` with a stable code otherwise."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_FRAME:
+        raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME} bytes")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a string field 'type'")
+    try:
+        return _client.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != kind) or "message"
+        if first.get("type") == "union_tag_invalid":
+            raise ProtocolError("unknown_type", f"unknown message type {kind[:30]!r}") from None
+        raise ProtocolError("invalid_field", f"{where}: {first.get('msg', 'invalid')}"[:200]) from None
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()
+
+
+# ------------------------------------------------------------------------------------ server -> client
+# Described for the schema and tests; the server builds these as dicts.
+
+
+class Welcome(BaseModel):
+    type: Literal["welcome"]
+    version: int
+    player: dict[str, Any] | None
+
+
+class Snapshot(BaseModel):
+    """The whole table as the viewer may see it (see ``pokerroom.rooms.view.table_view``)."""
+
+    type: Literal["snapshot"]
+    table: str
+    seq: int
+    state: dict[str, Any]
+
+
+class EventMsg(BaseModel):
+    """One engine event of the current hand, projected for the viewer (hidden cards are ``"??"``)."""
+
+    type: Literal["event"]
+    table: str
+    seq: int
+    hand_id: str
+    event: dict[str, Any]
+
+
+class SeatMsg(BaseModel):
+    type: Literal["seat"]
+    table: str
+    seq: int
+    seat: int
+    player: str | None
+    name: str
+    stack: int
+    status: Literal["empty", "playing", "sitting_out", "waiting_bb", "leaving"]
+    markers: list[Literal["ML", "MS"]]
+
+
+class Turn(BaseModel):
+    """A decision started. ``decision`` (legal actions with min/max raise-to amounts, cards to draw or
+    discard) is present only in the copy sent to the player who decides; everyone gets the clock."""
+
+    type: Literal["turn"]
+    table: str
+    seq: int
+    hand_id: str
+    action_no: int
+    seat: int
+    action_left: float
+    bank_left: float
+    decision: dict[str, Any] | None = None
+
+
+class Offer(BaseModel):
+    type: Literal["offer"]
+    table: str
+    seat: int
+    expires_in: float
+
+
+class Prompt(BaseModel):
+    type: Literal["prompt"]
+    table: str
+    seat: int
+    amount: int
+    what: str
+    expires_in: float
+
+
+class ChatMsg(BaseModel):
+    """Chat; ``from`` is a player name or ``"dealer"`` (pot announcements, R181). Text is escaped by the
+    client; the server also refuses control characters."""
+
+    type: Literal["chat"]
+    table: str
+    seq: int
+    sender: str = Field(alias="from")
+    text: str
+
+
+class Balance(BaseModel):
+    type: Literal["balance"]
+    currency: str
+    amount: int
+
+
+class Ack(BaseModel):
+    type: Literal["ack"]
+    ref: str | None
+    duplicate: bool = False
+
+
+class Error(BaseModel):
+    type: Literal["error"]
+    code: str
+    message: str
+    ref: str | None = None
+
+
+class Pong(BaseModel):
+    type: Literal["pong"]
+    ref: str | None = None
+
+
+class LastHandsList(BaseModel):
+    type: Literal["last_hands"]
+    hands: list[dict[str, Any]]
+
+
+class LastHand(BaseModel):
+    type: Literal["last_hand"]
+    hand_id: str
+    events: list[dict[str, Any]]
+
+
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
+    Welcome,
+    Snapshot,
+    EventMsg,
+    SeatMsg,
+    Turn,
+    Offer,
+    Prompt,
+    ChatMsg,
+    Balance,
+    Ack,
+    Error,
+    Pong,
+    LastHandsList,
+    LastHand,
+)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
+    Hello,
+    Subscribe,
+    Unsubscribe,
+    Sit,
+    Leave,
+    TopUp,
+    SitOut,
+    SitIn,
+    Settings,
+    WaitingList,
+    AnswerPost,
+    Act,
+    Chat,
+    LastHands,
+    Ping,
+)
