@@ -13,6 +13,7 @@ from pokerroom.history.errors import (
 from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
 from pokerroom.history.reader import STANDARD_CODES, read_phh, read_phhs
 from pokerroom.history.replay import Replay, ScriptedSource, replay
+from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phhs
 
 __all__ = [
     "STANDARD_CODES",
@@ -28,7 +29,11 @@ __all__ = [
     "Replay",
     "ScriptedSource",
     "TournamentInfo",
+    "phh_fields",
+    "phh_order",
     "read_phh",
     "read_phhs",
     "replay",
+    "write_phh",
+    "write_phhs",
 ]
