@@ -33,7 +33,10 @@ def load(text: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         m = _LINE.search(str(exc))
         reason = str(exc).split(" (at ")[0]
-        raise PhhSyntaxError(f"not valid TOML: {reason}", line=int(m.group(1)) if m else None) from None
+        line = int(m.group(1)) if m else None
+        if m is None and "end of document" in str(exc):
+            line = text.rstrip().count("\n") + 1
+        raise PhhSyntaxError(f"not valid TOML: {reason}", line=line) from None
 
 
 def _string(s: str) -> str:
