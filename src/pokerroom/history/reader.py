@@ -409,7 +409,12 @@ def parse_hand(
     amounts: list[Decimal] = []
     raw_amounts: list[tuple[int, Decimal]] = []
     for i, raw in enumerate(raw_actions):
-        action, amount = _parse_action(raw, i, lines.find(raw), n, spec)
+        line = lines.find(raw)
+        try:
+            action, amount = _parse_action(raw, i, line, n, spec)
+        except PhhActionError as exc:
+            exc.line = exc.line or line
+            raise
         actions.append(action)
         if amount is not None:
             raw_amounts.append((i, amount))

@@ -127,7 +127,14 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
                 return tok
         raise PhhActionError(f"({a.label}) {what} a card the player does not hold", action=a.index, line=a.line)
 
+    dealt: set[Card] = set()
     for a in hand.actions:
+        if a.verb in ("db", "dh") and not hand.variant.is_draw:
+            for c in a.cards:
+                if c is not None and c in dealt:
+                    raise PhhActionError(f"({a.label}) a card is dealt twice", action=a.index, line=a.line)
+                if c is not None:
+                    dealt.add(c)
         if a.verb == "db":
             script.board.extend(_Token(c) for c in a.cards)
         elif a.verb == "dh":
