@@ -13,9 +13,11 @@ from pokerroom.history.errors import (
 from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
 from pokerroom.history.reader import STANDARD_CODES, read_phh, read_phhs
 from pokerroom.history.replay import Replay, ScriptedSource, replay
+from pokerroom.history.stars import GAME_NAMES, write_pokerstars
 from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phhs
 
 __all__ = [
+    "GAME_NAMES",
     "STANDARD_CODES",
     "HandContext",
     "HistoryError",
@@ -36,4 +38,5 @@ __all__ = [
     "replay",
     "write_phh",
     "write_phhs",
+    "write_pokerstars",
 ]
