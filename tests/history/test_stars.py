@@ -36,7 +36,7 @@ def _stars_parser(omaha: bool = False) -> object:
 
     class OmahaParser(pokerkit.PokerStarsParser):  # type: ignore[misc,name-defined]
         VARIANT = re.compile(r" (?P<variant>Omaha Pot Limit) ")
-        VARIANTS = {"Omaha Pot Limit": "PO"}
+        VARIANTS = {"Omaha Pot Limit": "PO"}  # noqa: RUF012  (PokerKit's own class attribute)
 
     return OmahaParser()
 
@@ -63,7 +63,9 @@ def _raise_against_all_ins(hand: HandState) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("game", "betting", "omaha"), [("holdem", Betting.NO_LIMIT, False), ("omaha", Betting.POT_LIMIT, True)])
+@pytest.mark.parametrize(
+    ("game", "betting", "omaha"), [("holdem", Betting.NO_LIMIT, False), ("omaha", Betting.POT_LIMIT, True)]
+)
 def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting, omaha: bool) -> None:
     parser = _stars_parser(omaha)
     checked = 0
@@ -94,7 +96,9 @@ def test_holdem_wording() -> None:
         assert lines[0] == "PokerStars Hand #245810: Hold'em No Limit ($1/$2 USD) - 2026/11/30 12:00:00 ET"
         assert lines[1] == f"Table 'Alpha' 10-max Seat #{hand.button} is the button"
         assert "*** HOLE CARDS ***" in lines and "*** SUMMARY ***" in lines
-        assert any(re.fullmatch(r"Total pot \$[0-9.]+( Main pot .*)? \| Rake \$[0-9.]+", line) for line in lines)
+        assert any(
+            re.fullmatch(r"Total pot \$[0-9.]+( Main pot .*)? \| Rake \$[0-9.]+", line) for line in lines
+        )
         for line in lines:
             if ": raises " in line:
                 assert re.fullmatch(r".+: raises \$[0-9.]+ to \$[0-9.]+( and is all-in)?", line)
@@ -114,7 +118,9 @@ def test_play_money_and_tournament_headers() -> None:
         time_zone_label="ET",
     )
     header = write_pokerstars(hand, tour).splitlines()[0]
-    assert header.startswith("PokerStars Hand #8: Tournament #3551, $1000+$100 USD Hold'em No Limit - Level 4")
+    assert header.startswith(
+        "PokerStars Hand #8: Tournament #3551, $1000+$100 USD Hold'em No Limit - Level 4"
+    )
     assert header.endswith("2026/01/02 03:04:05 ET")
 
 

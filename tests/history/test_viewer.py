@@ -34,7 +34,11 @@ def _allowed(hand: HandState, viewer: int | None) -> set[Card]:
                 if c is not None and (up or e.seat == viewer or e.seat in exposed):
                     ok.add(c)
         elif isinstance(e, Drew | Discarded) and e.seat == viewer:
-            ok.update(c for c in (*getattr(e, "discarded", ()), *getattr(e, "received", ()), *getattr(e, "cards", ())) if c)
+            ok.update(
+                c
+                for c in (*getattr(e, "discarded", ()), *getattr(e, "received", ()), *getattr(e, "cards", ()))
+                if c
+            )
         elif isinstance(e, CardsShown):
             ok.update(e.cards)
             if e.reason == "all_in":
@@ -55,9 +59,21 @@ def _secret(hand: HandState, viewer: int) -> set[Card]:
             secret.update(c for c in e.cards if c)
     for seat, p in hand.players.items():
         if seat != viewer and p.folded:
-            dealt = [c for e in hand.events if isinstance(e, CardsDealt) and e.seat == seat for c, u in zip(e.cards, e.up, strict=True) if not u and c]
+            dealt = [
+                c
+                for e in hand.events
+                if isinstance(e, CardsDealt) and e.seat == seat
+                for c, u in zip(e.cards, e.up, strict=True)
+                if not u and c
+            ]
             secret.update(c for c in dealt if c not in shown)
-    mine = {c for e in hand.events if isinstance(e, CardsDealt | Drew) and e.seat == viewer for c in getattr(e, "cards", getattr(e, "received", ())) if c}
+    mine = {
+        c
+        for e in hand.events
+        if isinstance(e, CardsDealt | Drew) and e.seat == viewer
+        for c in getattr(e, "cards", getattr(e, "received", ()))
+        if c
+    }
     return secret - mine - shown  # a discard reshuffled into the stub may be dealt again
 
 
@@ -70,7 +86,13 @@ def test_players_copy_shows_nothing_hidden(game: str, betting: Betting) -> None:
             assert seen <= _allowed(hand, viewer)
             if viewer in hand.order:
                 assert not seen & _secret(hand, viewer)
-                own = {c for e in hand.events if isinstance(e, CardsDealt) and e.seat == viewer for c in e.cards if c}
+                own = {
+                    c
+                    for e in hand.events
+                    if isinstance(e, CardsDealt) and e.seat == viewer
+                    for c in e.cards
+                    if c
+                }
                 assert own <= seen  # and he does see his own cards
 
 
@@ -78,7 +100,13 @@ def test_audit_copy_has_every_card() -> None:
     for hand in random_hands("draw5", Betting.FIXED_LIMIT, 10, "audit"):
         text = write_phh(hand)
         assert "??" not in text
-        dealt = {c for e in hand.events if isinstance(e, CardsDealt | Drew) for c in getattr(e, "cards", getattr(e, "received", ())) if c}
+        dealt = {
+            c
+            for e in hand.events
+            if isinstance(e, CardsDealt | Drew)
+            for c in getattr(e, "cards", getattr(e, "received", ()))
+            if c
+        }
         assert dealt <= _cards_in(text)
 
 
@@ -92,6 +120,8 @@ def test_mucked_hand_visible_to_players_dealt_in_not_to_observers() -> None:
         other = next(s for s in hand.order if s != mucks[0].seat)
         assert cards <= _cards_in(write_phh(hand, viewer=other))
         assert not cards & _cards_in(write_phh(hand, viewer=99))
-        assert f"p{read_phh(write_phh(hand)).player_of(mucks[0].seat)} sm\n" in write_phh(hand).replace('",', "\n").replace('"', "")
+        assert f"p{read_phh(write_phh(hand)).player_of(mucks[0].seat)} sm\n" in write_phh(hand).replace(
+            '",', "\n"
+        ).replace('"', "")
         return
     pytest.fail("no mucked hand in the sample")

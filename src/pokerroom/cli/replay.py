@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -53,9 +53,13 @@ def _hands(path: Path) -> Iterator[tuple[int, PhhHand | HistoryError]]:
 
 @app.command("replay")
 def replay_command(
-    paths: list[Path] = typer.Argument(..., help="PHH files (.phh, .phhs) or folders searched recursively."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON line per hand."),
-    verify: bool = typer.Option(False, "--verify", help="Compare with the files' finishing_stacks."),
+    paths: Annotated[
+        list[Path], typer.Argument(help="PHH files (.phh, .phhs) or folders, searched recursively.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON line per hand.")] = False,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Compare with the files' finishing_stacks.")
+    ] = False,
 ) -> None:
     """Replay hand histories through the engine and print each hand's outcome.
 

@@ -60,8 +60,10 @@ class HandContext:
     def __post_init__(self) -> None:
         if self.time is not None and (self.time.tzinfo is None or self.time.utcoffset() is None):
             raise HistoryError("the hand time must be an aware datetime", field="time")
-        if not isinstance(self.minor_units, int) or self.minor_units < 1 or not _is_power_of_ten(
-            self.minor_units
+        if (
+            not isinstance(self.minor_units, int)
+            or self.minor_units < 1
+            or not _is_power_of_ten(self.minor_units)
         ):
             raise HistoryError("minor_units must be a power of ten (1, 10, 100, ...)", field="minor_units")
         object.__setattr__(self, "players", MappingProxyType(dict(self.players)))

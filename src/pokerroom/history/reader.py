@@ -73,7 +73,9 @@ def _number(value: object, name: str, *, allow_inf: bool = False) -> Decimal:
     return d
 
 
-def _numbers(fields: Mapping[str, Any], name: str, n: int | None, *, allow_inf: bool = False) -> list[Decimal]:
+def _numbers(
+    fields: Mapping[str, Any], name: str, n: int | None, *, allow_inf: bool = False
+) -> list[Decimal]:
     value = fields.get(name)
     if not isinstance(value, list):
         raise PhhFieldError("expected an array of numbers", field=name)
@@ -89,9 +91,9 @@ def _scale_of(amounts: Sequence[Decimal], given: object) -> int:
             raise PhhFieldError("expected a positive integer", field="_minor_units")
         if any((a * given) % 1 for a in finite):
             raise PhhFieldError("an amount is finer than the minor unit", field="_minor_units")
-        return given
+        return int(given)
     for k in range(_MAX_DECIMALS + 1):
-        scale = 10**k
+        scale: int = 10**k
         if all((a * scale) % 1 == 0 for a in finite):
             return scale
     raise PhhFieldError(f"amounts may have at most {_MAX_DECIMALS} decimal places")
@@ -149,7 +151,9 @@ class _Lines:
         return self.text.count("\n", 0, at) + 1
 
 
-def _parse_action(raw: str, index: int, line: int | None, n: int, spec: DeckSpec) -> tuple[PhhAction, Decimal | None]:
+def _parse_action(
+    raw: str, index: int, line: int | None, n: int, spec: DeckSpec
+) -> tuple[PhhAction, Decimal | None]:
     body, _, comment = raw.partition("#")
     tokens = body.split()
     if not tokens:
@@ -311,7 +315,9 @@ def _posts(fields: Mapping[str, Any], n: int, scale: int) -> tuple[Post, ...] | 
     return tuple(posts)
 
 
-def _context(fields: Mapping[str, Any], seats: Sequence[int], names: Sequence[str] | None, scale: int) -> HandContext:
+def _context(
+    fields: Mapping[str, Any], seats: Sequence[int], names: Sequence[str] | None, scale: int
+) -> HandContext:
     def text(name: str) -> str:
         value = fields.get(name)
         if value is None:
@@ -424,7 +430,9 @@ def parse_hand(
     scale = _scale_of(every, fields.get("_minor_units"))
     for i, amount in raw_amounts:
         a = actions[i]
-        actions[i] = PhhAction(a.index, a.line, a.actor, a.verb, amount=_scaled(amount, scale), comment=a.comment)
+        actions[i] = PhhAction(
+            a.index, a.line, a.actor, a.verb, amount=_scaled(amount, scale), comment=a.comment
+        )
     unknown = tuple(i + 1 for i, s in enumerate(stacks_d) if s.is_infinite())
     known_total = sum((s for s in stacks_d if s.is_finite()), Decimal(0))
     stand_in = _scaled(max(known_total, Decimal(1)), scale) * 100 + 10**9
@@ -436,11 +444,15 @@ def parse_hand(
     rake_rule = None
     if "_rake_percent_bp" in fields or "_rake_cap" in fields:
         try:
-            rake_rule = RakeRule(_int_field(fields, "_rake_percent_bp") or 0, _int_field(fields, "_rake_cap") or 0)
+            rake_rule = RakeRule(
+                _int_field(fields, "_rake_percent_bp") or 0, _int_field(fields, "_rake_cap") or 0
+            )
         except ConfigError as exc:
             raise PhhFieldError(str(exc), field="_rake_percent_bp") from None
     dead_raw = fields.get("_dead")
-    dead = tuple(_scaled(d, scale) for d in _numbers(fields, "_dead", n)) if dead_raw is not None else (0,) * n
+    dead = (
+        tuple(_scaled(d, scale) for d in _numbers(fields, "_dead", n)) if dead_raw is not None else (0,) * n
+    )
     antes = tuple(_scaled(a, scale) for a in antes_d)
     if any(d > a for d, a in zip(dead, antes, strict=True)):
         raise PhhFieldError("dead money is part of the antes array and cannot exceed it", field="_dead")
@@ -478,4 +490,3 @@ def parse_hand(
         fields=dict(fields),
         name=name,
     )
-

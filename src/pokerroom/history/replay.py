@@ -35,7 +35,7 @@ from pokerroom.engine import (
     Stakes,
     Structure,
 )
-from pokerroom.engine.events import CardsShown, Mucked
+from pokerroom.engine.events import CardsShown
 from pokerroom.history.errors import PhhActionError, PhhFieldError, PhhReplayError
 from pokerroom.history.model import PhhAction, PhhHand
 
@@ -125,7 +125,9 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
             if tok.card is None:
                 tok.card = card
                 return tok
-        raise PhhActionError(f"({a.label}) {what} a card the player does not hold", action=a.index, line=a.line)
+        raise PhhActionError(
+            f"({a.label}) {what} a card the player does not hold", action=a.index, line=a.line
+        )
 
     dealt: set[Card] = set()
     for a in hand.actions:
@@ -152,7 +154,9 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
                     pool = [t for t in pool if t not in gone]
                     if not pool:
                         raise PhhActionError(
-                            f"({a.label}) discards more cards than the player holds", action=a.index, line=a.line
+                            f"({a.label}) discards more cards than the player holds",
+                            action=a.index,
+                            line=a.line,
                         )
                     tok = pool[0]
                 holding[a.actor].remove(tok)
@@ -314,7 +318,9 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
             continue
         if state.is_over:
             raise PhhReplayError(
-                f"({a.label}) the hand is already over under our rules", action=a.index, line=a.line,
+                f"({a.label}) the hand is already over under our rules",
+                action=a.index,
+                line=a.line,
                 engine_code="hand_over",
             )
         pending = state.pending
@@ -359,4 +365,3 @@ def _answer_shows(state: HandState, hand: PhhHand, shows: dict[int, PhhAction], 
             notes.append(f"p{p} neither shows nor mucks in the history; mucked")
         cmd: Command = Show(seat) if a is not None and a.show else Muck(seat)
         state.apply(cmd)
-

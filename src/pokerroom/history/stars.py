@@ -101,7 +101,8 @@ def _header(hand: HandState, ctx: HandContext, money: _Money) -> str:
         if not ctx.currency:
             buy_in = "Freeroll" if not (t.buy_in or t.fee) else f"{t.buy_in}+{t.fee}"
         level = f" - Level {t.level}" if t.level is not None else ""
-        return f"PokerStars Hand #{hand_no}: Tournament #{t.tournament_id}, {buy_in} {game}{level} ({stakes}){when}"
+        tournament = f"Tournament #{t.tournament_id}, {buy_in}"
+        return f"PokerStars Hand #{hand_no}: {tournament} {game}{level} ({stakes}){when}"
     currency = f" {ctx.currency}" if ctx.currency else ""
     return f"PokerStars Hand #{hand_no}: {game} ({stakes}{currency}){when}"
 
@@ -170,10 +171,12 @@ def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer
             street = v.streets[e.index]
             level = 0
             if v.is_stud:
-                street_name = "RIVER" if e.name == "seventh" else f"{_STUD_STREETS.get(e.name, e.name)} STREET"
+                street_name = (
+                    "RIVER" if e.name == "seventh" else f"{_STUD_STREETS.get(e.name, e.name)} STREET"
+                )
                 lines.append(f"*** {street_name} ***")
             elif street.draw:
-                street_name = f"{_DRAWS[sum(s.draw for s in v.streets[:e.index])]} DRAW"
+                street_name = f"{_DRAWS[sum(s.draw for s in v.streets[: e.index])]} DRAW"
                 lines.append(f"*** {street_name} ***")
         elif isinstance(e, CardsDealt):
             if first_deal:
@@ -201,7 +204,11 @@ def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer
                 lines.append(f"*** {street_name} *** [{e.cards[0]}] (community card)")
                 continue  # stud: one community card when the deck runs short (RULES.md §5.7)
             street_name = _BOARD.get(len(board), "BOARD")
-            lines.append(f"*** {street_name} *** {_cards(old)} {_cards(e.cards)}" if old else f"*** {street_name} *** {_cards(e.cards)}")
+            lines.append(
+                f"*** {street_name} *** {_cards(old)} {_cards(e.cards)}"
+                if old
+                else f"*** {street_name} *** {_cards(e.cards)}"
+            )
         elif isinstance(e, ActionTaken):
             who = name(e.seat)
             if e.action == "fold":
@@ -231,7 +238,9 @@ def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer
             if n == 0:
                 lines.append(f"{name(e.seat)}: stands pat")
             elif viewer is None or viewer == e.seat:
-                lines.append(f"{name(e.seat)}: discards {n} card{'s' * (n != 1)} and draws {_cards(e.received)}")
+                lines.append(
+                    f"{name(e.seat)}: discards {n} card{'s' * (n != 1)} and draws {_cards(e.received)}"
+                )
             else:
                 lines.append(f"{name(e.seat)}: discards {n} card{'s' * (n != 1)}")
             kept = [c for c in held[e.seat] if c not in e.discarded]
@@ -239,7 +248,9 @@ def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer
             held[e.seat] = [*kept[: len(kept)], *shown_new]
         elif isinstance(e, Discarded):
             own = viewer is None or viewer == e.seat
-            lines.append(f"{name(e.seat)}: discards {len(e.cards)} cards" + (f" {_cards(e.cards)}" if own else ""))
+            lines.append(
+                f"{name(e.seat)}: discards {len(e.cards)} cards" + (f" {_cards(e.cards)}" if own else "")
+            )
         elif isinstance(e, CardsShown):
             shows.append(e)
             if e.reason == "all_in":

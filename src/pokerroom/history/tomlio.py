@@ -91,8 +91,11 @@ def dump_table(fields: Sequence[tuple[str, Any]]) -> str:
     lines: list[str] = []
     for key, value in fields:
         name = key if _BARE_KEY.fullmatch(key) else _string(key)
-        if isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value) and (
-            len(value) > 4
+        if (
+            isinstance(value, list | tuple)
+            and value
+            and all(isinstance(v, str) for v in value)
+            and (len(value) > 4)
         ):
             lines.append(f"{name} = [")
             lines.extend(f"  {_string(v)}," for v in value)

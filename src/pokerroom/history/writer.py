@@ -102,11 +102,11 @@ def _actions(hand: HandState, viewer: int | None, player: dict[int, int], amount
             else:
                 out.append(f"{p} cbr {amount.text(e.total)}")
         elif isinstance(e, Drew):
-            p = player[e.seat]
+            pn = player[e.seat]
             discards = [c if own(e.seat) else None for c in e.discarded]
-            out.append(f"p{p} sd {_cards(discards)}".rstrip())
+            out.append(f"p{pn} sd {_cards(discards)}".rstrip())
             if e.received:
-                out.append(f"d dh p{p} {_cards([see(e.seat, c) for c in e.received])}")
+                out.append(f"d dh p{pn} {_cards([see(e.seat, c) for c in e.received])}")
         elif isinstance(e, Discarded):
             out.append(f"p{player[e.seat]} sd {_cards([c if own(e.seat) else None for c in e.cards])}")
         elif isinstance(e, CardsShown):
@@ -140,10 +140,14 @@ def _posts(hand: HandState) -> list[tuple[Posted, int]]:
             nominal[(seat, "ante")] = stakes.ante
         for seat, amt in blinds["antes"] or ():
             nominal[(seat, "ante")] = amt
-    return [(e, max(e.amount, nominal.get((e.seat, e.what), 0))) for e in hand.events if isinstance(e, Posted)]
+    return [
+        (e, max(e.amount, nominal.get((e.seat, e.what), 0))) for e in hand.events if isinstance(e, Posted)
+    ]
 
 
-def phh_fields(hand: HandState, viewer: int | None = None, context: HandContext | None = None) -> list[tuple[str, Any]]:
+def phh_fields(
+    hand: HandState, viewer: int | None = None, context: HandContext | None = None
+) -> list[tuple[str, Any]]:
     """The PHH fields of a hand, in writing order (see :func:`write_phh`)."""
     ctx = context or HandContext()
     if viewer is not None and (not isinstance(viewer, int) or isinstance(viewer, bool)):
@@ -194,7 +198,12 @@ def phh_fields(hand: HandState, viewer: int | None = None, context: HandContext 
         fields.append(("venue", ctx.venue))
     if ctx.time is not None:
         t = ctx.time
-        fields += [("time", t.timetz().replace(tzinfo=None)), ("day", t.day), ("month", t.month), ("year", t.year)]
+        fields += [
+            ("time", t.timetz().replace(tzinfo=None)),
+            ("day", t.day),
+            ("month", t.month),
+            ("year", t.year),
+        ]
         key = getattr(t.tzinfo, "key", None)
         if isinstance(key, str):
             fields.append(("time_zone", key))
@@ -216,9 +225,9 @@ def phh_fields(hand: HandState, viewer: int | None = None, context: HandContext 
     fields.append(("finishing_stacks", [amount(stacks[s]) for s in order]))
     if hand.is_over:
         won = dict.fromkeys(order, 0)
-        for e in hand.events:
-            if isinstance(e, PotAwarded):
-                for seat, share in zip(e.winners, e.shares, strict=True):
+        for ev in hand.events:
+            if isinstance(ev, PotAwarded):
+                for seat, share in zip(ev.winners, ev.shares, strict=True):
                     won[seat] += share
         fields.append(("winnings", [amount(won[s]) for s in order]))
     if ctx.currency:
