@@ -25,6 +25,8 @@ def side_pots(paid: Mapping[int, int], active: Collection[int], all_in: Collecti
     Levels are the distinct contributions of active all-in players plus the largest contribution of any
     active player; pot k holds every player's chips between level k-1 and level k, and is contested by
     the active players who reached level k. Adjacent pots with the same contestants are merged (R83).
+    An active player who is not all-in has matched every bet, so he contests every pot even when dead
+    money (a dead small blind, a big-blind ante) put another player's contribution above his.
     """
     live = sorted(s for s in active)
     if not live:
@@ -35,7 +37,7 @@ def side_pots(paid: Mapping[int, int], active: Collection[int], all_in: Collecti
     previous = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in paid.values())
-        eligible = tuple(s for s in live if paid[s] >= level)
+        eligible = tuple(s for s in live if paid[s] >= level or s not in all_in)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount > 0 or not pots:

@@ -1,0 +1,42 @@
+"""Hand histories: PHH (the open poker hand history standard) and a PokerStars-style text export.
+
+Pure: no I/O besides the text handed in. See docs/history.md.
+"""
+
+from pokerroom.history.errors import (
+    HistoryError,
+    PhhActionError,
+    PhhFieldError,
+    PhhReplayError,
+    PhhSyntaxError,
+)
+from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
+from pokerroom.history.reader import STANDARD_CODES, read_phh, read_phhs
+from pokerroom.history.replay import Replay, ScriptedSource, replay
+from pokerroom.history.stars import GAME_NAMES, write_pokerstars
+from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phhs
+
+__all__ = [
+    "GAME_NAMES",
+    "STANDARD_CODES",
+    "HandContext",
+    "HistoryError",
+    "PhhAction",
+    "PhhActionError",
+    "PhhFieldError",
+    "PhhHand",
+    "PhhReplayError",
+    "PhhSyntaxError",
+    "Post",
+    "Replay",
+    "ScriptedSource",
+    "TournamentInfo",
+    "phh_fields",
+    "phh_order",
+    "read_phh",
+    "read_phhs",
+    "replay",
+    "write_phh",
+    "write_phhs",
+    "write_pokerstars",
+]

@@ -1,0 +1,156 @@
+"""Data of the history layer: the context a writer needs, and a parsed PHH hand."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from pokerroom.cards import Card
+from pokerroom.engine import Betting, RakeRule, VariantSpec
+from pokerroom.history.errors import HistoryError
+
+__all__ = ["HandContext", "PhhAction", "PhhHand", "Post", "TournamentInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """A tournament hand: its id and name, buy-in and fee (minor units of ``currency``), level."""
+
+    tournament_id: str
+    name: str = ""
+    buy_in: int = 0
+    fee: int = 0
+    level: int | None = None
+
+
+def _is_power_of_ten(n: int) -> bool:
+    while n > 1 and n % 10 == 0:
+        n //= 10
+    return n == 1
+
+
+@dataclass(frozen=True, slots=True)
+class HandContext:
+    """What a hand history needs beyond the engine: names, time, table and money display.
+
+    ``time`` is an aware datetime supplied by the caller (the history layer never reads a clock).
+    ``players`` maps seat numbers to names. ``currency`` is an ISO 4217 code ("USD"), empty for play
+    money and tournament chips; ``minor_units`` is how many engine units make one currency unit (100
+    when the engine counts cents); PHH amounts are written in currency units. ``stakes`` is an optional
+    display text ("$0.05/$0.10"); ``time_zone_label`` the zone shown in the PokerStars header ("ET").
+    """
+
+    hand_id: str = ""
+    table: str = ""
+    time: dt.datetime | None = None
+    players: Mapping[int, str] = field(default_factory=dict)
+    currency: str = ""
+    currency_symbol: str = ""
+    minor_units: int = 1
+    seat_count: int | None = None
+    stakes: str = ""
+    tournament: TournamentInfo | None = None
+    event: str = ""
+    venue: str = ""
+    time_zone_label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.time is not None and (self.time.tzinfo is None or self.time.utcoffset() is None):
+            raise HistoryError("the hand time must be an aware datetime", field="time")
+        if (
+            not isinstance(self.minor_units, int)
+            or self.minor_units < 1
+            or not _is_power_of_ten(self.minor_units)
+        ):
+            raise HistoryError("minor_units must be a power of ten (1, 10, 100, ...)", field="minor_units")
+        object.__setattr__(self, "players", MappingProxyType(dict(self.players)))
+
+    def name_of(self, seat: int) -> str:
+        return self.players.get(seat) or f"Seat {seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A forced bet other than an ante: ``kind`` small_blind, big_blind, straddle, live or dead."""
+
+    player: int  # 1-based PHH player number
+    kind: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PhhAction:
+    """One entry of ``actions``. ``actor`` is the 1-based player number (``None``: the dealer).
+
+    ``verb`` is ``dh``, ``db``, ``f``, ``cc``, ``cbr``, ``pb``, ``sd``, ``sm`` or ``""`` (a no-op or a
+    commentary). ``cards`` holds ``None`` for unknown cards; ``amount`` is in minor units; ``show`` is
+    True/False for ``sm`` with/without cards; ``dash`` for ``sm -``.
+    """
+
+    index: int
+    line: int | None
+    actor: int | None
+    verb: str
+    cards: tuple[Card | None, ...] = ()
+    amount: int | None = None
+    show: bool | None = None
+    dash: bool = False
+    comment: str = ""
+
+    @property
+    def label(self) -> str:
+        """Actor and verb only (no cards), for error messages."""
+        who = "d" if self.actor is None else f"p{self.actor}"
+        return f"{who} {self.verb}".strip()
+
+
+@dataclass(frozen=True, slots=True)
+class PhhHand:
+    """A PHH hand, checked and converted to minor units (``scale`` units per PHH amount unit).
+
+    Per-player tuples are in PHH order (p1 first). ``seats`` are the engine seats of the players,
+    ``button`` the engine button (``None`` in stud). ``unknown_stacks`` lists the players whose starting
+    stack was ``inf``. ``fields`` keeps the whole TOML table as read (decimals as :class:`Decimal`).
+    """
+
+    variant: VariantSpec
+    betting: Betting
+    variant_field: str
+    scale: int
+    chip_unit: int
+    antes: tuple[int, ...]
+    blinds_or_straddles: tuple[int, ...]
+    bring_in: int
+    small_bet: int
+    big_bet: int
+    min_bet: int
+    starting_stacks: tuple[int, ...]
+    unknown_stacks: tuple[int, ...]
+    actions: tuple[PhhAction, ...]
+    seats: tuple[int, ...]
+    button: int | None
+    posts: tuple[Post, ...] | None
+    dead: tuple[int, ...]
+    rake_rule: RakeRule | None
+    rake: int | None
+    cap: int
+    heads_up_uncapped: bool
+    finishing_stacks: tuple[int, ...] | None
+    winnings: tuple[int, ...] | None
+    players: tuple[str, ...]
+    context: HandContext
+    fields: Mapping[str, Any]
+    name: str | None = None
+
+    @property
+    def player_count(self) -> int:
+        return len(self.starting_stacks)
+
+    def seat_of(self, player: int) -> int:
+        return self.seats[player - 1]
+
+    def player_of(self, seat: int) -> int:
+        return self.seats.index(seat) + 1

@@ -1,0 +1,492 @@
+"""Reading PHH (the open poker hand history standard, TOML) into checked :class:`PhhHand` data.
+
+Amounts are converted to integers: ``scale`` minor units per PHH unit, from ``_minor_units`` when the
+file has it, otherwise the smallest power of ten that makes every amount whole (``0.25`` -> 100).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pokerroom.cards import Card, DeckSpec, NotationError, Rank, Suit
+from pokerroom.engine import Betting, ConfigError, RakeRule, VariantSpec
+from pokerroom.history.errors import HistoryError, PhhActionError, PhhFieldError, PhhSyntaxError
+from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
+from pokerroom.history.tomlio import load
+from pokerroom.variants import VARIANTS
+
+__all__ = ["STANDARD_CODES", "parse_hand", "read_phh", "read_phhs"]
+
+# PHH variant code -> (our game, structure), from the catalog's metadata.
+STANDARD_CODES: dict[str, tuple[str, Betting]] = {
+    code: (v.code, betting) for v in VARIANTS.values() for betting, code in v.phh_codes.items()
+}
+
+_MAX_DECIMALS = 6
+_VERBS = {"f", "cc", "cbr", "pb", "sd", "sm"}
+_POST_KINDS = {"small_blind", "big_blind", "straddle", "live", "dead"}
+_PLAYER = re.compile(r"p([1-9][0-9]*)")
+_HEADER = re.compile(r"^\s*\[\s*(\"?)([^\]\"]+)\1\s*\]", re.MULTILINE)
+_ACTIONS_KEY = re.compile(r"^\s*actions\s*=", re.MULTILINE)
+
+
+def read_phh(text: str) -> PhhHand:
+    """Parse one ``.phh`` hand. Errors are :class:`~pokerroom.history.HistoryError` subclasses."""
+    return parse_hand(load(text), text=text)
+
+
+def read_phhs(text: str) -> list[tuple[int, PhhHand | HistoryError]]:
+    """Parse a ``.phhs`` file: every ``[N]`` table is a hand. Returns ``(N, hand or error)`` pairs in
+    file order, so one bad hand does not hide the others; a TOML syntax error fails the whole file."""
+    data = load(text)
+    offsets = {m.group(2).strip(): m.start() for m in _HEADER.finditer(text)}
+    out: list[tuple[int, PhhHand | HistoryError]] = []
+    for position, (name, table) in enumerate(data.items()):
+        try:
+            index = int(name)
+        except ValueError:
+            index = position + 1
+        if not isinstance(table, dict):
+            out.append((index, PhhSyntaxError("a .phhs file holds only [N] tables of hands", hand=name)))
+            continue
+        try:
+            out.append((index, parse_hand(table, text=text, offset=offsets.get(name, 0), name=name)))
+        except HistoryError as exc:
+            exc.hand = name
+            out.append((index, exc))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ numbers
+
+
+def _number(value: object, name: str, *, allow_inf: bool = False) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise PhhFieldError(f"expected a number, got {type(value).__name__}", field=name)
+    d = Decimal(value)
+    if d.is_nan() or d < 0 or (d.is_infinite() and not allow_inf):
+        raise PhhFieldError("expected a non-negative finite number", field=name)
+    return d
+
+
+def _numbers(
+    fields: Mapping[str, Any], name: str, n: int | None, *, allow_inf: bool = False
+) -> list[Decimal]:
+    value = fields.get(name)
+    if not isinstance(value, list):
+        raise PhhFieldError("expected an array of numbers", field=name)
+    if n is not None and len(value) != n:
+        raise PhhFieldError(f"expected {n} entries (one per player), got {len(value)}", field=name)
+    return [_number(v, name, allow_inf=allow_inf) for v in value]
+
+
+def _scale_of(amounts: Sequence[Decimal], given: object) -> int:
+    finite = [a for a in amounts if a.is_finite()]
+    if given is not None:
+        if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+            raise PhhFieldError("expected a positive integer", field="_minor_units")
+        if any((a * given) % 1 for a in finite):
+            raise PhhFieldError("an amount is finer than the minor unit", field="_minor_units")
+        return int(given)
+    for k in range(_MAX_DECIMALS + 1):
+        scale: int = 10**k
+        if all((a * scale) % 1 == 0 for a in finite):
+            return scale
+    raise PhhFieldError(f"amounts may have at most {_MAX_DECIMALS} decimal places")
+
+
+def _scaled(d: Decimal, scale: int) -> int:
+    return int(d * scale)
+
+
+# --------------------------------------------------------------------------------------------- cards
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+
+
+def _cards(text: str, spec: DeckSpec, index: int, label: str) -> tuple[Card | None, ...]:
+    if len(text) % 2:
+        raise PhhActionError(f"({label}) card notation has an odd length", action=index)
+    cards: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        r, s = text[i], text[i + 1]
+        if r == "?" and s == "?":
+            cards.append(None)
+            continue
+        if r not in _RANKS or s not in _SUITS:
+            raise PhhActionError(f"({label}) invalid card notation at position {i}", action=index)
+        try:
+            card = Card(Rank.parse(r), Suit.parse(s))
+        except NotationError:
+            raise PhhActionError(f"({label}) invalid card notation at position {i}", action=index) from None
+        if card not in spec:
+            raise PhhActionError(f"({label}) a card that is not in the {spec.size}-card deck", action=index)
+        cards.append(card)
+    return tuple(cards)
+
+
+# ------------------------------------------------------------------------------------------- actions
+
+
+class _Lines:
+    """Finds the text line of each action, scanning forward from the ``actions`` key."""
+
+    def __init__(self, text: str | None, offset: int) -> None:
+        self.text = text or ""
+        m = _ACTIONS_KEY.search(self.text, offset)
+        self.pos = m.start() if m else offset
+
+    def find(self, action: str) -> int | None:
+        if not self.text or not action:
+            return None
+        at = self.text.find(action, self.pos)
+        if at < 0:
+            return None
+        self.pos = at + len(action)
+        return self.text.count("\n", 0, at) + 1
+
+
+def _parse_action(
+    raw: str, index: int, line: int | None, n: int, spec: DeckSpec
+) -> tuple[PhhAction, Decimal | None]:
+    body, _, comment = raw.partition("#")
+    tokens = body.split()
+    if not tokens:
+        return PhhAction(index, line, None, "", comment=comment.strip()), None
+    if tokens[0] == "d":
+        if len(tokens) < 2 or tokens[1] not in ("dh", "db"):
+            raise PhhActionError("the dealer's action must be 'dh' or 'db'", action=index, line=line)
+        if tokens[1] == "db":
+            if len(tokens) < 3:
+                raise PhhActionError("(d db) needs cards", action=index, line=line)
+            cards = _cards("".join(tokens[2:]), spec, index, "d db")
+            if any(c is None for c in cards):
+                raise PhhActionError("(d db) board cards must be known", action=index, line=line)
+            return PhhAction(index, line, None, "db", cards, comment=comment.strip()), None
+        if len(tokens) != 4 or not (m := _PLAYER.fullmatch(tokens[2])):
+            raise PhhActionError("(d dh) expects a player and cards", action=index, line=line)
+        player = int(m.group(1))
+        if player > n:
+            raise PhhActionError(f"(d dh) there is no player p{player}", action=index, line=line)
+        cards = _cards(tokens[3], spec, index, "d dh")
+        return PhhAction(index, line, player, "dh", cards, comment=comment.strip()), None
+    m = _PLAYER.fullmatch(tokens[0])
+    if not m:
+        raise PhhActionError("an action starts with 'd' or a player 'pN'", action=index, line=line)
+    player = int(m.group(1))
+    if player > n:
+        raise PhhActionError(f"there is no player p{player}", action=index, line=line)
+    verb = tokens[1] if len(tokens) > 1 else ""
+    if verb not in _VERBS:
+        raise PhhActionError(f"(p{player}) unknown action verb", action=index, line=line)
+    args = tokens[2:]
+    label = f"p{player} {verb}"
+    if verb in ("f", "cc", "pb"):
+        if args:
+            raise PhhActionError(f"({label}) takes no argument", action=index, line=line)
+        return PhhAction(index, line, player, verb, comment=comment.strip()), None
+    if verb == "cbr":
+        if len(args) != 1:
+            raise PhhActionError(f"({label}) needs one amount", action=index, line=line)
+        try:
+            amount = Decimal(args[0])
+        except InvalidOperation:
+            raise PhhActionError(f"({label}) the amount is not a number", action=index, line=line) from None
+        if not amount.is_finite() or amount <= 0:
+            raise PhhActionError(f"({label}) the amount must be positive", action=index, line=line)
+        return PhhAction(index, line, player, verb, comment=comment.strip()), amount
+    if len(args) > 1:
+        raise PhhActionError(f"({label}) takes at most one card argument", action=index, line=line)
+    if verb == "sd":
+        cards = _cards(args[0], spec, index, label) if args else ()
+        return PhhAction(index, line, player, verb, cards, comment=comment.strip()), None
+    # sm: show (cards or '-') or muck (no argument)
+    if not args:
+        return PhhAction(index, line, player, verb, show=False, comment=comment.strip()), None
+    if args[0] == "-":
+        return PhhAction(index, line, player, verb, show=True, dash=True, comment=comment.strip()), None
+    cards = _cards(args[0], spec, index, label)
+    return PhhAction(index, line, player, verb, cards, show=True, comment=comment.strip()), None
+
+
+# -------------------------------------------------------------------------------------------- fields
+
+
+def _variant(fields: Mapping[str, Any]) -> tuple[VariantSpec, Betting, str]:
+    code = fields.get("variant")
+    if not isinstance(code, str):
+        raise PhhFieldError("the variant code is missing or not a string", field="variant")
+    own = fields.get("_variant")
+    betting_text = fields.get("_betting")
+    betting: Betting | None = None
+    if betting_text is not None:
+        try:
+            betting = Betting(betting_text)
+        except ValueError:
+            raise PhhFieldError("expected 'FL', 'PL' or 'NL'", field="_betting") from None
+    if own is not None:
+        if not isinstance(own, str) or own not in VARIANTS:
+            raise PhhFieldError("unknown game", field="_variant")
+        v = VARIANTS[own]
+        if betting is None:
+            std = STANDARD_CODES.get(code)
+            betting = std[1] if std and std[0] == own else v.default_structure
+    elif code in STANDARD_CODES:
+        game, std_betting = STANDARD_CODES[code]
+        v = VARIANTS[game]
+        betting = betting or std_betting
+    else:
+        raise PhhFieldError(f"unsupported variant code {code[:20]!r}", field="variant")
+    if betting not in v.structures:
+        raise PhhFieldError(f"{v.name} is not played {betting.value}", field="_betting")
+    return v, betting, code
+
+
+def _string_list(fields: Mapping[str, Any], name: str, n: int) -> tuple[str, ...] | None:
+    value = fields.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != n or not all(isinstance(v, str) for v in value):
+        raise PhhFieldError(f"expected {n} strings", field=name)
+    return tuple(value)
+
+
+def _int_field(fields: Mapping[str, Any], name: str) -> int | None:
+    value = fields.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PhhFieldError("expected an integer", field=name)
+    return value
+
+
+def _seats(fields: Mapping[str, Any], n: int, stud: bool) -> tuple[tuple[int, ...], int | None]:
+    raw = fields.get("seats")
+    if raw is None:
+        seats = tuple(range(1, n + 1))
+    else:
+        if (
+            not isinstance(raw, list)
+            or len(raw) != n
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in raw)
+            or len(set(raw)) != n
+        ):
+            raise PhhFieldError(f"expected {n} distinct positive seat numbers", field="seats")
+        seats = tuple(raw)
+    if stud:
+        if list(seats) != sorted(seats):
+            raise PhhFieldError("stud players must be listed from the lowest seat up", field="seats")
+        return seats, None
+    button = _int_field(fields, "_button")
+    if button is None:
+        button = seats[-1]
+    elif button < 1:
+        raise PhhFieldError("expected a positive seat number", field="_button")
+    clockwise = sorted(seats, key=lambda s: (s <= button, s))
+    if clockwise != list(seats):
+        raise PhhFieldError("players must be listed clockwise from the left of the button", field="seats")
+    return seats, button
+
+
+def _posts(fields: Mapping[str, Any], n: int, scale: int) -> tuple[Post, ...] | None:
+    raw = fields.get("_posts")
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        raise PhhFieldError("expected an array of strings", field="_posts")
+    posts = []
+    for item in raw:
+        parts = item.split()
+        m = _PLAYER.fullmatch(parts[0]) if parts else None
+        if len(parts) != 3 or not m or int(m.group(1)) > n or parts[1] not in _POST_KINDS:
+            raise PhhFieldError("expected 'pN kind amount' entries", field="_posts")
+        try:
+            amount = Decimal(parts[2])
+        except InvalidOperation:
+            raise PhhFieldError("expected 'pN kind amount' entries", field="_posts") from None
+        if not amount.is_finite() or amount < 0 or (amount * scale) % 1:
+            raise PhhFieldError("bad amount", field="_posts")
+        posts.append(Post(int(m.group(1)), parts[1], int(amount * scale)))
+    return tuple(posts)
+
+
+def _context(
+    fields: Mapping[str, Any], seats: Sequence[int], names: Sequence[str] | None, scale: int
+) -> HandContext:
+    def text(name: str) -> str:
+        value = fields.get(name)
+        if value is None:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise PhhFieldError("expected a string or an integer", field=name)
+        return str(value)
+
+    time = fields.get("_time")
+    if time is not None and (not isinstance(time, dt.datetime) or time.tzinfo is None):
+        raise PhhFieldError("expected an offset date-time", field="_time")
+    if time is None:
+        year, month, day = (_int_field(fields, k) for k in ("year", "month", "day"))
+        clock = fields.get("time")
+        if year and month and day and isinstance(clock, dt.time) and "time_zone" not in fields:
+            try:  # the standard: without a time zone (or a full location) the time is UTC
+                time = dt.datetime.combine(dt.date(year, month, day), clock.replace(tzinfo=dt.UTC))
+            except ValueError:
+                raise PhhFieldError("not a valid date", field="day") from None
+    seat_count = _int_field(fields, "seat_count")
+    tournament = None
+    if "_tournament_id" in fields:
+        tournament = TournamentInfo(
+            text("_tournament_id"),
+            name=text("_tournament_name"),
+            buy_in=_int_field(fields, "_buy_in") or 0,
+            fee=_int_field(fields, "_fee") or 0,
+            level=_int_field(fields, "level"),
+        )
+    return HandContext(
+        hand_id=text("hand"),
+        table=text("table"),
+        time=time,
+        players={s: name for s, name in zip(seats, names, strict=True) if name} if names else {},
+        currency=text("currency"),
+        currency_symbol=text("currency_symbol"),
+        minor_units=scale if _is_power_of_ten(scale) else 1,
+        seat_count=seat_count,
+        stakes=text("_stakes"),
+        tournament=tournament,
+        event=text("event"),
+        venue=text("venue"),
+        time_zone_label=text("time_zone_abbreviation"),
+    )
+
+
+def _is_power_of_ten(n: int) -> bool:
+    while n > 1 and n % 10 == 0:
+        n //= 10
+    return n == 1
+
+
+def parse_hand(
+    fields: Mapping[str, Any], *, text: str | None = None, offset: int = 0, name: str | None = None
+) -> PhhHand:
+    """Check one hand's TOML table and convert it (``text`` only serves to report line numbers)."""
+    variant, betting, code = _variant(fields)
+    stud = variant.is_stud
+    if not isinstance(fields.get("starting_stacks"), list) or not fields["starting_stacks"]:
+        raise PhhFieldError("expected an array of starting stacks", field="starting_stacks")
+    n = len(fields["starting_stacks"])
+    stacks_d = _numbers(fields, "starting_stacks", n, allow_inf=True)
+    antes_d = _numbers(fields, "antes", n) if "antes" in fields else [Decimal(0)] * n
+    if stud:
+        blinds_d = _numbers(fields, "blinds_or_straddles", n) if "blinds_or_straddles" in fields else []
+        if any(blinds_d):
+            raise PhhFieldError("stud games have a bring-in, not blinds", field="blinds_or_straddles")
+        blinds_d = [Decimal(0)] * n
+    else:
+        if "blinds_or_straddles" not in fields:
+            raise PhhFieldError("required for this variant", field="blinds_or_straddles")
+        blinds_d = _numbers(fields, "blinds_or_straddles", n)
+    singles: dict[str, Decimal] = {}
+    needed = ("small_bet", "big_bet") if betting is Betting.FIXED_LIMIT else ("min_bet",)
+    for key in ("bring_in", "small_bet", "big_bet", "min_bet", "_chip_unit"):
+        if key in fields:
+            singles[key] = _number(fields[key], key)
+        elif key in needed or (key == "bring_in" and stud):
+            raise PhhFieldError("required for this variant", field=key)
+    finishing_d = _numbers(fields, "finishing_stacks", n) if "finishing_stacks" in fields else None
+    winnings_d = _numbers(fields, "winnings", n) if "winnings" in fields else None
+    rake_d = _number(fields["_rake"], "_rake") if "_rake" in fields else None
+    raw_actions = fields.get("actions")
+    if not isinstance(raw_actions, list) or not all(isinstance(a, str) for a in raw_actions):
+        raise PhhFieldError("expected an array of strings", field="actions")
+    if n < 2:
+        raise PhhFieldError("a hand needs at least two players", field="starting_stacks")
+    try:
+        variant.check_players(n)
+    except ConfigError as exc:
+        raise PhhFieldError(str(exc), field="starting_stacks") from None
+    spec = variant.deck_for(n)
+    lines = _Lines(text, offset)
+    actions: list[PhhAction] = []
+    amounts: list[Decimal] = []
+    raw_amounts: list[tuple[int, Decimal]] = []
+    for i, raw in enumerate(raw_actions):
+        line = lines.find(raw)
+        try:
+            action, amount = _parse_action(raw, i, line, n, spec)
+        except PhhActionError as exc:
+            exc.line = exc.line or line
+            raise
+        actions.append(action)
+        if amount is not None:
+            raw_amounts.append((i, amount))
+            amounts.append(amount)
+    every = [*stacks_d, *antes_d, *blinds_d, *singles.values(), *amounts]
+    every += [*(finishing_d or []), *(winnings_d or [])] + ([rake_d] if rake_d is not None else [])
+    scale = _scale_of(every, fields.get("_minor_units"))
+    for i, amount in raw_amounts:
+        a = actions[i]
+        actions[i] = PhhAction(
+            a.index, a.line, a.actor, a.verb, amount=_scaled(amount, scale), comment=a.comment
+        )
+    unknown = tuple(i + 1 for i, s in enumerate(stacks_d) if s.is_infinite())
+    known_total = sum((s for s in stacks_d if s.is_finite()), Decimal(0))
+    stand_in = _scaled(max(known_total, Decimal(1)), scale) * 100 + 10**9
+    starting = tuple(stand_in if s.is_infinite() else _scaled(s, scale) for s in stacks_d)
+    if any(s <= 0 for s in starting):
+        raise PhhFieldError("every starting stack must be positive", field="starting_stacks")
+    seats, button = _seats(fields, n, stud)
+    names = _string_list(fields, "players", n)
+    rake_rule = None
+    if "_rake_percent_bp" in fields or "_rake_cap" in fields:
+        try:
+            rake_rule = RakeRule(
+                _int_field(fields, "_rake_percent_bp") or 0, _int_field(fields, "_rake_cap") or 0
+            )
+        except ConfigError as exc:
+            raise PhhFieldError(str(exc), field="_rake_percent_bp") from None
+    dead_raw = fields.get("_dead")
+    dead = (
+        tuple(_scaled(d, scale) for d in _numbers(fields, "_dead", n)) if dead_raw is not None else (0,) * n
+    )
+    antes = tuple(_scaled(a, scale) for a in antes_d)
+    if any(d > a for d, a in zip(dead, antes, strict=True)):
+        raise PhhFieldError("dead money is part of the antes array and cannot exceed it", field="_dead")
+    cap = _int_field(fields, "_cap") or 4
+    hu = fields.get("_heads_up_uncapped", True)
+    if not isinstance(hu, bool):
+        raise PhhFieldError("expected a boolean", field="_heads_up_uncapped")
+    return PhhHand(
+        variant=variant,
+        betting=betting,
+        variant_field=code,
+        scale=scale,
+        chip_unit=_scaled(singles["_chip_unit"], scale) if "_chip_unit" in singles else 1,
+        antes=antes,
+        blinds_or_straddles=tuple(_scaled(b, scale) for b in blinds_d),
+        bring_in=_scaled(singles.get("bring_in", Decimal(0)), scale),
+        small_bet=_scaled(singles.get("small_bet", Decimal(0)), scale),
+        big_bet=_scaled(singles.get("big_bet", Decimal(0)), scale),
+        min_bet=_scaled(singles.get("min_bet", Decimal(0)), scale),
+        starting_stacks=starting,
+        unknown_stacks=unknown,
+        actions=tuple(actions),
+        seats=seats,
+        button=button,
+        posts=_posts(fields, n, scale),
+        dead=dead,
+        rake_rule=rake_rule,
+        rake=_scaled(rake_d, scale) if rake_d is not None else None,
+        cap=cap,
+        heads_up_uncapped=hu,
+        finishing_stacks=tuple(_scaled(s, scale) for s in finishing_d) if finishing_d is not None else None,
+        winnings=tuple(_scaled(s, scale) for s in winnings_d) if winnings_d is not None else None,
+        players=names or (),
+        context=_context(fields, seats, names, scale),
+        fields=dict(fields),
+        name=name,
+    )

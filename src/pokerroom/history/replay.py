@@ -1,0 +1,367 @@
+"""Replaying a PHH hand through the engine.
+
+The engine deals and runs every dealer step itself, so dealer lines of the history only script the
+cards (:class:`ScriptedSource` hands the engine exactly the cards the history names; unknown cards and
+burns are filled with cards the history never uses), and player lines become engine commands. Show and
+muck lines answer the engine's show-or-muck prompts: who must show is decided by our rules
+(RULES.md §6.2), so where the history differs the replay notes it instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pokerroom.cards import Card, DeckSpec
+from pokerroom.engine import (
+    BetDecision,
+    Blinds,
+    BringIn,
+    Call,
+    Check,
+    Command,
+    Discard,
+    DiscardDecision,
+    Draw,
+    EngineError,
+    Fold,
+    HandState,
+    Muck,
+    RaiseTo,
+    SeatSetup,
+    Show,
+    ShowDecision,
+    Stakes,
+    Structure,
+)
+from pokerroom.engine.events import CardsShown
+from pokerroom.history.errors import PhhActionError, PhhFieldError, PhhReplayError
+from pokerroom.history.model import PhhAction, PhhHand
+
+__all__ = ["Replay", "ScriptedSource", "replay"]
+
+
+class ScriptedSource:
+    """A :class:`~pokerroom.engine.CardSource` that deals the cards a history names.
+
+    ``hole`` maps seats to the cards they receive in order (first deal, later streets, draws); ``board``
+    lists the community cards; ``spare`` are cards the history never names, used for burns and for
+    anything the history does not say (a partial hand). ``remaining`` counts like a real deck, so stud's
+    "too few cards" rule and draw reshuffles happen where they would at the table.
+    """
+
+    def __init__(
+        self, spec: DeckSpec, hole: dict[int, list[Card]], board: list[Card], spare: list[Card]
+    ) -> None:
+        self.spec = spec
+        self._hole = {s: list(c) for s, c in hole.items()}
+        self._board = list(board)
+        self._spare = list(spare)
+        self._stub = spec.size
+        self.improvised = 0  # cards the history did not script (hole or board)
+
+    def _spare_card(self) -> Card:
+        if self._spare:
+            return self._spare.pop(0)
+        return self.spec.cards()[0]  # identity never matters here (burns of an exhausted deck)
+
+    def take(self, purpose: str, seat: int | None) -> Card:
+        self._stub -= 1
+        if purpose in ("hole", "draw") and seat is not None:
+            queue = self._hole.get(seat)
+            if queue:
+                return queue.pop(0)
+            self.improvised += 1
+        elif purpose == "board":
+            if self._board:
+                return self._board.pop(0)
+            self.improvised += 1
+        return self._spare_card()
+
+    def remaining(self) -> int:
+        return max(self._stub, 0)
+
+    def reshuffle(self, cards: Sequence[Card]) -> None:
+        self._stub = len(cards)
+
+    def unused_script(self) -> int:
+        """Scripted cards the engine never asked for (the history dealt more than our rules do)."""
+        return sum(len(q) for q in self._hole.values()) + len(self._board)
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": "scripted", "spec": self.spec.size}
+
+    def __repr__(self) -> str:
+        return f"ScriptedSource({self.spec.name})"
+
+
+class _Token:
+    """One dealt card of the history; ``card`` is ``None`` until known (shown later, or filled)."""
+
+    __slots__ = ("card",)
+
+    def __init__(self, card: Card | None) -> None:
+        self.card = card
+
+
+@dataclass(slots=True)
+class _Script:
+    hole: dict[int, list[_Token]] = field(default_factory=dict)  # per player, in dealing order
+    board: list[_Token] = field(default_factory=list)
+    discards: dict[int, list[_Token]] = field(default_factory=dict)  # action index -> discarded
+
+
+def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
+    """Follow the cards through the history; resolve unknown cards from later shows; fill the rest."""
+    script = _Script()
+    holding: dict[int, list[_Token]] = {p: [] for p in range(1, hand.player_count + 1)}
+
+    def resolve(p: int, card: Card, a: PhhAction, what: str) -> _Token:
+        for tok in holding[p]:
+            if tok.card == card:
+                return tok
+        for tok in holding[p]:
+            if tok.card is None:
+                tok.card = card
+                return tok
+        raise PhhActionError(
+            f"({a.label}) {what} a card the player does not hold", action=a.index, line=a.line
+        )
+
+    dealt: set[Card] = set()
+    for a in hand.actions:
+        if a.verb in ("db", "dh") and not hand.variant.is_draw:
+            for c in a.cards:
+                if c is not None and c in dealt:
+                    raise PhhActionError(f"({a.label}) a card is dealt twice", action=a.index, line=a.line)
+                if c is not None:
+                    dealt.add(c)
+        if a.verb == "db":
+            script.board.extend(_Token(c) for c in a.cards)
+        elif a.verb == "dh":
+            assert a.actor is not None
+            toks = [_Token(c) for c in a.cards]
+            script.hole.setdefault(a.actor, []).extend(toks)
+            holding[a.actor].extend(toks)
+        elif a.verb == "sd" and a.actor is not None:
+            gone: list[_Token] = []
+            for c in a.cards:
+                if c is not None:
+                    tok = resolve(a.actor, c, a, "discards")
+                else:
+                    pool = [t for t in holding[a.actor] if t.card is None] or holding[a.actor]
+                    pool = [t for t in pool if t not in gone]
+                    if not pool:
+                        raise PhhActionError(
+                            f"({a.label}) discards more cards than the player holds",
+                            action=a.index,
+                            line=a.line,
+                        )
+                    tok = pool[0]
+                holding[a.actor].remove(tok)
+                gone.append(tok)
+            script.discards[a.index] = gone
+        elif a.verb == "sm" and a.actor is not None and a.show and not a.dash:
+            for c in a.cards:
+                if c is not None:
+                    resolve(a.actor, c, a, "shows")
+    tokens = [t for toks in script.hole.values() for t in toks] + script.board
+    known = [t.card for t in tokens if t.card is not None]
+    if len(set(known)) != len(known) and not hand.variant.is_draw:
+        # a card may come back only through a draw game's reshuffle of the discards
+        raise PhhActionError("the same card is dealt twice")
+    spec = hand.variant.deck_for(hand.player_count)
+    used = set(known)
+    spare = [c for c in spec.cards() if c not in used]
+    for group in [*script.hole.values(), script.board]:
+        for tok in group:
+            if tok.card is None:
+                mine = {t.card for t in group}
+                tok.card = spare.pop(0) if spare else next(c for c in spec.cards() if c not in mine)
+    return script, spare
+
+
+@dataclass(slots=True)
+class Replay:
+    """The outcome of a replay: the engine's hand, the finishing stacks in PHH player order (minor units),
+    whether the hand reached its end, and notes where the history and our rules part ways."""
+
+    hand: PhhHand
+    state: HandState
+    finishing_stacks: tuple[int, ...]
+    complete: bool
+    notes: list[str]
+
+    @property
+    def matches(self) -> bool | None:
+        """Do the finishing stacks equal the file's (``None`` when the file has none)?"""
+        if self.hand.finishing_stacks is None:
+            return None
+        known = [i for i in range(self.hand.player_count) if i + 1 not in self.hand.unknown_stacks]
+        return all(self.finishing_stacks[i] == self.hand.finishing_stacks[i] for i in known)
+
+
+def _blinds(hand: PhhHand) -> Blinds:
+    """Forced bets by seat. PHH arrays are positional (p1 = small blind); heads-up they are
+    reverse-assigned (p1, the big blind, posts ``blinds_or_straddles[1]`` and ``antes[1]``)."""
+    n = hand.player_count
+    seat = hand.seat_of
+    players = list(range(1, n + 1))
+    per_player_antes = list(reversed(hand.antes)) if n == 2 else list(hand.antes)
+    net_antes = [a - d for a, d in zip(per_player_antes, hand.dead, strict=True)]
+    antes = tuple((seat(p), amt) for p, amt in zip(players, net_antes, strict=True) if amt > 0)
+    dead = tuple((seat(p), d) for p, d in zip(players, hand.dead, strict=True) if d > 0)
+    if hand.variant.is_stud:
+        return Blinds(antes=antes)
+    if hand.posts is not None:
+        small = big = None
+        straddles: list[tuple[int, int]] = []
+        live: list[tuple[int, int]] = []
+        for post in hand.posts:
+            entry = (seat(post.player), post.amount)
+            if post.kind == "small_blind":
+                small = entry
+            elif post.kind == "big_blind":
+                big = entry
+            elif post.kind == "straddle":
+                straddles.append(entry)
+            elif post.kind == "live":
+                live.append(entry)
+        return Blinds(small, big, tuple(straddles), tuple(live), dead, antes)
+    b = hand.blinds_or_straddles
+    if n == 2:
+        small = (seat(2), b[0]) if b[0] > 0 else None
+        big = (seat(1), b[1]) if b[1] > 0 else None
+        return Blinds(small, big, (), (), dead, antes)
+    small = (seat(1), b[0]) if b[0] > 0 else None
+    big = (seat(2), b[1]) if b[1] > 0 else None
+    straddles = [(seat(p), amt) for p, amt in zip(players[2:], b[2:], strict=True) if amt > 0]
+    return Blinds(small, big, tuple(straddles), (), dead, antes)
+
+
+def _structure(hand: PhhHand) -> Structure:
+    small = hand.blinds_or_straddles[0]
+    unit = hand.chip_unit
+    try:
+        if hand.variant.is_stud:
+            stakes = Stakes(0, 0, hand.small_bet, hand.big_bet, 0, hand.bring_in, unit)
+        elif hand.small_bet:
+            stakes = Stakes(small, hand.small_bet, hand.small_bet, hand.big_bet, 0, 0, unit)
+        else:
+            stakes = Stakes(small, hand.min_bet, 0, 0, 0, 0, unit)
+        return Structure(hand.betting, stakes, cap=hand.cap, heads_up_uncapped=hand.heads_up_uncapped)
+    except EngineError as exc:
+        raise PhhFieldError(f"the stakes cannot be played: {exc}") from None
+
+
+def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, _Script]:
+    """The engine hand at its start, dealt from the history's cards (before any player action)."""
+    script, spare = _script(hand)
+    spec = hand.variant.deck_for(hand.player_count)
+    hole = {hand.seat_of(p): [t.card for t in toks if t.card is not None] for p, toks in script.hole.items()}
+    board = [t.card for t in script.board if t.card is not None]
+    source = ScriptedSource(spec, hole, board, spare)
+    try:
+        state = HandState.start(
+            variant=hand.variant,
+            structure=_structure(hand),
+            seats=[SeatSetup(hand.seat_of(p), s, False) for p, s in enumerate(hand.starting_stacks, 1)],
+            deck=source,
+            button=hand.button,
+            blinds=_blinds(hand),
+            rake=hand.rake_rule,
+            hand_id=hand.context.hand_id,
+        )
+    except EngineError as exc:
+        raise PhhReplayError(f"the hand cannot start: {exc}", engine_code=exc.code) from None
+    return state, source, script
+
+
+def _command(state: HandState, hand: PhhHand, a: PhhAction, script: _Script) -> Command:
+    assert a.actor is not None
+    seat = hand.seat_of(a.actor)
+    pending = state.pending
+    if a.verb == "f":
+        return Fold(seat)
+    if a.verb == "cc":
+        if isinstance(pending, BetDecision) and pending.seat == seat and pending.check:
+            return Check(seat)
+        return Call(seat)
+    if a.verb == "cbr":
+        assert a.amount is not None
+        return RaiseTo(seat, a.amount)
+    if a.verb == "pb":
+        return BringIn(seat)
+    # sd: a draw, or the Irish discard
+    cards = tuple(t.card for t in script.discards.get(a.index, ()) if t.card is not None)
+    if isinstance(pending, DiscardDecision):
+        return Discard(seat, cards)
+    return Draw(seat, cards)
+
+
+def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
+    """Build the hand in the engine and apply the history's actions.
+
+    An action the engine refuses raises :class:`PhhReplayError` (with the engine's error code and the
+    action's index and line). With ``strict_cards`` a history that names more or fewer cards than the
+    engine deals is an error; otherwise it is noted.
+    """
+    state, source, script = start_state(hand)
+    notes: list[str] = []
+    shows: dict[int, PhhAction] = {}
+    for a in hand.actions:
+        if a.actor is None or a.verb == "dh":
+            continue
+        if a.verb == "sm":
+            shows[a.actor] = a
+            continue
+        if state.is_over:
+            raise PhhReplayError(
+                f"({a.label}) the hand is already over under our rules",
+                action=a.index,
+                line=a.line,
+                engine_code="hand_over",
+            )
+        pending = state.pending
+        if isinstance(pending, ShowDecision):
+            _answer_shows(state, hand, shows, notes)
+        cmd = _command(state, hand, a, script)
+        try:
+            state.apply(cmd)
+        except EngineError as exc:
+            raise PhhReplayError(
+                f"({a.label}) refused by the engine: {exc}", action=a.index, line=a.line, engine_code=exc.code
+            ) from None
+    if isinstance(state.pending, ShowDecision):
+        _answer_shows(state, hand, shows, notes)
+    for event in state.events:
+        if isinstance(event, CardsShown) and event.reason == "showdown":
+            p = hand.player_of(event.seat)
+            if p in shows and shows[p].show is False:
+                notes.append(f"p{p} mucks in the history, but our rules show that hand (RULES.md §6.2)")
+    if source.improvised:
+        notes.append(f"the history does not name {source.improvised} card(s) the engine dealt")
+    if source.unused_script():
+        notes.append(f"{source.unused_script()} card(s) of the history were never dealt by the engine")
+    if (source.improvised or source.unused_script()) and strict_cards:
+        raise PhhReplayError("the history's cards do not match the deal", engine_code="cards")
+    stacks = state.stacks()
+    return Replay(
+        hand,
+        state,
+        tuple(stacks[hand.seat_of(p)] for p in range(1, hand.player_count + 1)),
+        state.is_over,
+        notes,
+    )
+
+
+def _answer_shows(state: HandState, hand: PhhHand, shows: dict[int, PhhAction], notes: list[str]) -> None:
+    while isinstance(state.pending, ShowDecision):
+        seat = state.pending.seat
+        p = hand.player_of(seat)
+        a = shows.get(p)
+        if a is None:
+            notes.append(f"p{p} neither shows nor mucks in the history; mucked")
+        cmd: Command = Show(seat) if a is not None and a.show else Muck(seat)
+        state.apply(cmd)

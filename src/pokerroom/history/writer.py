@@ -1,0 +1,286 @@
+"""Writing a finished (or running) engine hand as PHH, as the audit copy or one player's copy.
+
+Per-viewer copies follow RULES.md §6.6: a player sees his own cards, face-up stud cards, hands shown at
+the table (showdown or all-in exposure) and, because he was dealt in, hands mucked at showdown; never
+folded hands, draw discards or Irish discards of others. Hidden cards are written ``??``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import Any
+
+from pokerroom.cards import Card
+from pokerroom.engine import Betting, HandState
+from pokerroom.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    CardsDealt,
+    CardsShown,
+    Discarded,
+    Drew,
+    Mucked,
+    Posted,
+    PotAwarded,
+)
+from pokerroom.history.errors import HistoryError
+from pokerroom.history.model import HandContext
+from pokerroom.history.tomlio import dump_table, format_value, load
+
+__all__ = ["phh_fields", "phh_order", "write_phh", "write_phhs"]
+
+
+def phh_order(hand: HandState) -> list[int]:
+    """The seats in PHH player order: clockwise from the first seat left of the button (button last);
+    stud: from the lowest seat."""
+    seats = sorted(hand.order)
+    if hand.button is None:
+        return seats
+    b = hand.button
+    return [s for s in seats if s > b] + [s for s in seats if s <= b]
+
+
+def _cards(cards: Sequence[Card | None]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)
+
+
+class _Amounts:
+    def __init__(self, minor_units: int) -> None:
+        self.minor_units = minor_units
+
+    def __call__(self, amount: int) -> int | Decimal:
+        if self.minor_units == 1:
+            return amount
+        value = Decimal(amount) / Decimal(self.minor_units)
+        return int(value) if value == value.to_integral_value() else value.normalize()
+
+    def text(self, amount: int) -> str:
+        return format_value(self(amount))
+
+
+def _visible(hand: HandState, viewer: int | None) -> dict[int, set[Card]]:
+    """For each other seat, the cards of his final hand this viewer may see (shown, or mucked and the
+    viewer was dealt in)."""
+    dealt_in = viewer is not None and viewer in hand.order
+    seen: dict[int, set[Card]] = {}
+    for e in hand.events:
+        if isinstance(e, CardsShown):
+            seen.setdefault(e.seat, set()).update(e.cards)
+        elif isinstance(e, Mucked) and dealt_in:
+            seen.setdefault(e.seat, set()).update(c for c in e.cards if c is not None)
+    return seen
+
+
+def _actions(hand: HandState, viewer: int | None, player: dict[int, int], amount: _Amounts) -> list[str]:
+    seen = _visible(hand, viewer)
+
+    def see(seat: int, card: Card | None, up: bool = False) -> Card | None:
+        if viewer is None or seat == viewer or up or (card is not None and card in seen.get(seat, ())):
+            return card
+        return None
+
+    def own(seat: int) -> bool:
+        return viewer is None or seat == viewer
+
+    out: list[str] = []
+    exposed: set[int] = set()  # all-in exposure (RULES.md §6.5): later stud cards are face up too
+    for e in hand.events:
+        if isinstance(e, CardsDealt):
+            cards = [see(e.seat, c, u or e.seat in exposed) for c, u in zip(e.cards, e.up, strict=True)]
+            out.append(f"d dh p{player[e.seat]} {_cards(cards)}")
+        elif isinstance(e, BoardDealt):
+            out.append(f"d db {_cards(e.cards)}")
+        elif isinstance(e, ActionTaken):
+            p = f"p{player[e.seat]}"
+            if e.action == "fold":
+                out.append(f"{p} f")
+            elif e.action in ("check", "call"):
+                out.append(f"{p} cc")
+            elif e.action == "bring_in":
+                out.append(f"{p} pb")
+            else:
+                out.append(f"{p} cbr {amount.text(e.total)}")
+        elif isinstance(e, Drew):
+            pn = player[e.seat]
+            discards = [c if own(e.seat) else None for c in e.discarded]
+            out.append(f"p{pn} sd {_cards(discards)}".rstrip())
+            if e.received:
+                out.append(f"d dh p{pn} {_cards([see(e.seat, c) for c in e.received])}")
+        elif isinstance(e, Discarded):
+            out.append(f"p{player[e.seat]} sd {_cards([c if own(e.seat) else None for c in e.cards])}")
+        elif isinstance(e, CardsShown):
+            if e.reason == "all_in":
+                exposed.add(e.seat)
+            out.append(f"p{player[e.seat]} sm {_cards(e.cards)}")
+        elif isinstance(e, Mucked):
+            out.append(f"p{player[e.seat]} sm")
+    return out
+
+
+def _posts(hand: HandState) -> list[tuple[Posted, int]]:
+    """Each forced bet with its nominal amount (a short stack posts less than the blind: the history
+    records the blind, and the engine posts what the stack allows)."""
+    blinds = hand.snapshot()["blinds"]  # the table's decision; None: the default blinds
+    stakes = hand.structure.stakes
+    nominal: dict[tuple[int, str], int] = {}
+    if blinds is None:
+        for seat in hand.order:
+            nominal[(seat, "small_blind")] = stakes.small_blind
+            nominal[(seat, "big_blind")] = stakes.big_blind
+            nominal[(seat, "ante")] = stakes.ante
+    else:
+        for key, what in (("small", "small_blind"), ("big", "big_blind")):
+            if blinds[key]:
+                nominal[(blinds[key][0], what)] = blinds[key][1]
+        for key, what in (("straddles", "straddle"), ("live", "live"), ("dead", "dead")):
+            for seat, amt in blinds[key]:
+                nominal[(seat, what)] = amt
+        for seat in hand.order:
+            nominal[(seat, "ante")] = stakes.ante
+        for seat, amt in blinds["antes"] or ():
+            nominal[(seat, "ante")] = amt
+    return [
+        (e, max(e.amount, nominal.get((e.seat, e.what), 0))) for e in hand.events if isinstance(e, Posted)
+    ]
+
+
+def phh_fields(
+    hand: HandState, viewer: int | None = None, context: HandContext | None = None
+) -> list[tuple[str, Any]]:
+    """The PHH fields of a hand, in writing order (see :func:`write_phh`)."""
+    ctx = context or HandContext()
+    if viewer is not None and (not isinstance(viewer, int) or isinstance(viewer, bool)):
+        raise HistoryError("the viewer must be a seat number or None", field="viewer")
+    amount = _Amounts(ctx.minor_units)
+    v = hand.variant
+    betting = hand.structure.betting
+    stakes = hand.structure.stakes
+    order = phh_order(hand)
+    player = {seat: i + 1 for i, seat in enumerate(order)}
+    n = len(order)
+    heads_up = n == 2
+    antes = [0] * n
+    dead = [0] * n
+    blinds = [0] * n
+    posts: list[str] = []
+    for e, due in _posts(hand):
+        i = player[e.seat] - 1
+        if e.what == "ante":
+            antes[i] += due
+        elif e.what == "dead":
+            dead[i] += due
+            posts.append(f"p{i + 1} dead {amount.text(due)}")
+        else:
+            blinds[i] += due
+            posts.append(f"p{i + 1} {e.what} {amount.text(due)}")
+    ante_array = [a + d for a, d in zip(antes, dead, strict=True)]
+    if heads_up:  # PHH reverse-assigns heads-up forced bets: the arrays are written [small, big]
+        ante_array.reverse()
+        blinds.reverse()
+    code = v.phh_codes.get(betting, v.code)
+    fields: list[tuple[str, Any]] = [("variant", code), ("_variant", v.code), ("_betting", betting.value)]
+    fields.append(("antes", [amount(a) for a in ante_array]))
+    if v.is_stud:
+        fields.append(("bring_in", amount(stakes.bring_in)))
+    else:
+        fields.append(("blinds_or_straddles", [amount(b) for b in blinds]))
+    if betting is Betting.FIXED_LIMIT:
+        fields += [("small_bet", amount(stakes.small_bet)), ("big_bet", amount(stakes.big_bet))]
+    else:
+        fields.append(("min_bet", amount(hand.structure.min_bet)))
+    starting = {s: hand.players[s].starting_stack for s in order}
+    fields.append(("starting_stacks", [amount(starting[s]) for s in order]))
+    fields.append(("actions", _actions(hand, viewer, player, amount)))
+    if ctx.event:
+        fields.append(("event", ctx.event))
+    if ctx.venue:
+        fields.append(("venue", ctx.venue))
+    if ctx.time is not None:
+        t = ctx.time
+        fields += [
+            ("time", t.timetz().replace(tzinfo=None)),
+            ("day", t.day),
+            ("month", t.month),
+            ("year", t.year),
+        ]
+        key = getattr(t.tzinfo, "key", None)
+        if isinstance(key, str):
+            fields.append(("time_zone", key))
+        if t.tzname():
+            fields.append(("time_zone_abbreviation", t.tzname()))
+        fields.append(("_time", t))
+    if ctx.hand_id:
+        fields.append(("hand", int(ctx.hand_id) if ctx.hand_id.isdigit() else ctx.hand_id))
+    if ctx.tournament is not None and ctx.tournament.level is not None:
+        fields.append(("level", ctx.tournament.level))
+    fields.append(("seats", order))
+    if ctx.seat_count is not None:
+        fields.append(("seat_count", ctx.seat_count))
+    if ctx.table:
+        fields.append(("table", ctx.table))
+    if ctx.players:
+        fields.append(("players", [ctx.players.get(s, "") for s in order]))
+    stacks = hand.stacks()
+    fields.append(("finishing_stacks", [amount(stacks[s]) for s in order]))
+    if hand.is_over:
+        won = dict.fromkeys(order, 0)
+        for ev in hand.events:
+            if isinstance(ev, PotAwarded):
+                for seat, share in zip(ev.winners, ev.shares, strict=True):
+                    won[seat] += share
+        fields.append(("winnings", [amount(won[s]) for s in order]))
+    if ctx.currency:
+        fields.append(("currency", ctx.currency))
+    if ctx.currency_symbol:
+        fields.append(("currency_symbol", ctx.currency_symbol))
+    # ---- pokerroom extensions (user-defined fields, docs/history.md)
+    if hand.button is not None:
+        fields.append(("_button", hand.button))
+    if posts:
+        fields.append(("_posts", posts))
+    if any(dead):
+        fields.append(("_dead", [amount(d) for d in dead]))
+    if ctx.minor_units != 1:
+        fields.append(("_minor_units", ctx.minor_units))
+    if stakes.chip_unit != 1:
+        fields.append(("_chip_unit", amount(stakes.chip_unit)))
+    if hand.structure.cap != 4:
+        fields.append(("_cap", hand.structure.cap))
+    if not hand.structure.heads_up_uncapped:
+        fields.append(("_heads_up_uncapped", False))
+    if hand.rake_rule is not None:
+        fields += [
+            ("_rake", amount(hand.rake)),
+            ("_rake_percent_bp", hand.rake_rule.percent_bp),
+            ("_rake_cap", hand.rake_rule.cap),
+        ]
+    if ctx.stakes:
+        fields.append(("_stakes", ctx.stakes))
+    if ctx.tournament is not None:
+        fields.append(("_tournament_id", ctx.tournament.tournament_id))
+        if ctx.tournament.name:
+            fields.append(("_tournament_name", ctx.tournament.name))
+        fields += [("_buy_in", ctx.tournament.buy_in), ("_fee", ctx.tournament.fee)]
+    if viewer is not None:
+        fields.append(("_viewer", player.get(viewer, 0)))
+    return fields
+
+
+def write_phh(hand: HandState, viewer: int | None = None, context: HandContext | None = None) -> str:
+    """The hand as PHH text. ``viewer=None`` is the full audit copy (every card); a seat number gives
+    that player's copy, with every card he may not see written ``??`` (RULES.md §6.6)."""
+    return dump_table(phh_fields(hand, viewer, context))
+
+
+def write_phhs(hands: Iterable[str | HandState]) -> str:
+    """A ``.phhs`` file: each hand (PHH text from :func:`write_phh`, or a hand written as its audit copy)
+    under a ``[N]`` table, numbered from 1."""
+    parts = []
+    for i, h in enumerate(hands, 1):
+        text = write_phh(h) if isinstance(h, HandState) else h
+        data = load(text)
+        if any(isinstance(v, dict) for v in data.values()):
+            raise HistoryError("a hand in a .phhs file must be one flat table", hand=str(i))
+        parts.append(f"[{i}]\n{text.rstrip()}\n")
+    return "\n".join(parts)
