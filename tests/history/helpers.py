@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engine.helpers import default_stakes, random_command
+from ..engine.helpers import default_stakes, random_command
 from pokerroom.engine import Betting, HandState, ListDeck, RakeRule, SeatSetup, Structure
 from pokerroom.variants import VARIANTS
 

@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 __all__ = [
     "MAX_FRAME",
     "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
     "ClientMessage",
     "ProtocolError",
-    "SERVER_MESSAGES",
     "dumps",
     "parse_client",
 ]
