@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import TypeVar
 
 from pokerroom.cards import Card, DeckSpec, parse_cards
@@ -89,3 +90,15 @@ def cards(text: str) -> tuple[Card, ...]:
 
 def net(hand: HandState, start: dict[int, int]) -> dict[int, int]:
     return {s: st - start[s] for s, st in hand.stacks().items()}
+
+
+def cards_in(event: Event) -> set[Card]:
+    """Every card an event (or a view of it) carries."""
+    out: set[Card] = set()
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if isinstance(value, Card):
+            out.add(value)
+        elif isinstance(value, tuple | list):
+            out.update(v for v in value if isinstance(v, Card))
+    return out

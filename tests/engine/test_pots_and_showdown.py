@@ -308,15 +308,16 @@ def test_r173_last_aggressor_of_the_turn_shows_first_when_the_river_is_checked()
 
 
 def test_r174_no_bet_in_the_whole_hand_first_active_left_of_the_button_shows_first() -> None:
-    # Button 4, SB 1 folds: seat 2 (BB) is the first active seat left of the button.
-    text = board_deck(["Tc Td", "4c 4d", "8c 8d", "Kc Kd"], "2c 7d 9h Js 3s")
-    hand = start("holdem", NL, Stakes.blinds(50, 100), [DEEP] * 4, text, button=4)
-    hand.apply(Call(3))
-    hand.apply(Call(4))
-    hand.apply(Fold(1))
-    hand.apply(Check(2))
+    # Button 2, SB 3 folds: seat 4 (BB) is the first active seat left of the button, then 1, then 2.
+    text = board_deck(["Kc Kd", "4c 4d", "6c 6d", "8c 8d"], "2c 7d 9h Js 3s")  # dealt 3, 4, 1, 2
+    hand = start("holdem", NL, Stakes.blinds(50, 100), [DEEP] * 4, text, button=2)
+    hand.apply(Call(1))
+    hand.apply(Call(2))
+    hand.apply(Fold(3))
+    hand.apply(Check(4))
     _check_down(hand)
-    assert shown(hand) == [2, 3, 4]
+    assert shown(hand) == [4, 1, 2]
+    assert awards(hand) == [(0, "", 350, {2: 350})]
 
 
 def _r175_hand(auto_muck: bool) -> HandState:
