@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from pokerroom.cards import Card
 from pokerroom.engine import (
     AmountOutOfRange,
     BetDecision,
@@ -151,8 +152,8 @@ def test_r156_irish_discards_are_seen_by_nobody_else() -> None:
     while not hand.is_over:
         _call_round(hand)
     assert shown(hand)  # a showdown happened, with the kept cards only
-    for e in of(hand.events, CardsShown):
-        assert len(e.cards) == 2 and not set(e.cards) & set(discards[e.seat])
+    for shown_event in of(hand.events, CardsShown):
+        assert len(shown_event.cards) == 2 and not set(shown_event.cards) & set(discards[shown_event.seat])
     for e in hand.events:
         for viewer in (None, 1, 2, 3):
             for dealt_in in (False, True):
@@ -164,7 +165,8 @@ def test_r156_irish_discards_are_seen_by_nobody_else() -> None:
                     if owner != viewer:
                         assert not seen & set(c), (e.kind, viewer, dealt_in)
     d = of(hand.events, Discarded)[0]
-    assert d.public_view().cards == (None, None)  # type: ignore[union-attr]
+    pv = d.public_view()
+    assert isinstance(pv, Discarded) and pv.cards == (None, None)
     assert "Ks" not in repr(d)
 
 
@@ -226,8 +228,8 @@ def test_r158_triple_draw_bet_draw_bet_draw_bet_draw_bet() -> None:
     assert awards(hand) and of(hand.events, CardsShown)
 
 
-def _first_draw(game: str, n: int, text: str = "", **kw: object) -> HandState:
-    hand = _draw(game, NL, n, text, **kw)
+def _first_draw(game: str, n: int, text: str = "") -> HandState:
+    hand = _draw(game, NL, n, text)
     _call_round(hand)
     assert isinstance(hand.pending, DrawDecision)
     return hand
@@ -298,12 +300,12 @@ def test_r161_the_number_drawn_is_public_the_cards_are_not() -> None:
 
 def test_r162_stub_exhaustion_reshuffles_earlier_discards_but_not_his_own() -> None:
     hand = _first_draw("deuce7_triple", 6)
-    earlier = []
+    earlier: list[Card] = []
     for seat in range(1, 6):  # 5 x 4 = 20 cards drawn: 2 left in the stub
         c = hand.hole_cards(seat)[:4]
         earlier.extend(c)
         hand.apply(Draw(seat, c))
-    assert hand.deck.remaining() == 2  # type: ignore[attr-defined]
+    assert hand.deck.remaining() == 2
     last_two = list(hand.deck.order())[-2:]  # type: ignore[attr-defined]
     own = hand.hole_cards(6)
     events = hand.apply(Draw(6, own))

@@ -49,8 +49,8 @@ def _check_views(hand: HandState) -> None:
     the players dealt in)."""
     down = _down_cards(hand)
     public: set[Card] = set()
-    for e in of(hand.events, CardsShown):
-        public |= set(e.cards)
+    for shown_event in of(hand.events, CardsShown):
+        public |= set(shown_event.cards)
     mucked_cards: set[Card] = set()
     for m in of(hand.events, Mucked):
         mucked_cards |= {c for c in m.cards if c is not None}
@@ -108,7 +108,9 @@ def test_r10_a_dealt_event_is_private_and_its_public_view_hides_the_down_cards()
     assert str(e.cards[0]) not in repr(e) and str(e.cards[1]) not in repr(e)
     hold = start("holdem", NL, Stakes.blinds(50, 100), [DEEP] * 2)
     for d in of(hold.events, CardsDealt):
-        assert d.audience is Audience.SEAT and d.public_view().cards == (None, None)  # type: ignore[union-attr]
+        pv = d.public_view()
+        assert d.audience is Audience.SEAT
+        assert isinstance(pv, CardsDealt) and pv.cards == (None, None)
 
 
 def _muck_hand() -> HandState:

@@ -363,7 +363,7 @@ def test_r130_seven_players_seventh_street_everyone_gets_a_card_without_burn() -
     dealt = of(seventh, CardsDealt)
     assert [(e.seat, e.up) for e in dealt] == [(s, (False,)) for s in range(1, 8)]
     assert hand.board == []
-    assert hand.deck.remaining() == 0  # type: ignore[attr-defined]
+    assert hand.deck.remaining() == 0
     assert len(of(hand.events, Burned)) == 3
 
 
