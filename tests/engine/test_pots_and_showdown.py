@@ -22,6 +22,7 @@ from pokerroom.engine import (
     Show,
     ShowDecision,
     Stakes,
+    TimeOut,
 )
 from pokerroom.engine.events import (
     BetReturned,
@@ -335,12 +336,12 @@ def test_r175_worse_hand_auto_mucked_and_tie_auto_shown() -> None:
     assert awards(hand) == [(0, "", 300, {1: 150, 3: 150})]
 
 
-@pytest.mark.parametrize("choice", ["show", "muck"])
+@pytest.mark.parametrize("choice", ["show", "muck", "timeout"])
 def test_r175_worse_hand_offered_show_or_muck(choice: str) -> None:
     hand = _r175_hand(auto_muck=False)
     assert shown(hand) == [1]
     assert hand.pending == ShowDecision(2)
-    hand.apply(Show(2) if choice == "show" else Muck(2))
+    hand.apply({"show": Show(2), "muck": Muck(2), "timeout": TimeOut(2)}[choice])  # a timeout mucks
     assert shown(hand) == ([1, 2, 3] if choice == "show" else [1, 3])
     assert mucked(hand) == ([] if choice == "show" else [2])
     assert awards(hand) == [(0, "", 300, {1: 150, 3: 150})]
