@@ -145,7 +145,7 @@ def test_r57_turn_cap_with_three_players() -> None:
     hand.apply(RaiseTo(2, 800))
     hand.apply(RaiseTo(3, 1200))
     hand.apply(RaiseTo(1, 1600))
-    assert [a for a in actions(hand)[-4:]] == [
+    assert actions(hand)[-4:] == [
         (1, "bet", 400),
         (2, "raise", 800),
         (3, "raise", 1200),

@@ -23,7 +23,7 @@ from pokerroom.engine import (
     Stakes,
 )
 from pokerroom.engine import Structure as St
-from pokerroom.engine.events import CardsDealt, CardsShown, Mucked
+from pokerroom.engine.events import CardsDealt, CardsShown, Drew, Mucked
 from pokerroom.variants import get_variant
 
 from .helpers import default_stakes, random_command, start
@@ -39,8 +39,8 @@ def _down_cards(hand: HandState) -> dict[int, set[Card]]:
     for e in hand.events:
         if isinstance(e, CardsDealt):
             out[e.seat] |= {c for c, up in zip(e.cards, e.up, strict=True) if not up and c is not None}
-        elif e.kind == "drew":
-            out[e.seat] |= {c for c in e.received if c is not None}  # type: ignore[attr-defined]
+        elif isinstance(e, Drew):
+            out[e.seat] |= {c for c in e.received if c is not None}
     return out
 
 
