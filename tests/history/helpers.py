@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from ..engine.helpers import default_stakes, random_command
 from pokerroom.engine import Betting, HandState, ListDeck, RakeRule, SeatSetup, Structure
 from pokerroom.variants import VARIANTS
+
+from ..engine.helpers import default_stakes, random_command
 
 CASES = [(code, b) for code, v in VARIANTS.items() for b in v.structures]
 CASE_IDS = [f"{g}-{b.value}" for g, b in CASES]
