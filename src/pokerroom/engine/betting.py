@@ -139,8 +139,9 @@ def _round_up(x: int, unit: int) -> int:
     return -(-x // unit) * unit
 
 
-def bet_options(rnd: Round, p: PlayerState, pot_total: int) -> BetDecision:
-    """The legal betting actions of player ``p``; ``pot_total`` is every chip put in this hand so far."""
+def bet_options(rnd: Round, p: PlayerState, pot_total: int, *, raising: bool = True) -> BetDecision:
+    """The legal betting actions of player ``p``; ``pot_total`` is every chip put in this hand so far.
+    ``raising`` is False when every other active player is all-in: nobody could answer a raise."""
     chip = rnd.structure.stakes.chip_unit
     to_call = max(0, rnd.level - p.bet)
     all_in_to = p.bet + p.stack
@@ -164,7 +165,7 @@ def bet_options(rnd: Round, p: PlayerState, pot_total: int) -> BetDecision:
         )
     min_to = max_to = 0
     choices = ()
-    if p.stack > to_call and rnd.raise_allowed(p):
+    if raising and p.stack > to_call and rnd.raise_allowed(p):
         if rnd.betting is Betting.FIXED_LIMIT:
             targets = {rnd.counted + rnd.unit}
             if rnd.big_unit and not rnd.big_made:

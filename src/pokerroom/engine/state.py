@@ -353,6 +353,8 @@ class HandState:
                 p.hole.extend(dealt[seat])
                 p.up.extend(street.deal)
                 self._emit(CardsDealt(seat, tuple(dealt[seat]), street.deal))
+                if self.exposed:  # hands are face up after an all-in exposure: so are later cards (§6.5)
+                    self._emit(CardsShown(seat, tuple(p.hole), "all_in"))
         elif street.burn and street.board:
             self._take("burn", None)
             self._emit(Burned())
@@ -398,7 +400,10 @@ class HandState:
         return sum(p.paid for p in self.players.values())
 
     def _decision(self, seat: int) -> BetDecision:
-        return bet_options(self.rnd, self.players[seat], self.pot_total())
+        p = self.players[seat]
+        # Nobody left who could call a raise: only call or fold (RULES.md §3.1, "no further betting").
+        contested = any(q.can_act for q in self.players.values() if q is not p)
+        return bet_options(self.rnd, p, self.pot_total(), raising=contested)
 
     def _apply_bet(self, cmd: Command) -> None:
         p = self.players[cmd.seat]
