@@ -103,7 +103,8 @@ def test_r77_full_all_in_raise_reopens() -> None:
     hand = _nl_50_100(500)
     hand.apply(RaiseTo(4, 300))
     hand.apply(RaiseTo(5, 500))  # increment 200: a full raise
-    for seat in (6, 1, 2, 3):
+    hand.apply(Call(6))  # C is still in (with everyone else all-in, a raise could not be answered)
+    for seat in (1, 2, 3):
         hand.apply(Fold(seat))
     d = bet(hand)
     assert (d.seat, d.call, d.raise_kind, d.min_to) == (4, 200, "raise", 700)

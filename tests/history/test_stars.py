@@ -11,7 +11,7 @@ import pytest
 
 from pokerroom.cards import parse_card
 from pokerroom.engine import Betting, HandState
-from pokerroom.engine.events import ActionTaken, CardsDealt, Posted
+from pokerroom.engine.events import CardsDealt, Posted, PotAwarded
 from pokerroom.history import HandContext, TournamentInfo, write_pokerstars
 
 from .helpers import CASE_IDS, CASES, random_hands
@@ -45,22 +45,10 @@ def _full_posts(hand: HandState) -> bool:
     return not any(isinstance(e, Posted) and e.all_in for e in hand.events)
 
 
-def _raise_against_all_ins(hand: HandState) -> bool:
-    """Our engine lets a player bet or raise when every opponent is all-in (the chips come back
-    uncalled); PokerKit refuses that action, so such hands cannot be compared."""
-    folded: set[int] = set()
-    all_in: set[int] = set()
-    for e in hand.events:
-        if isinstance(e, Posted | ActionTaken) and e.all_in:
-            all_in.add(e.seat)
-        if isinstance(e, ActionTaken):
-            if e.action == "fold":
-                folded.add(e.seat)
-            elif e.action in ("bet", "raise"):
-                others = [s for s in hand.order if s != e.seat and s not in folded]
-                if others and all(s in all_in for s in others):
-                    return True
-    return False
+def _split_pot(hand: HandState) -> bool:
+    """PokerKit's parser re-splits a tied pot in whole units of its own choosing (a $111 pot tied by two
+    players became $56 / $55 where the text says $55.50 each), so split pots are not compared."""
+    return any(isinstance(e, PotAwarded) and len(e.winners) > 1 for e in hand.events)
 
 
 @pytest.mark.parametrize(
@@ -71,7 +59,7 @@ def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting,
     checked = 0
     for hand in random_hands(game, betting, 80, "stars"):
         # PokerKit reads a short (all-in) blind post as the blind itself, and takes no rake
-        if not _full_posts(hand) or hand.rake or _raise_against_all_ins(hand):
+        if not _full_posts(hand) or hand.rake or _split_pot(hand):
             continue
         text = write_pokerstars(hand, CTX)
         with warnings.catch_warnings():
