@@ -5,6 +5,7 @@ many hands at once; ``equity(game, hands, board)`` gives each hand's share of th
 """
 
 from pokerroom.eval.api import evaluate
+from pokerroom.eval.batch import evaluate_batch
 from pokerroom.eval.errors import (
     CardNotInDeck,
     DuplicateCard,
@@ -26,4 +27,5 @@ __all__ = [
     "UnknownRule",
     "WrongCardCount",
     "evaluate",
+    "evaluate_batch",
 ]
