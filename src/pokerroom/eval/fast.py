@@ -53,7 +53,7 @@ def rank5_function(rule: str) -> Ranker:
             if n == 4 and soko:
                 mask = (bits[a] | bits[b] | bits[d] | bits[e] | bits[f]) >> (16 * s) & 0x1FFF
                 (fifth,) = (x >> 2 for x in c if x & 3 != s)
-                return max(v, 4 << 20 | ff4[mask] << 4 | fifth)
+                return max(v, 4 << 20 | int(ff4[mask]) << 4 | fifth)
         return v
 
     return rank5
