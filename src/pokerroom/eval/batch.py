@@ -94,9 +94,9 @@ def evaluate_batch(
     elif spec.kind == "omaha":
         base = _BASE[spec.name]
         lo_b, hi, _ = tables.multiset_index(k - hole)
-        om = tables.omaha_values(base, k - hole)
+        om, decode = tables.omaha_classes(base, k - hole)
         kern.omaha(
-            arr, hole, keys, bits, lo_b, hi, om, tables.pair_index(), tables.flush_values("high"),
+            arr, hole, keys, bits, lo_b, hi, om, decode, tables.pair_index(), tables.flush_values("high"),
             base == "eight_low", out,
         )  # fmt: skip
     elif k <= 7 and (spec.name not in ("deuce7_low", "soko") or k == 5) and spec.name != "soko":

@@ -139,16 +139,13 @@ def resolve_game(name: str, hands: Sequence[Sequence[Card]] = ()) -> EquityGame:
 
 @cache
 def _rule_args(rule: str, n_cards: int, n_board: int) -> tuple[Any, ...]:
-    """The kernel arguments that rank ``n_cards`` (own + board) under ``rule``."""
+    """The arguments with which ``run`` ranks ``n_cards`` (own + board) under ``rule``."""
     from pokerroom.eval import equity_kernels as ek
 
     empty32 = np.zeros(1, dtype=np.int32)
     hi = tables.multiset_index(5)[1]
     if rule.startswith("omaha"):
-        base = "eight_low" if "eight" in rule else "high"
-        blo = tables.multiset_index(n_board)[0]
-        return (ek.KIND_OMAHA, True, empty32, hi, empty32, tables.flush_values("high"), empty32,
-                tables.omaha_values(base, n_board), blo, base == "eight_low")  # fmt: skip
+        raise AssertionError("Omaha games run in board_games: their hands are always complete")
     if rule == "badugi":
         return (ek.KIND_BADUGI, False, empty32, hi, empty32, empty32, empty32, empty32, empty32, False)
     if rule == "soko":
@@ -190,13 +187,15 @@ def _board_args(
                     suited[i, n_suited[i]] = int(bits[a.index]) | int(bits[c.index])
                     n_suited[i] += 1
         lo = tables.multiset_index(game.board_size)[0]
-        om_hi = tables.omaha_values("high", game.board_size)
-        om_lo = tables.omaha_values("eight_low", game.board_size) if game.low else empty
+        om_hi, dec_hi = tables.omaha_classes("high", game.board_size)
+        om_lo, dec_lo = tables.omaha_classes("eight_low", game.board_size) if game.low else (om_hi, dec_hi)
         return (own_keys, own_bits, pair_rows, n_pairs, suited, n_suited, keys, bits, True, lo, hi,
-                empty, tables.flush_values("high"), om_hi, om_lo)  # fmt: skip
+                empty, tables.flush_values("high"), om_hi, dec_hi, om_lo, dec_lo)  # fmt: skip
     lo = tables.multiset_index(n)[0]
+    no_om = np.zeros(1, dtype=np.uint16)
     return (own_keys, own_bits, pair_rows, n_pairs, suited, n_suited, keys, bits, False, lo, hi,
-            tables.multiset_values(game.high, n), tables.flush_values(game.high), empty, empty)  # fmt: skip
+            tables.multiset_values(game.high, n), tables.flush_values(game.high), no_om, empty, no_om,
+            empty)  # fmt: skip
 
 
 def _patterns(sizes: Sequence[int]) -> npt.NDArray[np.int64]:

@@ -151,7 +151,7 @@ def run(
 def board_games(
     exact, count, stub, seed, board_known, m,
     own_keys, own_bits, pair_rows, n_pairs, suited_pairs, n_suited,
-    keys, bits, omaha, lo, hi, ms, fl, om_hi, om_lo, has_low, win, tie, share,
+    keys, bits, omaha, lo, hi, ms, fl, om_hi, dec_hi, om_lo, dec_lo, has_low, win, tie, share,
 ):  # fmt: skip
     """Board games where every hand is known and only ``m`` board cards are missing (hold'em, short
     deck, Omaha, Omaha hi/lo): all ``count`` = C(stub, m) boards (exact: the last card in a tight
@@ -222,11 +222,12 @@ def board_games(
             row = np.int64(lo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
             counts = bk >> 40
             for i in range(p):
-                r = np.int64(0)
+                c = 0
                 for t in range(n_pairs[i]):
                     v = om_hi[row + pair_rows[i, t]]
-                    if v > r:
-                        r = v
+                    if v > c:
+                        c = v
+                r = np.int64(dec_hi[c])
                 for t in range(n_suited[i]):
                     sp = suited_pairs[i, t]
                     s = 0
@@ -254,11 +255,12 @@ def board_games(
                 elif r == best1:
                     n1 += 1
                 if has_low:
-                    r2 = np.int64(0)
+                    c = 0
                     for t in range(n_pairs[i]):
                         v = om_lo[row + pair_rows[i, t]]
-                        if v > r2:
-                            r2 = v
+                        if v > c:
+                            c = v
+                    r2 = np.int64(dec_lo[c])
                     rank2[i] = r2
                     if r2 > best2:
                         best2 = r2

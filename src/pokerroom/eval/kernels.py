@@ -208,55 +208,51 @@ def badugi(cards, out):
         out[i] = badugi_one(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3])
 
 
-@njit(cache=True, nogil=True, inline="always")
-def omaha_one(hole, nh, board, nb, keys, bits, blo, hi, om, pair_index, fl, flush, eight, suited):
-    """Omaha rank (exactly 2 of ``hole[:nh]`` + 3 of ``board[:nb]``) from the pair x board table."""
-    bkey = np.int64(0)
-    for j in range(nb):
-        bkey += keys[board[j]]
-    row = np.int64(blo[bkey & LOW_MASK] + hi[(bkey >> HIGH_SHIFT) & HIGH_MASK]) * 91
-    best = 0
-    for a in range(nh - 1):
-        ra = np.int64(hole[a]) >> 2
-        for b in range(a + 1, nh):
-            v = om[row + pair_index[ra * 13 + (np.int64(hole[b]) >> 2)]]
-            if v > best:
-                best = v
-    if flush and not eight:
-        counts = bkey >> SUIT_SHIFT
-        for s in range(4):
-            if ((counts >> (4 * s)) & 15) < 3:
-                continue
-            ns = 0
-            for j in range(nb):
-                if (np.int64(board[j]) & 3) == s:
-                    suited[ns] = np.int64(1) << (np.int64(board[j]) >> 2)
-                    ns += 1
+@njit(cache=True, nogil=True)
+def omaha(cards, nh, keys, bits, blo, hi, om, decode, pair_index, fl, eight, out):
+    """Omaha ranks of rows ``nh`` hole cards + board (written inline: no per-row calls with arrays)."""
+    n, k = cards.shape
+    suited = np.empty(5, dtype=np.int64)
+    for i in range(n):
+        bkey = np.int64(0)
+        bb = np.int64(0)
+        for j in range(nh, k):
+            bkey += keys[cards[i, j]]
+            bb |= bits[cards[i, j]]
+        row = np.int64(blo[bkey & LOW_MASK] + hi[(bkey >> HIGH_SHIFT) & HIGH_MASK]) * 91
+        cls = 0
+        for a in range(nh - 1):
+            ra = np.int64(cards[i, a]) >> 2
+            for b in range(a + 1, nh):
+                v = om[row + pair_index[ra * 13 + (np.int64(cards[i, b]) >> 2)]]
+                if v > cls:
+                    cls = v
+        best = decode[cls]
+        if not eight:
+            counts = bkey >> SUIT_SHIFT
             for a in range(nh - 1):
-                if (np.int64(hole[a]) & 3) != s:
+                ca = np.int64(cards[i, a])
+                s = ca & 3
+                if ((counts >> (4 * s)) & 15) < 3:
                     continue
                 for b in range(a + 1, nh):
-                    if (np.int64(hole[b]) & 3) != s:
+                    cb = np.int64(cards[i, b])
+                    if (cb & 3) != s:
                         continue
-                    pm = (np.int64(1) << (np.int64(hole[a]) >> 2)) | (np.int64(1) << (np.int64(hole[b]) >> 2))
+                    bm = (bb >> (16 * s)) & 0x1FFF
+                    ns = 0
+                    for x in range(13):
+                        if bm >> x & 1:
+                            suited[ns] = np.int64(1) << x
+                            ns += 1
+                    pm = (np.int64(1) << (ca >> 2)) | (np.int64(1) << (cb >> 2))
                     for x in range(ns - 2):
                         for y in range(x + 1, ns - 1):
                             for z in range(y + 1, ns):
                                 v = fl[pm | suited[x] | suited[y] | suited[z]]
                                 if v > best:
                                     best = v
-    return best
-
-
-@njit(cache=True, nogil=True)
-def omaha(cards, nh, keys, bits, blo, hi, om, pair_index, fl, eight, out):
-    n, k = cards.shape
-    nb = k - nh
-    suited = np.empty(5, dtype=np.int64)
-    for i in range(n):
-        out[i] = omaha_one(
-            cards[i, :nh], nh, cards[i, nh:], nb, keys, bits, blo, hi, om, pair_index, fl, True, eight, suited
-        )
+        out[i] = best
 
 
 @njit(cache=True, nogil=True)

@@ -212,3 +212,14 @@ def omaha_values(rule: str, n_board: int) -> I32:
     values = np.where(five, 0, ms5[lo5[low_key] + hi[high_key]])
     best: I32 = values.max(axis=1).astype(np.int32).ravel()
     return best
+
+
+@cache
+def omaha_classes(rule: str, n_board: int) -> tuple[npt.NDArray[np.uint16], I32]:
+    """``omaha_values`` compressed: a uint16 class per entry (classes numbered in rank order, so the
+    greatest class is the best hand) and the class -> rank decoding table. Halves the memory the
+    pair lookups touch."""
+    values = omaha_values(rule, n_board)
+    decode = np.unique(values).astype(np.int32)
+    classes = np.searchsorted(decode, values).astype(np.uint16)
+    return classes, decode
