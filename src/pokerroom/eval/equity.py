@@ -24,6 +24,8 @@ from pokerroom.eval.errors import CardNotInDeck, DuplicateCard, UnknownGame, Wro
 from pokerroom.eval.rules import to_cards
 from pokerroom.eval.value import RULES
 
+I32 = npt.NDArray[np.int32]
+
 __all__ = ["EQUITY_GAMES", "EXACT_LIMIT", "EquityGame", "EquityResult", "HandEquity", "equity"]
 
 #: Exact enumeration is chosen automatically up to this many deals.
@@ -138,24 +140,36 @@ def resolve_game(name: str, hands: Sequence[Sequence[Card]] = ()) -> EquityGame:
 
 
 @cache
-def _rule_args(rule: str, n_cards: int, n_board: int) -> tuple[Any, ...]:
-    """The arguments with which ``run`` ranks ``n_cards`` (own + board) under ``rule``."""
+def _rule_tables(rule: str, n_cards: int) -> tuple[int, bool, I32, I32, I32]:
+    """Kind, flush flag and the lo / ms / fl tables with which ``run`` ranks ``n_cards`` cards."""
     from pokerroom.eval import equity_kernels as ek
 
-    empty32 = np.zeros(1, dtype=np.int32)
-    hi = tables.multiset_index(5)[1]
+    empty = np.zeros(1, dtype=np.int32)
     if rule.startswith("omaha"):
         raise AssertionError("Omaha games run in board_games: their hands are always complete")
     if rule == "badugi":
-        return (ek.KIND_BADUGI, False, empty32, hi, empty32, empty32, empty32, empty32, empty32, False)
+        return ek.KIND_BADUGI, False, empty, empty, empty
     if rule == "soko":
         lo5 = tables.multiset_index(5)[0]
-        return (ek.KIND_SOKO, True, lo5, hi, tables.multiset_values("soko", 5), tables.flush_values("soko"),
-                tables.four_flush_keys(), empty32, empty32, False)  # fmt: skip
+        return ek.KIND_SOKO, True, lo5, tables.multiset_values("soko", 5), tables.flush_values("soko")
     lo = tables.multiset_index(n_cards)[0]
     flush = rule not in ("ace5_low", "eight_low")
-    return (ek.KIND_POOLED, flush, lo, hi, tables.multiset_values(rule, n_cards), tables.flush_values(rule),
-            empty32, empty32, empty32, False)  # fmt: skip
+    return ek.KIND_POOLED, flush, lo, tables.multiset_values(rule, n_cards), tables.flush_values(rule)
+
+
+@cache
+def _run_args(high: str, low: str | None, n_cards: int) -> tuple[Any, ...]:
+    """``kinds, flushes, lo, lo_off, hi, ms, ms_off, fl, fl_off, ff4`` for ``run``."""
+    halves = [_rule_tables(high, n_cards)] + ([_rule_tables(low, n_cards)] if low else [])
+    kinds = np.array([h[0] for h in halves], dtype=np.int64)
+    flushes = np.array([h[1] for h in halves], dtype=np.bool_)
+    cat: list[npt.NDArray[Any]] = []
+    for tabs in ([h[2] for h in halves], [h[3] for h in halves], [h[4] for h in halves]):
+        sizes = [0] + [len(a) for a in tabs[:-1]]
+        cat += [np.concatenate(tabs).astype(np.int32), np.cumsum(np.array(sizes, dtype=np.int64))]
+    lo, lo_off, ms, ms_off, fl, fl_off = cat
+    return (kinds, flushes, lo, lo_off, tables.multiset_index(5)[1], ms, ms_off, fl, fl_off,
+            tables.four_flush_keys())  # fmt: skip
 
 
 def _board_args(
@@ -313,7 +327,7 @@ def equity(
     if bs:
         board_args = _board_args(game, parsed, keys, bits)
 
-        def run_chunk(start: npt.NDArray[np.int64], size: int, chunk_seed: int) -> int:
+        def run_chunk(start: npt.NDArray[np.int64], size: int, chunk_seed: np.uint64) -> int:
             kernel: Any = ek.board_games
             n: int = kernel(
                 use_exact, size, stub, chunk_seed, board_arr[: len(b)], missing_board, *board_args,
@@ -321,15 +335,14 @@ def equity(
             )  # fmt: skip
             return n
     else:
-        hi_args = _rule_args(game.high, hs + bs, bs)
-        lo_args = _rule_args(game.low, hs + bs, bs) if game.low else hi_args
+        run_args = _run_args(game.high, game.low, hs + bs)
 
-        def run_chunk(start: npt.NDArray[np.int64], size: int, chunk_seed: int) -> int:
+        def run_chunk(start: npt.NDArray[np.int64], size: int, chunk_seed: np.uint64) -> int:
             kernel: Any = ek.run
             n: int = kernel(
                 use_exact, start, size, patterns, stub, size, chunk_seed,
                 hands_arr, hs, missing_own, board_arr, missing_board, keys, bits,
-                *hi_args, game.low is not None, *lo_args, tables.pair_index(), win, tie, share,
+                *run_args, game.low is not None, win, tie, share,
             )  # fmt: skip
             return n
 
@@ -337,7 +350,7 @@ def equity(
     done = 0
     for n, (first, size) in enumerate(chunks):
         start = _unrank(first, len(stub), m) if use_exact else np.zeros(m, dtype=np.int64)
-        n_deals += run_chunk(start, size, (seed or 0) + n)
+        n_deals += run_chunk(start, size, ek.seed_state((seed or 0) * 1_000_003 + n))
         done += size
         if progress is not None:
             progress(done, total)

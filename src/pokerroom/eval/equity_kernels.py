@@ -5,7 +5,8 @@
 A deal fills the missing cards of the board (group 0) and of each player (group i + 1). Exact runs
 walk the combinations of the missing cards from the stub, each combined with every way
 (``patterns``) to hand them to the groups; Monte Carlo draws them with a partial Fisher-Yates
-shuffle seeded from the caller. Pot shares are counted in integer units (``POT`` per deal, divisible
+shuffle driven by xorshift64* (numpy's generator inside numba costs ~20 ns a draw, more than the
+evaluation), seeded from the caller. Pot shares are counted in integer units (``POT`` per deal, divisible
 by 2 x 1..10 players), so halves and quarters are exact.
 """
 
@@ -18,6 +19,42 @@ from pokerroom.eval.kernels import _suit_of_flush, badugi_one, eval5
 
 POT = 5040  # lcm(1..10) * 2
 
+MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _xorshift(x):
+    """One step of xorshift64* (``x`` is a non-zero uint64 state); returns (state, 32 random bits)."""
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x, (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(x, n):
+    """A uniform integer in [0, n) (Lemire's multiply-shift with rejection: no modulo bias)."""
+    un = np.uint64(n)
+    x, r = _xorshift(x)
+    m = r * un
+    low = m & MASK32
+    if low < un:
+        threshold = ((MASK32 + np.uint64(1)) - un) % un
+        while low < threshold:
+            x, r = _xorshift(x)
+            m = r * un
+            low = m & MASK32
+    return x, np.int64(m >> np.uint64(32))
+
+
+def seed_state(seed: int) -> np.uint64:
+    """A non-zero xorshift state from any integer seed (splitmix64 finaliser)."""
+    z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return np.uint64((z ^ (z >> 31)) or 1)
+
+
 KIND_POOLED = 0
 KIND_SOKO = 1
 KIND_BADUGI = 2
@@ -28,13 +65,14 @@ KIND_OMAHA = 3  # board games only (board_games)
 def run(
     exact, start, count, patterns, deck, samples, seed,
     hands, hs, missing_own, board, missing_board,
-    keys, bits,
-    k1, f1, lo1, hi1, ms1, fl1, ff1, om1, blo1, eg1,
-    has_low, k2, f2, lo2, hi2, ms2, fl2, ff2, om2, blo2, eg2,
-    pidx, win, tie, share,
+    keys, bits, kinds, flushes, lo, lo_off, hi, ms, ms_off, fl, fl_off, ff4, has_low, win, tie, share,
 ):  # fmt: skip
     """Accumulate win/tie counts and share units per player over ``count`` combinations starting at
-    combination ``start`` (exact) or over ``samples`` random deals (Monte Carlo). Returns deals."""
+    combination ``start`` (exact) or over ``samples`` random deals (Monte Carlo). Returns deals.
+
+    The high ranking (index 0) and the low one (index 1, with ``has_low``) are described by
+    ``kinds``/``flushes`` and by offsets into the concatenated ``lo``/``ms``/``fl`` tables (choosing
+    between whole arrays inside the loop would cost reference counting on every deal)."""
     p, width = hands.shape
     bs = board.shape[0]
     m = start.shape[0]
@@ -46,8 +84,7 @@ def run(
     drawn = np.empty(m, dtype=np.int64)
     idx = start.copy()
     stub = deck.copy()
-    if not exact:
-        np.random.seed(seed)
+    rng_state = seed
     n_deals = 0
     total = count if exact else samples
     for _ in range(total):
@@ -57,7 +94,8 @@ def run(
                     drawn[t] = deck[idx[t]]
             else:
                 for t in range(m):
-                    j = t + np.random.randint(0, d - t)
+                    rng_state, j = _below(rng_state, d - t)
+                    j += t
                     tmp = stub[t]
                     stub[t] = stub[j]
                     stub[j] = tmp
@@ -79,11 +117,11 @@ def run(
             best1 = np.int64(-1)
             best2 = np.int64(0)
             for half in range(2 if has_low else 1):
-                kind = k1 if half == 0 else k2
-                flush = f1 if half == 0 else f2
-                lo = lo1 if half == 0 else lo2
-                ms = ms1 if half == 0 else ms2
-                fl = fl1 if half == 0 else fl2
+                kind = kinds[half]
+                flush = flushes[half]
+                lo0 = lo_off[half]
+                ms0 = ms_off[half]
+                fl0 = fl_off[half]
                 best = np.int64(-1) if half == 0 else np.int64(0)
                 for i in range(p):
                     if kind == KIND_POOLED:
@@ -92,16 +130,16 @@ def run(
                             key += keys[hands[i, j]]
                         s = _suit_of_flush(key) if flush else -1
                         if s < 0:
-                            r = np.int64(ms[lo[key & 0x1FFFF] + hi1[(key >> 20) & 0x3FFF]])
+                            r = np.int64(ms[ms0 + lo[lo0 + (key & 0x1FFFF)] + hi[(key >> 20) & 0x3FFF]])
                         else:
                             b = np.int64(0)
                             for j in range(width):
                                 b |= bits[hands[i, j]]
-                            r = np.int64(fl[(b >> (16 * s)) & 0x1FFF])
+                            r = np.int64(fl[fl0 + ((b >> (16 * s)) & 0x1FFF)])
                     elif kind == KIND_BADUGI:
                         r = np.int64(badugi_one(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3]))
-                    else:
-                        r = np.int64(eval5(keys, bits, lo, hi1, ms, fl, ff1, 2, hands[i, 0], hands[i, 1],
+                    else:  # SOKO: five cards (tables of this half only; SOKO has no low half)
+                        r = np.int64(eval5(keys, bits, lo, hi, ms, fl, ff4, 2, hands[i, 0], hands[i, 1],
                                            hands[i, 2], hands[i, 3], hands[i, 4]))  # fmt: skip
                     if half == 0:
                         rank1[i] = r
@@ -181,14 +219,14 @@ def board_games(
         pk += keys[deck[idx[t]]]
         pb |= bits[deck[idx[t]]]
     f = idx[outer - 1] + 1 if outer > 0 else 0
-    if not exact:
-        np.random.seed(seed)
+    rng_state = seed
     for _ in range(count):
         if not exact:
             bk = k0
             bb = b0
             for t in range(m):
-                j = t + np.random.randint(0, d - t)
+                rng_state, j = _below(rng_state, d - t)
+                j += t
                 tmp = deck[t]
                 deck[t] = deck[j]
                 deck[j] = tmp
