@@ -13,6 +13,7 @@ from pokerroom.eval import (
     EQUITY_GAMES,
     CardNotInDeck,
     DuplicateCard,
+    TooManyDeals,
     UnknownGame,
     WrongCardCount,
     equity,
@@ -181,6 +182,17 @@ def test_bad_input(args: tuple[object, ...], error: type[Exception]) -> None:
     with pytest.raises(error) as err:
         equity(*args)  # type: ignore[arg-type]
     assert err.value.code  # type: ignore[attr-defined]
+
+
+def test_exact_refused_when_far_too_many_deals() -> None:
+    with pytest.raises(TooManyDeals) as err:
+        equity("stud", ["As", "Kd", "Qh"], exact=True)
+    assert err.value.code == "too_many_deals"
+
+
+def test_no_board_in_a_stud_game() -> None:
+    with pytest.raises(WrongCardCount, match="has no board"):
+        equity("stud", ["AsKd", "QhQd"], board="2c 3c 4c")
 
 
 def test_too_many_cards_for_the_deck() -> None:

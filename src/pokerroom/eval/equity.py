@@ -8,11 +8,12 @@ otherwise. Hi/lo games count the share of the pot won, quartering included. The 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import comb, factorial, prod
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -20,16 +21,18 @@ import numpy.typing as npt
 
 from pokerroom.cards import Card, DeckSpec, RandomSource
 from pokerroom.eval import tables
-from pokerroom.eval.errors import CardNotInDeck, DuplicateCard, UnknownGame, WrongCardCount
+from pokerroom.eval.errors import CardNotInDeck, DuplicateCard, TooManyDeals, UnknownGame, WrongCardCount
 from pokerroom.eval.rules import to_cards
 from pokerroom.eval.value import RULES
 
 I32 = npt.NDArray[np.int32]
 
-__all__ = ["EQUITY_GAMES", "EXACT_LIMIT", "EquityGame", "EquityResult", "HandEquity", "equity"]
+__all__ = ["EQUITY_GAMES", "EXACT_LIMIT", "EXACT_MAX", "EquityGame", "EquityResult", "HandEquity", "equity"]
 
-#: Exact enumeration is chosen automatically up to this many deals.
+#: Exact enumeration is chosen automatically up to this many deals ...
 EXACT_LIMIT = 3_000_000
+#: ... and refused (``TooManyDeals``) above this many even when asked for.
+EXACT_MAX = 500_000_000
 DEFAULT_SAMPLES = 200_000
 _CHUNK = 1 << 18
 _POT = 5040
@@ -61,28 +64,30 @@ def _g(
 
 #: The games equity knows. Stud hands are the known cards of each player, completed from the deck;
 #: draw games compare made hands (no draws).
-EQUITY_GAMES: dict[str, EquityGame] = {
-    g.name: g
-    for g in (
-        _g("holdem", "high", 2, 5),
-        _g("shortdeck", "short_deck_6a", 2, 5, deck=DeckSpec.SHORT_6A),
-        _g("omaha", "omaha_high", 4, 5),
-        _g("omaha5", "omaha_high", 5, 5),
-        _g("omaha6", "omaha_high", 6, 5),
-        _g("omaha8", "omaha_high", 4, 5, low="omaha_eight_low"),
-        _g("omaha8_5", "omaha_high", 5, 5, low="omaha_eight_low"),
-        _g("stud", "high", 7),
-        _g("stud8", "high", 7, low="eight_low"),
-        _g("razz", "ace5_low", 7),
-        _g("stud5", "high", 5),
-        _g("soko", "soko", 5),
-        _g("draw", "high", 5),
-        _g("deuce7", "deuce7_low", 5),
-        _g("draw7a", "short_deck_7a", 5, deck=DeckSpec.SHORT_7A),
-        _g("draw6a", "short_deck_6a", 5, deck=DeckSpec.SHORT_6A),
-        _g("badugi", "badugi", 4),
-    )
-}
+EQUITY_GAMES: Mapping[str, EquityGame] = MappingProxyType(
+    {
+        g.name: g
+        for g in (
+            _g("holdem", "high", 2, 5),
+            _g("shortdeck", "short_deck_6a", 2, 5, deck=DeckSpec.SHORT_6A),
+            _g("omaha", "omaha_high", 4, 5),
+            _g("omaha5", "omaha_high", 5, 5),
+            _g("omaha6", "omaha_high", 6, 5),
+            _g("omaha8", "omaha_high", 4, 5, low="omaha_eight_low"),
+            _g("omaha8_5", "omaha_high", 5, 5, low="omaha_eight_low"),
+            _g("stud", "high", 7),
+            _g("stud8", "high", 7, low="eight_low"),
+            _g("razz", "ace5_low", 7),
+            _g("stud5", "high", 5),
+            _g("soko", "soko", 5),
+            _g("draw", "high", 5),
+            _g("deuce7", "deuce7_low", 5),
+            _g("draw7a", "short_deck_7a", 5, deck=DeckSpec.SHORT_7A),
+            _g("draw6a", "short_deck_6a", 5, deck=DeckSpec.SHORT_6A),
+            _g("badugi", "badugi", 4),
+        )
+    }
+)
 
 # A bare rule name plays like this game, ranked by that rule alone.
 _RULE_GAME = {
@@ -276,7 +281,9 @@ def equity(
             raise WrongCardCount(f"{len(h)} cards in a hand, game {game.name} needs 1-{game.hand_size}")
         if game.board_size and len(h) != game.hand_size:
             raise WrongCardCount(f"{len(h)} cards in a hand, game {game.name} needs {game.hand_size}")
-    if len(b) > game.board_size or (game.board_size and len(b) in (1, 2)):
+    if b and not game.board_size:
+        raise WrongCardCount(f"{len(b)} board cards given, game {game.name} has no board")
+    if len(b) > game.board_size or len(b) in (1, 2):
         raise WrongCardCount(f"{len(b)} board cards given, game {game.name} takes 0 or 3-{game.board_size}")
     known = [c for h in parsed for c in h] + list(b) + list(dd)
     if len(set(known)) != len(known):
@@ -293,6 +300,8 @@ def equity(
     sizes = [missing_board, *missing_own.tolist()]
     deals = comb(len(stub), m) * factorial(m) // prod(factorial(s) for s in sizes)
     use_exact = deals <= EXACT_LIMIT if exact is None else exact
+    if use_exact and deals > EXACT_MAX:
+        raise TooManyDeals(deals, EXACT_MAX)
     if not use_exact and samples < 1:
         raise ValueError("samples must be at least 1")
 
