@@ -229,29 +229,34 @@ def omaha(cards, nh, keys, bits, blo, hi, om, decode, pair_index, fl, eight, out
                     cls = v
         best = decode[cls]
         if not eight:
+            # at most one suit has three or more of the (at most five) board cards
             counts = bkey >> SUIT_SHIFT
-            for a in range(nh - 1):
-                ca = np.int64(cards[i, a])
-                s = ca & 3
-                if ((counts >> (4 * s)) & 15) < 3:
-                    continue
-                for b in range(a + 1, nh):
-                    cb = np.int64(cards[i, b])
-                    if (cb & 3) != s:
+            fs = -1
+            for s in range(4):
+                if ((counts >> (4 * s)) & 15) >= 3:
+                    fs = s
+            if fs >= 0:
+                bm = (bb >> (16 * fs)) & 0x1FFF
+                ns = 0
+                for x in range(13):
+                    if bm >> x & 1:
+                        suited[ns] = np.int64(1) << x
+                        ns += 1
+                for a in range(nh - 1):
+                    ca = np.int64(cards[i, a])
+                    if (ca & 3) != fs:
                         continue
-                    bm = (bb >> (16 * s)) & 0x1FFF
-                    ns = 0
-                    for x in range(13):
-                        if bm >> x & 1:
-                            suited[ns] = np.int64(1) << x
-                            ns += 1
-                    pm = (np.int64(1) << (ca >> 2)) | (np.int64(1) << (cb >> 2))
-                    for x in range(ns - 2):
-                        for y in range(x + 1, ns - 1):
-                            for z in range(y + 1, ns):
-                                v = fl[pm | suited[x] | suited[y] | suited[z]]
-                                if v > best:
-                                    best = v
+                    for b in range(a + 1, nh):
+                        cb = np.int64(cards[i, b])
+                        if (cb & 3) != fs:
+                            continue
+                        pm = (np.int64(1) << (ca >> 2)) | (np.int64(1) << (cb >> 2))
+                        for x in range(ns - 2):
+                            for y in range(x + 1, ns - 1):
+                                for z in range(y + 1, ns):
+                                    v = fl[pm | suited[x] | suited[y] | suited[z]]
+                                    if v > best:
+                                        best = v
         out[i] = best
 
 
