@@ -73,7 +73,13 @@ def evaluate_batch(
     (range, duplicates, deck); pass False only for arrays you built correctly yourself.
     """
     spec = rule_spec(rule)
-    arr = np.ascontiguousarray(cards, dtype=np.uint8)
+    raw = np.asarray(cards)
+    if raw.dtype != np.uint8:
+        if raw.size and not np.issubdtype(raw.dtype, np.integer):
+            raise EvalError("card indices must be integers 0..51")
+        if raw.size and (raw.min() < 0 or raw.max() > 51):
+            raise EvalError("card indices must be 0..51")
+    arr = np.ascontiguousarray(raw, dtype=np.uint8)
     if arr.ndim != 2:
         raise WrongCardCount(f"expected a 2-D array of card indices, got {arr.ndim} dimensions")
     n, k = arr.shape
