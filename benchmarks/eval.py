@@ -168,7 +168,9 @@ def main() -> None:
     n_single = 50_000 if args.quick else 300_000
     n_slow = 2_000 if args.quick else 10_000
     rep = Report()
-    print(f"pokerroom.eval benchmark, one core, numpy {np.__version__}; best of 3\n")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"pokerroom.eval benchmark: one core, numpy {np.__version__}, load average {load:.2f}")
+    print("best of 3; (xN) = how many times faster pokerroom is than that peer\n")
 
     # warm up every kernel (compilation is cached per machine, not timed)
     for rule, k in (("high", 7), ("high", 5), ("omaha_high", 9), ("deuce7_low", 5), ("ace5_low", 7),
