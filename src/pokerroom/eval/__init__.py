@@ -5,25 +5,37 @@ many hands at once; ``equity(game, hands, board)`` gives each hand's share of th
 """
 
 from pokerroom.eval.api import evaluate
+from pokerroom.eval.batch import evaluate_batch
+from pokerroom.eval.equity import EQUITY_GAMES, EquityGame, EquityResult, HandEquity, equity
 from pokerroom.eval.errors import (
     CardNotInDeck,
     DuplicateCard,
     EvalError,
+    TooManyDeals,
     UnknownGame,
     UnknownRule,
     WrongCardCount,
 )
+from pokerroom.eval.fast import ranker
 from pokerroom.eval.value import CATEGORIES, RULES, HandValue
 
 __all__ = [
     "CATEGORIES",
+    "EQUITY_GAMES",
     "RULES",
     "CardNotInDeck",
     "DuplicateCard",
+    "EquityGame",
+    "EquityResult",
     "EvalError",
+    "HandEquity",
     "HandValue",
+    "TooManyDeals",
     "UnknownGame",
     "UnknownRule",
     "WrongCardCount",
+    "equity",
     "evaluate",
+    "evaluate_batch",
+    "ranker",
 ]

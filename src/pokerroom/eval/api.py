@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from pokerroom.cards import Card
 from pokerroom.eval import reference
+from pokerroom.eval.fast import rank5_function
 from pokerroom.eval.rules import validate
 from pokerroom.eval.value import HandValue, unpack
 
@@ -27,10 +28,25 @@ def evaluate(
     notation (``"AhKh"``). Raises a subclass of :class:`~pokerroom.eval.EvalError` on bad input.
     """
     spec, h, b = validate(rule, hole, board)
-    rank, used = reference.best(spec.name, h, b)
+    if spec.kind == "badugi":
+        rank, used = reference.best(spec.name, h, b)
+    else:
+        rank, used = _best_fast(spec.name, h, b)
     if rank == 0 and spec.name in ("eight_low", "omaha_eight_low"):
         return HandValue(spec.name, 0, ())
     return HandValue(spec.name, rank, order_cards(spec.name, rank, used))
+
+
+def _best_fast(rule: str, hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
+    """Best rank and the combination making it, with the table-driven five-card rank."""
+    five = rank5_function(rule)
+    best_rank = -1
+    best_cards: tuple[Card, ...] = ()
+    for combo in reference.combos(rule, hole, board):
+        r = five([c.index for c in combo])
+        if r > best_rank:
+            best_rank, best_cards = r, combo
+    return best_rank, best_cards
 
 
 def order_cards(rule: str, rank: int, cards: Sequence[Card]) -> tuple[Card, ...]:

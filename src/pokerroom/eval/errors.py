@@ -6,7 +6,15 @@ Every error has a stable string ``code`` for the wire. Messages never quote the 
 
 from __future__ import annotations
 
-__all__ = ["CardNotInDeck", "DuplicateCard", "EvalError", "UnknownGame", "UnknownRule", "WrongCardCount"]
+__all__ = [
+    "CardNotInDeck",
+    "DuplicateCard",
+    "EvalError",
+    "TooManyDeals",
+    "UnknownGame",
+    "UnknownRule",
+    "WrongCardCount",
+]
 
 
 class EvalError(ValueError):
@@ -62,3 +70,16 @@ class CardNotInDeck(EvalError):
         super().__init__(f"a card given is not in the {deck_size}-card deck of rule {rule}")
         self.rule = rule
         self.deck_size = deck_size
+
+
+class TooManyDeals(EvalError):
+    """Exact equity was asked for a spot with more deals than can be enumerated."""
+
+    code = "too_many_deals"
+
+    def __init__(self, deals: int, limit: int) -> None:
+        super().__init__(
+            f"exact enumeration of {deals:,} deals is refused (limit {limit:,}); use Monte Carlo"
+        )
+        self.deals = deals
+        self.limit = limit

@@ -54,11 +54,11 @@ def rule_spec(rule: object) -> RuleSpec:
 
 def to_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
     """Accept ``"AhKh"``, cards or card strings; duplicates are checked by :func:`validate`."""
-    out = parse_cards(cards, distinct=False)
-    for c in out:
-        if not isinstance(c, Card):
+    if not isinstance(cards, str):
+        cards = list(cards)
+        if not all(isinstance(c, Card | str) for c in cards):
             raise TypeError("cards must be Card objects or card notation")
-    return out
+    return parse_cards(cards, distinct=False)
 
 
 def needs(spec: RuleSpec) -> str:

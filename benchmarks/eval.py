@@ -1,0 +1,333 @@
+"""Benchmark of pokerroom.eval against peers, side by side in one run (one core).
+
+    python benchmarks/eval.py            # full run (about a minute)
+    python benchmarks/eval.py --quick    # smaller inputs
+
+Peers (the ``bench`` extra): OMPEval (C++, shipped inside pokerfast), phevaluator, eval7, treys,
+poker-equity, pokerkit. Inputs are converted to each library's own format before timing; every
+figure is the best of three runs. A peer that does not install or import is reported as such.
+pokerroom's kernels are single-threaded numba; numba compilation happens before timing (it is
+cached per machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from pokerroom.eval import equity, evaluate_batch, ranker
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+def name(i: int) -> str:
+    return RANKS[i >> 2] + SUITS[i & 3]
+
+
+def best_of(fn: Callable[[], Any], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def deal(n: int, k: int, seed: int = 1, deck: int = 52) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return (np.argsort(rng.random((n, deck)), axis=1)[:, :k] + (52 - deck)).astype(np.uint8)
+
+
+class Report:
+    def __init__(self) -> None:
+        self.rows: list[str] = []
+
+    def line(
+        self, work: str, unit: str, ours: float, peers: dict[str, float | str], higher_better: bool
+    ) -> None:
+        """One line: ours, each peer, and the ratio ours/peer (speed-up, >1 means we are faster)."""
+        fmt = (lambda v: f"{v / 1e6:.2f} M/s") if unit == "rate" else (lambda v: f"{v * 1e3:.1f} ms")
+        parts = [f"ours {fmt(ours)}"]
+        for peer, value in peers.items():
+            if isinstance(value, str):
+                parts.append(f"{peer}: {value}")
+            else:
+                ratio = ours / value if higher_better else value / ours
+                parts.append(f"{peer} {fmt(value)} (x{ratio:.2f})")
+        text = f"{work:<44} " + " | ".join(parts)
+        print(text, flush=True)
+        self.rows.append(text)
+
+
+def try_peer(fn: Callable[[], float]) -> float | str:
+    try:
+        return fn()
+    except Exception as err:  # a peer that does not import or run here is reported, not fatal
+        return f"unavailable ({type(err).__name__}: {str(err)[:60]})"
+
+
+# ---------------------------------------------------------------- peers
+
+
+def ompeval_batch(hands: np.ndarray) -> float:
+    from pokerfast import equity as pfe
+
+    lib = pfe._load()  # the library's own loader: OMPEval's C ABI via ctypes
+    # OMPEval card index: 4 * rank + suit with suits s, h, c, d
+    to_omp = np.array([4 * (i >> 2) + {0: 2, 1: 3, 2: 1, 3: 0}[i & 3] for i in range(52)], dtype=np.uint8)
+    buf = to_omp[hands].tobytes()
+    n, k = hands.shape
+    out = (ctypes.c_uint16 * n)()
+    return n / best_of(lambda: lib.pf_evaluate(buf, n, k, out))
+
+
+def phevaluator_batch(hands: np.ndarray) -> float:
+    from phevaluator import _pheval
+
+    cols = [hands[:, j].tolist() for j in range(hands.shape[1])]
+    f = {5: _pheval.evaluate_5cards, 7: _pheval.evaluate_7cards}[hands.shape[1]]
+    return len(hands) / best_of(lambda: list(map(f, *cols)))
+
+
+def phevaluator_omaha_batch(hands: np.ndarray) -> float:
+    from phevaluator import _pheval
+
+    # phevaluator wants the five board cards first, then the four hole cards
+    cols = [hands[:, j].tolist() for j in (4, 5, 6, 7, 8, 0, 1, 2, 3)]
+    return len(hands) / best_of(lambda: list(map(_pheval.evaluate_omaha_cards, *cols)))
+
+
+def poker_equity_batch(kernel: str, hands: np.ndarray) -> float:
+    import poker_equity
+
+    texts = ["".join(name(int(c)) for c in row) for row in hands]
+    return len(hands) / best_of(lambda: poker_equity.score_batch(kernel, texts))
+
+
+def phevaluator_single(rows: list[list[int]]) -> float:
+    from phevaluator import evaluate_cards
+
+    return len(rows) / best_of(lambda: [evaluate_cards(*r) for r in rows])
+
+
+def treys_single(rows: list[list[int]]) -> float:
+    from treys import Card as TCard
+    from treys import Evaluator
+
+    ev = Evaluator()
+    conv = [([TCard.new(name(c)) for c in r[:2]], [TCard.new(name(c)) for c in r[2:]]) for r in rows]
+    return len(rows) / best_of(lambda: [ev.evaluate(b, h) for h, b in conv])
+
+
+def eval7_single(rows: list[list[int]]) -> float:
+    import eval7
+
+    conv = [[eval7.Card(name(c)) for c in r] for r in rows]
+    return len(rows) / best_of(lambda: [eval7.evaluate(h) for h in conv])
+
+
+def pokerfast_single(rows: list[list[int]]) -> float:
+    from pokerfast import eval7 as pf_eval7
+
+    conv = [tuple(name(c) for c in r) for r in rows]
+    return len(rows) / best_of(lambda: [pf_eval7(h) for h in conv])
+
+
+def pokerkit_batch(hand_type: str, hands: np.ndarray, n_hole: int = 0) -> float:
+    import pokerkit
+
+    cls = getattr(pokerkit, hand_type)
+    rows = ["".join(name(int(c)) for c in row) for row in hands]
+    if n_hole:
+        split = [(r[: 2 * n_hole], r[2 * n_hole :]) for r in rows]
+        return len(rows) / best_of(lambda: [cls.from_game_or_none(h, b) for h, b in split], repeat=1)
+    return len(rows) / best_of(lambda: [cls.from_game_or_none(r) for r in rows], repeat=1)
+
+
+# ---------------------------------------------------------------- work items
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="smaller inputs")
+    args = parser.parse_args()
+    n_batch = 400_000 if args.quick else 4_000_000
+    n_single = 50_000 if args.quick else 300_000
+    n_slow = 2_000 if args.quick else 10_000
+    rep = Report()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"pokerroom.eval benchmark: one core, numpy {np.__version__}, load average {load:.2f}")
+    print("best of 3; (xN) = how many times faster pokerroom is than that peer\n")
+
+    # warm up every kernel (compilation is cached per machine, not timed)
+    for rule, k in (("high", 7), ("high", 5), ("omaha_high", 9), ("deuce7_low", 5), ("ace5_low", 7),
+                    ("eight_low", 7), ("omaha_eight_low", 9)):  # fmt: skip
+        evaluate_batch(rule, deal(10, k))
+    equity("holdem", ["AhKh", "QsQd"], board="2c3c4c")
+    equity("omaha", ["AsAd2c3h", "KsKd9c9h"], board="2d4c5c")
+    equity("stud", ["AsAd2c", "KsKd9c"], samples=10, seed=1)
+
+    h7 = deal(n_batch, 7)
+    ours = len(h7) / best_of(lambda: evaluate_batch("high", h7))
+    ours_nc = len(h7) / best_of(lambda: evaluate_batch("high", h7, check=False))
+    rep.line("7-card high, batch (validated)", "rate", ours, {
+        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h7)),
+        "phevaluator": try_peer(lambda: phevaluator_batch(h7[: n_batch // 4])),
+        "poker-equity": try_peer(lambda: poker_equity_batch("high", h7[: n_batch // 4])),
+    }, True)  # fmt: skip
+    rep.line("7-card high, batch (check=False)", "rate", ours_nc, {
+        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h7)),
+    }, True)  # fmt: skip
+
+    rows = h7[:n_single].tolist()
+    f7 = ranker("high", 7)
+    ours = len(rows) / best_of(lambda: [f7(r) for r in rows])
+    rep.line("7-card high, one Python call per hand", "rate", ours, {
+        "phevaluator": try_peer(lambda: phevaluator_single(rows)),
+        "pokerfast.eval7": try_peer(lambda: pokerfast_single(rows[: n_single // 4])),
+        "eval7": try_peer(lambda: eval7_single(rows)),
+        "treys": try_peer(lambda: treys_single(rows[: n_single // 4])),
+    }, True)  # fmt: skip
+
+    om = deal(n_batch // 4, 9)
+    ours = len(om) / best_of(lambda: evaluate_batch("omaha_high", om))
+    rep.line("Omaha 4-card high, batch", "rate", ours, {
+        "phevaluator": try_peer(lambda: phevaluator_omaha_batch(om)),
+        "pokerkit": try_peer(lambda: pokerkit_batch("OmahaHoldemHand", om[:n_slow // 10], n_hole=4)),
+    }, True)  # fmt: skip
+    ours = len(om) / best_of(lambda: evaluate_batch("omaha_eight_low", om))
+    rep.line("Omaha 8-or-better low, batch", "rate", ours, {
+        "pokerkit": try_peer(
+            lambda: pokerkit_batch("OmahaEightOrBetterLowHand", om[: n_slow // 10], n_hole=4)
+        ),
+    }, True)  # fmt: skip
+
+    h5 = deal(n_batch, 5)
+    ours = len(h5) / best_of(lambda: evaluate_batch("deuce7_low", h5))
+    rep.line("2-7 low, 5 cards, batch", "rate", ours, {
+        "poker-equity": try_peer(lambda: poker_equity_batch("deuce_seven", h5[: n_batch // 4])),
+        "pokerkit": try_peer(lambda: pokerkit_batch("StandardLowHand", h5[:n_slow])),
+    }, True)  # fmt: skip
+    ours = len(h7) / best_of(lambda: evaluate_batch("ace5_low", h7))
+    rep.line("A-5 low (razz), 7 cards, batch", "rate", ours, {
+        "poker-equity": try_peer(lambda: poker_equity_batch("low_a5", h7[: n_batch // 4])),
+        "pokerkit": try_peer(lambda: pokerkit_batch("RegularLowHand", h7[:n_slow])),
+    }, True)  # fmt: skip
+    ours = len(h7) / best_of(lambda: evaluate_batch("eight_low", h7))
+    rep.line("8-or-better low, 7 cards, batch", "rate", ours, {
+        "poker-equity": "no 8-or-better kernel in score_batch",
+        "pokerkit": try_peer(lambda: pokerkit_batch("EightOrBetterLowHand", h7[:n_slow])),
+    }, True)  # fmt: skip
+    ours = len(h5) / best_of(lambda: evaluate_batch("high", h5))
+    rep.line("5-card high, batch", "rate", ours, {
+        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h5)),
+        "phevaluator": try_peer(lambda: phevaluator_batch(h5[: n_batch // 4])),
+    }, True)  # fmt: skip
+
+    print()
+    _equity_lines(rep, args.quick)
+
+
+def _poker_equity_exact(variant: str, hands: list[str], board: str = "") -> float:
+    import poker_equity
+
+    t = best_of(lambda: poker_equity.exact_from_text(variant, hands, board))
+    if poker_equity.exact_from_text(variant, hands, board) is None:
+        raise RuntimeError("declined: too many deals to enumerate")
+    return t
+
+
+def _poker_equity_mc(variant: str, hands: list[str], samples: int) -> float:
+    import poker_equity
+
+    masks = [[[1 << poker_equity.card_index(h[i : i + 2]) for i in range(0, len(h), 2)]] for h in hands]
+    return best_of(lambda: poker_equity.chunk(variant, masks, [], 0, samples, 1, 1))
+
+
+def _pokerkit_mc(
+    hand_type: str, hands: list[str], board: str, hole: int, board_n: int, samples: int
+) -> float:
+    import pokerkit
+
+    ranges = [[list(pokerkit.Card.parse(h))] for h in hands]
+    deck = pokerkit.Deck.STANDARD
+    kind = getattr(pokerkit, hand_type)
+    return best_of(
+        lambda: pokerkit.calculate_equities(
+            ranges, list(pokerkit.Card.parse(board)), hole, board_n, deck, (kind,), sample_count=samples
+        ),
+        repeat=1,
+    )
+
+
+def _equity_lines(rep: Report, quick: bool) -> None:
+    pk_samples = 2_000 if quick else 10_000
+    mc = 200_000 if quick else 1_000_000
+
+    t = best_of(lambda: equity("holdem", ["AhKh", "QsQd"]))
+    rep.line("exact hold'em heads-up preflop (1,712,304 boards)", "time", t, {
+        "poker-equity": try_peer(lambda: _poker_equity_exact("holdem", ["AhKh", "QsQd"])),
+        "OMPEval/pokerfast": try_peer(lambda: _pokerfast_exact(["AhKh", "QsQd"])),
+        "eval7": "py_hand_vs_range_exact returns 0.0 without a board here; not comparable",
+    }, False)  # fmt: skip
+
+    t = best_of(lambda: equity("holdem", ["AhKh", "QsQd", "7c8c"]))
+    rep.line("exact hold'em 3-way preflop (1,370,754 boards)", "time", t, {
+        "poker-equity": try_peer(lambda: _poker_equity_exact("holdem", ["AhKh", "QsQd", "7c8c"])),
+        "OMPEval/pokerfast": try_peer(lambda: _pokerfast_exact(["AhKh", "QsQd", "7c8c"])),
+    }, False)  # fmt: skip
+
+    t = best_of(lambda: equity("omaha", ["AsAd2c3h", "KsKd9c9h"]))
+    rep.line("exact Omaha heads-up preflop (1,086,008 boards)", "time", t, {
+        "poker-equity": try_peer(lambda: _poker_equity_exact("omaha", ["AsAd2c3h", "KsKd9c9h"])),
+        "pokerkit (MC, per 10k deals)": try_peer(lambda: _pokerkit_mc(
+            "OmahaHoldemHand", ["AsAd2c3h", "KsKd9c9h"], "", 4, 5, pk_samples) * 10_000 / pk_samples),
+    }, False)  # fmt: skip
+
+    t = best_of(lambda: equity("omaha8", ["AsAd2c3h", "KsKd9c9h"]))
+    rep.line("exact Omaha hi/lo heads-up preflop", "time", t, {
+        "poker-equity": try_peer(lambda: _poker_equity_exact("omaha_hi_lo", ["AsAd2c3h", "KsKd9c9h"])),
+    }, False)  # fmt: skip
+
+    t = best_of(lambda: equity("stud", ["AsAd2c4d5d", "KsKd9c9h2h"]))
+    rep.line("exact stud heads-up, 5 cards known each", "time", t, {
+        "poker-equity": try_peer(lambda: _poker_equity_exact("stud", ["AsAd2c4d5d", "KsKd9c9h2h"])),
+    }, False)  # fmt: skip
+
+    for game, peer_variant, hands, pk_type in (
+        ("stud", "stud", ["AsAd2c", "KsKd9c"], "StandardHighHand"),
+        ("razz", "razz", ["As2d3c", "KsKd9c"], "RegularLowHand"),
+        ("stud8", "stud_hi_lo", ["As2d3c", "KsKd9c"], None),
+    ):
+        t = best_of(lambda g=game, h=hands: equity(g, h, samples=mc, seed=1, exact=False))  # type: ignore[misc]
+        peers: dict[str, float | str] = {
+            "poker-equity (1 thread)": try_peer(lambda v=peer_variant, h=hands: _poker_equity_mc(v, h, mc)),  # type: ignore[misc]
+        }
+        if pk_type:
+            peers[f"pokerkit (x{mc // pk_samples} extrapolated)"] = try_peer(
+                lambda h=hands, p=pk_type: _pokerkit_mc(p, h, "", 7, 0, pk_samples) * mc / pk_samples  # type: ignore[misc]
+            )
+        rep.line(f"{game} heads-up 3 cards known, MC {mc:,} deals", "time", t, peers, False)
+
+
+def _pokerfast_exact(hands: list[str]) -> float:
+    from pokerfast import equity as pfe
+
+    return best_of(lambda: pfe.equity(hands, exact=True, threads=1))
+
+
+if __name__ == "__main__":
+    main()
