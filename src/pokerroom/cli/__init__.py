@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pokerroom.cli import cards as _cards  # noqa: F401  (registers commands)
+from pokerroom.cli import store as _store  # noqa: F401  (registers commands)
 from pokerroom.cli.app import app
 
 __all__ = ["app", "main"]

@@ -309,7 +309,7 @@ class Ledger:
             q = select(AccountRow.balance).where(AccountRow.id == wallet)
             if not self.db.is_sqlite:
                 q = q.with_for_update(key_share=True)
-            balance = int((await conn.execute(q)).scalar_one())
+            balance = int((await conn.execute(q)).scalar_one() or 0)
             if balance >= policy.threshold:
                 raise TopUpRefused(f"play-money top-up only below {policy.threshold} (balance {balance})")
             amount = policy.refill_to - balance
