@@ -99,6 +99,10 @@ def fresh_sqlite(template: Path, directory: Path) -> str:
     return f"sqlite+aiosqlite:///{target}"
 
 
-def pg_truncate(schema: str) -> None:
+async def pg_truncate_async(schema: str) -> None:
     tables = ", ".join(f"{schema}.{t.strip()}" for t in TABLES.split(","))
-    asyncio.run(_exec_pg(f"TRUNCATE {tables} RESTART IDENTITY"))
+    await _exec_pg(f"TRUNCATE {tables} RESTART IDENTITY")
+
+
+def pg_truncate(schema: str) -> None:
+    asyncio.run(pg_truncate_async(schema))
