@@ -23,8 +23,8 @@ from pokerroom.store import (
     UnknownPlayer,
     UnknownToken,
     WeakPassword,
+    errors,
 )
-from pokerroom.store import errors
 from pokerroom.store.models import AuthSessionRow, PlayerRow
 
 pytestmark = pytest.mark.asyncio
