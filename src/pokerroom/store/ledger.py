@@ -6,18 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import Any
 
-from sqlalchemy import TextClause, func, insert, select, text, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from pokerroom.store import booking
+from pokerroom.store.booking import Change
 from pokerroom.store.db import Database
 from pokerroom.store.errors import (
     Forbidden,
     IdempotencyConflict,
-    InsufficientFunds,
     InvalidAmount,
     InvalidCurrency,
     SessionClosed,
@@ -54,17 +55,6 @@ class PlayMoneyPolicy:
     refill_to: int = 1_000_000
 
 
-@dataclass(frozen=True)
-class _Change:
-    """One balance change on a floored account, with what the account must be."""
-
-    account_id: int
-    delta: int
-    currency: str
-    kind: AccountKind | None = None
-    must_be_open: bool = False
-
-
 def account_key(kind: AccountKind, currency: str, owner_id: int | None = None, ref: str | None = None) -> str:
     """The unique key of a singleton account (seat sessions have none: there is one per buy-in)."""
     if kind is AccountKind.SEAT:
@@ -92,7 +82,6 @@ class Ledger:
         self.clock = clock
         self.play_money = play_money or PlayMoneyPolicy()
         self._ids: dict[str, int] = {}
-        self._apply_sql: dict[int, TextClause] = {}
         self._insert_ignore = postgresql.insert if db.dialect == "postgresql" else sqlite.insert
 
     # -- accounts ----------------------------------------------------------------------------------------
@@ -249,7 +238,7 @@ class Ledger:
                 "deposit",
                 request,
                 [(source, currency, -amount), (wallet, currency, amount)],
-                [_Change(wallet, amount, currency)],
+                [Change(wallet, amount, currency)],
                 now,
             )
 
@@ -286,7 +275,7 @@ class Ledger:
                 "withdraw",
                 request,
                 [(wallet, currency, -amount), (cashier, currency, amount)],
-                [_Change(wallet, -amount, currency)],
+                [Change(wallet, -amount, currency)],
                 now,
             )
 
@@ -319,7 +308,7 @@ class Ledger:
                 idempotency_key,
                 "play_top_up",
                 [(bank, PLAY, -amount), (wallet, PLAY, amount)],
-                [_Change(wallet, amount, PLAY)],
+                [Change(wallet, amount, PLAY)],
                 now,
             )
 
@@ -374,7 +363,7 @@ class Ledger:
                 idempotency_key,
                 "buy_in",
                 [(wallet, currency, -amount), (seat, currency, amount)],
-                [_Change(wallet, -amount, currency), _Change(seat, amount, currency)],
+                [Change(wallet, -amount, currency), Change(seat, amount, currency)],
                 now,
             )
         return BuyIn(seat, tx)
@@ -401,8 +390,8 @@ class Ledger:
                 "top_up",
                 [(wallet, sess.currency, -amount), (session_id, sess.currency, amount)],
                 [
-                    _Change(wallet, -amount, sess.currency),
-                    _Change(session_id, amount, sess.currency, AccountKind.SEAT, must_be_open=True),
+                    Change(wallet, -amount, sess.currency),
+                    Change(session_id, amount, sess.currency, AccountKind.SEAT, must_be_open=True),
                 ],
                 now,
             )
@@ -436,7 +425,7 @@ class Ledger:
             postings = (
                 [(session_id, sess.currency, -amount), (wallet, sess.currency, amount)] if amount else []
             )
-            changes = [_Change(session_id, -amount, sess.currency), _Change(wallet, amount, sess.currency)]
+            changes = [Change(session_id, -amount, sess.currency), Change(wallet, amount, sess.currency)]
             return await self._finish(
                 conn, claimed, idempotency_key, "cash_out", postings, changes if amount else [], now
             )
@@ -482,7 +471,7 @@ class Ledger:
                 "points",
                 request,
                 [(issuer, POINTS, -centipoints), (pts, POINTS, centipoints)],
-                [_Change(pts, centipoints, POINTS, AccountKind.POINTS)],
+                [Change(pts, centipoints, POINTS, AccountKind.POINTS)],
                 now,
                 memo={"reason": reason} if reason else None,
             )
@@ -521,7 +510,7 @@ class Ledger:
             if account_id not in rows:
                 raise UnknownAccount(account_id)
         full = [(a, rows[a].currency, d) for a, d in merged.items() if d]
-        changes = [_Change(a, d, cur) for a, cur, d in full if rows[a].balance is not None]
+        changes = [Change(a, d, cur) for a, cur, d in full if rows[a].balance is not None]
         request = {"op": "post", "kind": kind, "postings": sorted(merged.items()), "memo": dict(memo or {})}
         async with self.db.write() as conn:
             return await self._book(conn, idempotency_key, kind, request, full, changes, now, memo=memo)
@@ -560,8 +549,7 @@ class Ledger:
         }
         postings: list[tuple[int, str, int]] = [(sid, currency, d) for sid, d in sorted(deltas.items()) if d]
         changes = [
-            _Change(sid, d, currency, AccountKind.SEAT, must_be_open=True)
-            for sid, d in sorted(deltas.items())
+            Change(sid, d, currency, AccountKind.SEAT, must_be_open=True) for sid, d in sorted(deltas.items())
         ]
         if rake:
             postings.append((house, currency, rake))
@@ -569,7 +557,7 @@ class Ledger:
         for pid, p in sorted(points.items()):
             if p:
                 postings.append((point_accounts[pid], POINTS, p))
-                changes.append(_Change(point_accounts[pid], p, POINTS, AccountKind.POINTS))
+                changes.append(Change(point_accounts[pid], p, POINTS, AccountKind.POINTS))
                 issued += p
         if issued:
             postings.append((issuer, POINTS, -issued))
@@ -608,15 +596,24 @@ class Ledger:
         kind: str,
         request: Mapping[str, Any],
         postings: list[tuple[int, str, int]],
-        changes: list[_Change],
+        changes: list[Change],
         now: datetime | None,
         memo: Mapping[str, Any] | None = None,
     ) -> Transaction:
         now = now or self.clock()
-        claimed = await self._claim(conn, key, kind, request, memo, now)
-        if isinstance(claimed, Transaction):
-            return claimed
-        return await self._finish(conn, claimed, key, kind, postings, changes, now)
+        if self.db.is_sqlite:
+            claimed = await self._claim(conn, key, kind, request, memo, now)
+            if isinstance(claimed, Transaction):
+                return claimed
+            return await self._finish(conn, claimed, key, kind, postings, changes, now)
+        _check_sums(postings)
+        fp = fingerprint(request)
+        tx_id = await booking.book_pg(
+            conn, key, kind, fp, canonical_json(memo) if memo else None, now, postings, changes
+        )
+        if tx_id is None:
+            return await self._replay(conn, key, fp)
+        return Transaction(tx_id, key, kind, now, tuple(Posting(a, c, d) for a, c, d in postings))
 
     async def _claim(
         self,
@@ -629,22 +626,12 @@ class Ledger:
     ) -> int | Transaction:
         """Insert the transaction row under its idempotency key, or return the original on a retry."""
         fp = fingerprint(request)
-        tx_id = (
-            await conn.execute(
-                self._insert_ignore(TransactionRow)
-                .values(
-                    idem_key=key,
-                    kind=kind,
-                    fingerprint=fp,
-                    created_at=now,
-                    memo=canonical_json(memo) if memo else None,
-                )
-                .on_conflict_do_nothing(index_elements=["idem_key"])
-                .returning(TransactionRow.id)
-            )
-        ).scalar_one_or_none()
+        tx_id = await booking.claim(conn, key, kind, fp, canonical_json(memo) if memo else None, now)
         if tx_id is not None:
-            return int(tx_id)
+            return tx_id
+        return await self._replay(conn, key, fp)
+
+    async def _replay(self, conn: AsyncConnection, key: str, fp: str) -> Transaction:
         existing = (
             await conn.execute(select(TransactionRow.fingerprint).where(TransactionRow.idem_key == key))
         ).scalar_one()
@@ -661,74 +648,25 @@ class Ledger:
         key: str,
         kind: str,
         postings: list[tuple[int, str, int]],
-        changes: list[_Change],
+        changes: list[Change],
         now: datetime,
     ) -> Transaction:
-        sums: dict[str, int] = {}
-        for _, currency, amount in postings:
-            sums[currency] = sums.get(currency, 0) + amount
-        bad = {c: s for c, s in sums.items() if s}
-        if bad:
-            raise UnbalancedTransaction(f"postings do not sum to zero: {bad}")
-        await self._apply(conn, changes)
-        if postings:
-            await conn.execute(
-                insert(PostingRow),
-                [{"tx_id": tx_id, "account_id": a, "currency": c, "amount": d} for a, c, d in postings],
-            )
-        return Transaction(
-            id=tx_id,
-            key=key,
-            kind=kind,
-            created_at=now,
-            postings=tuple(Posting(a, c, d) for a, c, d in postings),
-        )
-
-    async def _apply(self, conn: AsyncConnection, changes: list[_Change]) -> None:
-        """Apply balance changes to floored accounts in one statement; refuse any that would go negative
-        or that hit the wrong kind of account (the caller's transaction then rolls back)."""
-        if not changes:
-            return
+        _check_sums(postings)
         ids = [c.account_id for c in changes]
         if len(ids) != len(set(ids)):
             raise InvalidAmount("an account appears twice in one transaction")
-        if len(changes) > 1 and not self.db.is_sqlite:
-            # Lock the rows in id order first, so concurrent transactions never deadlock.
-            await conn.execute(
-                select(AccountRow.id)
-                .where(AccountRow.id.in_(sorted(ids)))
-                .order_by(AccountRow.id)
-                .with_for_update(key_share=True)
-            )
-        params: dict[str, int] = {}
-        for k, c in enumerate(changes):
-            params[f"i{k}"] = c.account_id
-            params[f"d{k}"] = c.delta
-        rows = {r.id: r for r in (await conn.execute(self._apply_statement(len(changes)), params)).all()}
-        for c in changes:
-            row = rows.get(c.account_id)
-            if row is None or (
-                row.currency != c.currency
-                or (c.kind is not None and row.kind != c.kind.value)
-                or (c.must_be_open and row.closed_at is not None)
-            ):
-                await _explain_failure(conn, c)
+        await booking.apply(conn, changes, sqlite=self.db.is_sqlite)
+        await booking.insert_postings(conn, tx_id, postings, sqlite=self.db.is_sqlite)
+        return Transaction(tx_id, key, kind, now, tuple(Posting(a, c, d) for a, c, d in postings))
 
-    def _apply_statement(self, n: int) -> TextClause:
-        stmt = self._apply_sql.get(n)
-        if stmt is None:
-            rows = " UNION ALL ".join(
-                f"SELECT CAST(:i{k} AS BIGINT) AS id, CAST(:d{k} AS BIGINT) AS d" for k in range(n)
-            )
-            stmt = text(
-                "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.d "
-                f"FROM ({rows}) AS v "
-                "WHERE ledger_accounts.id = v.id AND ledger_accounts.balance + v.d >= 0 "
-                "RETURNING ledger_accounts.id, ledger_accounts.kind, ledger_accounts.currency, "
-                "ledger_accounts.closed_at"
-            )
-            self._apply_sql[n] = stmt
-        return stmt
+
+def _check_sums(postings: list[tuple[int, str, int]]) -> None:
+    sums: dict[str, int] = {}
+    for _, currency, amount in postings:
+        sums[currency] = sums.get(currency, 0) + amount
+    bad = {c: s for c, s in sums.items() if s}
+    if bad:
+        raise UnbalancedTransaction(f"postings do not sum to zero: {bad}")
 
 
 @dataclass(frozen=True)
@@ -736,26 +674,10 @@ class PreparedSettlement:
     key: str
     request: Mapping[str, Any]
     postings: list[tuple[int, str, int]]
-    changes: list[_Change]
+    changes: list[Change]
 
     def session_ids(self) -> set[int]:
         return {c.account_id for c in self.changes if c.kind is AccountKind.SEAT}
-
-
-async def _explain_failure(conn: AsyncConnection, c: _Change) -> NoReturn:
-    row = (await conn.execute(select(AccountRow).where(AccountRow.id == c.account_id))).one_or_none()
-    seat = c.kind is AccountKind.SEAT
-    if row is None or (c.kind is not None and row.kind != c.kind.value):
-        raise UnknownSession(c.account_id) if seat else UnknownAccount(c.account_id)
-    if row.currency != c.currency:
-        if seat:
-            raise UnknownSession(c.account_id)
-        raise InvalidCurrency(c.currency, f"account {c.account_id} holds {row.currency}, not")
-    if c.must_be_open and row.closed_at is not None:
-        raise SessionClosed(c.account_id)
-    if row.balance is None:
-        raise UnknownAccount(c.account_id)
-    raise InsufficientFunds(c.account_id, int(row.balance), -c.delta)
 
 
 async def _not_in_hand(conn: AsyncConnection, session_id: int) -> None:
