@@ -13,16 +13,18 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any, NoReturn
 
 from sqlalchemy import BigInteger, String, bindparam, select, text
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from pokerroom.store.errors import (
     InsufficientFunds,
     InvalidCurrency,
     SessionClosed,
+    StoreError,
     UnknownAccount,
     UnknownSession,
 )
@@ -185,12 +187,61 @@ async def book_pg(
     return int(tx_id)
 
 
+_ACCOUNT_RAW = "SELECT kind, currency, balance, closed_at FROM ledger_accounts WHERE id = $1"
+
+
+async def book_pg_direct(
+    engine: AsyncEngine,
+    key: str,
+    kind: str,
+    fp: str,
+    memo: str | None,
+    now: datetime,
+    postings: Sequence[tuple[int, str, int]],
+    changes: Sequence[Change],
+) -> int | None:
+    """A booking in a transaction of its own, straight on the asyncpg connection (public APIs only:
+    ``get_raw_connection`` and asyncpg's ``transaction``): BEGIN, the booking statement, COMMIT.
+    None if the key is taken already (nothing changed)."""
+    async with engine.connect() as sa_conn:
+        driver: Any = (await sa_conn.get_raw_connection()).driver_connection
+        args = (
+            key,
+            kind,
+            fp,
+            now,
+            memo,
+            [c.account_id for c in changes],
+            [c.delta for c in changes],
+            [p[0] for p in postings],
+            [p[1] for p in postings],
+            [p[2] for p in postings],
+        )
+        async with driver.transaction():
+            rows = await driver.fetch(_PG_BOOK_RAW, *args)
+            tx_id = rows[0]["tx_id"]
+            if tx_id is None:
+                return None
+            updated = {r["id"]: r for r in rows if r["id"] is not None}
+            for c in changes:
+                if _bad(c, _Row.of(updated.get(c.account_id))):
+                    row = await driver.fetchrow(_ACCOUNT_RAW, c.account_id)
+                    raise failure(c, None if row is None else SimpleNamespace(**dict(row)))
+        return int(tx_id)
+
+
 @dataclass(frozen=True)
 class _Row:
     id: int
     kind: str
     currency: str
     closed_at: datetime | None
+
+    @staticmethod
+    def of(record: Any) -> _Row | None:
+        if record is None:
+            return None
+        return _Row(record["id"], record["kind"], record["currency"], record["closed_at"])
 
 
 async def _driver_in_transaction(conn: AsyncConnection) -> Any:
@@ -245,28 +296,36 @@ async def insert_postings(
 
 async def _check_rows(conn: AsyncConnection, changes: Sequence[Change], rows: dict[int, Any]) -> None:
     for c in changes:
-        row = rows.get(c.account_id)
-        if (
-            row is None
-            or row.currency != c.currency
-            or (c.kind is not None and row.kind != c.kind.value)
-            or (c.must_be_open and row.closed_at is not None)
-        ):
+        if _bad(c, rows.get(c.account_id)):
             await explain_failure(conn, c)
 
 
 async def explain_failure(conn: AsyncConnection, c: Change) -> NoReturn:
     """Raise the typed error that says why a change could not be applied."""
     row = (await conn.execute(select(AccountRow).where(AccountRow.id == c.account_id))).one_or_none()
+    raise failure(c, row)
+
+
+def failure(c: Change, row: Any) -> StoreError:
+    """The typed error for a change that could not be applied to ``row`` (None: no such account)."""
     seat = c.kind is AccountKind.SEAT
     if row is None or (c.kind is not None and row.kind != c.kind.value):
-        raise UnknownSession(c.account_id) if seat else UnknownAccount(c.account_id)
+        return UnknownSession(c.account_id) if seat else UnknownAccount(c.account_id)
     if row.currency != c.currency:
         if seat:
-            raise UnknownSession(c.account_id)
-        raise InvalidCurrency(c.currency, f"account {c.account_id} holds {row.currency}, not")
+            return UnknownSession(c.account_id)
+        return InvalidCurrency(c.currency, f"account {c.account_id} holds {row.currency}, not")
     if c.must_be_open and row.closed_at is not None:
-        raise SessionClosed(c.account_id)
+        return SessionClosed(c.account_id)
     if row.balance is None:
-        raise UnknownAccount(c.account_id)
-    raise InsufficientFunds(c.account_id, int(row.balance), -c.delta)
+        return UnknownAccount(c.account_id)
+    return InsufficientFunds(c.account_id, int(row.balance), -c.delta)
+
+
+def _bad(c: Change, row: Any) -> bool:
+    return bool(
+        row is None
+        or row.currency != c.currency
+        or (c.kind is not None and row.kind != c.kind.value)
+        or (c.must_be_open and row.closed_at is not None)
+    )

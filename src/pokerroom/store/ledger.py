@@ -446,6 +446,20 @@ class Ledger:
         rake goes to the house account of ``currency``; ``points`` (player id -> centipoints) are issued
         from the points-issuer account."""
         prepared = await self.prepare_settlement(hand_id, currency, deltas, rake, points)
+        if not self.db.is_sqlite:
+            # The hot path: one statement in a transaction of its own, straight on the driver.
+            now = now or self.clock()
+            _check_sums(prepared.postings)
+            fp = fingerprint(prepared.request)
+            tx_id = await booking.book_pg_direct(
+                self.db.engine, prepared.key, "settle", fp, None, now, prepared.postings, prepared.changes
+            )
+            if tx_id is not None:
+                return Transaction(
+                    tx_id, prepared.key, "settle", now, tuple(Posting(*p) for p in prepared.postings)
+                )
+            async with self.db.read() as conn:
+                return await self._replay(conn, prepared.key, fp)
         async with self.db.write() as conn:
             return await self.settle_in(conn, prepared, now)
 
