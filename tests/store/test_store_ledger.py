@@ -393,3 +393,33 @@ async def test_the_database_refuses_a_negative_floored_balance(room: Room) -> No
     with pytest.raises(IntegrityError):
         async with room.store.db.write() as conn:
             await conn.execute(text("UPDATE ledger_accounts SET balance = -1 WHERE id = :i"), {"i": wallet})
+
+
+async def test_bookings_also_work_through_sqlalchemy_alone(
+    room: Room, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the booking statement normally goes straight to the driver; if SQLAlchemy's internals
+    ever stop allowing that, the same statement runs through SQLAlchemy. Both give the same results."""
+    from pokerroom.store import booking
+
+    async def no_driver(conn: object) -> None:
+        return None
+
+    monkeypatch.setattr(booking, "_driver_in_transaction", no_driver)
+    s = room.store
+    a, b = await seated(room)
+    await s.ledger.deposit(room.alice, "USD", 5, admin_id=room.admin, idempotency_key="sa-1")
+    assert (
+        await s.ledger.deposit(room.alice, "USD", 5, admin_id=room.admin, idempotency_key="sa-1")
+    ).replayed
+    with pytest.raises(InsufficientFunds):
+        await s.ledger.withdraw(room.alice, "USD", 10**7, admin_id=room.admin, idempotency_key="sa-2")
+    prepared = await s.ledger.prepare_settlement("h-sa", "USD", {a: 10, b: -12}, 2, {room.bob: 20})
+    async with s.db.write() as conn:
+        tx = await s.ledger.settle_in(conn, prepared)
+    assert tx.kind == "settle" and (await s.ledger.session(a)).balance == 10_010
+    with pytest.raises(UnknownSession):
+        prepared = await s.ledger.prepare_settlement("h-sa2", "USD", {a: 10, 98_765: -10}, 0, {})
+        async with s.db.write() as conn:
+            await s.ledger.settle_in(conn, prepared)
+    await assert_verified(s)

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert, literal, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
@@ -210,18 +211,21 @@ class HandJournal:
             ).one_or_none()
             if busy is not None:
                 raise SessionInHand(busy.session_id, busy.hand_id)
-            await conn.execute(
-                insert(HandRow).values(
-                    id=hand_id,
-                    table_id=table_id,
-                    game=game,
-                    currency=currency,
-                    status="open",
-                    started_at=now,
-                    deck_commitment=deck_commitment,
-                    start_fingerprint=fp,
+            try:
+                await conn.execute(
+                    insert(HandRow).values(
+                        id=hand_id,
+                        table_id=table_id,
+                        game=game,
+                        currency=currency,
+                        status="open",
+                        started_at=now,
+                        deck_commitment=deck_commitment,
+                        start_fingerprint=fp,
+                    )
                 )
-            )
+            except IntegrityError:  # the same hand id started concurrently
+                raise HandExists(hand_id) from None
             await conn.execute(
                 insert(HandSeatRow),
                 [
