@@ -1,11 +1,14 @@
 """The hot path of the ledger: constant SQL statements (prepared once by the driver) that claim an
 idempotency key, update floored balances and insert postings.
 
-On PostgreSQL a whole booking is ONE statement (data-modifying CTEs): claim the key, lock the floored
+On PostgreSQL a booking inside a larger transaction (the journal's end record) is ONE statement
+(data-modifying CTEs): claim the key, lock the floored
 accounts in id order (so concurrent bookings never deadlock), update their balances where they stay
 non-negative, and only if every one of them was updated, insert the postings. With BEGIN and COMMIT
-that is three round trips (pgbench's simple-update transaction has five). On SQLite (in-process,
-``BEGIN IMMEDIATE``) the same steps are three statements whose lists travel as JSON (``json_each``)."""
+that is three round trips (pgbench's simple-update transaction has five). A booking on its own (a hand
+settlement) is one call of the ``pokerroom_book`` function in autocommit: one round trip. On SQLite
+(in-process, ``BEGIN IMMEDIATE``) the same steps are three statements whose lists travel as JSON
+(``json_each``)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any, NoReturn
 
 from sqlalchemy import BigInteger, String, bindparam, select, text
@@ -21,6 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from pokerroom.store.errors import (
+    ConcurrentChange,
     InsufficientFunds,
     InvalidCurrency,
     SessionClosed,
@@ -187,7 +190,7 @@ async def book_pg(
     return int(tx_id)
 
 
-_ACCOUNT_RAW = "SELECT kind, currency, balance, closed_at FROM ledger_accounts WHERE id = $1"
+_PG_BOOK_FN = "SELECT pokerroom_book($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
 
 
 async def book_pg_direct(
@@ -200,34 +203,52 @@ async def book_pg_direct(
     postings: Sequence[tuple[int, str, int]],
     changes: Sequence[Change],
 ) -> int | None:
-    """A booking in a transaction of its own, straight on the asyncpg connection (public APIs only:
-    ``get_raw_connection`` and asyncpg's ``transaction``): BEGIN, the booking statement, COMMIT.
-    None if the key is taken already (nothing changed)."""
-    async with engine.connect() as sa_conn:
-        driver: Any = (await sa_conn.get_raw_connection()).driver_connection
-        args = (
-            key,
-            kind,
-            fp,
-            now,
-            memo,
-            [c.account_id for c in changes],
-            [c.delta for c in changes],
-            [p[0] for p in postings],
-            [p[1] for p in postings],
-            [p[2] for p in postings],
-        )
-        async with driver.transaction():
-            rows = await driver.fetch(_PG_BOOK_RAW, *args)
-            tx_id = rows[0]["tx_id"]
-            if tx_id is None:
-                return None
-            updated = {r["id"]: r for r in rows if r["id"] is not None}
-            for c in changes:
-                if _bad(c, _Row.of(updated.get(c.account_id))):
-                    row = await driver.fetchrow(_ACCOUNT_RAW, c.account_id)
-                    raise failure(c, None if row is None else SimpleNamespace(**dict(row)))
-        return int(tx_id)
+    """A booking on its own: ONE call of the ``pokerroom_book`` function (migration 0002) in autocommit,
+    straight on the asyncpg connection (public APIs only). The statement is its own transaction: all of
+    it or nothing. None if the key is taken already (nothing changed)."""
+    args = (
+        key,
+        kind,
+        fp,
+        now,
+        memo,
+        [c.account_id for c in changes],
+        [c.delta for c in changes],
+        [c.kind.value if c.kind is not None else "" for c in changes],
+        [c.currency for c in changes],
+        [c.must_be_open for c in changes],
+        [p[0] for p in postings],
+        [p[1] for p in postings],
+        [p[2] for p in postings],
+    )
+    for _ in range(3):
+        async with engine.connect() as sa_conn:
+            driver: Any = (await sa_conn.get_raw_connection()).driver_connection
+            try:
+                tx_id = await driver.fetchval(_PG_BOOK_FN, *args)
+            except Exception as exc:
+                if getattr(exc, "sqlstate", None) != "PR001":
+                    raise
+            else:
+                return None if tx_id is None else int(tx_id)
+        # Refused, and nothing was written: say why, from the current balances.
+        async with engine.connect() as sa_conn:
+            error = await diagnose(sa_conn, changes)
+        if error is not None:
+            raise error
+        # The state changed in between so that it would pass now: try again.
+    raise ConcurrentChange("the accounts kept changing under this booking; try again")
+
+
+async def diagnose(conn: AsyncConnection, changes: Sequence[Change]) -> StoreError | None:
+    """The typed error of the first change that cannot be applied to the accounts as they are now."""
+    ids = [c.account_id for c in changes]
+    rows = {r.id: r for r in (await conn.execute(select(AccountRow).where(AccountRow.id.in_(ids)))).all()}
+    for c in changes:
+        row = rows.get(c.account_id)
+        if row is None or _bad(c, row) or row.balance is None or row.balance + c.delta < 0:
+            return failure(c, row)
+    return None
 
 
 @dataclass(frozen=True)

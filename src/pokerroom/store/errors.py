@@ -138,6 +138,13 @@ class UnknownAccount(StoreError):
         self.account_id = account_id
 
 
+class ConcurrentChange(StoreError):
+    """A booking was refused, yet by the time the store looked the accounts would allow it (they changed
+    in between, three times in a row). Nothing was booked; retrying is safe."""
+
+    code = "concurrent_change"
+
+
 class UnknownSession(StoreError):
     """No table seat session with that id (in that currency)."""
 
