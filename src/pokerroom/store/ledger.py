@@ -382,6 +382,10 @@ class Ledger:
             claimed = await self._claim(conn, idempotency_key, "top_up", request, None, now)
             if isinstance(claimed, Transaction):
                 return claimed
+            if not self.db.is_sqlite:  # lock the seat first: no hand may start on it meanwhile
+                await conn.execute(
+                    select(AccountRow.id).where(AccountRow.id == session_id).with_for_update(key_share=True)
+                )
             await _not_in_hand(conn, session_id)
             return await self._finish(
                 conn,
@@ -410,7 +414,7 @@ class Ledger:
             )
             if isinstance(claimed, Transaction):
                 return claimed
-            await _not_in_hand(conn, session_id)
+            # Close first (this locks the seat, so no hand can start on it meanwhile), then check.
             row = (
                 await conn.execute(
                     update(AccountRow)
@@ -421,6 +425,7 @@ class Ledger:
             ).one_or_none()
             if row is None:
                 raise SessionClosed(session_id)
+            await _not_in_hand(conn, session_id)
             amount = int(row.balance)
             postings = (
                 [(session_id, sess.currency, -amount), (wallet, sess.currency, amount)] if amount else []
@@ -447,7 +452,7 @@ class Ledger:
         from the points-issuer account."""
         prepared = await self.prepare_settlement(hand_id, currency, deltas, rake, points)
         if not self.db.is_sqlite:
-            # The hot path: one statement in a transaction of its own, straight on the driver.
+            # The hot path: one call of pokerroom_book() in autocommit, straight on the driver.
             now = now or self.clock()
             _check_sums(prepared.postings)
             fp = fingerprint(prepared.request)
