@@ -1,0 +1,179 @@
+"""pokerroom.store: persistence. Accounts, a double-entry ledger, the hand journal and hand histories, on
+SQLite (default, in the user's data directory) or PostgreSQL (``POKERROOM_DATABASE_URL``).
+
+Typical start-up::
+
+    store = Store.open()            # or Store.open("postgresql+asyncpg://...")
+    await store.db.upgrade()        # apply migrations
+    cancelled = await store.journal.recover()
+"""
+
+from __future__ import annotations
+
+from argon2 import PasswordHasher
+
+from pokerroom.store.accounts import Accounts, LockPolicy, LoginSession, PasswordPolicy, Player, Role
+from pokerroom.store.db import Database, default_url, resolve_url
+from pokerroom.store.errors import (
+    AccountLocked,
+    BadCredentials,
+    BadSequence,
+    DeckMismatch,
+    Forbidden,
+    HandExists,
+    HandNotOpen,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    InvalidCurrency,
+    InvalidName,
+    InvalidRecord,
+    NameTaken,
+    SessionClosed,
+    SessionInHand,
+    StackMismatch,
+    StoreError,
+    TokenExpired,
+    TopUpRefused,
+    UnbalancedTransaction,
+    UnknownAccount,
+    UnknownHand,
+    UnknownPlayer,
+    UnknownSession,
+    UnknownToken,
+    WeakPassword,
+)
+from pokerroom.store.histories import (
+    HandHistories,
+    HandHistory,
+    PlayerHand,
+    PlayerView,
+    format_phhs,
+    format_pokerstars,
+)
+from pokerroom.store.journal import (
+    CancelledHand,
+    HandEnd,
+    HandJournal,
+    HandRecord,
+    HandStart,
+    JournalCommand,
+    SeatRecord,
+)
+from pokerroom.store.kinds import (
+    PLAY,
+    POINTS,
+    Account,
+    AccountKind,
+    BuyIn,
+    Posting,
+    SeatSession,
+    Transaction,
+)
+from pokerroom.store.ledger import Ledger, PlayMoneyPolicy, PreparedSettlement
+from pokerroom.store.util import Clock, deck_commitment, new_salt, utc_now, verify_deck
+from pokerroom.store.verify import CurrencyTotals, VerifyReport, verify_ledger
+
+
+class Store:
+    """The whole store over one database: ``accounts``, ``ledger``, ``journal``, ``histories``."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Clock = utc_now,
+        hasher: PasswordHasher | None = None,
+        lock_policy: LockPolicy | None = None,
+        play_money: PlayMoneyPolicy | None = None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.accounts = Accounts(db, clock=clock, hasher=hasher, lock_policy=lock_policy)
+        self.ledger = Ledger(db, clock=clock, play_money=play_money)
+        self.journal = HandJournal(db, self.ledger, clock=clock)
+        self.histories = HandHistories(db, clock=clock)
+
+    @classmethod
+    def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
+        """A store on ``url`` (else ``$POKERROOM_DATABASE_URL``, else SQLite in the user data dir)."""
+        return cls(Database(url, schema=schema), clock=clock)
+
+    async def verify(self) -> VerifyReport:
+        return await verify_ledger(self.db)
+
+    async def close(self) -> None:
+        await self.db.dispose()
+
+
+__all__ = [
+    "PLAY",
+    "POINTS",
+    "Account",
+    "AccountKind",
+    "AccountLocked",
+    "Accounts",
+    "BadCredentials",
+    "BadSequence",
+    "BuyIn",
+    "CancelledHand",
+    "Clock",
+    "CurrencyTotals",
+    "Database",
+    "DeckMismatch",
+    "Forbidden",
+    "HandEnd",
+    "HandExists",
+    "HandHistories",
+    "HandHistory",
+    "HandJournal",
+    "HandNotOpen",
+    "HandRecord",
+    "HandStart",
+    "IdempotencyConflict",
+    "InsufficientFunds",
+    "InvalidAmount",
+    "InvalidCurrency",
+    "InvalidName",
+    "InvalidRecord",
+    "JournalCommand",
+    "Ledger",
+    "LockPolicy",
+    "LoginSession",
+    "NameTaken",
+    "PasswordPolicy",
+    "PlayMoneyPolicy",
+    "Player",
+    "PlayerHand",
+    "PlayerView",
+    "Posting",
+    "PreparedSettlement",
+    "Role",
+    "SeatRecord",
+    "SeatSession",
+    "SessionClosed",
+    "SessionInHand",
+    "StackMismatch",
+    "Store",
+    "StoreError",
+    "TokenExpired",
+    "TopUpRefused",
+    "Transaction",
+    "UnbalancedTransaction",
+    "UnknownAccount",
+    "UnknownHand",
+    "UnknownPlayer",
+    "UnknownSession",
+    "UnknownToken",
+    "VerifyReport",
+    "WeakPassword",
+    "deck_commitment",
+    "default_url",
+    "format_phhs",
+    "format_pokerstars",
+    "new_salt",
+    "resolve_url",
+    "utc_now",
+    "verify_deck",
+    "verify_ledger",
+]

@@ -1,0 +1,252 @@
+"""Typed errors of the store. Each has a stable string ``code`` for the wire; messages hold no secrets."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of every error the store raises on purpose."""
+
+    code = "store_error"
+
+
+# -- accounts ------------------------------------------------------------------------------------------
+
+
+class InvalidName(StoreError):
+    """A player name that breaks the rules (3-20 chars: letters, digits, ``_`` and ``-``)."""
+
+    code = "invalid_name"
+
+
+class NameTaken(StoreError):
+    """The name (compared case-insensitively) belongs to another account."""
+
+    code = "name_taken"
+
+
+class WeakPassword(StoreError):
+    """The password does not meet the policy; ``reason`` says which rule."""
+
+    code = "weak_password"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"weak password: {reason}")
+        self.reason = reason
+
+
+class BadCredentials(StoreError):
+    """Unknown name or wrong password (deliberately not told apart)."""
+
+    code = "bad_credentials"
+
+    def __init__(self) -> None:
+        super().__init__("bad name or password")
+
+
+class AccountLocked(StoreError):
+    """Too many failed logins in a row; the account unlocks at ``until``."""
+
+    code = "account_locked"
+
+    def __init__(self, until: object) -> None:
+        super().__init__(f"account locked until {until}")
+        self.until = until
+
+
+class UnknownToken(StoreError):
+    """A session token the store never issued, or one that was logged out."""
+
+    code = "unknown_token"
+
+    def __init__(self) -> None:
+        super().__init__("unknown session token")
+
+
+class TokenExpired(StoreError):
+    """A session token past its expiry time."""
+
+    code = "token_expired"
+
+    def __init__(self) -> None:
+        super().__init__("session token expired")
+
+
+class UnknownPlayer(StoreError):
+    code = "unknown_player"
+
+    def __init__(self, player: object) -> None:
+        super().__init__(f"unknown player {player!r}")
+        self.player = player
+
+
+class Forbidden(StoreError):
+    """The acting account lacks the role the operation needs (e.g. a deposit needs an admin)."""
+
+    code = "forbidden"
+
+
+# -- ledger --------------------------------------------------------------------------------------------
+
+
+class InvalidAmount(StoreError):
+    """An amount that is not a positive int (or not an int at all), or a bad currency code."""
+
+    code = "invalid_amount"
+
+
+class InvalidCurrency(StoreError):
+    code = "invalid_currency"
+
+    def __init__(self, currency: object, why: str = "unknown currency code") -> None:
+        super().__init__(f"{why}: {currency!r}")
+        self.currency = currency
+
+
+class InsufficientFunds(StoreError):
+    """The operation would take an account below zero. Nothing was booked."""
+
+    code = "insufficient_funds"
+
+    def __init__(self, account_id: int, balance: int, needed: int) -> None:
+        super().__init__(f"account {account_id} holds {balance}, needs {needed}")
+        self.account_id = account_id
+        self.balance = balance
+        self.needed = needed
+
+
+class IdempotencyConflict(StoreError):
+    """The idempotency key was already used for a different operation or different content."""
+
+    code = "idempotency_conflict"
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"idempotency key {key!r} was used with different content")
+        self.key = key
+
+
+class UnbalancedTransaction(StoreError):
+    """Postings (or settlement deltas + rake) that do not sum to zero per currency."""
+
+    code = "unbalanced"
+
+
+class UnknownAccount(StoreError):
+    code = "unknown_account"
+
+    def __init__(self, account_id: object) -> None:
+        super().__init__(f"unknown ledger account {account_id!r}")
+        self.account_id = account_id
+
+
+class ConcurrentChange(StoreError):
+    """A booking was refused, yet by the time the store looked the accounts would allow it (they changed
+    in between, three times in a row). Nothing was booked; retrying is safe."""
+
+    code = "concurrent_change"
+
+
+class UnknownSession(StoreError):
+    """No table seat session with that id (in that currency)."""
+
+    code = "unknown_session"
+
+    def __init__(self, session_id: object) -> None:
+        super().__init__(f"unknown seat session {session_id!r}")
+        self.session_id = session_id
+
+
+class SessionClosed(StoreError):
+    code = "session_closed"
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__(f"seat session {session_id} is closed")
+        self.session_id = session_id
+
+
+class SessionInHand(StoreError):
+    """Top-up or cash-out of a seat session while a hand that includes it is still open."""
+
+    code = "session_in_hand"
+
+    def __init__(self, session_id: int, hand_id: str) -> None:
+        super().__init__(f"seat session {session_id} is in hand {hand_id}")
+        self.session_id = session_id
+        self.hand_id = hand_id
+
+
+class TopUpRefused(StoreError):
+    """A play-money top-up while the play-money balance is at or above the threshold."""
+
+    code = "top_up_refused"
+
+
+# -- journal -------------------------------------------------------------------------------------------
+
+
+class UnknownHand(StoreError):
+    code = "unknown_hand"
+
+    def __init__(self, hand_id: str) -> None:
+        super().__init__(f"unknown hand {hand_id!r}")
+        self.hand_id = hand_id
+
+
+class HandExists(StoreError):
+    """A start record for this hand id exists already with different content."""
+
+    code = "hand_exists"
+
+    def __init__(self, hand_id: str) -> None:
+        super().__init__(f"hand {hand_id!r} was already started")
+        self.hand_id = hand_id
+
+
+class HandNotOpen(StoreError):
+    """The hand has ended or was cancelled; no more commands or end records."""
+
+    code = "hand_not_open"
+
+    def __init__(self, hand_id: str, status: str) -> None:
+        super().__init__(f"hand {hand_id!r} is {status}")
+        self.hand_id = hand_id
+        self.status = status
+
+
+class BadSequence(StoreError):
+    """A journal command whose sequence number is not the next one."""
+
+    code = "bad_sequence"
+
+    def __init__(self, hand_id: str, expected: int, got: int) -> None:
+        super().__init__(f"hand {hand_id!r}: expected command #{expected}, got #{got}")
+        self.hand_id = hand_id
+        self.expected = expected
+        self.got = got
+
+
+class DeckMismatch(StoreError):
+    """The revealed deck and salt do not hash to the commitment published at the start."""
+
+    code = "deck_mismatch"
+
+    def __init__(self, hand_id: str) -> None:
+        super().__init__(f"hand {hand_id!r}: revealed deck does not match its commitment")
+        self.hand_id = hand_id
+
+
+class StackMismatch(StoreError):
+    """A start record's stack differs from the seat session's balance."""
+
+    code = "stack_mismatch"
+
+    def __init__(self, session_id: int, stack: int, balance: int) -> None:
+        super().__init__(f"seat session {session_id}: stack {stack} but balance {balance}")
+        self.session_id = session_id
+        self.stack = stack
+        self.balance = balance
+
+
+class InvalidRecord(StoreError):
+    """A malformed journal or history record (bad seats, players not dealt in, ...)."""
+
+    code = "invalid_record"

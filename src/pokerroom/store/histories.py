@@ -1,0 +1,209 @@
+"""Hand histories: the full PHH for audit, each player's own view, paging and the export files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from pokerroom.store.db import Database
+from pokerroom.store.errors import HandNotOpen, InvalidRecord, UnknownHand
+from pokerroom.store.models import HandHistoryRow, HandRow, HandSeatRow, PlayerHandRow
+from pokerroom.store.util import Clock, utc_now
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's own history of a hand, made upstream by the history layer: a PHH document (flat
+    TOML) and a PokerStars-style text. It shows only what that player may see."""
+
+    phh: str = field(repr=False)
+    pokerstars: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """The full PHH of a hand (every hole card: audit only, never for players) and the per-player views,
+    keyed by player id, one for each player dealt in."""
+
+    full_phh: str = field(repr=False)
+    views: Mapping[int, PlayerView] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    hand_id: str
+    table_id: str
+    game: str
+    ended_at: datetime
+    phh: str = field(repr=False)
+    pokerstars: str = field(repr=False)
+
+
+def format_phhs(documents: Sequence[str]) -> str:
+    """Join single-hand PHH documents into one ``.phhs`` file: hand N's key/value lines under ``[N]``."""
+    parts = []
+    for n, doc in enumerate(documents, 1):
+        body = doc.strip("\n")
+        parts.append(f"[{n}]\n{body}\n" if body else f"[{n}]\n")
+    return "\n".join(parts)
+
+
+def format_pokerstars(texts: Sequence[str]) -> str:
+    """Join PokerStars-style hand texts into one file, hands separated by two blank lines."""
+    hands = [t.strip("\n") for t in texts if t.strip()]
+    return "\n\n\n".join(hands) + "\n" if hands else ""
+
+
+def _check_history(history: HandHistory) -> None:
+    if not isinstance(history.full_phh, str) or not history.full_phh.strip():
+        raise InvalidRecord("the full PHH of a hand is a non-empty string")
+    for pid, view in history.views.items():
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            raise InvalidRecord("history views are keyed by player id (int)")
+        if (
+            not isinstance(view, PlayerView)
+            or not isinstance(view.phh, str)
+            or not isinstance(view.pokerstars, str)
+        ):
+            raise InvalidRecord("a player view is a PlayerView of two strings")
+
+
+async def insert_history(
+    conn: AsyncConnection,
+    hand_id: str,
+    history: HandHistory,
+    dealt_in: set[int],
+    ended_at: datetime,
+    now: datetime,
+) -> None:
+    """Store a hand's histories on an open write transaction (used by the journal's end record)."""
+    _check_history(history)
+    strangers = set(history.views) - dealt_in
+    if strangers:
+        raise InvalidRecord(f"history views for players not dealt in: {sorted(strangers)}")
+    try:
+        await conn.execute(
+            insert(HandHistoryRow).values(hand_id=hand_id, full_phh=history.full_phh, stored_at=now)
+        )
+    except IntegrityError:
+        raise InvalidRecord(f"hand {hand_id!r} already has a history") from None
+    if history.views:
+        await conn.execute(
+            insert(PlayerHandRow),
+            [
+                {
+                    "player_id": pid,
+                    "hand_id": hand_id,
+                    "ended_at": ended_at,
+                    "phh": v.phh,
+                    "pokerstars": v.pokerstars,
+                }
+                for pid, v in sorted(history.views.items())
+            ],
+        )
+
+
+class HandHistories:
+    """Read and store hand histories. Player-facing reads return only that player's own views; the full
+    PHH comes only from :meth:`audit_phh`."""
+
+    def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def store(self, hand_id: str, history: HandHistory, *, now: datetime | None = None) -> None:
+        """Store the histories of an ended hand (when they were not given with its end record)."""
+        now = now or self.clock()
+        async with self.db.write() as conn:
+            hand = (
+                await conn.execute(select(HandRow.status, HandRow.ended_at).where(HandRow.id == hand_id))
+            ).one_or_none()
+            if hand is None:
+                raise UnknownHand(hand_id)
+            if hand.status != "ended" or hand.ended_at is None:
+                raise (
+                    HandNotOpen(hand_id, hand.status)
+                    if hand.status == "cancelled"
+                    else InvalidRecord(f"hand {hand_id!r} has not ended yet")
+                )
+            dealt = set(
+                (
+                    await conn.execute(select(HandSeatRow.player_id).where(HandSeatRow.hand_id == hand_id))
+                ).scalars()
+            )
+            await insert_history(conn, hand_id, history, dealt, hand.ended_at, now)
+
+    async def player_hands(self, player_id: int, *, limit: int = 50, offset: int = 0) -> list[PlayerHand]:
+        """A player's own hand histories, newest first, ``limit`` per page from ``offset``."""
+        if limit < 1 or limit > 1000 or offset < 0:
+            raise InvalidRecord("page: 1 <= limit <= 1000 and offset >= 0")
+        q = (
+            select(
+                PlayerHandRow.hand_id,
+                HandRow.table_id,
+                HandRow.game,
+                PlayerHandRow.ended_at,
+                PlayerHandRow.phh,
+                PlayerHandRow.pokerstars,
+            )
+            .join(HandRow, HandRow.id == PlayerHandRow.hand_id)
+            .where(PlayerHandRow.player_id == player_id)
+            .order_by(PlayerHandRow.ended_at.desc(), PlayerHandRow.hand_id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self.db.read() as conn:
+            return [PlayerHand(*row) for row in (await conn.execute(q)).all()]
+
+    async def player_hand(self, player_id: int, hand_id: str) -> PlayerHand:
+        """One hand as that player saw it (UnknownHand if he was not dealt in)."""
+        q = (
+            select(
+                PlayerHandRow.hand_id,
+                HandRow.table_id,
+                HandRow.game,
+                PlayerHandRow.ended_at,
+                PlayerHandRow.phh,
+                PlayerHandRow.pokerstars,
+            )
+            .join(HandRow, HandRow.id == PlayerHandRow.hand_id)
+            .where(PlayerHandRow.player_id == player_id, PlayerHandRow.hand_id == hand_id)
+        )
+        async with self.db.read() as conn:
+            row = (await conn.execute(q)).one_or_none()
+        if row is None:
+            raise UnknownHand(hand_id)
+        return PlayerHand(*row)
+
+    async def _player_texts(self, player_id: int, column: str) -> list[str]:
+        col = PlayerHandRow.phh if column == "phh" else PlayerHandRow.pokerstars
+        q = (
+            select(col)
+            .where(PlayerHandRow.player_id == player_id)
+            .order_by(PlayerHandRow.ended_at, PlayerHandRow.hand_id)
+        )
+        async with self.db.read() as conn:
+            return list((await conn.execute(q)).scalars())
+
+    async def export_phhs(self, player_id: int) -> str:
+        """All of a player's hands, oldest first, as one ``.phhs`` file."""
+        return format_phhs(await self._player_texts(player_id, "phh"))
+
+    async def export_pokerstars(self, player_id: int) -> str:
+        """All of a player's hands, oldest first, as one PokerStars-style text file."""
+        return format_pokerstars(await self._player_texts(player_id, "pokerstars"))
+
+    async def audit_phh(self, hand_id: str) -> str:
+        """The full PHH of a hand, with every hole card. For audit by the operator only."""
+        async with self.db.read() as conn:
+            text = (
+                await conn.execute(select(HandHistoryRow.full_phh).where(HandHistoryRow.hand_id == hand_id))
+            ).scalar_one_or_none()
+        if text is None:
+            raise UnknownHand(hand_id)
+        return str(text)

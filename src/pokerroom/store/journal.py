@@ -1,0 +1,472 @@
+"""The hand journal: a start record with a commitment to the deck, every accepted command, and an end
+record that reveals the deck and books the settlement in the same database transaction. A hand left open
+by a crash is cancelled on start-up by :meth:`HandJournal.recover`; its chips never moved."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, literal, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from pokerroom.store.db import Database
+from pokerroom.store.errors import (
+    BadSequence,
+    DeckMismatch,
+    HandExists,
+    HandNotOpen,
+    InvalidRecord,
+    SessionClosed,
+    SessionInHand,
+    StackMismatch,
+    UnknownHand,
+    UnknownSession,
+)
+from pokerroom.store.histories import HandHistory, insert_history
+from pokerroom.store.kinds import Transaction, check_amount, check_currency
+from pokerroom.store.ledger import Ledger
+from pokerroom.store.models import AccountRow, HandCommandRow, HandRow, HandSeatRow
+from pokerroom.store.util import Clock, canonical_json, fingerprint, utc_now, verify_deck
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A player dealt into a hand: his seat, his seat session and his stack at the start of the hand."""
+
+    seat: int
+    player_id: int
+    session_id: int
+    stack: int
+
+
+@dataclass(frozen=True)
+class HandStart:
+    hand_id: str
+    table_id: str
+    game: str
+    currency: str
+    seats: tuple[SeatRecord, ...]
+    started_at: datetime
+    deck_commitment: str
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    hand_id: str
+    ended_at: datetime
+    transaction: Transaction
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class CancelledHand:
+    """A hand cancelled without an end record. ``stacks`` (session id -> chips) are the seat-session
+    balances, which the hand never changed: every player is back where he was before the hand.
+    ``mismatches`` lists start-record stacks that differ from those balances (it should be empty)."""
+
+    hand_id: str
+    table_id: str
+    reason: str
+    stacks: Mapping[int, int]
+    mismatches: tuple[StackMismatch, ...] = ()
+
+
+@dataclass(frozen=True)
+class JournalCommand:
+    seq: int
+    command: Any
+    recorded_at: datetime
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """Everything the journal holds on a hand (for audit and replay). ``deck`` and ``salt`` are None
+    until the end record reveals them."""
+
+    start: HandStart
+    status: str
+    ended_at: datetime | None
+    result: Any
+    deck: str | None = field(default=None, repr=False)
+    salt: str | None = field(default=None, repr=False)
+
+
+def _check_hand_id(hand_id: object) -> str:
+    if not isinstance(hand_id, str) or not 1 <= len(hand_id) <= 64:
+        raise InvalidRecord("a hand id is a string of 1-64 characters")
+    return hand_id
+
+
+def _command_text(command: Any) -> str:
+    if isinstance(command, str):
+        try:
+            json.loads(command)
+        except ValueError:
+            raise InvalidRecord("a command is JSON text or JSON-able data") from None
+        return command
+    try:
+        return canonical_json(command)
+    except (TypeError, ValueError):
+        raise InvalidRecord("a command is JSON text or JSON-able data") from None
+
+
+class HandJournal:
+    """Start, command and end records of hands, recovery after a crash."""
+
+    def __init__(self, db: Database, ledger: Ledger, *, clock: Clock = utc_now) -> None:
+        self.db = db
+        self.ledger = ledger
+        self.clock = clock
+
+    async def start_hand(
+        self,
+        hand_id: str,
+        *,
+        table_id: str,
+        game: str,
+        currency: str,
+        seats: Sequence[SeatRecord],
+        deck_commitment: str,
+        now: datetime | None = None,
+    ) -> HandStart:
+        """Record the start of a hand. Each seat session must be open, in ``currency``, owned by that
+        player, in no other open hand, and hold exactly the stated stack. Repeating an identical start
+        record returns it; a different one under the same hand id raises HandExists."""
+        _check_hand_id(hand_id)
+        check_currency(currency, cash=True)
+        for name, value in (("table_id", table_id), ("game", game)):
+            if not isinstance(value, str) or not 1 <= len(value) <= 64:
+                raise InvalidRecord(f"{name} is a string of 1-64 characters")
+        if not isinstance(deck_commitment, str) or not _HEX64.match(deck_commitment):
+            raise InvalidRecord("the deck commitment is 64 lowercase hex digits (SHA-256)")
+        seats = tuple(seats)
+        if not seats:
+            raise InvalidRecord("a hand needs at least one seat")
+        for s in seats:
+            if not isinstance(s, SeatRecord) or isinstance(s.seat, bool) or not isinstance(s.seat, int):
+                raise InvalidRecord("seats are SeatRecords")
+            check_amount(s.stack, allow_zero=True, what="stack")
+        for attr in ("seat", "player_id", "session_id"):
+            if len({getattr(s, attr) for s in seats}) != len(seats):
+                raise InvalidRecord(f"two seats share a {attr}")
+        seats = tuple(sorted(seats, key=lambda s: s.seat))
+        now = now or self.clock()
+        start = HandStart(hand_id, table_id, game, currency, seats, now, deck_commitment)
+        fp = fingerprint(
+            [
+                table_id,
+                game,
+                currency,
+                deck_commitment,
+                [[s.seat, s.player_id, s.session_id, s.stack] for s in seats],
+            ]
+        )
+        async with self.db.write() as conn:
+            existing = (
+                await conn.execute(
+                    select(HandRow.start_fingerprint, HandRow.started_at).where(HandRow.id == hand_id)
+                )
+            ).one_or_none()
+            if existing is not None:
+                if existing.start_fingerprint != fp:
+                    raise HandExists(hand_id)
+                return HandStart(
+                    hand_id, table_id, game, currency, seats, existing.started_at, deck_commitment
+                )
+            ids = [s.session_id for s in seats]
+            q = select(
+                AccountRow.id,
+                AccountRow.kind,
+                AccountRow.currency,
+                AccountRow.owner_id,
+                AccountRow.balance,
+                AccountRow.closed_at,
+            ).where(AccountRow.id.in_(ids))
+            if not self.db.is_sqlite:
+                q = q.order_by(AccountRow.id).with_for_update(key_share=True)
+            rows = {r.id: r for r in (await conn.execute(q)).all()}
+            for s in seats:
+                r = rows.get(s.session_id)
+                if r is None or r.kind != "seat" or r.currency != currency or r.owner_id != s.player_id:
+                    raise UnknownSession(s.session_id)
+                if r.closed_at is not None:
+                    raise SessionClosed(s.session_id)
+                if r.balance != s.stack:
+                    raise StackMismatch(s.session_id, s.stack, int(r.balance))
+            busy = (
+                await conn.execute(
+                    select(HandSeatRow.session_id, HandSeatRow.hand_id)
+                    .join(HandRow, HandRow.id == HandSeatRow.hand_id)
+                    .where(HandSeatRow.session_id.in_(ids), HandRow.status == "open")
+                    .limit(1)
+                )
+            ).one_or_none()
+            if busy is not None:
+                raise SessionInHand(busy.session_id, busy.hand_id)
+            try:
+                await conn.execute(
+                    insert(HandRow).values(
+                        id=hand_id,
+                        table_id=table_id,
+                        game=game,
+                        currency=currency,
+                        status="open",
+                        started_at=now,
+                        deck_commitment=deck_commitment,
+                        start_fingerprint=fp,
+                    )
+                )
+            except IntegrityError:  # the same hand id started concurrently
+                raise HandExists(hand_id) from None
+            await conn.execute(
+                insert(HandSeatRow),
+                [
+                    {
+                        "hand_id": hand_id,
+                        "seat": s.seat,
+                        "player_id": s.player_id,
+                        "session_id": s.session_id,
+                        "stack": s.stack,
+                    }
+                    for s in seats
+                ],
+            )
+        return start
+
+    async def record_command(
+        self, hand_id: str, seq: int, command: Any, *, now: datetime | None = None
+    ) -> None:
+        """Append an accepted command (JSON text, or data that is turned into canonical JSON) as number
+        ``seq`` (1, 2, ...). Repeating the last command with the same content is a no-op."""
+        _check_hand_id(hand_id)
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+            raise InvalidRecord("a command sequence number is an int >= 1")
+        body = _command_text(command)
+        now = now or self.clock()
+        last = (
+            select(func.coalesce(func.max(HandCommandRow.seq), 0))
+            .where(HandCommandRow.hand_id == hand_id)
+            .scalar_subquery()
+        )
+        stmt = insert(HandCommandRow).from_select(
+            ["hand_id", "seq", "command", "recorded_at"],
+            select(
+                literal(hand_id), literal(seq), literal(body), literal(now, HandCommandRow.recorded_at.type)
+            ).where(
+                select(HandRow.id).where(HandRow.id == hand_id, HandRow.status == "open").exists(),
+                last == seq - 1,
+            ),
+        )
+        async with self.db.write() as conn:
+            if (await conn.execute(stmt)).rowcount == 1:
+                return
+            status = (
+                await conn.execute(select(HandRow.status).where(HandRow.id == hand_id))
+            ).scalar_one_or_none()
+            if status is None:
+                raise UnknownHand(hand_id)
+            same = (
+                await conn.execute(
+                    select(HandCommandRow.command).where(
+                        HandCommandRow.hand_id == hand_id, HandCommandRow.seq == seq
+                    )
+                )
+            ).scalar_one_or_none()
+            if same is not None and same == body:
+                return
+            if status != "open":
+                raise HandNotOpen(hand_id, status)
+            expected = int((await conn.execute(select(last))).scalar_one()) + 1
+            raise BadSequence(hand_id, expected, seq)
+
+    async def end_hand(
+        self,
+        hand_id: str,
+        *,
+        deck_text: str,
+        salt: str,
+        deltas: Mapping[int, int],
+        rake: int,
+        points: Mapping[int, int],
+        history: HandHistory | None = None,
+        now: datetime | None = None,
+    ) -> HandEnd:
+        """The end record: reveal the deck and salt (checked against the commitment) and book the
+        settlement (see :meth:`Ledger.settle_hand`) in the same database transaction, with the hand's
+        histories if given. A retry with the same result returns the original (``replayed=True``)."""
+        _check_hand_id(hand_id)
+        async with self.db.read() as conn:
+            hand = (
+                await conn.execute(
+                    select(HandRow.status, HandRow.currency, HandRow.deck_commitment, HandRow.ended_at).where(
+                        HandRow.id == hand_id
+                    )
+                )
+            ).one_or_none()
+            seats = (
+                await conn.execute(
+                    select(HandSeatRow.player_id, HandSeatRow.session_id).where(
+                        HandSeatRow.hand_id == hand_id
+                    )
+                )
+            ).all()
+        if hand is None:
+            raise UnknownHand(hand_id)
+        if hand.status == "cancelled":
+            raise HandNotOpen(hand_id, hand.status)
+        if not verify_deck(hand.deck_commitment, deck_text, salt):
+            raise DeckMismatch(hand_id)
+        sessions = {s.session_id for s in seats}
+        players = {s.player_id for s in seats}
+        if not set(deltas) <= sessions:
+            raise InvalidRecord(f"deltas for seat sessions not in hand {hand_id!r}")
+        if not set(points) <= players:
+            raise InvalidRecord(f"points for players not dealt into hand {hand_id!r}")
+        prepared = await self.ledger.prepare_settlement(hand_id, hand.currency, deltas, rake, points)
+        if hand.status == "ended":
+            async with self.db.write() as conn:
+                tx = await self.ledger.settle_in(conn, prepared, now)
+            assert hand.ended_at is not None
+            return HandEnd(hand_id, hand.ended_at, tx, replayed=True)
+        now = now or self.clock()
+        result = {"deltas": sorted(deltas.items()), "rake": rake, "points": sorted(points.items())}
+        async with self.db.write() as conn:
+            tx = await self.ledger.settle_in(conn, prepared, now)
+            n = (
+                await conn.execute(
+                    update(HandRow)
+                    .where(HandRow.id == hand_id, HandRow.status == "open")
+                    .values(
+                        status="ended",
+                        ended_at=now,
+                        deck=deck_text,
+                        salt=salt,
+                        result=canonical_json(result),
+                        tx_id=tx.id,
+                    )
+                )
+            ).rowcount
+            if n != 1:
+                raise HandNotOpen(hand_id, "ended")
+            if history is not None:
+                await insert_history(conn, hand_id, history, players, now, now)
+        return HandEnd(hand_id, now, tx, replayed=tx.replayed)
+
+    async def cancel_hand(self, hand_id: str, *, reason: str, now: datetime | None = None) -> CancelledHand:
+        """Cancel an open hand: nothing is booked (its chips never left the seat sessions); the
+        cancellation, the stacks and any mismatch with the start record are recorded."""
+        _check_hand_id(hand_id)
+        now = now or self.clock()
+        async with self.db.write() as conn:
+            return await self._cancel(conn, hand_id, reason, now)
+
+    async def _cancel(self, conn: AsyncConnection, hand_id: str, reason: str, now: datetime) -> CancelledHand:
+        row = (
+            await conn.execute(
+                update(HandRow)
+                .where(HandRow.id == hand_id, HandRow.status == "open")
+                .values(status="cancelled", ended_at=now)
+                .returning(HandRow.table_id)
+            )
+        ).one_or_none()
+        if row is None:
+            status = (
+                await conn.execute(select(HandRow.status).where(HandRow.id == hand_id))
+            ).scalar_one_or_none()
+            raise UnknownHand(hand_id) if status is None else HandNotOpen(hand_id, status)
+        seats = (
+            await conn.execute(
+                select(HandSeatRow.session_id, HandSeatRow.stack, AccountRow.balance)
+                .join(AccountRow, AccountRow.id == HandSeatRow.session_id)
+                .where(HandSeatRow.hand_id == hand_id)
+                .order_by(HandSeatRow.seat)
+            )
+        ).all()
+        stacks = {int(s.session_id): int(s.balance) for s in seats}
+        mismatches = tuple(
+            StackMismatch(int(s.session_id), int(s.stack), int(s.balance))
+            for s in seats
+            if s.stack != s.balance
+        )
+        record = {
+            "cancelled": reason,
+            "stacks": sorted(stacks.items()),
+            "mismatches": [[m.session_id, m.stack, m.balance] for m in mismatches],
+        }
+        await conn.execute(update(HandRow).where(HandRow.id == hand_id).values(result=canonical_json(record)))
+        return CancelledHand(hand_id, row.table_id, reason, stacks, mismatches)
+
+    async def recover(self, now: datetime | None = None) -> list[CancelledHand]:
+        """Run at start-up: cancel every hand that has a start record but no end record. Returns what was
+        cancelled (oldest first); the stacks are the seat-session balances, unchanged by those hands."""
+        now = now or self.clock()
+        async with self.db.read() as conn:
+            ids = list(
+                (
+                    await conn.execute(
+                        select(HandRow.id)
+                        .where(HandRow.status == "open")
+                        .order_by(HandRow.started_at, HandRow.id)
+                    )
+                ).scalars()
+            )
+        cancelled = []
+        for hand_id in ids:
+            async with self.db.write() as conn:
+                try:
+                    cancelled.append(await self._cancel(conn, hand_id, "recovery", now))
+                except HandNotOpen:
+                    continue  # ended or cancelled meanwhile by someone else
+        return cancelled
+
+    async def open_hands(self, *, table_id: str | None = None) -> list[HandStart]:
+        q = select(HandRow.id).where(HandRow.status == "open").order_by(HandRow.started_at, HandRow.id)
+        if table_id is not None:
+            q = q.where(HandRow.table_id == table_id)
+        async with self.db.read() as conn:
+            ids = list((await conn.execute(q)).scalars())
+        return [(await self.hand(h)).start for h in ids]
+
+    async def hand(self, hand_id: str) -> HandRecord:
+        """The journal's record of a hand (audit and replay; the deck only once revealed)."""
+        async with self.db.read() as conn:
+            h = (await conn.execute(select(HandRow).where(HandRow.id == hand_id))).one_or_none()
+            if h is None:
+                raise UnknownHand(hand_id)
+            seats = (
+                await conn.execute(
+                    select(HandSeatRow.seat, HandSeatRow.player_id, HandSeatRow.session_id, HandSeatRow.stack)
+                    .where(HandSeatRow.hand_id == hand_id)
+                    .order_by(HandSeatRow.seat)
+                )
+            ).all()
+        start = HandStart(
+            h.id,
+            h.table_id,
+            h.game,
+            h.currency,
+            tuple(SeatRecord(int(s.seat), int(s.player_id), int(s.session_id), int(s.stack)) for s in seats),
+            h.started_at,
+            h.deck_commitment,
+        )
+        result = json.loads(h.result) if h.result else None
+        return HandRecord(start, h.status, h.ended_at, result, h.deck, h.salt)
+
+    async def commands(self, hand_id: str) -> list[JournalCommand]:
+        async with self.db.read() as conn:
+            rows = (
+                await conn.execute(
+                    select(HandCommandRow.seq, HandCommandRow.command, HandCommandRow.recorded_at)
+                    .where(HandCommandRow.hand_id == hand_id)
+                    .order_by(HandCommandRow.seq)
+                )
+            ).all()
+        return [JournalCommand(int(r.seq), json.loads(r.command), r.recorded_at) for r in rows]

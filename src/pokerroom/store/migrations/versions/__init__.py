@@ -1,0 +1,1 @@
+"""Alembic revision scripts (kept a package so an installed wheel carries them)."""

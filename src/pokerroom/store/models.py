@@ -1,0 +1,192 @@
+"""SQLAlchemy 2 models of the store. The schema itself is created by the Alembic migrations in
+``pokerroom/store/migrations``; a test checks that the migrations and these models agree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# An auto-incrementing 64-bit key (SQLite only auto-increments an INTEGER PRIMARY KEY).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on both databases (SQLite keeps naive UTC text)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; pass an aware (UTC) datetime")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    __table_args__ = (
+        CheckConstraint("role IN ('player', 'admin')", name="role"),
+        CheckConstraint("failed_logins >= 0", name="failed_logins"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    name: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16))
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AuthSessionRow(Base):
+    __tablename__ = "auth_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AccountRow(Base):
+    """A ledger account: a kind, an owner (player) and/or a reference (table, tournament), a currency.
+
+    ``balance`` is kept only for accounts that may not go negative (wallets, points, seat sessions, prize
+    pools); it is NULL for the unbounded system accounts (cashier, bank, issuer, house, promotions), whose
+    balance is the sum of their postings. Keeping no balance row for them means no hot row that every
+    settlement would have to lock."""
+
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (CheckConstraint("balance IS NULL OR balance >= 0", name="balance_not_negative"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    currency: Mapped[str] = mapped_column(String(8))
+    owner_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("players.id"), index=True)
+    ref: Mapped[str | None] = mapped_column(String(64), index=True)
+    key: Mapped[str | None] = mapped_column(String(160), unique=True)
+    balance: Mapped[int | None] = mapped_column(BigInteger)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TransactionRow(Base):
+    __tablename__ = "ledger_transactions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    idem_key: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    memo: Mapped[str | None] = mapped_column(Text)
+
+
+class PostingRow(Base):
+    __tablename__ = "ledger_postings"
+    __table_args__ = (CheckConstraint("amount <> 0", name="amount_not_zero"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    tx_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_transactions.id"), index=True)
+    account_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"), index=True)
+    currency: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class HandRow(Base):
+    __tablename__ = "hands"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'ended', 'cancelled')", name="status"),
+        Index("ix_hands_status", "status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    currency: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(10))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    deck_commitment: Mapped[str] = mapped_column(String(64))
+    start_fingerprint: Mapped[str] = mapped_column(String(64))
+    deck: Mapped[str | None] = mapped_column(Text)
+    salt: Mapped[str | None] = mapped_column(String(128))
+    result: Mapped[str | None] = mapped_column(Text)
+    tx_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("ledger_transactions.id"))
+
+
+class HandSeatRow(Base):
+    __tablename__ = "hand_seats"
+
+    hand_id: Mapped[str] = mapped_column(String(64), ForeignKey("hands.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    session_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"), index=True)
+    stack: Mapped[int] = mapped_column(BigInteger)
+
+
+class HandCommandRow(Base):
+    __tablename__ = "hand_commands"
+
+    hand_id: Mapped[str] = mapped_column(String(64), ForeignKey("hands.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    command: Mapped[str] = mapped_column(Text)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class HandHistoryRow(Base):
+    """The full PHH of a hand, for audit only: it holds every hole card. Never shown to players."""
+
+    __tablename__ = "hand_histories"
+
+    hand_id: Mapped[str] = mapped_column(String(64), ForeignKey("hands.id"), primary_key=True)
+    full_phh: Mapped[str] = mapped_column(Text)
+    stored_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlayerHandRow(Base):
+    """One player's own view of a hand he was dealt into (PHH and PokerStars-style text)."""
+
+    __tablename__ = "player_hands"
+    __table_args__ = (Index("ix_player_hands_player_id_ended_at", "player_id", "ended_at"),)
+
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(64), ForeignKey("hands.id"), primary_key=True)
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    phh: Mapped[str] = mapped_column(Text)
+    pokerstars: Mapped[str] = mapped_column(Text)

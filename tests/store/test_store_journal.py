@@ -1,0 +1,373 @@
+"""The hand journal: start records with a deck commitment, commands, end records that settle in the same
+transaction, recovery of hands left open, and the hand histories."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from datetime import timedelta
+
+import pytest
+from conftest import Room
+from storehelpers import FakeClock
+
+from pokerroom.store import (
+    AccountKind,
+    BadSequence,
+    DeckMismatch,
+    HandExists,
+    HandHistory,
+    HandNotOpen,
+    InsufficientFunds,
+    InvalidRecord,
+    PlayerView,
+    SeatRecord,
+    SessionClosed,
+    SessionInHand,
+    StackMismatch,
+    UnknownHand,
+    UnknownSession,
+    deck_commitment,
+    format_phhs,
+    format_pokerstars,
+    new_salt,
+    verify_deck,
+)
+
+pytestmark = pytest.mark.asyncio
+
+DECK = "AsKd7c2h9s" + "Tc" * 3
+SALT = "00112233445566778899aabbccddeeff"
+
+
+async def test_deck_commitment_is_sha256_of_salt_colon_deck() -> None:
+    c = deck_commitment(DECK, SALT)
+    assert c == hashlib.sha256(f"{SALT}:{DECK}".encode()).hexdigest()
+    assert verify_deck(c, DECK, SALT)
+    assert not verify_deck(c, DECK, SALT[:-1] + "0")
+    assert not verify_deck(c, DECK[2:] + DECK[:2], SALT)
+    assert len(new_salt()) == 32 and new_salt() != new_salt()
+    with pytest.raises(ValueError):
+        deck_commitment(DECK, "")
+
+
+async def seats(room: Room, table: str = "t1", stack: int = 10_000) -> list[SeatRecord]:
+    led = room.store.ledger
+    a = await led.buy_in(room.alice, table, "USD", stack, idempotency_key=f"{table}-a")
+    b = await led.buy_in(room.bob, table, "USD", stack, idempotency_key=f"{table}-b")
+    return [SeatRecord(1, room.alice, a.session_id, stack), SeatRecord(4, room.bob, b.session_id, stack)]
+
+
+async def start(
+    room: Room, hand_id: str = "h1", table: str = "t1", s: list[SeatRecord] | None = None
+) -> list[SeatRecord]:
+    s = s if s is not None else await seats(room, table)
+    await room.store.journal.start_hand(
+        hand_id,
+        table_id=table,
+        game="NT",
+        currency="USD",
+        seats=s,
+        deck_commitment=deck_commitment(DECK, SALT),
+    )
+    return s
+
+
+def views(room: Room, hand_id: str) -> HandHistory:
+    return HandHistory(
+        full_phh=f'variant = "NT"\nhand = "{hand_id}"\nhole = ["AsKd", "7c2h"]\n',
+        views={
+            room.alice: PlayerView(
+                f'variant = "NT"\nhand = "{hand_id}"\nhole = ["AsKd", "????"]\n', f"PS {hand_id} alice"
+            ),
+            room.bob: PlayerView(
+                f'variant = "NT"\nhand = "{hand_id}"\nhole = ["????", "7c2h"]\n', f"PS {hand_id} bob"
+            ),
+        },
+    )
+
+
+async def test_a_whole_hand_start_commands_end(room: Room) -> None:
+    s = room.store
+    seat_a, seat_b = await start(room)
+    for seq, cmd in enumerate([{"fold": 4}, '{"check": 1}'], 1):
+        await s.journal.record_command("h1", seq, cmd)
+    end = await s.journal.end_hand(
+        "h1",
+        deck_text=DECK,
+        salt=SALT,
+        deltas={seat_a.session_id: 150, seat_b.session_id: -160},
+        rake=10,
+        points={room.alice: 50, room.bob: 50},
+        history=views(room, "h1"),
+    )
+    assert not end.replayed and end.transaction.key == "hand:h1"
+    assert (await s.ledger.session(seat_a.session_id)).balance == 10_150
+    assert await s.ledger.system_balance(AccountKind.HOUSE, "USD") == 10
+    rec = await s.journal.hand("h1")
+    assert rec.status == "ended" and rec.deck == DECK and rec.salt == SALT
+    assert rec.result["rake"] == 10
+    assert DECK not in repr(rec) and SALT not in repr(rec)
+    assert [c.command for c in await s.journal.commands("h1")] == [{"fold": 4}, {"check": 1}]
+    again = await s.journal.end_hand(
+        "h1",
+        deck_text=DECK,
+        salt=SALT,
+        deltas={seat_a.session_id: 150, seat_b.session_id: -160},
+        rake=10,
+        points={room.alice: 50, room.bob: 50},
+    )
+    assert again.replayed and again.transaction.id == end.transaction.id
+    assert (await s.verify()).ok
+
+
+async def test_the_start_record_is_checked_against_the_seat_sessions(room: Room) -> None:
+    s = room.store
+    a, b = await seats(room)
+    c = deck_commitment(DECK, SALT)
+    bad = [
+        ([SeatRecord(1, room.alice, a.session_id, 9_999), b], StackMismatch),
+        ([SeatRecord(1, room.admin, a.session_id, 10_000), b], UnknownSession),  # not his session
+        ([SeatRecord(1, room.alice, 777, 10_000), b], UnknownSession),
+        ([a, SeatRecord(1, room.bob, b.session_id, 10_000)], InvalidRecord),  # two players in seat 1
+        ([a, SeatRecord(4, room.alice, b.session_id, 10_000)], InvalidRecord),  # one player twice
+        ([], InvalidRecord),
+    ]
+    for seat_list, error in bad:
+        with pytest.raises(error):
+            await s.journal.start_hand(
+                "h1", table_id="t1", game="NT", currency="USD", seats=seat_list, deck_commitment=c
+            )
+    with pytest.raises(InvalidRecord):
+        await s.journal.start_hand(
+            "h1", table_id="t1", game="NT", currency="USD", seats=[a, b], deck_commitment="abc"
+        )
+    with pytest.raises(UnknownSession):  # USD sessions in a EUR hand
+        await s.journal.start_hand(
+            "h1", table_id="t1", game="NT", currency="EUR", seats=[a, b], deck_commitment=c
+        )
+    assert await s.journal.open_hands() == []
+    await s.ledger.cash_out(b.session_id, idempotency_key="co")
+    with pytest.raises(SessionClosed):
+        await s.journal.start_hand(
+            "h1", table_id="t1", game="NT", currency="USD", seats=[a, b], deck_commitment=c
+        )
+
+
+async def test_a_start_record_is_idempotent_and_a_session_is_in_one_open_hand_only(room: Room) -> None:
+    s = room.store
+    seat_list = await start(room)
+    await start(room, s=seat_list)  # the same start again: fine
+    with pytest.raises(HandExists) as err:
+        await s.journal.start_hand(
+            "h1",
+            table_id="t1",
+            game="PLO",
+            currency="USD",
+            seats=seat_list,
+            deck_commitment=deck_commitment(DECK, SALT),
+        )
+    assert err.value.code == "hand_exists"
+    with pytest.raises(SessionInHand):
+        await start(room, "h2", s=seat_list)
+    assert [h.hand_id for h in await s.journal.open_hands()] == ["h1"]
+
+
+async def test_no_top_up_or_cash_out_while_the_session_is_in_a_hand(room: Room) -> None:
+    s = room.store
+    a, _ = await start(room)
+    with pytest.raises(SessionInHand) as err:
+        await s.ledger.top_up(a.session_id, 100, idempotency_key="tu")
+    assert err.value.code == "session_in_hand" and err.value.hand_id == "h1"
+    with pytest.raises(SessionInHand):
+        await s.ledger.cash_out(a.session_id, idempotency_key="co")
+    await s.journal.cancel_hand("h1", reason="misdeal")
+    await s.ledger.top_up(a.session_id, 100, idempotency_key="tu")
+
+
+async def test_commands_are_numbered_one_by_one(room: Room) -> None:
+    j = room.store.journal
+    await start(room)
+    await j.record_command("h1", 1, {"a": 1})
+    await j.record_command("h1", 1, {"a": 1})  # a retry of the same command: no-op
+    with pytest.raises(BadSequence) as err:
+        await j.record_command("h1", 3, {"a": 3})
+    assert (err.value.code, err.value.expected, err.value.got) == ("bad_sequence", 2, 3)
+    with pytest.raises(BadSequence):
+        await j.record_command("h1", 1, {"a": "other"})
+    await j.record_command("h1", 2, {"a": 2})
+    with pytest.raises(UnknownHand):
+        await j.record_command("nope", 1, {})
+    with pytest.raises(InvalidRecord):
+        await j.record_command("h1", 3, "{not json")
+    with pytest.raises(InvalidRecord):
+        await j.record_command("h1", 0, {})
+    assert [c.seq for c in await j.commands("h1")] == [1, 2]
+
+
+async def test_no_commands_after_the_end(room: Room) -> None:
+    s = room.store
+    await start(room)
+    await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={})
+    with pytest.raises(HandNotOpen) as err:
+        await s.journal.record_command("h1", 1, {"late": True})
+    assert err.value.status == "ended"
+
+
+async def test_the_end_record_must_reveal_the_committed_deck(room: Room) -> None:
+    s = room.store
+    a, b = await start(room)
+    for deck, salt in ((DECK[::-1], SALT), (DECK, new_salt())):
+        with pytest.raises(DeckMismatch) as err:
+            await s.journal.end_hand(
+                "h1", deck_text=deck, salt=salt, deltas={a.session_id: 5, b.session_id: -5}, rake=0, points={}
+            )
+        assert err.value.code == "deck_mismatch"
+    rec = await s.journal.hand("h1")
+    assert rec.status == "open" and rec.deck is None
+    assert (await s.ledger.session(a.session_id)).balance == 10_000
+
+
+async def test_end_record_and_settlement_commit_together_or_not_at_all(room: Room) -> None:
+    s = room.store
+    a, b = await start(room)
+    with pytest.raises(InsufficientFunds):
+        await s.journal.end_hand(
+            "h1",
+            deck_text=DECK,
+            salt=SALT,
+            deltas={a.session_id: 10_001, b.session_id: -10_001},
+            rake=0,
+            points={},
+        )
+    rec = await s.journal.hand("h1")
+    assert rec.status == "open" and rec.deck is None and rec.result is None
+    assert await s.ledger.transaction("hand:h1") is None
+    # A history that names a player not dealt in aborts the whole end record too.
+    bad = HandHistory("x = 1\n", {room.admin: PlayerView("x = 1\n", "PS")})
+    with pytest.raises(InvalidRecord):
+        await s.journal.end_hand(
+            "h1",
+            deck_text=DECK,
+            salt=SALT,
+            deltas={a.session_id: 1, b.session_id: -1},
+            rake=0,
+            points={},
+            history=bad,
+        )
+    assert (await s.journal.hand("h1")).status == "open"
+    assert await s.ledger.transaction("hand:h1") is None
+    assert (await s.verify()).ok
+
+
+async def test_the_end_record_only_settles_the_hands_own_seats(room: Room) -> None:
+    s = room.store
+    a, _ = await start(room)
+    other = await room.store.ledger.buy_in(room.alice, "t2", "USD", 100, idempotency_key="t2")
+    with pytest.raises(InvalidRecord):
+        await s.journal.end_hand(
+            "h1", deck_text=DECK, salt=SALT, deltas={a.session_id: 5, other.session_id: -5}, rake=0, points={}
+        )
+    with pytest.raises(InvalidRecord):
+        await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={room.admin: 5})
+
+
+async def test_recover_cancels_open_hands_and_returns_every_stack(room: Room, clock: FakeClock) -> None:
+    s = room.store
+    a, b = await start(room, "h1", "t1")
+    await s.journal.record_command("h1", 1, {"bet": 500})
+    c, d = await seats(room, "t2", 20_000)
+    await start(room, "h2", "t2", [c, d])
+    await s.journal.end_hand(
+        "h2", deck_text=DECK, salt=SALT, deltas={c.session_id: 90, d.session_id: -100}, rake=10, points={}
+    )
+    await start(
+        room,
+        "h3",
+        "t2",
+        [SeatRecord(1, room.alice, c.session_id, 20_090), SeatRecord(2, room.bob, d.session_id, 19_900)],
+    )
+    clock.advance(timedelta(minutes=5))
+    cancelled = await s.journal.recover()
+    assert [h.hand_id for h in cancelled] == ["h1", "h3"]
+    h1 = cancelled[0]
+    assert h1.reason == "recovery" and h1.mismatches == ()
+    assert dict(h1.stacks) == {a.session_id: 10_000, b.session_id: 10_000}
+    assert dict(cancelled[1].stacks) == {c.session_id: 20_090, d.session_id: 19_900}
+    rec = await s.journal.hand("h1")
+    assert rec.status == "cancelled" and rec.ended_at == clock.now and rec.result["cancelled"] == "recovery"
+    assert await s.journal.recover() == []
+    assert await s.journal.open_hands() == []
+    with pytest.raises(HandNotOpen):
+        await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={})
+    with pytest.raises(HandNotOpen):
+        await s.journal.cancel_hand("h1", reason="again")
+    # The chips never moved: the sessions can be cashed out in full.
+    await s.ledger.cash_out(a.session_id, idempotency_key="co-a")
+    assert await s.ledger.balance(room.alice, "USD") == 100_000 - 20_000  # t1 back in full, t2 still seated
+    assert (await s.verify()).ok
+
+
+async def test_histories_are_paged_newest_first_and_show_only_the_players_view(
+    room: Room, clock: FakeClock
+) -> None:
+    s = room.store
+    seat_list = await seats(room)
+    ids = [f"hand-{n}" for n in range(5)]
+    for hid in ids:
+        await start(room, hid, s=seat_list)
+        await s.journal.end_hand(
+            hid, deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, history=views(room, hid)
+        )
+        clock.advance(timedelta(seconds=30))
+    page1 = await s.histories.player_hands(room.alice, limit=2)
+    page2 = await s.histories.player_hands(room.alice, limit=2, offset=2)
+    page3 = await s.histories.player_hands(room.alice, limit=2, offset=4)
+    assert [h.hand_id for h in page1 + page2 + page3] == ids[::-1]
+    assert all("7c2h" not in h.phh for h in page1 + page2 + page3)  # bob's hole cards never reach alice
+    assert "AsKd" not in (await s.histories.player_hand(room.bob, "hand-0")).phh
+    assert "AsKd" in (await s.histories.audit_phh("hand-0")) and "7c2h" in (
+        await s.histories.audit_phh("hand-0")
+    )
+    assert await s.histories.player_hands(room.admin) == []
+    with pytest.raises(UnknownHand):
+        await s.histories.player_hand(room.admin, "hand-0")
+
+
+async def test_exports_phhs_and_pokerstars_text(room: Room, clock: FakeClock) -> None:
+    s = room.store
+    seat_list = await seats(room)
+    for hid in ("x1", "x2", "x3"):
+        await start(room, hid, s=seat_list)
+        await s.journal.end_hand(
+            hid, deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, history=views(room, hid)
+        )
+        clock.advance(timedelta(seconds=1))
+    phhs = await s.histories.export_phhs(room.alice)
+    parsed = tomllib.loads(phhs)
+    assert list(parsed) == ["1", "2", "3"]
+    assert [parsed[k]["hand"] for k in parsed] == ["x1", "x2", "x3"]  # oldest first
+    assert parsed["1"]["hole"] == ["AsKd", "????"]
+    ps = await s.histories.export_pokerstars(room.bob)
+    assert ps.split("\n\n\n") == ["PS x1 bob", "PS x2 bob", "PS x3 bob\n"]
+
+
+async def test_histories_can_be_stored_after_the_end_record(room: Room) -> None:
+    s = room.store
+    await start(room)
+    with pytest.raises(InvalidRecord):  # not ended yet
+        await s.histories.store("h1", views(room, "h1"))
+    await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={})
+    await s.histories.store("h1", views(room, "h1"))
+    with pytest.raises(InvalidRecord):  # only once
+        await s.histories.store("h1", views(room, "h1"))
+    assert len(await s.histories.player_hands(room.bob)) == 1
+    with pytest.raises(UnknownHand):
+        await s.histories.store("nope", views(room, "nope"))
+
+
+async def test_format_helpers() -> None:
+    docs = ['a = 1\nb = "x"\n', 'a = 2\nb = "y"']
+    assert tomllib.loads(format_phhs(docs)) == {"1": {"a": 1, "b": "x"}, "2": {"a": 2, "b": "y"}}
+    assert format_phhs([]) == "" and format_pokerstars([]) == ""
+    assert format_pokerstars(["one\n", "two"]) == "one\n\n\ntwo\n"
