@@ -423,3 +423,19 @@ async def test_bookings_also_work_through_sqlalchemy_alone(
         async with s.db.write() as conn:
             await s.ledger.settle_in(conn, prepared)
     await assert_verified(s)
+
+
+async def test_history_lists_a_players_entries_newest_first_with_balances(room: Room) -> None:
+    s = room.store
+    b = await s.ledger.buy_in(room.alice, "table-1", "USD", 20_000, idempotency_key="h-bi")
+    await s.ledger.cash_out(b.session_id, idempotency_key="h-co")
+    entries = await s.ledger.history(room.alice, "USD")
+    assert [(e.kind, e.amount, e.balance) for e in entries] == [
+        ("cash_out", 20_000, 100_000),
+        ("buy_in", -20_000, 80_000),
+        ("deposit", 100_000, 100_000),
+    ]
+    assert [e.amount for e in await s.ledger.history(room.alice, "USD", limit=1, offset=1)] == [-20_000]
+    assert (await s.ledger.history(room.alice, "USD", limit=1, offset=1))[0].balance == 80_000
+    assert await s.ledger.history(room.bob, "EUR") == []
+    assert entries[0].to_dict()["amount"] == 20_000

@@ -70,7 +70,7 @@ from pokerroom.store.kinds import (
     SeatSession,
     Transaction,
 )
-from pokerroom.store.ledger import Ledger, PlayMoneyPolicy, PreparedSettlement
+from pokerroom.store.ledger import Ledger, LedgerEntry, PlayMoneyPolicy, PreparedSettlement
 from pokerroom.store.util import Clock, deck_commitment, new_salt, utc_now, verify_deck
 from pokerroom.store.verify import CurrencyTotals, VerifyReport, verify_ledger
 
@@ -138,6 +138,7 @@ __all__ = [
     "InvalidRecord",
     "JournalCommand",
     "Ledger",
+    "LedgerEntry",
     "LockPolicy",
     "LoginSession",
     "NameTaken",

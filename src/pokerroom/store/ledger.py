@@ -47,6 +47,26 @@ from pokerroom.store.util import Clock, canonical_json, fingerprint, utc_now
 
 
 @dataclass(frozen=True)
+class LedgerEntry:
+    """One transaction as it touched a player's account: the amount and the balance after it."""
+
+    transaction_id: int
+    kind: str
+    created_at: datetime
+    amount: int
+    balance: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.transaction_id,
+            "kind": self.kind,
+            "at": self.created_at.isoformat(),
+            "amount": self.amount,
+            "balance": self.balance,
+        }
+
+
+@dataclass(frozen=True)
 class PlayMoneyPolicy:
     """A play-money top-up is allowed while the PLAY wallet holds less than ``threshold``; it refills the
     wallet to ``refill_to``."""
@@ -160,6 +180,54 @@ class Ledger:
                 await conn.execute(select(AccountRow.balance).where(AccountRow.key == key))
             ).scalar_one_or_none()
         return int(value or 0)
+
+    async def history(
+        self, player_id: int, currency: str, *, limit: int = 50, offset: int = 0
+    ) -> list[LedgerEntry]:
+        """The player's wallet (or points, for ``PTS``) entries, newest first, with the balance after each."""
+        check_currency(currency)
+        kind = AccountKind.POINTS if currency == POINTS else AccountKind.WALLET
+        key = account_key(kind, currency, player_id)
+        limit = max(1, min(int(limit), 500))
+        offset = max(0, int(offset))
+        async with self.db.read() as conn:
+            account_id = (
+                await conn.execute(select(AccountRow.id).where(AccountRow.key == key))
+            ).scalar_one_or_none()
+            if account_id is None:
+                return []
+            rows = (
+                await conn.execute(
+                    select(
+                        TransactionRow.id,
+                        TransactionRow.kind,
+                        TransactionRow.created_at,
+                        func.sum(PostingRow.amount).label("amount"),
+                    )
+                    .join(PostingRow, PostingRow.tx_id == TransactionRow.id)
+                    .where(PostingRow.account_id == account_id)
+                    .group_by(TransactionRow.id, TransactionRow.kind, TransactionRow.created_at)
+                    .order_by(TransactionRow.id.desc())
+                    .limit(limit)
+                    .offset(offset)
+                )
+            ).all()
+            if not rows:
+                return []
+            newest = rows[0].id
+            after = (
+                await conn.execute(
+                    select(func.coalesce(func.sum(PostingRow.amount), 0)).where(
+                        PostingRow.account_id == account_id, PostingRow.tx_id <= newest
+                    )
+                )
+            ).scalar_one()
+        out = []
+        balance = int(after)
+        for r in rows:
+            out.append(LedgerEntry(int(r.id), str(r.kind), r.created_at, int(r.amount), balance))
+            balance -= int(r.amount)
+        return out
 
     async def system_balance(self, kind: AccountKind, currency: str, *, ref: str | None = None) -> int:
         """Balance of a system account (house, cashier, ...) computed from its postings; 0 if unused."""

@@ -1,0 +1,55 @@
+"""The ASGI application: HTTP API, WebSocket endpoint and the browser client's static files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from pokerroom import __version__
+from pokerroom.server.http import router, store_error_handler
+from pokerroom.server.room import Room, RoomSettings
+from pokerroom.server.ws import websocket_endpoint
+from pokerroom.store import Store, StoreError
+
+__all__ = ["WEB_DIR", "create_app"]
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+def create_app(store: Store, settings: RoomSettings) -> FastAPI:
+    """An app serving one room on ``store``; the room starts with the app's lifespan."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        room = Room(store, settings)
+        await room.start()
+        app.state.room = room
+        try:
+            yield
+        finally:
+            await room.stop()
+            await store.close()
+
+    app = FastAPI(
+        title="pokerroom",
+        version=__version__,
+        description="An open online poker room. Real-time play uses the WebSocket protocol at /ws "
+        "(docs/protocol.md).",
+        lifespan=lifespan,
+    )
+    app.include_router(router)
+    app.add_exception_handler(StoreError, store_error_handler)
+    app.add_api_websocket_route("/ws", websocket_endpoint)
+    if (WEB_DIR / "index.html").exists():
+        app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+        @app.get("/", include_in_schema=False)
+        async def index() -> FileResponse:
+            return FileResponse(WEB_DIR / "index.html")
+
+    return app

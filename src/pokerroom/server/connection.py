@@ -1,0 +1,86 @@
+"""One client connection: an outbound queue drained by its own task, and rate limits on what comes in."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Connection", "TokenBucket"]
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """``rate`` tokens per second up to ``burst``; :meth:`take` is False when the bucket is empty."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.tokens < 0:
+            self.tokens = self.burst
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """A WebSocket client as the room sees it. ``send`` never blocks: frames are queued and written by a
+    writer task; a client that does not read (queue over ``max_queue``) is disconnected."""
+
+    def __init__(
+        self, send_text: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]], *,
+        max_queue: int = 2000,
+    ) -> None:
+        self._send_text = send_text
+        self._close = close
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.max_queue = max_queue
+        self.player: str | None = None  # the logged-in player's id (rooms use str ids)
+        self.name: str = ""
+        self.session_token: str | None = None
+        self.tables: set[str] = set()
+        self.messages = TokenBucket(rate=20, burst=40)
+        self.chats = TokenBucket(rate=0.5, burst=3)
+        self.closed = False
+        self._writer: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._writer = asyncio.create_task(self._drain())
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self._queue.qsize() >= self.max_queue:
+            self.closed = True
+            self._queue.put_nowait(None)
+            return
+        self._queue.put_nowait(text)
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    break
+                await self._send_text(text)
+        except Exception:  # the socket went away; the reader notices and cleans up
+            self.closed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await self._close(1008 if self.closed else 1000)
+
+    async def stop(self) -> None:
+        self.closed = True
+        self._queue.put_nowait(None)
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, 2)

@@ -1,0 +1,44 @@
+"""The demo room of ``pokerroom serve``: one play-money table per game and structure."""
+
+from __future__ import annotations
+
+from pokerroom.engine import Betting, RakeRule, Stakes
+from pokerroom.rooms import TableConfig, Timing
+from pokerroom.variants import VARIANTS
+
+__all__ = ["demo_tables"]
+
+RULES_GAMES = ("holdem", "irish", "omaha", "omaha5", "omaha6", "omaha8", "stud", "stud8", "razz", "stud5",
+               "soko", "deuce7_triple", "draw5", "draw7a")
+_SEATS = {"holdem": 6, "irish": 6, "omaha": 6, "omaha8": 6}
+
+
+def _stakes(variant: str, betting: Betting) -> Stakes:
+    if VARIANTS[variant].is_stud:
+        return Stakes.fixed_limit(20, 40, ante=4, bring_in=5, blinds=False)
+    if betting is Betting.FIXED_LIMIT:
+        return Stakes.fixed_limit(20, 40)
+    return Stakes.blinds(10, 20)
+
+
+def demo_tables(timing: Timing | None = None, games: tuple[str, ...] = RULES_GAMES) -> list[TableConfig]:
+    """One table for every game of RULES.md and every structure it is played in (play money)."""
+    out = []
+    for code in games:
+        v = VARIANTS[code]
+        for betting in v.structures:
+            seats = _SEATS.get(code, v.max_players if v.max_players <= 6 else 6)
+            stakes = _stakes(code, betting)
+            big = stakes.big_blind or stakes.small_bet
+            out.append(TableConfig(
+                table_id=f"{code}-{betting.value.lower()}",
+                name=f"{v.name} {betting.value}",
+                variant=code,
+                betting=betting,
+                stakes=stakes,
+                seats=seats,
+                rake=RakeRule(500, 3 * big),
+                timing=timing or Timing(),
+                currency="PLAY",
+            ))
+    return out

@@ -1,0 +1,37 @@
+"""Hand histories of a finished hand for the store: the audit PHH and each player's own views."""
+
+from __future__ import annotations
+
+from pokerroom.history import HandContext, write_phh, write_pokerstars
+from pokerroom.rooms import FinishedHand
+from pokerroom.store import HandHistory, PlayerView
+
+__all__ = ["context_of", "histories_of"]
+
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "PLAY": ""}
+
+
+def context_of(record: FinishedHand) -> HandContext:
+    return HandContext(
+        hand_id=record.hand_id,
+        table=record.table_name,
+        time=record.started_at,
+        players={seat: name for seat, (_, name) in record.players.items()},
+        currency="" if record.currency == "PLAY" else record.currency,
+        currency_symbol=_SYMBOLS.get(record.currency, ""),
+        minor_units=1 if record.currency == "PLAY" else 100,
+        seat_count=record.seats,
+    )
+
+
+def histories_of(record: FinishedHand) -> HandHistory:
+    """The full PHH (every card: audit only) and, per player dealt in, his PHH and PokerStars text."""
+    ctx = context_of(record)
+    hand = record.hand
+    views = {}
+    for seat, (player, _) in record.players.items():
+        views[int(player)] = PlayerView(
+            phh=write_phh(hand, viewer=seat, context=ctx),
+            pokerstars=write_pokerstars(hand, ctx, viewer=seat),
+        )
+    return HandHistory(full_phh=write_phh(hand, viewer=None, context=ctx), views=views)

@@ -1,0 +1,190 @@
+"""The HTTP API: accounts, lobby, tables, cashier, hand histories, health. Described by OpenAPI
+(``/openapi.json``, browsable at ``/docs``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from pokerroom.rooms.view import table_view
+from pokerroom.server.room import Room
+from pokerroom.store import PLAY, Player, StoreError
+
+__all__ = ["router", "store_error_handler"]
+
+router = APIRouter(prefix="/api")
+COOKIE = "pokerroom_token"
+
+
+class Credentials(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class SessionOut(BaseModel):
+    token: str
+    player: dict[str, Any]
+    expires_at: datetime
+
+
+def _room(request: Request) -> Room:
+    room: Room = request.app.state.room
+    return room
+
+
+def _token(request: Request, authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return request.cookies.get(COOKIE)
+
+
+async def current_player(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> Player:
+    token = _token(request, authorization)
+    if not token:
+        raise HTTPException(401, detail={"code": "login_required", "message": "log in first"})
+    return await _room(request).store.accounts.authenticate(token)
+
+
+Me = Annotated[Player, Depends(current_player)]
+
+
+def _player(p: Player) -> dict[str, Any]:
+    return {"id": str(p.id), "name": p.name, "role": p.role.value}
+
+
+async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    code = getattr(exc, "code", "store_error")
+    status = {"name_taken": 409, "bad_credentials": 401, "account_locked": 423, "unknown_token": 401,
+              "token_expired": 401, "insufficient_funds": 402, "forbidden": 403}.get(code, 400)
+    return JSONResponse({"code": code, "message": str(exc)}, status_code=status)
+
+
+def _login_response(session: Any, response: Response) -> SessionOut:
+    response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict",
+                        expires=session.expires_at)
+    return SessionOut(token=session.token, player=_player(session.player), expires_at=session.expires_at)
+
+
+@router.post("/register", response_model=SessionOut, tags=["accounts"])
+async def register(creds: Credentials, request: Request, response: Response) -> SessionOut:
+    """Create an account (with play money) and log in."""
+    room = _room(request)
+    player = await room.store.accounts.register(creds.name, creds.password)
+    if room.settings.play_money_on_register:
+        await room.store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
+    session = await room.store.accounts.login(creds.name, creds.password)
+    return _login_response(session, response)
+
+
+@router.post("/login", response_model=SessionOut, tags=["accounts"])
+async def login(creds: Credentials, request: Request, response: Response) -> SessionOut:
+    session = await _room(request).store.accounts.login(creds.name, creds.password)
+    return _login_response(session, response)
+
+
+@router.post("/logout", tags=["accounts"])
+async def logout(request: Request, response: Response,
+                 authorization: Annotated[str | None, Header()] = None) -> dict[str, bool]:
+    token = _token(request, authorization)
+    if token:
+        try:
+            await _room(request).store.accounts.logout(token)
+        except StoreError:
+            pass
+    response.delete_cookie(COOKIE)
+    return {"ok": True}
+
+
+@router.get("/lobby", tags=["lobby"])
+async def lobby(
+    request: Request,
+    game: str | None = None,
+    betting: Annotated[str | None, Query(pattern="^(FL|PL|NL|fl|pl|nl)$")] = None,
+    seats: Annotated[int | None, Query(ge=2, le=10)] = None,
+    min_players: Annotated[int | None, Query(ge=0, le=10)] = None,
+    max_stake: Annotated[int | None, Query(ge=0)] = None,
+) -> dict[str, Any]:
+    """Cash tables, filtered by game, structure, seats, players and stakes (the big blind or small bet)."""
+    rows = _room(request).lobby(game=game, betting=betting, seats=seats, min_players=min_players,
+                                max_stake=max_stake)
+    return {"tables": rows}
+
+
+@router.get("/tables/{table_id}", tags=["lobby"])
+async def table_details(table_id: str, request: Request) -> dict[str, Any]:
+    """A table as an observer sees it: seats, stacks, the public cards of the hand in progress."""
+    actor = _room(request).actors.get(table_id)
+    if actor is None:
+        raise HTTPException(404, detail={"code": "unknown_table", "message": "no such table"})
+    return {"summary": actor.summary(), "state": table_view(actor.table, None, datetime.now(UTC))}
+
+
+@router.get("/account", tags=["cashier"])
+async def account(me: Me, request: Request) -> dict[str, Any]:
+    """The player and his balances (play money and loyalty points in centipoints)."""
+    return {"player": _player(me), "balances": await _room(request).balances(me.id)}
+
+
+@router.post("/account/play-money", tags=["cashier"])
+async def play_money(me: Me, request: Request) -> dict[str, Any]:
+    """Refill a low play-money balance."""
+    room = _room(request)
+    key = f"play-topup:{me.id}:{datetime.now(UTC).isoformat(timespec='seconds')}"
+    await room.store.ledger.play_money_top_up(me.id, idempotency_key=key)
+    await room.send_balance(str(me.id), PLAY)
+    return {"balances": await room.balances(me.id)}
+
+
+@router.get("/account/ledger", tags=["cashier"])
+async def ledger_history(
+    me: Me, request: Request, currency: str = PLAY,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """The player's ledger entries, newest first."""
+    entries = await _room(request).store.ledger.history(me.id, currency, limit=limit, offset=offset)
+    return {"currency": currency, "entries": [e.to_dict() for e in entries]}
+
+
+@router.get("/hands", tags=["histories"])
+async def hands(me: Me, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+                offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    rows = await _room(request).store.histories.player_hands(me.id, limit=limit, offset=offset)
+    return {"hands": [{"hand_id": h.hand_id, "table": h.table_id, "game": h.game,
+                       "ended_at": h.ended_at.isoformat()} for h in rows]}
+
+
+@router.get("/hands/export.phhs", tags=["histories"], response_class=PlainTextResponse)
+async def export_phhs(me: Me, request: Request) -> PlainTextResponse:
+    text = await _room(request).store.histories.export_phhs(me.id)
+    return PlainTextResponse(text, headers={"Content-Disposition": 'attachment; filename="hands.phhs"'})
+
+
+@router.get("/hands/export.txt", tags=["histories"], response_class=PlainTextResponse)
+async def export_text(me: Me, request: Request) -> PlainTextResponse:
+    text = await _room(request).store.histories.export_pokerstars(me.id)
+    return PlainTextResponse(text, headers={"Content-Disposition": 'attachment; filename="hands.txt"'})
+
+
+@router.get("/hands/{hand_id}.phh", tags=["histories"], response_class=PlainTextResponse)
+async def hand_phh(hand_id: str, me: Me, request: Request) -> PlainTextResponse:
+    h = await _room(request).store.histories.player_hand(me.id, hand_id)
+    return PlainTextResponse(h.phh, headers={"Content-Disposition": f'attachment; filename="{hand_id}.phh"'})
+
+
+@router.get("/hands/{hand_id}.txt", tags=["histories"], response_class=PlainTextResponse)
+async def hand_text(hand_id: str, me: Me, request: Request) -> PlainTextResponse:
+    h = await _room(request).store.histories.player_hand(me.id, hand_id)
+    return PlainTextResponse(h.pokerstars)
+
+
+@router.get("/health", tags=["operations"])
+async def health(request: Request) -> dict[str, Any]:
+    room = _room(request)
+    return {"ok": True, "tables": len(room.actors), "players_online": len(room.players),
+            "started_at": room.started_at.isoformat()}

@@ -1,0 +1,130 @@
+"""The room: every table actor, the connected clients, the store, and the lobby."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
+from pokerroom.server.actor import TableActor
+from pokerroom.server.connection import Connection
+from pokerroom.store import PLAY, POINTS, Player, Store
+
+__all__ = ["Room", "RoomSettings"]
+
+log = logging.getLogger("pokerroom.room")
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    tables: tuple[TableConfig, ...] = ()
+    play_money_on_register: bool = True
+    points: PointsPolicy | None = None
+
+
+class Room:
+    def __init__(self, store: Store, settings: RoomSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.actors: dict[str, TableActor] = {}
+        self.players: dict[str, set[Connection]] = {}
+        self.last_hands = LastHands()
+        self.rng = secrets.SystemRandom()
+        self.started_at = datetime.now(UTC)
+
+    # --------------------------------------------------------------------------- life cycle
+
+    async def start(self) -> None:
+        """Migrate, recover unfinished hands, return chips left on tables by a crash, open the tables."""
+        await self.store.db.upgrade()
+        cancelled = await self.store.journal.recover()
+        if cancelled:
+            log.warning("recovered %d unfinished hand(s): stacks restored", len(cancelled))
+        for session in await self.store.ledger.sessions(open_only=True):
+            await self.store.ledger.cash_out(session.id, idempotency_key=f"recovery-cashout:{session.id}")
+        for cfg in self.settings.tables:
+            self.add_table(cfg)
+
+    def add_table(self, cfg: TableConfig) -> TableActor:
+        table = CashTable(cfg, self.rng, self.settings.points)
+        actor = TableActor(self, table)
+        self.actors[cfg.table_id] = actor
+        actor.start()
+        return actor
+
+    async def stop(self) -> None:
+        for actor in self.actors.values():
+            await actor.stop()
+
+    # ---------------------------------------------------------------------------- clients
+
+    def attach(self, conn: Connection, player: Player | None) -> None:
+        if player is None:
+            return
+        conn.player = str(player.id)
+        conn.name = player.name
+        first = not self.players.get(conn.player)
+        self.players.setdefault(conn.player, set()).add(conn)
+        if first:
+            self.last_hands.start_session(conn.player)
+
+    async def detach(self, conn: Connection) -> None:
+        for tid in list(conn.tables):
+            actor = self.actors.get(tid)
+            if actor is not None:
+                await actor.call(lambda a=actor: a.unsubscribe(conn))
+        if conn.player is not None:
+            conns = self.players.get(conn.player)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self.players[conn.player]
+
+    def notify_player(self, player: str, text: str, exclude: Iterable[Connection] = ()) -> None:
+        skip = set(exclude)
+        for conn in self.players.get(player, ()):
+            if conn not in skip:
+                conn.send(text)
+
+    async def send_balance(self, player: str, currency: str) -> None:
+        if player not in self.players:
+            return
+        amount = await self.store.ledger.balance(int(player), currency)
+        text = orjson.dumps({"type": "balance", "currency": currency, "amount": amount}).decode()
+        self.notify_player(player, text)
+
+    async def balances(self, player_id: int) -> dict[str, int]:
+        out = {}
+        for currency in (PLAY, POINTS):
+            out[currency] = await self.store.ledger.balance(player_id, currency)
+        return out
+
+    # ------------------------------------------------------------------------------- lobby
+
+    def lobby(
+        self, *, game: str | None = None, betting: str | None = None, seats: int | None = None,
+        min_players: int | None = None, max_stake: int | None = None,
+    ) -> list[dict[str, Any]]:
+        rows = []
+        for actor in self.actors.values():
+            row = actor.summary()
+            if game and row["variant"] != game:
+                continue
+            if betting and row["betting"] != betting.upper():
+                continue
+            if seats and row["seats"] != seats:
+                continue
+            if min_players is not None and row["players"] < min_players:
+                continue
+            big = row["stakes"]["big_blind"] or row["stakes"]["small_bet"]
+            if max_stake is not None and big > max_stake:
+                continue
+            rows.append(row)
+        rows.sort(key=lambda r: (r["variant"], r["betting"], r["stakes"]["big_blind"] or r["stakes"]["small_bet"]))
+        return rows
