@@ -98,7 +98,7 @@ class PassiveCaller:
         if d["kind"] == "draw":
             return {"type": "draw", "cards": []}
         if d["kind"] == "discard":
-            return {"type": "discard", "cards": view.hole[-d["count"]:]}
+            return {"type": "discard", "cards": view.hole[-d["count"] :]}
         if d["kind"] == "show":
             return {"type": "show"}
         if d.get("bring_in"):
@@ -111,10 +111,24 @@ class PassiveCaller:
 
 
 _EQUITY_GAMES = {
-    "holdem": "holdem", "irish": "holdem", "omaha": "omaha", "omaha5": "omaha5", "omaha6": "omaha6",
-    "omaha8": "omaha8", "omaha8_5": "omaha8_5", "stud": "stud", "stud8": "stud8", "razz": "razz",
-    "stud5": "stud5", "soko": "soko", "deuce7_triple": "deuce7", "deuce7_single": "deuce7", "draw5": "draw",
-    "draw7a": "draw7a", "shortdeck": "shortdeck", "badugi": "badugi",
+    "holdem": "holdem",
+    "irish": "holdem",
+    "omaha": "omaha",
+    "omaha5": "omaha5",
+    "omaha6": "omaha6",
+    "omaha8": "omaha8",
+    "omaha8_5": "omaha8_5",
+    "stud": "stud",
+    "stud8": "stud8",
+    "razz": "razz",
+    "stud5": "stud5",
+    "soko": "soko",
+    "deuce7_triple": "deuce7",
+    "deuce7_single": "deuce7",
+    "draw5": "draw",
+    "draw7a": "draw7a",
+    "shortdeck": "shortdeck",
+    "badugi": "badugi",
 }
 
 
@@ -152,11 +166,10 @@ class HandStrength:
                 opp = rng.sample(pool, size)
             board_now = board if len(board) >= 3 else []
             try:
-                result = equity(game, [mine, opp], board_now, samples=self.samples,
-                                seed=rng.randrange(2**31))
+                result = equity(game, [mine, opp], board_now, samples=self.samples, seed=rng.randrange(2**31))
             except (EvalError, ValueError):
                 return 0.5
-            total += result.share[0]
+            total += result.hands[0].share
             n += 1
         share = total / max(1, n)
         return float(share ** max(1, view.opponents))
@@ -171,8 +184,11 @@ class HandStrength:
             return {"type": "show"}
         s = self.strength(view, rng)
         if d.get("bring_in"):
-            return ({"type": "raise_to", "amount": d["choices"][0]} if s > 0.5 and d.get("choices")
-                    else {"type": "bring_in"})
+            return (
+                {"type": "raise_to", "amount": d["choices"][0]}
+                if s > 0.5 and d.get("choices")
+                else {"type": "bring_in"}
+            )
         r = _raise(d, rng, size=min(1.0, max(0.0, (s - 0.6) * 2)))
         if s > 0.62 and r is not None:
             return r

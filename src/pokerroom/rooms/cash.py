@@ -145,6 +145,7 @@ class CashTable:
         self._hand_players: dict[int, tuple[str, str]] = {}
         self._plan: HandPlan | None = None
         self._hand_ids = list(hand_ids or [])
+        self.halted = False  # set by the server when the store failed: no new hand starts
 
     # ---------------------------------------------------------------------------------- queries
 
@@ -168,6 +169,10 @@ class CashTable:
     def dealt_in(self, player: str) -> bool:
         seat = self.seat_of(player)
         return self.in_hand and seat is not None and seat in self._hand_players
+
+    def hand_players(self) -> dict[int, tuple[str, str]]:
+        """Seat -> (player id, name) of the players dealt into the current hand."""
+        return dict(self._hand_players)
 
     def clock(self, seat: int) -> _Clock | None:
         return self._clocks.get(seat)
@@ -411,7 +416,7 @@ class CashTable:
         return out
 
     def _maybe_start(self, now: datetime) -> Output:
-        if self.in_hand or self.prompt is not None:
+        if self.in_hand or self.prompt is not None or self.halted:
             return []
         if self.next_hand_at is not None and now < self.next_hand_at:
             return []

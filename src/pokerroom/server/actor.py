@@ -8,6 +8,7 @@ hand goes, projects events per viewer and broadcasts them with a per-table seque
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import logging
 import secrets
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from pokerroom.engine import Command, EngineError, HandState, command_from_dict
+from pokerroom.engine import Command, DiscardDecision, HandState, command_from_dict
 from pokerroom.engine.events import HandStarted, PotAwarded
 from pokerroom.rooms import (
     BuyIn,
@@ -31,7 +32,6 @@ from pokerroom.rooms import (
     PostPrompt,
     SeatChanged,
     SeatOffer,
-    TableError,
     TopUp,
     TurnClock,
 )
@@ -43,7 +43,7 @@ from pokerroom.store import SeatRecord, StoreError, deck_commitment
 if TYPE_CHECKING:
     from pokerroom.server.room import Room
 
-__all__ = ["ActionRefused", "TableActor"]
+__all__ = ["ActionRefused", "TableActor", "stakes_label"]
 
 log = logging.getLogger("pokerroom.table")
 
@@ -90,10 +90,8 @@ class TableActor:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     async def call(self, job: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``job`` inside the actor (after what is queued before it) and return its result."""
@@ -106,10 +104,8 @@ class TableActor:
             deadline = self.table.next_deadline()
             timeout = 1.0 if deadline is None else min(1.0, max(0.0, (deadline - _now()).total_seconds()))
             job = None
-            try:
+            with contextlib.suppress(TimeoutError):
                 job = await asyncio.wait_for(self.inbox.get(), timeout)
-            except TimeoutError:
-                pass
             if job is not None:
                 fn, fut = job
                 try:
@@ -124,8 +120,15 @@ class TableActor:
                 out = self.table.tick(_now())
                 if out:
                     await self.process(out)
-            except Exception:  # a bug must not stop the table; it is logged (no cards in table logs)
-                log.exception("table %s: tick failed", self.tid)
+            except Exception:
+                self.halt("tick failed")
+
+    def halt(self, why: str) -> None:
+        """Something failed between the table and the store: stop dealing so that the two cannot drift
+        apart. The ledger stays the truth; a restart cancels the open hand and returns every stack."""
+        if not self.table.halted:
+            log.exception("table %s halted: %s", self.tid, why)
+        self.table.halted = True
 
     # ---------------------------------------------------------------------------- broadcasting
 
@@ -176,40 +179,83 @@ class TableActor:
         return orjson.dumps(msg).decode()
 
     def snapshot(self, conn: Connection) -> dict[str, Any]:
-        return {"type": "snapshot", "table": self.tid, "seq": self.seq,
-                "state": table_view(self.table, conn.player, _now())}
+        return {
+            "type": "snapshot",
+            "table": self.tid,
+            "seq": self.seq,
+            "state": table_view(self.table, conn.player, _now()),
+        }
 
     # ----------------------------------------------------------------------------- processing
 
     async def process(self, out: Output) -> None:
+        try:
+            await self._process(out)
+        except Exception:
+            self.halt("booking or journaling failed")
+            raise
+
+    async def _process(self, out: Output) -> None:
         finished = next((n.record for n in out if isinstance(n, HandFinished)), None)
         for item in out:
             if isinstance(item, HandEvents):
                 hand = self.table.hand or (finished.hand if finished is not None else None)
                 if hand is not None:
                     if any(isinstance(e, HandStarted) for e in item.events):
-                        players = dict(finished.players) if finished is not None else self.table.hand_players()
+                        players = (
+                            dict(finished.players) if finished is not None else self.table.hand_players()
+                        )
                         await self._journal_start(hand, players)
                     await self._journal_commands(hand)
                 self._broadcast_events(item)
             elif isinstance(item, HandFinished):
                 await self._finish(item)
             elif isinstance(item, SeatChanged):
-                self.broadcast({"type": "seat", "table": self.tid, "seat": item.seat, "player": item.player,
-                                "name": item.name, "stack": item.stack, "status": item.status,
-                                "markers": list(item.markers)})
+                self.broadcast(
+                    {
+                        "type": "seat",
+                        "table": self.tid,
+                        "seat": item.seat,
+                        "player": item.player,
+                        "name": item.name,
+                        "stack": item.stack,
+                        "status": item.status,
+                        "markers": list(item.markers),
+                    }
+                )
             elif isinstance(item, TurnClock):
                 self._send_turn(item)
             elif isinstance(item, SeatOffer):
-                self.send_to(item.player, {"type": "offer", "table": self.tid, "seat": item.seat,
-                                           "expires_in": (item.expires - _now()).total_seconds()})
+                self.send_to(
+                    item.player,
+                    {
+                        "type": "offer",
+                        "table": self.tid,
+                        "seat": item.seat,
+                        "expires_in": (item.expires - _now()).total_seconds(),
+                    },
+                )
             elif isinstance(item, OfferExpired):
-                self.send_to(item.player, {"type": "error", "code": "offer_expired",
-                                           "message": f"the seat offer at {self.table.config.name} expired"})
+                self.send_to(
+                    item.player,
+                    {
+                        "type": "error",
+                        "code": "offer_expired",
+                        "message": f"the seat offer at {self.table.config.name} expired",
+                    },
+                )
             elif isinstance(item, PostPrompt):
-                self.send_to(item.player, {"type": "prompt", "table": self.tid, "seat": item.seat,
-                                           "amount": item.amount, "what": item.what,
-                                           "expires_in": (item.deadline - _now()).total_seconds()})
+                self.send_to(
+                    item.player,
+                    {
+                        "type": "prompt",
+                        "table": self.tid,
+                        "seat": item.seat,
+                        "amount": item.amount,
+                        "what": item.what,
+                        "expires_in": (item.deadline - _now()).total_seconds(),
+                    },
+                )
             elif isinstance(item, TopUp):
                 await self._book_top_up(item)
             elif isinstance(item, CashOut):
@@ -223,8 +269,12 @@ class TableActor:
             return
         now = _now()
         msg: dict[str, Any] = {
-            "type": "turn", "table": self.tid, "seq": self._next_seq(), "hand_id": hand.hand_id,
-            "action_no": len(hand.commands), "seat": clock.seat,
+            "type": "turn",
+            "table": self.tid,
+            "seq": self._next_seq(),
+            "hand_id": hand.hand_id,
+            "action_no": len(hand.commands),
+            "seat": clock.seat,
             "action_left": max(0.0, (clock.action_deadline - now).total_seconds()),
             "bank_left": (clock.bank_deadline - clock.action_deadline).total_seconds(),
         }
@@ -249,8 +299,11 @@ class TableActor:
             for seat, p in hand.players.items()
         ]
         await self.room.store.journal.start_hand(
-            hand.hand_id, table_id=self.tid, game=f"{hand.variant.code}/{hand.structure.betting.value}",
-            currency=self.table.config.currency, seats=seats,
+            hand.hand_id,
+            table_id=self.tid,
+            game=f"{hand.variant.code}/{hand.structure.betting.value}",
+            currency=self.table.config.currency,
+            seats=seats,
             deck_commitment=deck_commitment(self._deck_text, self._salt),
         )
 
@@ -258,7 +311,7 @@ class TableActor:
         journal = self.room.store.journal
         while self._journaled < len(hand.commands):
             command = hand.commands[self._journaled]
-            await journal.record_command(hand.hand_id, self._journaled, command.to_dict())
+            await journal.record_command(hand.hand_id, self._journaled + 1, command.to_dict())
             self._journaled += 1
 
     async def _finish(self, item: HandFinished) -> None:
@@ -267,8 +320,13 @@ class TableActor:
         deltas = {self.sessions[p]: d for p, d in s.results.items()}
         points = {int(p): v for p, v in s.points.items()}
         await self.room.store.journal.end_hand(
-            record.hand_id, deck_text=self._deck_text, salt=self._salt, deltas=deltas, rake=s.rake,
-            points=points, history=histories_of(record),
+            record.hand_id,
+            deck_text=self._deck_text,
+            salt=self._salt,
+            deltas=deltas,
+            rake=s.rake,
+            points=points,
+            history=histories_of(record),
         )
         self.hands_played += 1
         self.room.last_hands.add(record)
@@ -287,12 +345,21 @@ class TableActor:
     async def _book_top_up(self, item: TopUp) -> None:
         ledger = self.room.store.ledger
         try:
-            await ledger.top_up(self.sessions[item.player], item.amount,
-                                idempotency_key=f"topup:{self.tid}:{secrets.token_hex(8)}")
+            await ledger.top_up(
+                self.sessions[item.player],
+                item.amount,
+                idempotency_key=f"topup:{self.tid}:{secrets.token_hex(8)}",
+            )
         except StoreError as exc:
             await self.process(self.table.refuse_top_up(item.player, item.amount))
-            self.send_to(item.player, {"type": "error", "code": getattr(exc, "code", "top_up_failed"),
-                                       "message": "the top-up could not be booked"})
+            self.send_to(
+                item.player,
+                {
+                    "type": "error",
+                    "code": getattr(exc, "code", "top_up_failed"),
+                    "message": "the top-up could not be booked",
+                },
+            )
             return
         await self.room.send_balance(item.player, self.table.config.currency)
 
@@ -321,8 +388,13 @@ class TableActor:
         now = _now()
         self.table.check_sit(player, seat, buy_in)
         ledger = self.room.store.ledger
-        booked = await ledger.buy_in(int(player), self.tid, self.table.config.currency, buy_in,
-                                     idempotency_key=f"buyin:{self.tid}:{player}:{secrets.token_hex(8)}")
+        booked = await ledger.buy_in(
+            int(player),
+            self.tid,
+            self.table.config.currency,
+            buy_in,
+            idempotency_key=f"buyin:{self.tid}:{player}:{secrets.token_hex(8)}",
+        )
         self.sessions[player] = booked.session_id
         self.subscribers[conn] = None
         out = self.table.sit(player, conn.name, seat, buy_in, now, post_now=post_now)
@@ -367,9 +439,14 @@ class TableActor:
             raise ActionRefused("stale_hand", "that hand is over")
         current = len(hand.commands)
         if action_no < current:
-            if self._applied.get(action_no) == (player, action):
-                return True
-            raise ActionRefused("stale_action", "the hand has moved on since that decision")
+            if any(self._applied.get(k) == (player, action) for k in range(action_no, current)):
+                return True  # a retry of an action already applied
+            seat = self.table.seat_of(player)
+            pending = hand.pending
+            simultaneous = isinstance(pending, DiscardDecision) and seat in pending.seats
+            if not simultaneous:  # (the Irish discard is offered to everybody at the same action number)
+                raise ActionRefused("stale_action", "the hand has moved on since that decision")
+            action_no = current
         if action_no > current:
             raise ActionRefused("bad_action_no", f"the next action number is {current}")
         seat = self.table.seat_of(player)
@@ -417,23 +494,31 @@ class TableActor:
         cfg = self.table.config
         st = cfg.stakes
         return {
-            "table": self.tid, "name": cfg.name, "variant": cfg.variant, "variant_name": cfg.spec.name,
-            "betting": cfg.betting.value, "currency": cfg.currency, "seats": cfg.seats,
-            "players": len(self.table.seats), "waiting": len(self.table.waiting_list),
-            "stakes": {"small_blind": st.small_blind, "big_blind": st.big_blind, "small_bet": st.small_bet,
-                       "big_bet": st.big_bet, "ante": st.ante, "bring_in": st.bring_in},
+            "table": self.tid,
+            "name": cfg.name,
+            "variant": cfg.variant,
+            "variant_name": cfg.spec.name,
+            "betting": cfg.betting.value,
+            "currency": cfg.currency,
+            "seats": cfg.seats,
+            "players": len(self.table.seats),
+            "waiting": len(self.table.waiting_list),
+            "stakes": {
+                "small_blind": st.small_blind,
+                "big_blind": st.big_blind,
+                "small_bet": st.small_bet,
+                "big_bet": st.big_bet,
+                "ante": st.ante,
+                "bring_in": st.bring_in,
+            },
             "stakes_label": stakes_label(self.table),
             "hands": self.hands_played,
         }
 
 
 def stakes_label(table: CashTable) -> str:
+    """ "20/40" in the lobby: small bet / big bet in fixed limit, the blinds otherwise (RULES.md §1.3)."""
     cfg = table.config
     st = cfg.stakes
-    f = lambda a: _fmt(a, cfg.currency)  # noqa: E731
-    if cfg.spec.is_stud or cfg.betting.value == "FL":
-        return f"{f(st.small_bet)}/{f(st.big_bet)}"
-    return f"{f(st.small_blind)}/{f(st.big_blind)}"
-
-
-__all__ += ["stakes_label", "EngineError", "TableError"]
+    lo, hi = (st.small_bet, st.big_bet) if cfg.betting.value == "FL" else (st.small_blind, st.big_blind)
+    return f"{_fmt(lo, cfg.currency)}/{_fmt(hi, cfg.currency)}"

@@ -37,7 +37,10 @@ class Connection:
     writer task; a client that does not read (queue over ``max_queue``) is disconnected."""
 
     def __init__(
-        self, send_text: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]], *,
+        self,
+        send_text: Callable[[str], Awaitable[None]],
+        close: Callable[[int], Awaitable[None]],
+        *,
         max_queue: int = 2000,
     ) -> None:
         self._send_text = send_text

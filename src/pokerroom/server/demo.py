@@ -8,8 +8,22 @@ from pokerroom.variants import VARIANTS
 
 __all__ = ["demo_tables"]
 
-RULES_GAMES = ("holdem", "irish", "omaha", "omaha5", "omaha6", "omaha8", "stud", "stud8", "razz", "stud5",
-               "soko", "deuce7_triple", "draw5", "draw7a")
+RULES_GAMES = (
+    "holdem",
+    "irish",
+    "omaha",
+    "omaha5",
+    "omaha6",
+    "omaha8",
+    "stud",
+    "stud8",
+    "razz",
+    "stud5",
+    "soko",
+    "deuce7_triple",
+    "draw5",
+    "draw7a",
+)
 _SEATS = {"holdem": 6, "irish": 6, "omaha": 6, "omaha8": 6}
 
 
@@ -30,15 +44,17 @@ def demo_tables(timing: Timing | None = None, games: tuple[str, ...] = RULES_GAM
             seats = _SEATS.get(code, v.max_players if v.max_players <= 6 else 6)
             stakes = _stakes(code, betting)
             big = stakes.big_blind or stakes.small_bet
-            out.append(TableConfig(
-                table_id=f"{code}-{betting.value.lower()}",
-                name=f"{v.name} {betting.value}",
-                variant=code,
-                betting=betting,
-                stakes=stakes,
-                seats=seats,
-                rake=RakeRule(500, 3 * big),
-                timing=timing or Timing(),
-                currency="PLAY",
-            ))
+            out.append(
+                TableConfig(
+                    table_id=f"{code}-{betting.value.lower()}",
+                    name=f"{v.name} {betting.value}",
+                    variant=code,
+                    betting=betting,
+                    stakes=stakes,
+                    seats=seats,
+                    rake=RakeRule(500, 3 * big),
+                    timing=timing or Timing(),
+                    currency="PLAY",
+                )
+            )
     return out

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -42,9 +43,7 @@ def _token(request: Request, authorization: str | None) -> str | None:
     return request.cookies.get(COOKIE)
 
 
-async def current_player(
-    request: Request, authorization: Annotated[str | None, Header()] = None
-) -> Player:
+async def current_player(request: Request, authorization: Annotated[str | None, Header()] = None) -> Player:
     token = _token(request, authorization)
     if not token:
         raise HTTPException(401, detail={"code": "login_required", "message": "log in first"})
@@ -60,14 +59,20 @@ def _player(p: Player) -> dict[str, Any]:
 
 async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
     code = getattr(exc, "code", "store_error")
-    status = {"name_taken": 409, "bad_credentials": 401, "account_locked": 423, "unknown_token": 401,
-              "token_expired": 401, "insufficient_funds": 402, "forbidden": 403}.get(code, 400)
+    status = {
+        "name_taken": 409,
+        "bad_credentials": 401,
+        "account_locked": 423,
+        "unknown_token": 401,
+        "token_expired": 401,
+        "insufficient_funds": 402,
+        "forbidden": 403,
+    }.get(code, 400)
     return JSONResponse({"code": code, "message": str(exc)}, status_code=status)
 
 
 def _login_response(session: Any, response: Response) -> SessionOut:
-    response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict",
-                        expires=session.expires_at)
+    response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict", expires=session.expires_at)
     return SessionOut(token=session.token, player=_player(session.player), expires_at=session.expires_at)
 
 
@@ -89,14 +94,13 @@ async def login(creds: Credentials, request: Request, response: Response) -> Ses
 
 
 @router.post("/logout", tags=["accounts"])
-async def logout(request: Request, response: Response,
-                 authorization: Annotated[str | None, Header()] = None) -> dict[str, bool]:
+async def logout(
+    request: Request, response: Response, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, bool]:
     token = _token(request, authorization)
     if token:
-        try:
+        with contextlib.suppress(StoreError):
             await _room(request).store.accounts.logout(token)
-        except StoreError:
-            pass
     response.delete_cookie(COOKIE)
     return {"ok": True}
 
@@ -111,8 +115,9 @@ async def lobby(
     max_stake: Annotated[int | None, Query(ge=0)] = None,
 ) -> dict[str, Any]:
     """Cash tables, filtered by game, structure, seats, players and stakes (the big blind or small bet)."""
-    rows = _room(request).lobby(game=game, betting=betting, seats=seats, min_players=min_players,
-                                max_stake=max_stake)
+    rows = _room(request).lobby(
+        game=game, betting=betting, seats=seats, min_players=min_players, max_stake=max_stake
+    )
     return {"tables": rows}
 
 
@@ -143,8 +148,11 @@ async def play_money(me: Me, request: Request) -> dict[str, Any]:
 
 @router.get("/account/ledger", tags=["cashier"])
 async def ledger_history(
-    me: Me, request: Request, currency: str = PLAY,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0)] = 0,
+    me: Me,
+    request: Request,
+    currency: str = PLAY,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
     """The player's ledger entries, newest first."""
     entries = await _room(request).store.ledger.history(me.id, currency, limit=limit, offset=offset)
@@ -152,11 +160,19 @@ async def ledger_history(
 
 
 @router.get("/hands", tags=["histories"])
-async def hands(me: Me, request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 50,
-                offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+async def hands(
+    me: Me,
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
     rows = await _room(request).store.histories.player_hands(me.id, limit=limit, offset=offset)
-    return {"hands": [{"hand_id": h.hand_id, "table": h.table_id, "game": h.game,
-                       "ended_at": h.ended_at.isoformat()} for h in rows]}
+    return {
+        "hands": [
+            {"hand_id": h.hand_id, "table": h.table_id, "game": h.game, "ended_at": h.ended_at.isoformat()}
+            for h in rows
+        ]
+    }
 
 
 @router.get("/hands/export.phhs", tags=["histories"], response_class=PlainTextResponse)
@@ -186,5 +202,9 @@ async def hand_text(hand_id: str, me: Me, request: Request) -> PlainTextResponse
 @router.get("/health", tags=["operations"])
 async def health(request: Request) -> dict[str, Any]:
     room = _room(request)
-    return {"ok": True, "tables": len(room.actors), "players_online": len(room.players),
-            "started_at": room.started_at.isoformat()}
+    return {
+        "ok": True,
+        "tables": len(room.actors),
+        "players_online": len(room.players),
+        "started_at": room.started_at.isoformat(),
+    }

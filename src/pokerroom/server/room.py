@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -26,6 +26,10 @@ class RoomSettings:
     tables: tuple[TableConfig, ...] = ()
     play_money_on_register: bool = True
     points: PointsPolicy | None = None
+
+
+def _unsubscriber(actor: TableActor, conn: Connection) -> Callable[[], Awaitable[None]]:
+    return lambda: actor.unsubscribe(conn)
 
 
 class Room:
@@ -78,7 +82,7 @@ class Room:
         for tid in list(conn.tables):
             actor = self.actors.get(tid)
             if actor is not None:
-                await actor.call(lambda a=actor: a.unsubscribe(conn))
+                await actor.call(_unsubscriber(actor, conn))
         if conn.player is not None:
             conns = self.players.get(conn.player)
             if conns is not None:
@@ -108,8 +112,13 @@ class Room:
     # ------------------------------------------------------------------------------- lobby
 
     def lobby(
-        self, *, game: str | None = None, betting: str | None = None, seats: int | None = None,
-        min_players: int | None = None, max_stake: int | None = None,
+        self,
+        *,
+        game: str | None = None,
+        betting: str | None = None,
+        seats: int | None = None,
+        min_players: int | None = None,
+        max_stake: int | None = None,
     ) -> list[dict[str, Any]]:
         rows = []
         for actor in self.actors.values():
@@ -126,5 +135,7 @@ class Room:
             if max_stake is not None and big > max_stake:
                 continue
             rows.append(row)
-        rows.sort(key=lambda r: (r["variant"], r["betting"], r["stakes"]["big_blind"] or r["stakes"]["small_bet"]))
+        rows.sort(
+            key=lambda r: (r["variant"], r["betting"], r["stakes"]["big_blind"] or r["stakes"]["small_bet"])
+        )
         return rows

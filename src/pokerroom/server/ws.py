@@ -50,10 +50,15 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     conn.start()
     player = await _authenticate(room, ws.query_params.get("token") or ws.cookies.get("pokerroom_token"))
     room.attach(conn, player)
-    conn.send(orjson.dumps({
-        "type": "welcome", "version": p.PROTOCOL_VERSION,
-        "player": {"id": conn.player, "name": conn.name} if conn.player else None,
-    }).decode())
+    conn.send(
+        orjson.dumps(
+            {
+                "type": "welcome",
+                "version": p.PROTOCOL_VERSION,
+                "player": {"id": conn.player, "name": conn.name} if conn.player else None,
+            }
+        ).decode()
+    )
     strikes = 0
     try:
         while not conn.closed:
@@ -122,37 +127,50 @@ async def _handle(room: Room, conn: Connection, msg: BaseModel) -> None:
                 conn.send(_error("bad_token", "the session token is unknown or expired", ref))
                 return
             room.attach(conn, player)
-        conn.send(orjson.dumps({
-            "type": "welcome", "version": p.PROTOCOL_VERSION,
-            "player": {"id": conn.player, "name": conn.name} if conn.player else None,
-        }).decode())
+        conn.send(
+            orjson.dumps(
+                {
+                    "type": "welcome",
+                    "version": p.PROTOCOL_VERSION,
+                    "player": {"id": conn.player, "name": conn.name} if conn.player else None,
+                }
+            ).decode()
+        )
     elif isinstance(msg, p.Subscribe):
+
         async def sub() -> None:
             actor = _actor(room, msg.table)
             snap = await actor.call(lambda: actor.subscribe(conn))
             conn.tables.add(msg.table)
             conn.send(orjson.dumps(snap).decode())
+
         await _guard(conn, ref, sub)
     elif isinstance(msg, p.Unsubscribe):
+
         async def unsub() -> None:
             actor = _actor(room, msg.table)
             await actor.call(lambda: actor.unsubscribe(conn))
             conn.tables.discard(msg.table)
             conn.send(_ack(ref))
+
         await _guard(conn, ref, unsub)
     elif isinstance(msg, p.Sit):
+
         async def sit() -> None:
             actor = _actor(room, msg.table)
             await actor.call(lambda: actor.sit(conn, msg.seat, msg.buy_in, msg.post_now))
             conn.tables.add(msg.table)
             conn.send(_ack(ref))
+
         await _guard(conn, ref, sit)
     elif isinstance(msg, p.Act):
+
         async def act() -> None:
             actor = _actor(room, msg.table)
             action = msg.action.model_dump(exclude_none=True)
             dup = await actor.call(lambda: actor.act(conn, msg.hand_id, msg.action_no, action))
             conn.send(_ack(ref, bool(dup)))
+
         await _guard(conn, ref, act)
     elif isinstance(msg, p.Chat):
         if not conn.chats.take():
@@ -162,6 +180,7 @@ async def _handle(room: Room, conn: Connection, msg: BaseModel) -> None:
         async def chat() -> None:
             actor = _actor(room, msg.table)
             await actor.call(lambda: actor.chat(conn, msg.text))
+
         await _guard(conn, ref, chat)
     elif isinstance(msg, p.LastHands):
         await _guard(conn, ref, lambda: _last_hands(room, conn, msg))
@@ -182,8 +201,13 @@ async def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
         raise ActionRefused("login_required", "log in first")
     if msg.hand_id is None:
         hands = [
-            {"hand_id": h.hand_id, "table": h.table_name, "started_at": h.started_at.isoformat(),
-             "variant": h.hand.variant.code, "seat": h.seat_of(conn.player)}
+            {
+                "hand_id": h.hand_id,
+                "table": h.table_name,
+                "started_at": h.started_at.isoformat(),
+                "variant": h.hand.variant.code,
+                "seat": h.seat_of(conn.player),
+            }
             for h in room.last_hands.hands(conn.player)
         ]
         conn.send(orjson.dumps({"type": "last_hands", "hands": hands}).decode())
@@ -194,5 +218,15 @@ async def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
     seat = record.seat_of(conn.player)
     events = [e.to_dict() for e in record.events_for(seat)]
     players = {str(s): name for s, (_, name) in record.players.items()}
-    conn.send(orjson.dumps({"type": "last_hand", "hand_id": record.hand_id, "table": record.table_name,
-                            "seat": seat, "players": players, "events": events}).decode())
+    conn.send(
+        orjson.dumps(
+            {
+                "type": "last_hand",
+                "hand_id": record.hand_id,
+                "table": record.table_name,
+                "seat": seat,
+                "players": players,
+                "events": events,
+            }
+        ).decode()
+    )

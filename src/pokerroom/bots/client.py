@@ -1,0 +1,222 @@
+"""A bot is an ordinary client: it registers over HTTP and plays over the same WebSocket protocol as the
+browser (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+
+from pokerroom.bots.strategies import BotView, Strategy
+
+__all__ = ["BotClient", "BotStats"]
+
+log = logging.getLogger("pokerroom.bots")
+
+
+@dataclass
+class BotStats:
+    actions: int = 0
+    errors: int = 0
+    hands: int = 0
+    latencies: list[float] = field(default_factory=list)  # seconds from sending an action to seeing it
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+
+class BotClient:
+    """One bot at one table. ``think`` is the (min, max) seconds it waits before acting."""
+
+    def __init__(
+        self,
+        base_url: str,
+        name: str,
+        strategy: Strategy,
+        table: str,
+        *,
+        password: str = "hunter-22-poker",
+        think: tuple[float, float] = (0.5, 2.0),
+        rng: random.Random | None = None,
+        stats: BotStats | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.base = base_url.rstrip("/")
+        self.name = name
+        self.password = password
+        self.strategy = strategy
+        self.table = table
+        self.think = think
+        self.rng = rng or random.Random()
+        self.stats = stats or BotStats()
+        self.on_event = on_event
+        self.token = ""
+        self.player_id: str | None = None
+        self.seat: int | None = None
+        self.hand_id = ""
+        self.hole: list[str] = []
+        self.board: list[str] = []
+        self.up: dict[int, list[str]] = {}
+        self.state: dict[str, Any] = {}
+        self._ws: Any = None
+        self._pending: dict[str, float] = {}
+        self._ref = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.stopped = False
+
+    # ----------------------------------------------------------------------------------- login
+
+    async def login(self, http: httpx.AsyncClient) -> None:
+        creds = {"name": self.name, "password": self.password}
+        r = await http.post(f"{self.base}/api/register", json=creds)
+        if r.status_code == 409:
+            r = await http.post(f"{self.base}/api/login", json=creds)
+        r.raise_for_status()
+        self.token = r.json()["token"]
+
+    # -------------------------------------------------------------------------------- playing
+
+    async def run(self) -> None:
+        ws_url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
+        while self.running():
+            try:
+                async with websockets.connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+                    self._ws = ws
+                    await self._send({"type": "subscribe", "table": self.table})
+                    async for raw in ws:
+                        await self._on_message(orjson.loads(raw))
+            except (OSError, websockets.WebSocketException, TimeoutError) as exc:
+                if not self.running():
+                    break
+                log.info("bot %s reconnecting after %s", self.name, type(exc).__name__)
+                await asyncio.sleep(1 + self.rng.random())
+
+    def running(self) -> bool:
+        return not self.stopped
+
+    async def stop(self) -> None:
+        self.stopped = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._send({"type": "leave", "table": self.table})
+                await self._ws.close()
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        self._ref += 1
+        msg.setdefault("ref", f"{self.name}-{self._ref}")
+        await self._ws.send(orjson.dumps(msg).decode())
+
+    async def _on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if self.on_event is not None:
+            self.on_event(msg)
+        if kind == "welcome":
+            self.player_id = (msg.get("player") or {}).get("id")
+        elif kind == "snapshot":
+            await self._on_snapshot(msg["state"])
+        elif kind == "event":
+            self._on_event(msg["event"], msg["hand_id"])
+        elif kind == "turn":
+            if msg.get("decision") and msg["seat"] == self.seat:
+                task = asyncio.create_task(self._decide(msg))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        elif kind == "seat":
+            await self._on_seat(msg)
+        elif kind == "prompt":
+            await self._send({"type": "answer_post", "table": self.table, "accept": True})
+        elif kind == "error":
+            self.stats.errors += 1
+            code = str(msg.get("code"))
+            self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+        elif kind == "ack":
+            sent = self._pending.pop(str(msg.get("ref")), None)
+            if sent is not None:
+                self.stats.latencies.append(time.perf_counter() - sent)
+
+    async def _on_snapshot(self, state: dict[str, Any]) -> None:
+        self.state = state
+        mine = state.get("you")
+        if mine is not None:
+            self.seat = int(mine)
+            return
+        free = [s for s in range(1, state["seats"] + 1) if str(s) not in state["players"]]
+        if not free:
+            await self._send({"type": "waiting_list", "table": self.table, "join": True})
+            return
+        seat = self.rng.choice(free)
+        buy_in = state["buy_in"]["max"] or 2 * state["buy_in"]["min"]
+        await self._send({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
+
+    async def _on_seat(self, msg: dict[str, Any]) -> None:
+        if msg.get("player") is None or msg["player"] != self.player_id:
+            if msg["seat"] == self.seat and msg.get("player") is None:
+                self.seat = None
+            return
+        self.seat = msg["seat"]
+        if msg["status"] == "sitting_out":
+            if msg["stack"] <= 0:
+                low = self.state.get("buy_in", {}).get("min", 0) or 1
+                await self._send({"type": "top_up", "table": self.table, "amount": low})
+            await self._send({"type": "sit_in", "table": self.table, "post_missed": True})
+
+    def _on_event(self, e: dict[str, Any], hand_id: str) -> None:
+        kind = e["type"]
+        if kind == "hand_started":
+            self.hand_id = hand_id
+            self.hole, self.board, self.up = [], [], {}
+            self.stats.hands += 1
+        elif kind == "cards_dealt":
+            if e["seat"] == self.seat:
+                self.hole += e["cards"]
+            else:
+                self.up.setdefault(e["seat"], []).extend(c for c in e["cards"] if c != "??")
+        elif kind == "board_dealt":
+            self.board += e["cards"]
+        elif kind == "drew" and e["seat"] == self.seat:
+            self.hole = [c for c in self.hole if c not in e["discarded"]] + e["received"]
+        elif kind == "discarded" and e["seat"] == self.seat:
+            self.hole = [c for c in self.hole if c not in e["cards"]]
+
+    async def _decide(self, msg: dict[str, Any]) -> None:
+        lo, hi = self.think
+        if hi > 0:
+            await asyncio.sleep(self.rng.uniform(lo, hi))
+        decision = msg["decision"]
+        view = BotView(
+            variant=self.state.get("variant", "holdem"),
+            betting=self.state.get("betting", "NL"),
+            seat=self.seat or 0,
+            hole=list(self.hole),
+            board=list(self.board),
+            decision=decision,
+            others_up={s: c for s, c in self.up.items() if s != self.seat},
+            opponents=max(1, len(self.state.get("players", {})) - 1),
+        )
+        try:
+            action = await asyncio.to_thread(self.strategy.decide, view, self.rng)
+        except Exception:  # a strategy bug: fall back to the safest legal action
+            log.exception("bot %s strategy failed", self.name)
+            action = {"type": "check"} if decision.get("check") else {"type": "fold"}
+        self._ref += 1
+        ref = f"{self.name}-{self._ref}"
+        self._pending[ref] = time.perf_counter()
+        self.stats.actions += 1
+        with contextlib.suppress(Exception):
+            await self._send(
+                {
+                    "type": "act",
+                    "table": self.table,
+                    "hand_id": msg["hand_id"],
+                    "action_no": msg["action_no"],
+                    "action": action,
+                    "ref": ref,
+                }
+            )

@@ -1,0 +1,89 @@
+"""Run many bots against a room: ``pokerroom bots --url ... --count N --strategy ...``."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from pokerroom.bots.client import BotClient, BotStats
+from pokerroom.bots.strategies import STRATEGIES
+
+__all__ = ["plan_seats", "run_bots", "start_bots"]
+
+
+def plan_seats(tables: Sequence[dict[str, Any]], count: int, *, leave_free: int = 0) -> list[str]:
+    """Spread ``count`` bots over the tables, filling each up to ``seats - players - leave_free``."""
+    free = {t["table"]: max(0, t["seats"] - t["players"] - leave_free) for t in tables}
+    out: list[str] = []
+    for tid in itertools.cycle(list(free)):
+        if len(out) >= count or not any(free.values()):
+            break
+        if free[tid] > 0:
+            out.append(tid)
+            free[tid] -= 1
+    return out
+
+
+async def start_bots(
+    base_url: str,
+    count: int,
+    strategies: Sequence[str] = ("strength", "caller", "random"),
+    *,
+    tables: Sequence[str] | None = None,
+    leave_free: int = 0,
+    think: tuple[float, float] = (0.5, 2.0),
+    prefix: str = "bot",
+    seed: int | None = None,
+    stats: BotStats | None = None,
+) -> list[tuple[BotClient, asyncio.Task[None]]]:
+    """Log ``count`` bots in and start them (each as its own task); returns (bot, task) pairs."""
+    rng = random.Random(seed)
+    stats = stats or BotStats()
+    async with httpx.AsyncClient(timeout=60) as http:
+        lobby = (await http.get(f"{base_url.rstrip('/')}/api/lobby")).json()["tables"]
+        if tables:
+            lobby = [t for t in lobby if t["table"] in set(tables)]
+        assignment = plan_seats(lobby, count, leave_free=leave_free)
+        bots = []
+        for i, tid in enumerate(assignment):
+            strategy = STRATEGIES[strategies[i % len(strategies)]]()
+            bot = BotClient(
+                base_url,
+                f"{prefix}{i + 1}",
+                strategy,
+                tid,
+                think=think,
+                rng=random.Random(rng.randrange(2**31)),
+                stats=stats,
+            )
+            await bot.login(http)
+            bots.append(bot)
+    return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
+
+
+async def run_bots(
+    base_url: str,
+    count: int,
+    strategies: Sequence[str],
+    *,
+    duration: float | None = None,
+    think: tuple[float, float] = (0.5, 2.0),
+    prefix: str = "bot",
+) -> BotStats:
+    stats = BotStats()
+    started = await start_bots(base_url, count, strategies, think=think, prefix=prefix, stats=stats)
+    try:
+        if duration is None:
+            await asyncio.gather(*(t for _, t in started))
+        else:
+            await asyncio.sleep(duration)
+    finally:
+        for bot, task in started:
+            await bot.stop()
+            task.cancel()
+    return stats

@@ -1,0 +1,127 @@
+"""``pokerroom serve``: the whole room on one machine, with demo tables and bots."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import webbrowser
+
+import typer
+
+from pokerroom.cli.app import app
+
+DEFAULT_STRATEGIES = ["strength", "caller", "random"]
+DEMO_NAME = "demo"
+DEMO_PASSWORD = "play-poker-1"
+
+
+async def _demo_account(store: object) -> None:
+    from pokerroom.store import NameTaken, Store
+
+    assert isinstance(store, Store)
+    try:
+        player = await store.accounts.register(DEMO_NAME, DEMO_PASSWORD)
+    except NameTaken:
+        return
+    await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
+
+
+async def _serve(
+    host: str, port: int, database: str | None, bots: int, open_browser: bool, think: tuple[float, float]
+) -> None:
+    import uvicorn
+
+    from pokerroom.bots.runner import start_bots
+    from pokerroom.server.app import create_app
+    from pokerroom.server.demo import demo_tables
+    from pokerroom.server.room import RoomSettings
+    from pokerroom.store import Store
+
+    store = Store.open(database)
+    await store.db.upgrade()
+    await _demo_account(store)
+    settings = RoomSettings(tables=tuple(demo_tables()))
+    bots *= len(settings.tables)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(store, settings),
+            host=host,
+            port=port,
+            ws_max_size=65536,
+            log_level="warning",
+            lifespan="on",
+        )
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            with contextlib.suppress(BaseException):
+                await task
+            typer.echo(f"pokerroom could not listen on {host}:{port} (is the port in use?)", err=True)
+            raise typer.Exit(1)
+        await asyncio.sleep(0.05)
+    url = f"http://{host}:{port}/"
+    started = []
+    if bots:
+        started = await start_bots(f"http://{host}:{port}", bots, leave_free=2, think=think, prefix="robot")
+    typer.echo(f"pokerroom is running: open {url}")
+    typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
+    typer.echo(f"  {len(settings.tables)} tables, {len(started)} bots; Ctrl+C stops the room")
+    if open_browser:
+        with contextlib.suppress(Exception):
+            webbrowser.open(url)
+    try:
+        await task
+    finally:
+        for bot, t in started:
+            bot.stopped = True
+            t.cancel()
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    database: str = typer.Option(
+        None,
+        "--database",
+        envvar="POKERROOM_DATABASE_URL",
+        help="Database URL (default: SQLite in the user data directory).",
+    ),
+    bots: int = typer.Option(2, "--bots-per-table", help="Bots to seat at each demo table (0: none)."),
+    no_bots: bool = typer.Option(False, "--no-bots", help="Start without bots."),
+    open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the lobby in a browser."),
+    think_min: float = typer.Option(0.5, help="Bots think at least this many seconds."),
+    think_max: float = typer.Option(2.0, help="Bots think at most this many seconds."),
+) -> None:
+    """Start the room: migrate the database, open demo tables (one per game and structure), seat bots,
+    and serve the browser client."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(
+            _serve(host, port, database, 0 if no_bots else bots, open_browser, (think_min, think_max))
+        )
+
+
+@app.command("bots")
+def bots_command(
+    url: str = typer.Option("http://127.0.0.1:8000", help="The room's address."),
+    count: int = typer.Option(6, help="How many bots."),
+    strategy: list[str] = typer.Option(DEFAULT_STRATEGIES, help="Strategies, in turn."),  # noqa: B008
+    duration: float = typer.Option(None, help="Stop after this many seconds (default: run until stopped)."),
+    think_min: float = typer.Option(0.5),
+    think_max: float = typer.Option(2.0),
+    prefix: str = typer.Option("bot", help="Bot names are PREFIX1, PREFIX2, ..."),
+) -> None:
+    """Connect bots to a running room over its WebSocket protocol."""
+    from pokerroom.bots.runner import run_bots
+    from pokerroom.bots.strategies import STRATEGIES
+
+    bad = [s for s in strategy if s not in STRATEGIES]
+    if bad:
+        raise typer.BadParameter(f"unknown strategy {bad[0]!r}; choose from {', '.join(STRATEGIES)}")
+    stats = asyncio.run(
+        run_bots(url, count, strategy, duration=duration, think=(think_min, think_max), prefix=prefix)
+    )
+    typer.echo(f"{stats.actions} actions, {stats.hands} hands seen, {stats.errors} errors")

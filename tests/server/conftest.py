@@ -1,0 +1,66 @@
+"""A real server for the tests: uvicorn on a free loopback port, a fresh SQLite store, fast clocks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest_asyncio
+import uvicorn
+
+from pokerroom.rooms import TableConfig, Timing
+from pokerroom.server.app import create_app
+from pokerroom.server.demo import demo_tables
+from pokerroom.server.room import Room, RoomSettings
+from pokerroom.store import Store
+
+FAST = Timing(action=2.0, time_bank=1.0, between_hands=0.05, offer_time=5, disconnect_grace=3)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    room: Room
+    store_url: str
+
+    @property
+    def ws(self) -> str:
+        return self.url.replace("http", "ws", 1) + "/ws"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def live_server(tmp: Path, tables: Sequence[TableConfig]) -> AsyncIterator[LiveServer]:
+    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
+    store = Store.open(url)
+    app = create_app(store, RoomSettings(tables=tuple(tables)))
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            await task
+        await asyncio.sleep(0.02)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
+    finally:
+        server.should_exit = True
+        await task
+
+
+@pytest_asyncio.fixture
+async def server(tmp_path: Path) -> AsyncIterator[LiveServer]:
+    tables = demo_tables(FAST, games=("holdem", "stud", "irish", "deuce7_triple"))
+    async with live_server(tmp_path, tables) as s:
+        yield s
