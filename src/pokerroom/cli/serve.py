@@ -125,3 +125,13 @@ def bots_command(
         run_bots(url, count, strategy, duration=duration, think=(think_min, think_max), prefix=prefix)
     )
     typer.echo(f"{stats.actions} actions, {stats.hands} hands seen, {stats.errors} errors")
+
+
+@app.command("protocol-schema")
+def protocol_schema_command() -> None:
+    """Print the JSON Schema of every WebSocket message (docs/protocol.schema.json)."""
+    import json
+
+    from pokerroom.server.schema import protocol_schema
+
+    typer.echo(json.dumps(protocol_schema(), indent=1, sort_keys=True))
