@@ -211,6 +211,8 @@ def board_games(
     rank2 = np.zeros(p, dtype=np.int64)
     suited = np.empty(5, dtype=np.int64)
     deck = stub.copy()
+    wins = np.zeros(p, dtype=np.int64)
+    ties = np.zeros((p, p + 1), dtype=np.int64)
     outer = max(m - 1, 0)
     idx = np.arange(outer)
     pk = k0
@@ -306,6 +308,8 @@ def board_games(
                     elif r2 == best2:
                         n2 += 1
         else:
+            # high only: count outright wins and n-way ties; shares are settled after the loop
+            winner = 0
             for i in range(p):
                 key = own_keys[i] + bk
                 s = _suit_of_flush(key)
@@ -317,8 +321,16 @@ def board_games(
                 if r > best1:
                     best1 = r
                     n1 = 1
+                    winner = i
                 elif r == best1:
                     n1 += 1
+            if n1 == 1:
+                wins[winner] += 1
+            else:
+                for i in range(p):
+                    if rank1[i] == best1:
+                        ties[i, n1] += 1
+            continue
         if best2 == 0:
             n2 = 0
         for i in range(p):
@@ -336,4 +348,10 @@ def board_games(
                     win[i] += 1
                 else:
                     tie[i] += 1
+    for i in range(p):
+        win[i] += wins[i]
+        share[i] += wins[i] * POT
+        for n in range(2, p + 1):
+            tie[i] += ties[i, n]
+            share[i] += ties[i, n] * (POT // n)
     return count
