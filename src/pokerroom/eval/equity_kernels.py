@@ -258,6 +258,7 @@ def board_games(
         best2 = np.int64(0)
         n1 = 0
         n2 = 0
+        winner = 0
         if omaha:
             row = np.int64(lo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
             counts = bk >> 40
@@ -292,6 +293,7 @@ def board_games(
                 if r > best1:
                     best1 = r
                     n1 = 1
+                    winner = i
                 elif r == best1:
                     n1 += 1
                 if has_low:
@@ -308,8 +310,6 @@ def board_games(
                     elif r2 == best2:
                         n2 += 1
         else:
-            # high only: count outright wins and n-way ties; shares are settled after the loop
-            winner = 0
             for i in range(p):
                 key = own_keys[i] + bk
                 s = _suit_of_flush(key)
@@ -324,6 +324,7 @@ def board_games(
                     winner = i
                 elif r == best1:
                     n1 += 1
+        if not has_low:  # count outright wins and n-way ties; shares are settled after the loop
             if n1 == 1:
                 wins[winner] += 1
             else:
