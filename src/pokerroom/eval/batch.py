@@ -70,7 +70,8 @@ def evaluate_batch(
 
     Pooled rules take the best five of the ``k`` cards; for ``omaha_*`` the first ``hole`` columns
     are the hole cards and the rest the board; badugi takes four. ``check`` validates every row
-    (range, duplicates, deck); pass False only for arrays you built correctly yourself.
+    (range, duplicates, deck) and raises a typed error for the first bad one; pass False only for
+    uint8 arrays you built correctly yourself (a bad row then gives an unspecified rank).
     """
     spec = rule_spec(rule)
     raw = np.asarray(cards)
@@ -105,7 +106,9 @@ def evaluate_batch(
             arr, hole, keys, bits, lo_b, hi, om, decode, tables.pair_index(), tables.flush_values("high"),
             base == "eight_low", out,
         )  # fmt: skip
-    elif k <= 7 and (spec.name not in ("deuce7_low", "soko") or k == 5) and spec.name != "soko":
+    elif k <= 7 and spec.name != "soko" and (spec.name != "deuce7_low" or k == 5):
+        # One lookup by rank multiset (or by suit mask for a flush). Not for SOKO (four flushes) nor
+        # for 2-7 beyond five cards (there a flush must be avoided, which the multiset cannot see).
         lo, hi, _ = tables.multiset_index(k)
         ms = tables.multiset_values(spec.name, k)
         fl = tables.flush_values(spec.name)
