@@ -1,13 +1,18 @@
 # mypy: ignore-errors
 # (numba kernels: the njit dispatchers and numpy scalar types do not type-check usefully)
-"""numba kernels of the equity calculator: exact enumeration and Monte Carlo over the same deal loop.
+"""numba kernels of the equity calculator.
 
-A deal fills the missing cards of the board (group 0) and of each player (group i + 1). Exact runs
-walk the combinations of the missing cards from the stub, each combined with every way
-(``patterns``) to hand them to the groups; Monte Carlo draws them with a partial Fisher-Yates
-shuffle driven by xorshift64* (numpy's generator inside numba costs ~20 ns a draw, more than the
-evaluation), seeded from the caller. Pot shares are counted in integer units (``POT`` per deal, divisible
-by 2 x 1..10 players), so halves and quarters are exact.
+``board_games``: every hand known, only board cards missing (hold'em, short deck, Omaha, Omaha hi/lo);
+each board's key sums are built incrementally and every hand is ranked by table lookups.
+
+``run``: the general deal loop (stud, razz, stud hi/lo, draw games, badugi). A deal fills the missing
+cards of the board (group 0) and of each player (group i + 1). Exact runs walk the combinations of the
+missing cards from the stub, each combined with every way (``patterns``) to hand them to the groups.
+
+Monte Carlo draws the missing cards with a partial Fisher-Yates shuffle driven by xorshift64* with
+unbiased bounded draws (numpy's generator inside numba costs ~20 ns a draw, more than an
+evaluation), seeded by the caller. Pot shares are counted in integer units (``POT`` per deal,
+divisible by 2 x 1..10 players), so halves and quarters are exact.
 """
 
 from __future__ import annotations
@@ -58,7 +63,6 @@ def seed_state(seed: int) -> np.uint64:
 KIND_POOLED = 0
 KIND_SOKO = 1
 KIND_BADUGI = 2
-KIND_OMAHA = 3  # board games only (board_games)
 
 
 @njit(cache=True, nogil=True)
