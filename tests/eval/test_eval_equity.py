@@ -199,3 +199,66 @@ def test_too_many_cards_for_the_deck() -> None:
     hands = [[c] for c in DeckSpec.SHORT_7A.cards()[:8]]
     with pytest.raises(WrongCardCount):
         equity("draw7a", hands, samples=10)
+
+
+def _batch_brute_force(game: str, hands: list[tuple[Card, ...]], board: tuple[Card, ...]) -> list[float]:
+    """Pot shares over every board, ranked by evaluate_batch (code independent of equity's kernels)."""
+    import numpy as np
+
+    from pokerroom.eval import evaluate_batch
+    from pokerroom.eval.batch import kernels
+
+    g = resolve_game(game)
+    used = {c for h in hands for c in h} | set(board)
+    stub = np.array([c.index for c in g.deck.cards() if c not in used], dtype=np.uint8)
+    boards = kernels().all_combinations(stub, g.board_size - len(board))
+    known = np.array([c.index for c in board], dtype=np.uint8)
+    full = np.concatenate([np.broadcast_to(known, (len(boards), len(known))), boards], axis=1)
+    ranks = np.stack(
+        [
+            evaluate_batch(
+                g.high,
+                np.concatenate(
+                    [
+                        np.broadcast_to(np.array([c.index for c in h], dtype=np.uint8), (len(full), len(h))),
+                        full,
+                    ],
+                    axis=1,
+                ),
+            )
+            for h in hands
+        ],
+        axis=1,
+    )
+    best = ranks.max(axis=1, keepdims=True)
+    winners = ranks == best
+    return list((winners / winners.sum(axis=1, keepdims=True)).mean(axis=0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_board_enumeration_matches_batch_brute_force(seed: int) -> None:
+    rnd = random.Random(seed)
+    game = "shortdeck" if seed % 3 == 2 else "holdem"
+    deck = list(resolve_game(game).deck.cards())
+    rnd.shuffle(deck)
+    players = 2 + seed % 2
+    hands = [tuple(deck[2 * i : 2 * i + 2]) for i in range(players)]
+    board = tuple(deck[2 * players : 2 * players + (0, 3, 4)[seed % 3]])
+    result = equity(game, hands, board)
+    assert result.exact
+    expected = _batch_brute_force(game, hands, board)
+    assert [h.share for h in result.hands] == pytest.approx(expected, abs=1e-12)
+
+
+def test_flush_heavy_spots_match_batch_brute_force() -> None:
+    # suited hands of one suit, and a two-suited flop: many boards need the flush correction
+    for hands, board in (
+        (["AhKh", "QhJh"], ""),
+        (["AhKh", "2h3h", "QsJs"], "4h 5s 9s"),
+        (["7c8c", "9d9h"], "2c 3c"[:0]),
+    ):
+        parsed = [parse_cards(h) for h in hands]
+        b = parse_cards(board)
+        result = equity("holdem", parsed, b)
+        expected = _batch_brute_force("holdem", parsed, b)
+        assert [h.share for h in result.hands] == pytest.approx(expected, abs=1e-12)

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from math import comb, factorial, prod
 from types import MappingProxyType
 from typing import Any
@@ -217,6 +217,74 @@ def _board_args(
             empty)  # fmt: skip
 
 
+def _exact_by_ranks(
+    game: EquityGame,
+    hands: Sequence[Sequence[Card]],
+    board: Sequence[Card],
+    stub: npt.NDArray[np.int64],
+    m: int,
+    keys: npt.NDArray[np.int64],
+    bits: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Exact outcome counts (outright wins, and n-way ties per player) over every way to complete
+    the board, for a game ranked by any 5 of own + board cards (hold'em, short deck).
+
+    Instead of all C(stub, m) boards: every rank multiset of the missing cards once, weighted by how
+    many boards have it and ranked as if no flush were possible; then only the boards whose suits let
+    some player make a flush are enumerated, their real outcome added and the flush-blind one removed.
+    """
+    from pokerroom.eval import equity_kernels as ek
+
+    p, n = len(hands), game.hand_size + game.board_size
+    lo, hi = tables.multiset_index(n)[:2]
+    ms = tables.multiset_values(game.high, n)
+    fl = tables.flush_values(game.high)
+    wins = np.zeros(p, dtype=np.int64)
+    ties = np.zeros((p, p + 1), dtype=np.int64)
+    own_keys = np.array([sum(int(keys[c.index]) for c in h) for h in hands], dtype=np.int64)
+    own_bits = np.zeros(p, dtype=np.int64)
+    for i, h in enumerate(hands):
+        for c in h:
+            own_bits[i] |= bits[c.index]
+    k0 = sum(int(keys[c.index]) for c in board)
+    b0 = 0
+    for c in board:
+        b0 |= int(bits[c.index])
+    # part 1: rank multisets of the m missing cards, weighted by the boards that have them
+    avail = np.bincount(stub >> 2, minlength=13)
+    vectors = tables.multiset_index(m)[2].astype(np.int64)
+    weights = np.prod(_COMB[avail[None, :], vectors], axis=1)
+    keep = weights > 0
+    rank_keys = np.array([5**r if r < 7 else 5 ** (r - 7) << 20 for r in range(13)], dtype=np.int64)
+    board_keys = (vectors[keep] @ rank_keys + (k0 & ek.RANK_PART)).astype(np.int64)
+    ek.rank_multisets(
+        board_keys, weights[keep].astype(np.int64), own_keys & ek.RANK_PART, lo, hi, ms, wins, ties
+    )
+    # part 2: suit compositions of the missing cards that let someone make a flush
+    suit_cards = np.zeros((4, 13), dtype=np.int64)
+    suit_n = np.zeros(4, dtype=np.int64)
+    for c in stub.tolist():
+        suit_cards[c & 3, suit_n[c & 3]] = c
+        suit_n[c & 3] += 1
+    own_suits = np.array([[sum(1 for c in h if c.suit == s) for s in range(4)] for h in hands])
+    most = own_suits.max(axis=0) + np.array([sum(1 for c in board if c.suit == s) for s in range(4)])
+    comps = [
+        q
+        for q in product(*(range(min(m, int(k)) + 1) for k in suit_n))
+        if sum(q) == m and any(most[s] + q[s] >= 5 for s in range(4))
+    ]
+    if comps:
+        ek.flush_corrections(
+            np.array(comps, dtype=np.int64), suit_cards, suit_n, k0, b0, own_keys, own_bits, keys, bits,
+            lo, hi, ms, fl, wins, ties,
+        )  # fmt: skip
+    return wins, ties
+
+
+# C(a, c) for a, c in 0..4
+_COMB = np.array([[comb(a, c) for c in range(5)] for a in range(5)], dtype=np.int64)
+
+
 def _patterns(sizes: Sequence[int]) -> npt.NDArray[np.int64]:
     """Every distinct way to hand out sum(sizes) drawn cards: group g gets sizes[g] of them."""
     out: list[list[int]] = []
@@ -333,6 +401,15 @@ def equity(
             seed = (rng or secrets.SystemRandom()).randrange(2**31)
         chunks = [(s, min(_CHUNK, samples - s)) for s in range(0, samples, _CHUNK)]
         total = samples
+    if use_exact and bs and missing_board and not game.high.startswith("omaha"):
+        wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
+        win += wins
+        tie += ties.sum(axis=1)
+        share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
+        chunks = []
+        n_combos = comb(len(stub), missing_board)
+        if progress is not None:
+            progress(n_combos, n_combos)
     if bs:
         board_args = _board_args(game, parsed, keys, bits)
 
@@ -355,7 +432,7 @@ def equity(
             )  # fmt: skip
             return n
 
-    n_deals = 0
+    n_deals = 0 if chunks else comb(len(stub), missing_board)
     done = 0
     for n, (first, size) in enumerate(chunks):
         start = _unrank(first, len(stub), m) if use_exact else np.zeros(m, dtype=np.int64)
