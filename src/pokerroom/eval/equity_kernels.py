@@ -457,3 +457,179 @@ def flush_corrections(
                                 for i in range(p):
                                     if rank[i] == best:
                                         ties[i, n1] += sign
+
+
+@njit(cache=True, nogil=True)
+def omaha_multisets(
+    board_keys, weights, pair_rows, n_pairs, blo, hi, om_hi, dec_hi, om_lo, dec_lo, has_low,
+    win, tie, share,
+):  # fmt: skip
+    """Exact Omaha enumeration, part 1: every rank multiset of the complete board, weighted by the
+    number of boards with it, each hand ranked flush-blind from the pair x board tables."""
+    p = n_pairs.shape[0]
+    rank1 = np.empty(p, dtype=np.int64)
+    rank2 = np.zeros(p, dtype=np.int64)
+    for t in range(board_keys.shape[0]):
+        bk = board_keys[t]
+        w = weights[t]
+        row = np.int64(blo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
+        best1 = np.int64(-1)
+        best2 = np.int64(0)
+        n1 = 0
+        n2 = 0
+        for i in range(p):
+            c = 0
+            for u in range(n_pairs[i]):
+                v = om_hi[row + pair_rows[i, u]]
+                if v > c:
+                    c = v
+            r = np.int64(dec_hi[c])
+            rank1[i] = r
+            if r > best1:
+                best1 = r
+                n1 = 1
+            elif r == best1:
+                n1 += 1
+            if has_low:
+                c = 0
+                for u in range(n_pairs[i]):
+                    v = om_lo[row + pair_rows[i, u]]
+                    if v > c:
+                        c = v
+                r2 = np.int64(dec_lo[c])
+                rank2[i] = r2
+                if r2 > best2:
+                    best2 = r2
+                    n2 = 1
+                elif r2 == best2:
+                    n2 += 1
+        if best2 == 0:
+            n2 = 0
+        for i in range(p):
+            sh = 0
+            if n2 > 0:
+                if rank1[i] == best1:
+                    sh += POT // 2 // n1
+                if rank2[i] == best2:
+                    sh += POT // 2 // n2
+            elif rank1[i] == best1:
+                sh = POT // n1
+            if sh:
+                share[i] += sh * w
+                if sh == POT:
+                    win[i] += w
+                else:
+                    tie[i] += w
+
+
+@njit(cache=True, nogil=True)
+def omaha_flush_corrections(
+    comps, suit_cards, suit_n, k0, b0, pair_rows, n_pairs, suited_pairs, n_suited, keys, bits,
+    blo, hi, om_hi, dec_hi, om_lo, dec_lo, fl, has_low, win, tie, share,
+):  # fmt: skip
+    """Part 2: every board whose suit composition lets a hand use a flush (two suited hole cards and
+    three board cards of that suit): its real outcome is added and the flush-blind one taken back."""
+    p = n_pairs.shape[0]
+    rank1 = np.empty(p, dtype=np.int64)
+    rank2 = np.zeros(p, dtype=np.int64)
+    suited = np.empty(5, dtype=np.int64)
+    for q in range(comps.shape[0]):
+        c0 = all_combinations(suit_cards[0, : suit_n[0]], comps[q, 0])
+        c1 = all_combinations(suit_cards[1, : suit_n[1]], comps[q, 1])
+        c2 = all_combinations(suit_cards[2, : suit_n[2]], comps[q, 2])
+        c3 = all_combinations(suit_cards[3, : suit_n[3]], comps[q, 3])
+        for a in range(c0.shape[0]):
+            ka = k0
+            ba = b0
+            for x in range(c0.shape[1]):
+                ka += keys[c0[a, x]]
+                ba |= bits[c0[a, x]]
+            for b in range(c1.shape[0]):
+                kb = ka
+                bb1 = ba
+                for x in range(c1.shape[1]):
+                    kb += keys[c1[b, x]]
+                    bb1 |= bits[c1[b, x]]
+                for c in range(c2.shape[0]):
+                    kc = kb
+                    bc = bb1
+                    for x in range(c2.shape[1]):
+                        kc += keys[c2[c, x]]
+                        bc |= bits[c2[c, x]]
+                    for d in range(c3.shape[0]):
+                        bk = kc
+                        bb = bc
+                        for x in range(c3.shape[1]):
+                            bk += keys[c3[d, x]]
+                            bb |= bits[c3[d, x]]
+                        row = np.int64(blo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
+                        counts = bk >> 40
+                        for sign in (1, -1):
+                            best1 = np.int64(-1)
+                            best2 = np.int64(0)
+                            n1 = 0
+                            n2 = 0
+                            for i in range(p):
+                                cl = 0
+                                for u in range(n_pairs[i]):
+                                    v = om_hi[row + pair_rows[i, u]]
+                                    if v > cl:
+                                        cl = v
+                                r = np.int64(dec_hi[cl])
+                                if sign == 1:
+                                    for u in range(n_suited[i]):
+                                        sp = suited_pairs[i, u]
+                                        s = 0
+                                        while (sp >> (16 * s)) & 0x1FFF == 0:
+                                            s += 1
+                                        if ((counts >> (4 * s)) & 15) < 3:
+                                            continue
+                                        bm = (bb >> (16 * s)) & 0x1FFF
+                                        pm = (sp >> (16 * s)) & 0x1FFF
+                                        ns = 0
+                                        for x in range(13):
+                                            if bm >> x & 1:
+                                                suited[ns] = np.int64(1) << x
+                                                ns += 1
+                                        for x in range(ns - 2):
+                                            for y in range(x + 1, ns - 1):
+                                                for z in range(y + 1, ns):
+                                                    v2 = fl[pm | suited[x] | suited[y] | suited[z]]
+                                                    if v2 > r:
+                                                        r = v2
+                                rank1[i] = r
+                                if r > best1:
+                                    best1 = r
+                                    n1 = 1
+                                elif r == best1:
+                                    n1 += 1
+                                if has_low:
+                                    cl = 0
+                                    for u in range(n_pairs[i]):
+                                        v = om_lo[row + pair_rows[i, u]]
+                                        if v > cl:
+                                            cl = v
+                                    r2 = np.int64(dec_lo[cl])
+                                    rank2[i] = r2
+                                    if r2 > best2:
+                                        best2 = r2
+                                        n2 = 1
+                                    elif r2 == best2:
+                                        n2 += 1
+                            if best2 == 0:
+                                n2 = 0
+                            for i in range(p):
+                                sh = 0
+                                if n2 > 0:
+                                    if rank1[i] == best1:
+                                        sh += POT // 2 // n1
+                                    if rank2[i] == best2:
+                                        sh += POT // 2 // n2
+                                elif rank1[i] == best1:
+                                    sh = POT // n1
+                                if sh:
+                                    share[i] += sh * sign
+                                    if sh == POT:
+                                        win[i] += sign
+                                    else:
+                                        tie[i] += sign
