@@ -301,6 +301,11 @@ def _equity_lines(rep: Report, quick: bool) -> None:
             "OmahaHoldemHand", ["AsAd2c3h", "KsKd9c9h"], "", 4, 5, pk_samples) * 10_000 / pk_samples),
     }, False)  # fmt: skip
 
+    t = best_of(lambda: equity("omaha", ["AsKsQhJh", "AdKdQcJc"]))
+    rep.line("exact Omaha heads-up preflop, double-suited", "time", t, {
+        "poker-equity": try_peer(lambda: _poker_equity_exact("omaha", ["AsKsQhJh", "AdKdQcJc"])),
+    }, False)  # fmt: skip
+
     t = best_of(lambda: equity("omaha8", ["AsAd2c3h", "KsKd9c9h"]))
     rep.line("exact Omaha hi/lo heads-up preflop", "time", t, {
         "poker-equity": try_peer(lambda: _poker_equity_exact("omaha_hi_lo", ["AsAd2c3h", "KsKd9c9h"])),
