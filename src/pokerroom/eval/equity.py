@@ -449,7 +449,7 @@ def equity(
         n_combos = comb(len(stub), m)
         chunk = max(1, _CHUNK // len(patterns))
         chunks = [(s, min(chunk, n_combos - s)) for s in range(0, n_combos, chunk)]
-        if bs:  # one call: the board kernel enumerates everything itself
+        if bs:  # a complete board: one deal
             chunks = [(0, n_combos)]
         total = n_combos
     else:
@@ -459,28 +459,25 @@ def equity(
             seed = (rng or secrets.SystemRandom()).randrange(2**31)
         chunks = [(s, min(_CHUNK, samples - s)) for s in range(0, samples, _CHUNK)]
         total = samples
-    if use_exact and bs and missing_board and game.high.startswith("omaha"):
-        _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
-        chunks = []
-        n_combos = comb(len(stub), missing_board)
+    if use_exact and bs and missing_board:  # enumerate by rank multisets, correct for flushes
+        if game.high.startswith("omaha"):
+            _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
+        else:
+            wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
+            win += wins
+            tie += ties.sum(axis=1)
+            share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
+        n_boards = comb(len(stub), missing_board)
         if progress is not None:
-            progress(n_combos, n_combos)
-    elif use_exact and bs and missing_board:
-        wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
-        win += wins
-        tie += ties.sum(axis=1)
-        share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
-        chunks = []
-        n_combos = comb(len(stub), missing_board)
-        if progress is not None:
-            progress(n_combos, n_combos)
+            progress(n_boards, n_boards)
+        return _result(game, True, n_boards, win, tie, share)
     if bs:
         board_args = _board_args(game, parsed, keys, bits)
 
         def run_chunk(start: npt.NDArray[np.int64], size: int, chunk_seed: np.uint64) -> int:
             kernel: Any = ek.board_games
             n: int = kernel(
-                use_exact, size, stub, chunk_seed, board_arr[: len(b)], missing_board, *board_args,
+                size, stub, chunk_seed, board_arr[: len(b)], missing_board, *board_args,
                 game.low is not None, win, tie, share,
             )  # fmt: skip
             return n
@@ -496,7 +493,7 @@ def equity(
             )  # fmt: skip
             return n
 
-    n_deals = 0 if chunks else comb(len(stub), missing_board)
+    n_deals = 0
     done = 0
     for n, (first, size) in enumerate(chunks):
         start = _unrank(first, len(stub), m) if use_exact else np.zeros(m, dtype=np.int64)
@@ -504,12 +501,23 @@ def equity(
         done += size
         if progress is not None:
             progress(done, total)
+    return _result(game, use_exact, n_deals, win, tie, share)
+
+
+def _result(
+    game: EquityGame,
+    exact: bool,
+    deals: int,
+    win: npt.NDArray[np.int64],
+    tie: npt.NDArray[np.int64],
+    share: npt.NDArray[np.int64],
+) -> EquityResult:
     return EquityResult(
         game=game.name,
-        exact=use_exact,
-        deals=n_deals,
+        exact=exact,
+        deals=deals,
         hands=tuple(
-            HandEquity(win=int(w) / n_deals, tie=int(t) / n_deals, share=int(s) / (_POT * n_deals))
+            HandEquity(win=int(w) / deals, tie=int(t) / deals, share=int(s) / (_POT * deals))
             for w, t, s in zip(win, tie, share, strict=True)
         ),
     )

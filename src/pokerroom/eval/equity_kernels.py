@@ -2,8 +2,11 @@
 # (numba kernels: the njit dispatchers and numpy scalar types do not type-check usefully)
 """numba kernels of the equity calculator.
 
-``board_games``: every hand known, only board cards missing (hold'em, short deck, Omaha, Omaha hi/lo);
-each board's key sums are built incrementally and every hand is ranked by table lookups.
+Board games (every hand known, only board cards missing: hold'em, short deck, Omaha, Omaha hi/lo):
+exact runs go through the rank multisets of the missing cards (``rank_multisets``,
+``omaha_multisets``: each multiset once, weighted by how many boards have it, ranked flush-blind)
+plus the boards on which a flush is possible (``flush_corrections``, ``omaha_flush_corrections``:
+real outcome added, flush-blind outcome taken back). Monte Carlo draws boards (``board_games``).
 
 ``run``: the general deal loop (stud, razz, stud hi/lo, draw games, badugi). A deal fills the missing
 cards of the board (group 0) and of each player (group i + 1). Exact runs walk the combinations of the
@@ -191,13 +194,14 @@ def run(
 
 @njit(cache=True, nogil=True)
 def board_games(
-    exact, count, stub, seed, board_known, m,
+    count, stub, seed, board_known, m,
     own_keys, own_bits, pair_rows, n_pairs, suited_pairs, n_suited,
     keys, bits, omaha, lo, hi, ms, fl, om_hi, dec_hi, om_lo, dec_lo, has_low, win, tie, share,
 ):  # fmt: skip
-    """Board games where every hand is known and only ``m`` board cards are missing (hold'em, short
-    deck, Omaha, Omaha hi/lo): all ``count`` = C(stub, m) boards (exact: the last card in a tight
-    inner loop over incrementally summed keys) or ``count`` random boards (Monte Carlo).
+    """Board games where every hand is known and ``m`` board cards are missing (hold'em, short deck,
+    Omaha, Omaha hi/lo): ``count`` random boards (Monte Carlo), or the one board when ``m`` is 0.
+    (Exact enumeration with missing board cards is ``rank_multisets`` / ``omaha_multisets`` and
+    their flush corrections.)
 
     Pooled rules use ``own_keys``/``own_bits`` per player. Omaha: ``pair_rows[i, :n_pairs[i]]`` are
     the pair-table columns of player i's hole pairs, ``suited_pairs[i, :n_suited[i]]`` the suit
@@ -217,47 +221,18 @@ def board_games(
     deck = stub.copy()
     wins = np.zeros(p, dtype=np.int64)
     ties = np.zeros((p, p + 1), dtype=np.int64)
-    outer = max(m - 1, 0)
-    idx = np.arange(outer)
-    pk = k0
-    pb = b0
-    for t in range(outer):
-        pk += keys[deck[idx[t]]]
-        pb |= bits[deck[idx[t]]]
-    f = idx[outer - 1] + 1 if outer > 0 else 0
     rng_state = seed
     for _ in range(count):
-        if not exact:
-            bk = k0
-            bb = b0
-            for t in range(m):
-                rng_state, j = _below(rng_state, d - t)
-                j += t
-                tmp = deck[t]
-                deck[t] = deck[j]
-                deck[j] = tmp
-                bk += keys[deck[t]]
-                bb |= bits[deck[t]]
-        elif m == 0:
-            bk = k0
-            bb = b0
-        else:
-            while f >= d:  # next combination of the first m - 1 cards
-                j = outer - 1
-                while idx[j] == d - 1 - outer + j:
-                    j -= 1
-                idx[j] += 1
-                for t in range(j + 1, outer):
-                    idx[t] = idx[t - 1] + 1
-                pk = k0
-                pb = b0
-                for t in range(outer):
-                    pk += keys[deck[idx[t]]]
-                    pb |= bits[deck[idx[t]]]
-                f = idx[outer - 1] + 1
-            bk = pk + keys[deck[f]]
-            bb = pb | bits[deck[f]]
-            f += 1
+        bk = k0
+        bb = b0
+        for t in range(m):
+            rng_state, j = _below(rng_state, d - t)
+            j += t
+            tmp = deck[t]
+            deck[t] = deck[j]
+            deck[j] = tmp
+            bk += keys[deck[t]]
+            bb |= bits[deck[t]]
         best1 = np.int64(-1)
         best2 = np.int64(0)
         n1 = 0
