@@ -158,3 +158,12 @@ def test_bad_notation_is_a_typed_error() -> None:
     with pytest.raises(NotationError) as err:
         evaluate("high", "Ac Ad 7h 6s 1x")
     assert err.value.code == "bad_notation"
+
+
+def test_cards_are_ordered_most_significant_first() -> None:
+    assert evaluate("high", "Ac 2d 3h 4s 5c").cards == parse_cards("5c 4s 3h 2d Ac")
+    assert evaluate("high", "7c 7d Kh Ks 2c").cards == parse_cards("Ks Kh 7d 7c 2c")
+    assert evaluate("soko", "4c 5d 6h 7s Qc").cards == parse_cards("7s 6h 5d 4c Qc")
+    assert evaluate("soko", "Ac 2d 3h 4s Kc").cards == parse_cards("4s 3h 2d Ac Kc")
+    assert evaluate("soko", "Kh 8h 6h 4h 8c").cards == parse_cards("Kh 8h 6h 4h 8c")
+    assert evaluate("ace5_low", "Kc 5d 4h 3s Ac").cards == parse_cards("Kc 5d 4h 3s Ac")

@@ -51,3 +51,24 @@ def test_bad_batches(rule: str, cards: list[list[float]], kw: dict[str, int], er
 
 def test_short_deck_accepts_its_lowest_rank() -> None:
     assert evaluate_batch("short_deck_6a", np.array([[48, 16, 20, 24, 28]]))[0] > 0  # A 6 7 8 9
+
+
+@pytest.mark.parametrize(
+    ("rule", "k"),
+    [("high", 7), ("high", 6), ("high", 9), ("ace5_low", 7), ("soko", 5), ("omaha_high", 9), ("badugi", 4)],
+)
+def test_every_kernel_flags_bad_rows(rule: str, k: int) -> None:
+    rng = np.random.default_rng(k)
+    rows = np.array([rng.choice(52, k, replace=False) for _ in range(50)], dtype=np.uint8)
+    evaluate_batch(rule, rows)  # all valid
+    dup = rows.copy()
+    dup[17, 1] = dup[17, 0]
+    with pytest.raises(DuplicateCard, match="row 17"):
+        evaluate_batch(rule, dup)
+    wild = rows.copy()
+    wild[33, k - 1] = 200
+    with pytest.raises(EvalError, match="row 33"):
+        evaluate_batch(rule, wild)
+    # unchecked, a bad row gets some rank and nothing reads outside the (padded) tables
+    wild[:, :] = 255
+    assert evaluate_batch(rule, wild, check=False).shape == (50,)

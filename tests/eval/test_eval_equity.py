@@ -199,3 +199,72 @@ def test_too_many_cards_for_the_deck() -> None:
     hands = [[c] for c in DeckSpec.SHORT_7A.cards()[:8]]
     with pytest.raises(WrongCardCount):
         equity("draw7a", hands, samples=10)
+
+
+def _batch_brute_force(game: str, hands: list[tuple[Card, ...]], board: tuple[Card, ...]) -> list[float]:
+    """Pot shares over every board, ranked by evaluate_batch (code independent of equity's kernels),
+    hi/lo halves included."""
+    import numpy as np
+
+    from pokerroom.eval import evaluate_batch
+    from pokerroom.eval.batch import kernels
+
+    g = resolve_game(game)
+    used = {c for h in hands for c in h} | set(board)
+    stub = np.array([c.index for c in g.deck.cards() if c not in used], dtype=np.uint8)
+    boards = kernels().all_combinations(stub, g.board_size - len(board))
+    known = np.array([c.index for c in board], dtype=np.uint8)
+    full = np.concatenate([np.broadcast_to(known, (len(boards), len(known))), boards], axis=1)
+
+    def ranks(rule: str) -> np.ndarray:
+        cols = []
+        for h in hands:
+            own = np.broadcast_to(np.array([c.index for c in h], dtype=np.uint8), (len(full), len(h)))
+            cols.append(evaluate_batch(rule, np.concatenate([own, full], axis=1), hole=len(h)))
+        return np.stack(cols, axis=1)
+
+    def split(r: np.ndarray) -> np.ndarray:
+        winners = (r == r.max(axis=1, keepdims=True)) & (r > 0)
+        return winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
+
+    high = split(ranks(g.high))
+    if g.low is None:
+        return list(high.mean(axis=0))
+    low = split(ranks(g.low))
+    has_low = low.sum(axis=1, keepdims=True) > 0
+    return list(np.where(has_low, 0.5 * high + 0.5 * low, high).mean(axis=0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_board_enumeration_matches_batch_brute_force(seed: int) -> None:
+    rnd = random.Random(seed)
+    game = "shortdeck" if seed % 3 == 2 else "holdem"
+    deck = list(resolve_game(game).deck.cards())
+    rnd.shuffle(deck)
+    players = 2 + seed % 2
+    hands = [tuple(deck[2 * i : 2 * i + 2]) for i in range(players)]
+    board = tuple(deck[2 * players : 2 * players + (0, 3, 4)[seed % 3]])
+    result = equity(game, hands, board)
+    assert result.exact
+    expected = _batch_brute_force(game, hands, board)
+    assert [h.share for h in result.hands] == pytest.approx(expected, abs=1e-12)
+
+
+def test_flush_heavy_spots_match_batch_brute_force() -> None:
+    # suited hands, two-suited flops, hi/lo: many boards need the flush correction
+    for game, hands, board in (
+        ("holdem", ["AhKh", "QhJh"], ""),
+        ("holdem", ["AhKh", "2h3h", "QsJs"], "4h 5s 9s"),
+        ("holdem", ["7c8c", "9d9h"], ""),
+        ("omaha", ["AhKh2h3h", "QhJhTs9s"], ""),
+        ("omaha", ["AsAdKs3h", "QsJs9c9h", "7d8d6h5h"], "2s 4d"[:0]),
+        ("omaha8", ["AhKh2h3h", "AsQs2s4s", "5c6c7d8d"], "9h Tc"[:0]),
+        ("omaha8", ["Ah2h3d4d", "AsKs2c5c"], "6h 7h 8d"),
+        ("omaha8_5", ["Ah2h3d4dKd", "AsKs2c5cQc"], "6h 7h 8d 9c"),
+    ):
+        parsed = [parse_cards(h) for h in hands]
+        b = parse_cards(board)
+        result = equity(game, parsed, b)
+        assert result.exact
+        expected = _batch_brute_force(game, parsed, b)
+        assert [h.share for h in result.hands] == pytest.approx(expected, abs=1e-12), (game, hands)

@@ -36,8 +36,8 @@ def _check(rule: str, hole: tuple[Card, ...], board: tuple[Card, ...]) -> None:
         assert reference.best(rule, value.cards)[0] == expected
     row = np.array([[c.index for c in hole + board]], dtype=np.uint8)
     assert int(evaluate_batch(rule, row, hole=len(hole))[0]) == expected
-    if not rule.startswith("omaha"):
-        assert ranker(rule, len(hole) + len(board))([c.index for c in hole + board]) == expected
+    f = ranker(rule, len(hole) + len(board), hole=len(hole))
+    assert f([c.index for c in hole + board]) == expected
 
 
 def _test_for(rule: str):  # type: ignore[no-untyped-def]

@@ -124,6 +124,14 @@ def test_r22_omaha_hi_lo_example() -> None:
     assert ev("omaha_high", "Ac 2c 7s 8s", board) < hi
 
 
+def test_r23_hand_values_behind_the_quartered_pot() -> None:
+    # The pot split ($3.00 / $1.00) is the engine's; here: first player's high is better, lows tie.
+    board = "Jd 4d 3c Qd 5h"
+    first = (ev("omaha_high", "Ad Kd 3s 2s", board), ev("omaha_eight_low", "Ad Kd 3s 2s", board))
+    second = (ev("omaha_high", "Ah 2h 9c Tc", board), ev("omaha_eight_low", "Ah 2h 9c Tc", board))
+    assert first[0] > second[0] and first[1] == second[1] and first[1]
+
+
 def test_r24_high_and_low_use_different_hole_cards() -> None:
     hole, board = "Ad Kd 3s 2s", "Jd 4d 3c Qd 5h"
     hi = ev("omaha_high", hole, board)

@@ -61,4 +61,14 @@ def order_cards(rule: str, rank: int, cards: Sequence[Card]) -> tuple[Card, ...]
                 if c.rank == 12:
                     value[c] = -1
     counts = Counter(c.rank for c in cards)
+    if hv.category == "four_flush":  # the four suited cards first, then the fifth
+        suit = Counter(c.suit for c in cards).most_common(1)[0][0]
+        return tuple(sorted(cards, key=lambda c: (c.suit == suit, c.rank, c.suit), reverse=True))
+    if hv.category == "four_straight":  # the four-card run first (A-2-3-4: the ace last), then the fifth
+        top = unpack(rank)[1][0]
+        run = [r % 13 for r in range(top, top - 4, -1)]  # top=2 (A-2-3-4) wraps to the ace
+        in_run: list[Card] = []
+        for r in run:
+            in_run.append(next(c for c in cards if c.rank == r and c not in in_run))
+        return (*in_run, *(c for c in cards if c not in in_run))
     return tuple(sorted(cards, key=lambda c: (counts[c.rank], value[c], c.suit), reverse=True))

@@ -30,8 +30,26 @@ def kernels() -> ModuleType:
 
 
 @cache
-def _common() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    return tables.card_keys().astype(np.int64), tables.card_bits().astype(np.int64)
+def _common() -> tuple[npt.NDArray[np.int64], ...]:
+    """Card keys and suit bits padded to 256 entries (zeros), so that a bad uint8 index reads
+    inside the tables; and the validation bits: ``1 << index`` for a card, bit 62 for an index
+    >= 52. A row is valid when its bits do not overlap (their sum equals their OR) and avoid bit
+    62 and the deck's missing low ranks."""
+    keys = np.zeros(256, dtype=np.int64)
+    keys[:52] = tables.card_keys().astype(np.int64)
+    bits = np.zeros(256, dtype=np.int64)
+    bits[:52] = tables.card_bits().astype(np.int64)
+    valid = np.full(256, 1 << 62, dtype=np.int64)
+    valid[:52] = 1 << np.arange(52, dtype=np.int64)
+    return keys, bits, valid
+
+
+@cache
+def _pair_index() -> npt.NDArray[np.int32]:
+    """``tables.pair_index`` padded so that ranks of bad indices (up to 63) stay inside it."""
+    out = np.zeros(64 * 13 + 64, dtype=np.int32)
+    out[:169] = tables.pair_index()
+    return out
 
 
 @cache
@@ -48,16 +66,12 @@ def _subsets(k: int) -> npt.NDArray[np.int64]:
     return np.array(list(combinations(range(k), 5)), dtype=np.int64)
 
 
-def check_batch(spec: RuleSpec, arr: npt.NDArray[np.uint8]) -> None:
-    """Raise a typed error for the first bad row (out of range, duplicate, not in the deck)."""
-    status = kernels().check_rows(arr, spec.lowest_rank)
-    bad = np.flatnonzero(status)
-    if len(bad) == 0:
-        return
-    row, code = int(bad[0]), int(status[bad[0]])
-    if code == 1:
+def _raise_for_row(spec: RuleSpec, arr: npt.NDArray[np.uint8], row: int) -> None:
+    """The typed error for a row the kernel flagged (out of range, duplicate, not in the deck)."""
+    cards = arr[row].tolist()
+    if max(cards) >= 52:
         raise EvalError(f"row {row}: card indices must be 0..51")
-    if code == 2:
+    if len(set(cards)) != len(cards):
         raise DuplicateCard(f"row {row}: a card appears more than once")
     raise CardNotInDeck(spec.name, spec.deck_size)
 
@@ -69,8 +83,10 @@ def evaluate_batch(
     indices (``rank * 4 + suit``), one hand per row.
 
     Pooled rules take the best five of the ``k`` cards; for ``omaha_*`` the first ``hole`` columns
-    are the hole cards and the rest the board; badugi takes four. ``check`` validates every row
-    (range, duplicates, deck); pass False only for arrays you built correctly yourself.
+    are the hole cards and the rest the board; badugi takes four. Every row is validated inside
+    the kernel (range, duplicates, deck) and the first bad one raises a typed error; with
+    ``check=False`` a bad row only gets an unspecified rank (the tables are padded, so it never
+    reads outside them).
     """
     spec = rule_spec(rule)
     raw = np.asarray(cards)
@@ -88,32 +104,41 @@ def evaluate_batch(
             raise WrongCardCount(f"{hole} hole + {k - hole} board cards given, {needs(spec)}")
     elif (spec.kind == "badugi" and k != 4) or (spec.kind == "pooled" and not 5 <= k <= POOLED_MAX):
         raise WrongCardCount(f"{k} cards given, {needs(spec)}")
-    if check and n:
-        check_batch(spec, arr)
     out = np.empty(n, dtype=np.int32)
     if n == 0:
         return out
+    status = np.zeros(n, dtype=np.bool_)
     kern = kernels()
-    keys, bits = _common()
+    keys, bits, valid = _common()
+    bad = (1 << 62) | ((1 << (4 * spec.lowest_rank)) - 1)
     if spec.kind == "badugi":
-        kern.badugi(arr, out)
+        kern.badugi(arr, valid, bad, check, out, status)
     elif spec.kind == "omaha":
         base = _BASE[spec.name]
         lo_b, hi, _ = tables.multiset_index(k - hole)
         om, decode = tables.omaha_classes(base, k - hole)
+        fl = tables.flush_values("high")
         kern.omaha(
-            arr, hole, keys, bits, lo_b, hi, om, decode, tables.pair_index(), tables.flush_values("high"),
-            base == "eight_low", out,
+            arr, hole, keys, bits, valid, bad, check, lo_b, hi, om, decode, _pair_index(), fl,
+            base == "eight_low", out, status,
         )  # fmt: skip
-    elif k <= 7 and (spec.name not in ("deuce7_low", "soko") or k == 5) and spec.name != "soko":
+    elif k <= 7 and spec.name != "soko" and (spec.name != "deuce7_low" or k == 5):
+        # One lookup by rank multiset (or by suit mask for a flush). Not for SOKO (four flushes) nor
+        # for 2-7 beyond five cards (there a flush must be avoided, which the multiset cannot see).
         lo, hi, _ = tables.multiset_index(k)
         ms = tables.multiset_values(spec.name, k)
         fl = tables.flush_values(spec.name)
         if k == 7 and spec.name not in _RANKS_ONLY:
-            kern.pooled7(arr, keys, bits, lo, hi, ms, fl, out)
+            kern.pooled7(arr, keys, bits, valid, bad, check, lo, hi, ms, fl, out, status)
         else:
-            kern.pooled(arr, keys, bits, lo, hi, ms, fl, spec.name not in _RANKS_ONLY, out)
+            kern.pooled(
+                arr, keys, bits, valid, bad, check, lo, hi, ms, fl, spec.name not in _RANKS_ONLY, out, status
+            )
     else:
         lo5, hi, ms5, fl, ff4, mode = _five(spec.name)
-        kern.combos(arr, _subsets(k), keys, bits, lo5, hi, ms5, fl, ff4, mode, out)
+        kern.combos(arr, _subsets(k), keys, bits, valid, bad, check, lo5, hi, ms5, fl, ff4, mode, out, status)
+    if check:
+        flagged = np.flatnonzero(status)
+        if len(flagged):
+            _raise_for_row(spec, arr, int(flagged[0]))
     return out

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from math import comb, factorial, prod
 from types import MappingProxyType
 from typing import Any
@@ -217,6 +217,132 @@ def _board_args(
             empty)  # fmt: skip
 
 
+def _exact_by_ranks(
+    game: EquityGame,
+    hands: Sequence[Sequence[Card]],
+    board: Sequence[Card],
+    stub: npt.NDArray[np.int64],
+    m: int,
+    keys: npt.NDArray[np.int64],
+    bits: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Exact outcome counts (outright wins, and n-way ties per player) over every way to complete
+    the board, for a game ranked by any 5 of own + board cards (hold'em, short deck).
+
+    Instead of all C(stub, m) boards: every rank multiset of the missing cards once, weighted by how
+    many boards have it and ranked as if no flush were possible; then only the boards whose suits let
+    some player make a flush are enumerated, their real outcome added and the flush-blind one removed.
+    """
+    from pokerroom.eval import equity_kernels as ek
+
+    p, n = len(hands), game.hand_size + game.board_size
+    lo, hi = tables.multiset_index(n)[:2]
+    ms = tables.multiset_values(game.high, n)
+    fl = tables.flush_values(game.high)
+    wins = np.zeros(p, dtype=np.int64)
+    ties = np.zeros((p, p + 1), dtype=np.int64)
+    own_keys = np.array([sum(int(keys[c.index]) for c in h) for h in hands], dtype=np.int64)
+    own_bits = np.zeros(p, dtype=np.int64)
+    for i, h in enumerate(hands):
+        for c in h:
+            own_bits[i] |= bits[c.index]
+    k0 = sum(int(keys[c.index]) for c in board)
+    b0 = 0
+    for c in board:
+        b0 |= int(bits[c.index])
+    # part 1: rank multisets of the m missing cards, weighted by the boards that have them
+    board_keys, weights = _rank_multisets(stub, m, k0)
+    ek.rank_multisets(board_keys, weights, own_keys & ek.RANK_PART, lo, hi, ms, wins, ties)
+    # part 2: suit compositions of the missing cards that let someone make a flush
+    suit_cards, suit_n = _suits_of(stub)
+    own_suits = np.array([[sum(1 for c in h if c.suit == s) for s in range(4)] for h in hands])
+    most = own_suits.max(axis=0) + np.array([sum(1 for c in board if c.suit == s) for s in range(4)])
+    comps = [
+        q
+        for q in product(*(range(min(m, int(k)) + 1) for k in suit_n))
+        if sum(q) == m and any(most[s] + q[s] >= 5 for s in range(4))
+    ]
+    if comps:
+        ek.flush_corrections(
+            np.array(comps, dtype=np.int64), suit_cards, suit_n, k0, b0, own_keys, own_bits, keys, bits,
+            lo, hi, ms, fl, wins, ties,
+        )  # fmt: skip
+    return wins, ties
+
+
+def _rank_multisets(
+    stub: npt.NDArray[np.int64], m: int, known_key: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Rank keys (known cards plus every rank multiset of m cards from the stub) and the number of
+    ways the stub deals each multiset."""
+    avail = np.bincount(stub >> 2, minlength=13)
+    vectors = tables.multiset_index(m)[2].astype(np.int64)
+    weights = np.prod(_COMB[avail[None, :], vectors], axis=1)
+    keep = weights > 0
+    rank_keys = np.array([5**r if r < 7 else 5 ** (r - 7) << 20 for r in range(13)], dtype=np.int64)
+    board_keys = (vectors[keep] @ rank_keys + (known_key & ((1 << 40) - 1))).astype(np.int64)
+    return board_keys, weights[keep].astype(np.int64)
+
+
+def _suits_of(stub: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The stub's cards by suit (4 x 13, padded) and how many of each suit."""
+    suit_cards = np.zeros((4, 13), dtype=np.int64)
+    suit_n = np.zeros(4, dtype=np.int64)
+    for c in stub.tolist():
+        suit_cards[c & 3, suit_n[c & 3]] = c
+        suit_n[c & 3] += 1
+    return suit_cards, suit_n
+
+
+def _exact_omaha_by_ranks(
+    game: EquityGame,
+    hands: Sequence[Sequence[Card]],
+    board: Sequence[Card],
+    stub: npt.NDArray[np.int64],
+    m: int,
+    keys: npt.NDArray[np.int64],
+    bits: npt.NDArray[np.int64],
+    win: npt.NDArray[np.int64],
+    tie: npt.NDArray[np.int64],
+    share: npt.NDArray[np.int64],
+) -> None:
+    """``_exact_by_ranks`` for Omaha (high, or hi/lo): flush-blind values per board rank multiset,
+    then the boards on which some hand can use a flush (two suited hole cards, three of that suit on
+    the board) enumerated and corrected. Adds into win / tie / share."""
+    from pokerroom.eval import equity_kernels as ek
+
+    args = _board_args(game, hands, keys, bits)
+    pair_rows, n_pairs, suited, n_suited = args[2:6]
+    blo, hi, fl, om_hi, dec_hi, om_lo, dec_lo = args[9], args[10], args[12], *args[13:17]
+    has_low = game.low is not None
+    k0 = sum(int(keys[c.index]) for c in board)
+    b0 = 0
+    for c in board:
+        b0 |= int(bits[c.index])
+    board_keys, weights = _rank_multisets(stub, m, k0)
+    ek.omaha_multisets(
+        board_keys, weights, pair_rows, n_pairs, blo, hi, om_hi, dec_hi, om_lo, dec_lo, has_low,
+        win, tie, share,
+    )  # fmt: skip
+    suit_cards, suit_n = _suits_of(stub)
+    two_suited = [any(sum(1 for c in h if c.suit == s) >= 2 for h in hands) for s in range(4)]
+    on_board = [sum(1 for c in board if c.suit == s) for s in range(4)]
+    comps = [
+        q
+        for q in product(*(range(min(m, int(k)) + 1) for k in suit_n))
+        if sum(q) == m and any(two_suited[s] and on_board[s] + q[s] >= 3 for s in range(4))
+    ]
+    if comps:
+        ek.omaha_flush_corrections(
+            np.array(comps, dtype=np.int64), suit_cards, suit_n, k0, b0, pair_rows, n_pairs, suited,
+            n_suited, keys, bits, blo, hi, om_hi, dec_hi, om_lo, dec_lo, fl, has_low, win, tie, share,
+        )  # fmt: skip
+
+
+# C(a, c) for a, c in 0..4
+_COMB = np.array([[comb(a, c) for c in range(5)] for a in range(5)], dtype=np.int64)
+
+
 def _patterns(sizes: Sequence[int]) -> npt.NDArray[np.int64]:
     """Every distinct way to hand out sum(sizes) drawn cards: group g gets sizes[g] of them."""
     out: list[list[int]] = []
@@ -323,7 +449,7 @@ def equity(
         n_combos = comb(len(stub), m)
         chunk = max(1, _CHUNK // len(patterns))
         chunks = [(s, min(chunk, n_combos - s)) for s in range(0, n_combos, chunk)]
-        if bs:  # one call: the board kernel enumerates everything itself
+        if bs:  # a complete board: one deal
             chunks = [(0, n_combos)]
         total = n_combos
     else:
@@ -333,13 +459,25 @@ def equity(
             seed = (rng or secrets.SystemRandom()).randrange(2**31)
         chunks = [(s, min(_CHUNK, samples - s)) for s in range(0, samples, _CHUNK)]
         total = samples
+    if use_exact and bs and missing_board:  # enumerate by rank multisets, correct for flushes
+        if game.high.startswith("omaha"):
+            _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
+        else:
+            wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
+            win += wins
+            tie += ties.sum(axis=1)
+            share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
+        n_boards = comb(len(stub), missing_board)
+        if progress is not None:
+            progress(n_boards, n_boards)
+        return _result(game, True, n_boards, win, tie, share)
     if bs:
         board_args = _board_args(game, parsed, keys, bits)
 
         def run_chunk(start: npt.NDArray[np.int64], size: int, chunk_seed: np.uint64) -> int:
             kernel: Any = ek.board_games
             n: int = kernel(
-                use_exact, size, stub, chunk_seed, board_arr[: len(b)], missing_board, *board_args,
+                size, stub, chunk_seed, board_arr[: len(b)], missing_board, *board_args,
                 game.low is not None, win, tie, share,
             )  # fmt: skip
             return n
@@ -363,12 +501,23 @@ def equity(
         done += size
         if progress is not None:
             progress(done, total)
+    return _result(game, use_exact, n_deals, win, tie, share)
+
+
+def _result(
+    game: EquityGame,
+    exact: bool,
+    deals: int,
+    win: npt.NDArray[np.int64],
+    tie: npt.NDArray[np.int64],
+    share: npt.NDArray[np.int64],
+) -> EquityResult:
     return EquityResult(
         game=game.name,
-        exact=use_exact,
-        deals=n_deals,
+        exact=exact,
+        deals=deals,
         hands=tuple(
-            HandEquity(win=int(w) / n_deals, tie=int(t) / n_deals, share=int(s) / (_POT * n_deals))
+            HandEquity(win=int(w) / deals, tie=int(t) / deals, share=int(s) / (_POT * deals))
             for w, t, s in zip(win, tie, share, strict=True)
         ),
     )

@@ -1,13 +1,21 @@
 # mypy: ignore-errors
 # (numba kernels: the njit dispatchers and numpy scalar types do not type-check usefully)
-"""numba kernels of the equity calculator: exact enumeration and Monte Carlo over the same deal loop.
+"""numba kernels of the equity calculator.
 
-A deal fills the missing cards of the board (group 0) and of each player (group i + 1). Exact runs
-walk the combinations of the missing cards from the stub, each combined with every way
-(``patterns``) to hand them to the groups; Monte Carlo draws them with a partial Fisher-Yates
-shuffle driven by xorshift64* (numpy's generator inside numba costs ~20 ns a draw, more than the
-evaluation), seeded from the caller. Pot shares are counted in integer units (``POT`` per deal, divisible
-by 2 x 1..10 players), so halves and quarters are exact.
+Board games (every hand known, only board cards missing: hold'em, short deck, Omaha, Omaha hi/lo):
+exact runs go through the rank multisets of the missing cards (``rank_multisets``,
+``omaha_multisets``: each multiset once, weighted by how many boards have it, ranked flush-blind)
+plus the boards on which a flush is possible (``flush_corrections``, ``omaha_flush_corrections``:
+real outcome added, flush-blind outcome taken back). Monte Carlo draws boards (``board_games``).
+
+``run``: the general deal loop (stud, razz, stud hi/lo, draw games, badugi). A deal fills the missing
+cards of the board (group 0) and of each player (group i + 1). Exact runs walk the combinations of the
+missing cards from the stub, each combined with every way (``patterns``) to hand them to the groups.
+
+Monte Carlo draws the missing cards with a partial Fisher-Yates shuffle driven by xorshift64* with
+unbiased bounded draws (numpy's generator inside numba costs ~20 ns a draw, more than an
+evaluation), seeded by the caller. Pot shares are counted in integer units (``POT`` per deal,
+divisible by 2 x 1..10 players), so halves and quarters are exact.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerroom.eval.kernels import _suit_of_flush, badugi_one, eval5
+from pokerroom.eval.kernels import _suit_of_flush, all_combinations, badugi_one, eval5
 
 POT = 5040  # lcm(1..10) * 2
 
@@ -58,7 +66,6 @@ def seed_state(seed: int) -> np.uint64:
 KIND_POOLED = 0
 KIND_SOKO = 1
 KIND_BADUGI = 2
-KIND_OMAHA = 3  # board games only (board_games)
 
 
 @njit(cache=True, nogil=True)
@@ -187,13 +194,14 @@ def run(
 
 @njit(cache=True, nogil=True)
 def board_games(
-    exact, count, stub, seed, board_known, m,
+    count, stub, seed, board_known, m,
     own_keys, own_bits, pair_rows, n_pairs, suited_pairs, n_suited,
     keys, bits, omaha, lo, hi, ms, fl, om_hi, dec_hi, om_lo, dec_lo, has_low, win, tie, share,
 ):  # fmt: skip
-    """Board games where every hand is known and only ``m`` board cards are missing (hold'em, short
-    deck, Omaha, Omaha hi/lo): all ``count`` = C(stub, m) boards (exact: the last card in a tight
-    inner loop over incrementally summed keys) or ``count`` random boards (Monte Carlo).
+    """Board games where every hand is known and ``m`` board cards are missing (hold'em, short deck,
+    Omaha, Omaha hi/lo): ``count`` random boards (Monte Carlo), or the one board when ``m`` is 0.
+    (Exact enumeration with missing board cards is ``rank_multisets`` / ``omaha_multisets`` and
+    their flush corrections.)
 
     Pooled rules use ``own_keys``/``own_bits`` per player. Omaha: ``pair_rows[i, :n_pairs[i]]`` are
     the pair-table columns of player i's hole pairs, ``suited_pairs[i, :n_suited[i]]`` the suit
@@ -211,51 +219,25 @@ def board_games(
     rank2 = np.zeros(p, dtype=np.int64)
     suited = np.empty(5, dtype=np.int64)
     deck = stub.copy()
-    outer = max(m - 1, 0)
-    idx = np.arange(outer)
-    pk = k0
-    pb = b0
-    for t in range(outer):
-        pk += keys[deck[idx[t]]]
-        pb |= bits[deck[idx[t]]]
-    f = idx[outer - 1] + 1 if outer > 0 else 0
+    wins = np.zeros(p, dtype=np.int64)
+    ties = np.zeros((p, p + 1), dtype=np.int64)
     rng_state = seed
     for _ in range(count):
-        if not exact:
-            bk = k0
-            bb = b0
-            for t in range(m):
-                rng_state, j = _below(rng_state, d - t)
-                j += t
-                tmp = deck[t]
-                deck[t] = deck[j]
-                deck[j] = tmp
-                bk += keys[deck[t]]
-                bb |= bits[deck[t]]
-        elif m == 0:
-            bk = k0
-            bb = b0
-        else:
-            while f >= d:  # next combination of the first m - 1 cards
-                j = outer - 1
-                while idx[j] == d - 1 - outer + j:
-                    j -= 1
-                idx[j] += 1
-                for t in range(j + 1, outer):
-                    idx[t] = idx[t - 1] + 1
-                pk = k0
-                pb = b0
-                for t in range(outer):
-                    pk += keys[deck[idx[t]]]
-                    pb |= bits[deck[idx[t]]]
-                f = idx[outer - 1] + 1
-            bk = pk + keys[deck[f]]
-            bb = pb | bits[deck[f]]
-            f += 1
+        bk = k0
+        bb = b0
+        for t in range(m):
+            rng_state, j = _below(rng_state, d - t)
+            j += t
+            tmp = deck[t]
+            deck[t] = deck[j]
+            deck[j] = tmp
+            bk += keys[deck[t]]
+            bb |= bits[deck[t]]
         best1 = np.int64(-1)
         best2 = np.int64(0)
         n1 = 0
         n2 = 0
+        winner = 0
         if omaha:
             row = np.int64(lo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
             counts = bk >> 40
@@ -290,6 +272,7 @@ def board_games(
                 if r > best1:
                     best1 = r
                     n1 = 1
+                    winner = i
                 elif r == best1:
                     n1 += 1
                 if has_low:
@@ -317,8 +300,17 @@ def board_games(
                 if r > best1:
                     best1 = r
                     n1 = 1
+                    winner = i
                 elif r == best1:
                     n1 += 1
+        if not has_low:  # count outright wins and n-way ties; shares are settled after the loop
+            if n1 == 1:
+                wins[winner] += 1
+            else:
+                for i in range(p):
+                    if rank1[i] == best1:
+                        ties[i, n1] += 1
+            continue
         if best2 == 0:
             n2 = 0
         for i in range(p):
@@ -336,4 +328,283 @@ def board_games(
                     win[i] += 1
                 else:
                     tie[i] += 1
+    for i in range(p):
+        win[i] += wins[i]
+        share[i] += wins[i] * POT
+        for n in range(2, p + 1):
+            tie[i] += ties[i, n]
+            share[i] += ties[i, n] * (POT // n)
     return count
+
+
+RANK_PART = (1 << 40) - 1  # the rank counters of a key, without the suit counters
+
+
+@njit(cache=True, nogil=True)
+def rank_multisets(board_keys, weights, own_rank_keys, lo, hi, ms, wins, ties):
+    """Exact hold'em-style enumeration, part 1: every multiset of ranks the missing board cards can
+    have (``board_keys``, rank counters only, known board included), weighted by the number of boards
+    with those ranks, each ranked as if no flush were possible."""
+    p = own_rank_keys.shape[0]
+    rank = np.empty(p, dtype=np.int64)
+    for t in range(board_keys.shape[0]):
+        bk = board_keys[t]
+        w = weights[t]
+        best = np.int64(-1)
+        n1 = 0
+        winner = 0
+        for i in range(p):
+            key = own_rank_keys[i] + bk
+            r = np.int64(ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]])
+            rank[i] = r
+            if r > best:
+                best = r
+                n1 = 1
+                winner = i
+            elif r == best:
+                n1 += 1
+        if n1 == 1:
+            wins[winner] += w
+        else:
+            for i in range(p):
+                if rank[i] == best:
+                    ties[i, n1] += w
+
+
+@njit(cache=True, nogil=True)
+def flush_corrections(
+    comps, suit_cards, suit_n, k0, b0, own_keys, own_bits, keys, bits, lo, hi, ms, fl, wins, ties
+):  # fmt: skip
+    """Part 2: every board whose suit composition (cards per suit, ``comps``) lets some player make a
+    flush: its real outcome is added and the flush-blind outcome counted by part 1 is taken back."""
+    p = own_keys.shape[0]
+    rank = np.empty(p, dtype=np.int64)
+    for q in range(comps.shape[0]):
+        c0 = all_combinations(suit_cards[0, : suit_n[0]], comps[q, 0])
+        c1 = all_combinations(suit_cards[1, : suit_n[1]], comps[q, 1])
+        c2 = all_combinations(suit_cards[2, : suit_n[2]], comps[q, 2])
+        c3 = all_combinations(suit_cards[3, : suit_n[3]], comps[q, 3])
+        for a in range(c0.shape[0]):
+            ka = k0
+            ba = b0
+            for x in range(c0.shape[1]):
+                ka += keys[c0[a, x]]
+                ba |= bits[c0[a, x]]
+            for b in range(c1.shape[0]):
+                kb = ka
+                bb = ba
+                for x in range(c1.shape[1]):
+                    kb += keys[c1[b, x]]
+                    bb |= bits[c1[b, x]]
+                for c in range(c2.shape[0]):
+                    kc = kb
+                    bc = bb
+                    for x in range(c2.shape[1]):
+                        kc += keys[c2[c, x]]
+                        bc |= bits[c2[c, x]]
+                    for d in range(c3.shape[0]):
+                        bk = kc
+                        bbits = bc
+                        for x in range(c3.shape[1]):
+                            bk += keys[c3[d, x]]
+                            bbits |= bits[c3[d, x]]
+                        for sign in (1, -1):
+                            best = np.int64(-1)
+                            n1 = 0
+                            winner = 0
+                            for i in range(p):
+                                key = own_keys[i] + bk
+                                s = _suit_of_flush(key) if sign == 1 else -1
+                                if s < 0:
+                                    r = np.int64(ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]])
+                                else:
+                                    r = np.int64(fl[((own_bits[i] | bbits) >> (16 * s)) & 0x1FFF])
+                                rank[i] = r
+                                if r > best:
+                                    best = r
+                                    n1 = 1
+                                    winner = i
+                                elif r == best:
+                                    n1 += 1
+                            if n1 == 1:
+                                wins[winner] += sign
+                            else:
+                                for i in range(p):
+                                    if rank[i] == best:
+                                        ties[i, n1] += sign
+
+
+@njit(cache=True, nogil=True)
+def omaha_multisets(
+    board_keys, weights, pair_rows, n_pairs, blo, hi, om_hi, dec_hi, om_lo, dec_lo, has_low,
+    win, tie, share,
+):  # fmt: skip
+    """Exact Omaha enumeration, part 1: every rank multiset of the complete board, weighted by the
+    number of boards with it, each hand ranked flush-blind from the pair x board tables."""
+    p = n_pairs.shape[0]
+    rank1 = np.empty(p, dtype=np.int64)
+    rank2 = np.zeros(p, dtype=np.int64)
+    for t in range(board_keys.shape[0]):
+        bk = board_keys[t]
+        w = weights[t]
+        row = np.int64(blo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
+        best1 = np.int64(-1)
+        best2 = np.int64(0)
+        n1 = 0
+        n2 = 0
+        for i in range(p):
+            c = 0
+            for u in range(n_pairs[i]):
+                v = om_hi[row + pair_rows[i, u]]
+                if v > c:
+                    c = v
+            r = np.int64(dec_hi[c])
+            rank1[i] = r
+            if r > best1:
+                best1 = r
+                n1 = 1
+            elif r == best1:
+                n1 += 1
+            if has_low:
+                c = 0
+                for u in range(n_pairs[i]):
+                    v = om_lo[row + pair_rows[i, u]]
+                    if v > c:
+                        c = v
+                r2 = np.int64(dec_lo[c])
+                rank2[i] = r2
+                if r2 > best2:
+                    best2 = r2
+                    n2 = 1
+                elif r2 == best2:
+                    n2 += 1
+        if best2 == 0:
+            n2 = 0
+        for i in range(p):
+            sh = 0
+            if n2 > 0:
+                if rank1[i] == best1:
+                    sh += POT // 2 // n1
+                if rank2[i] == best2:
+                    sh += POT // 2 // n2
+            elif rank1[i] == best1:
+                sh = POT // n1
+            if sh:
+                share[i] += sh * w
+                if sh == POT:
+                    win[i] += w
+                else:
+                    tie[i] += w
+
+
+@njit(cache=True, nogil=True)
+def omaha_flush_corrections(
+    comps, suit_cards, suit_n, k0, b0, pair_rows, n_pairs, suited_pairs, n_suited, keys, bits,
+    blo, hi, om_hi, dec_hi, om_lo, dec_lo, fl, has_low, win, tie, share,
+):  # fmt: skip
+    """Part 2: every board whose suit composition lets a hand use a flush (two suited hole cards and
+    three board cards of that suit): its real outcome is added and the flush-blind one taken back."""
+    p = n_pairs.shape[0]
+    rank1 = np.empty(p, dtype=np.int64)
+    rank2 = np.zeros(p, dtype=np.int64)
+    suited = np.empty(5, dtype=np.int64)
+    for q in range(comps.shape[0]):
+        c0 = all_combinations(suit_cards[0, : suit_n[0]], comps[q, 0])
+        c1 = all_combinations(suit_cards[1, : suit_n[1]], comps[q, 1])
+        c2 = all_combinations(suit_cards[2, : suit_n[2]], comps[q, 2])
+        c3 = all_combinations(suit_cards[3, : suit_n[3]], comps[q, 3])
+        for a in range(c0.shape[0]):
+            ka = k0
+            ba = b0
+            for x in range(c0.shape[1]):
+                ka += keys[c0[a, x]]
+                ba |= bits[c0[a, x]]
+            for b in range(c1.shape[0]):
+                kb = ka
+                bb1 = ba
+                for x in range(c1.shape[1]):
+                    kb += keys[c1[b, x]]
+                    bb1 |= bits[c1[b, x]]
+                for c in range(c2.shape[0]):
+                    kc = kb
+                    bc = bb1
+                    for x in range(c2.shape[1]):
+                        kc += keys[c2[c, x]]
+                        bc |= bits[c2[c, x]]
+                    for d in range(c3.shape[0]):
+                        bk = kc
+                        bb = bc
+                        for x in range(c3.shape[1]):
+                            bk += keys[c3[d, x]]
+                            bb |= bits[c3[d, x]]
+                        row = np.int64(blo[bk & 0x1FFFF] + hi[(bk >> 20) & 0x3FFF]) * 91
+                        counts = bk >> 40
+                        for sign in (1, -1):
+                            best1 = np.int64(-1)
+                            best2 = np.int64(0)
+                            n1 = 0
+                            n2 = 0
+                            for i in range(p):
+                                cl = 0
+                                for u in range(n_pairs[i]):
+                                    v = om_hi[row + pair_rows[i, u]]
+                                    if v > cl:
+                                        cl = v
+                                r = np.int64(dec_hi[cl])
+                                if sign == 1:
+                                    for u in range(n_suited[i]):
+                                        sp = suited_pairs[i, u]
+                                        s = 0
+                                        while (sp >> (16 * s)) & 0x1FFF == 0:
+                                            s += 1
+                                        if ((counts >> (4 * s)) & 15) < 3:
+                                            continue
+                                        bm = (bb >> (16 * s)) & 0x1FFF
+                                        pm = (sp >> (16 * s)) & 0x1FFF
+                                        ns = 0
+                                        for x in range(13):
+                                            if bm >> x & 1:
+                                                suited[ns] = np.int64(1) << x
+                                                ns += 1
+                                        for x in range(ns - 2):
+                                            for y in range(x + 1, ns - 1):
+                                                for z in range(y + 1, ns):
+                                                    v2 = fl[pm | suited[x] | suited[y] | suited[z]]
+                                                    if v2 > r:
+                                                        r = v2
+                                rank1[i] = r
+                                if r > best1:
+                                    best1 = r
+                                    n1 = 1
+                                elif r == best1:
+                                    n1 += 1
+                                if has_low:
+                                    cl = 0
+                                    for u in range(n_pairs[i]):
+                                        v = om_lo[row + pair_rows[i, u]]
+                                        if v > cl:
+                                            cl = v
+                                    r2 = np.int64(dec_lo[cl])
+                                    rank2[i] = r2
+                                    if r2 > best2:
+                                        best2 = r2
+                                        n2 = 1
+                                    elif r2 == best2:
+                                        n2 += 1
+                            if best2 == 0:
+                                n2 = 0
+                            for i in range(p):
+                                sh = 0
+                                if n2 > 0:
+                                    if rank1[i] == best1:
+                                        sh += POT // 2 // n1
+                                    if rank2[i] == best2:
+                                        sh += POT // 2 // n2
+                                elif rank1[i] == best1:
+                                    sh = POT // n1
+                                if sh:
+                                    share[i] += sh * sign
+                                    if sh == POT:
+                                        win[i] += sign
+                                    else:
+                                        tie[i] += sign

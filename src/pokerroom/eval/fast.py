@@ -60,18 +60,19 @@ def rank5_function(rule: str) -> Ranker:
 
 
 @cache
-def ranker(rule: str, n_cards: int) -> Ranker:
+def ranker(rule: str, n_cards: int, *, hole: int = 4) -> Ranker:
     """A function from ``n_cards`` card indices (trusted: not validated) to the rank under ``rule``.
 
-    For Omaha rules the indices are 4 hole cards followed by the board. Hold'em-style seven-card
-    evaluation is one key sum and two or three list lookups.
+    For Omaha rules the indices are ``hole`` hole cards followed by the board. Hold'em-style
+    seven-card evaluation is one key sum and two or three list lookups.
     """
     spec = rule_spec(rule)
     if spec.kind == "omaha":
         five = rank5_function(rule)
 
-        def omaha(c: Sequence[int], nh: int = 4) -> int:
-            return max(five(h + b) for h in combinations(c[:nh], 2) for b in combinations(c[nh:], 3))
+        def omaha(c: Sequence[int]) -> int:
+            c = tuple(c)
+            return max(five(h + b) for h in combinations(c[:hole], 2) for b in combinations(c[hole:], 3))
 
         return omaha
     if spec.kind == "badugi":
@@ -86,9 +87,10 @@ def ranker(rule: str, n_cards: int) -> Ranker:
         return lambda c: max(five(s) for s in combinations(c, 5))
     keys, bits = _common()
     lo_t, hi_t, _ = tables.multiset_index(n_cards)
-    lo, hi = lo_t.tolist(), hi_t.tolist()
-    ms = tables.multiset_values(rule, n_cards).tolist()
-    fl = tables.flush_values(rule).tolist()
+    lo: list[int] = lo_t.tolist()
+    hi: list[int] = hi_t.tolist()
+    ms: list[int] = tables.multiset_values(rule, n_cards).tolist()
+    fl: list[int] = tables.flush_values(rule).tolist()
     ranks_only = rule in _RANKS_ONLY
 
     def flush_rank(c: Sequence[int], key: int) -> int:
@@ -97,7 +99,7 @@ def ranker(rule: str, n_cards: int) -> Ranker:
         mask = 0
         for x in c:
             mask |= bits[x]
-        return int(fl[(mask >> (16 * s)) & 0x1FFF])
+        return fl[(mask >> (16 * s)) & 0x1FFF]
 
     if n_cards == 7 and not ranks_only:
 
@@ -106,7 +108,7 @@ def ranker(rule: str, n_cards: int) -> Ranker:
             key = keys[a] + keys[b] + keys[d] + keys[e] + keys[f] + keys[g] + keys[h]
             if ((key >> 40) + 0x3333) & 0x8888:
                 return flush_rank(c, key)
-            return int(ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]])
+            return ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]]
 
         return rank7
 
@@ -116,6 +118,6 @@ def ranker(rule: str, n_cards: int) -> Ranker:
             key += keys[x]
         if not ranks_only and ((key >> 40) + 0x3333) & 0x8888:
             return flush_rank(c, key)
-        return int(ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]])
+        return ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]]
 
     return rank_n

@@ -4,6 +4,11 @@
 
 All kernels take plain numpy tables from :mod:`pokerroom.eval.tables` and are compiled once per
 machine (``cache=True``). Card keys are int64 (see ``tables``), so every shift stays integral.
+
+The batch kernels validate each row as they go (``validate``): a row's ``valid`` bits (one per card,
+bit 62 for an index >= 52) must not overlap (their sum equals their OR) and must avoid ``bad`` (bit
+62 and the ranks missing from a short deck); ``status[i]`` is set for a bad row. The per-card tables
+are padded to 256 entries, so a bad uint8 index never reads outside them.
 """
 
 from __future__ import annotations
@@ -37,46 +42,22 @@ def _suit_of_flush(key: int) -> int:
     return 3
 
 
-@njit(cache=True, nogil=True, inline="always")
-def popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
 @njit(cache=True, nogil=True)
-def check_rows(cards: np.ndarray, lowest_rank: int) -> np.ndarray:
-    """Per row: 0 fine, 1 index >= 52, 2 duplicate card, 3 card below the deck's lowest rank."""
-    n, k = cards.shape
-    out = np.zeros(n, dtype=np.int8)
-    low = 4 * lowest_rank
-    for i in range(n):
-        seen = np.int64(0)
-        hi = np.int64(0)
-        lo = np.int64(255)
-        for j in range(k):
-            c = np.int64(cards[i, j])
-            seen |= np.int64(1) << (c & 63)
-            hi = max(hi, c)
-            lo = min(lo, c)
-        if hi >= 52:
-            out[i] = 1
-        elif popcount(seen) != k:
-            out[i] = 2
-        elif lo < low:
-            out[i] = 3
-    return out
-
-
-@njit(cache=True, nogil=True)
-def pooled(cards, keys, bits, lo, hi, ms, fl, use_flush, out):
+def pooled(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, use_flush, out, status):
     """Best five of k <= 7 cards by rank multiset (and suit mask when a suit has five)."""
     n, k = cards.shape
     for i in range(n):
         key = np.int64(0)
         for j in range(k):
             key += keys[cards[i, j]]
+        if validate:
+            seen = np.int64(0)
+            total = np.int64(0)
+            for j in range(k):
+                v = valid[cards[i, j]]
+                seen |= v
+                total += v
+            status[i] = (total != seen) | ((seen & bad) != 0)
         if use_flush:
             s = _suit_of_flush(key)
             if s >= 0:
@@ -89,7 +70,7 @@ def pooled(cards, keys, bits, lo, hi, ms, fl, use_flush, out):
 
 
 @njit(cache=True, nogil=True)
-def pooled7(cards, keys, bits, lo, hi, ms, fl, out):
+def pooled7(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out, status):
     """``pooled`` unrolled for seven cards with flushes (hold'em, stud)."""
     n = cards.shape[0]
     for i in range(n):
@@ -102,6 +83,11 @@ def pooled7(cards, keys, bits, lo, hi, ms, fl, out):
             cards[i, 5],
             cards[i, 6],
         )
+        if validate:
+            v0, v1, v2, v3 = valid[c0], valid[c1], valid[c2], valid[c3]
+            v4, v5, v6 = valid[c4], valid[c5], valid[c6]
+            seen = v0 | v1 | v2 | v3 | v4 | v5 | v6
+            status[i] = (v0 + v1 + v2 + v3 + v4 + v5 + v6 != seen) | ((seen & bad) != 0)
         key = keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4] + keys[c5] + keys[c6]
         t = ((key >> SUIT_SHIFT) + 0x3333) & 0x8888
         if t == 0:
@@ -140,11 +126,19 @@ def eval5(keys, bits, lo5, hi, ms5, fl, ff4, mode, c0, c1, c2, c3, c4):
 
 
 @njit(cache=True, nogil=True)
-def combos(cards, subsets, keys, bits, lo5, hi, ms5, fl, ff4, mode, out):
+def combos(cards, subsets, keys, bits, valid, bad, validate, lo5, hi, ms5, fl, ff4, mode, out, status):
     """Best over the given 5-card subsets (column indices) of each row."""
-    n = cards.shape[0]
+    n, k = cards.shape
     m = subsets.shape[0]
     for i in range(n):
+        if validate:
+            seen = np.int64(0)
+            total = np.int64(0)
+            for j in range(k):
+                v = valid[cards[i, j]]
+                seen |= v
+                total += v
+            status[i] = (total != seen) | ((seen & bad) != 0)
         best = -1
         for t in range(m):
             v = eval5(
@@ -203,17 +197,31 @@ def badugi_one(c0, c1, c2, c3):
 
 
 @njit(cache=True, nogil=True)
-def badugi(cards, out):
+def badugi(cards, valid, bad, validate, out, status):
     for i in range(cards.shape[0]):
-        out[i] = badugi_one(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3])
+        if validate:
+            v0, v1, v2, v3 = valid[cards[i, 0]], valid[cards[i, 1]], valid[cards[i, 2]], valid[cards[i, 3]]
+            seen = v0 | v1 | v2 | v3
+            status[i] = (v0 + v1 + v2 + v3 != seen) | ((seen & bad) != 0)
+        out[i] = badugi_one(cards[i, 0] & 63, cards[i, 1] & 63, cards[i, 2] & 63, cards[i, 3] & 63)
 
 
 @njit(cache=True, nogil=True)
-def omaha(cards, nh, keys, bits, blo, hi, om, decode, pair_index, fl, eight, out):
+def omaha(
+    cards, nh, keys, bits, valid, bad, validate, blo, hi, om, decode, pair_index, fl, eight, out, status
+):
     """Omaha ranks of rows ``nh`` hole cards + board (written inline: no per-row calls with arrays)."""
     n, k = cards.shape
     suited = np.empty(5, dtype=np.int64)
     for i in range(n):
+        if validate:
+            seen = np.int64(0)
+            total = np.int64(0)
+            for j in range(k):
+                v = valid[cards[i, j]]
+                seen |= v
+                total += v
+            status[i] = (total != seen) | ((seen & bad) != 0)
         bkey = np.int64(0)
         bb = np.int64(0)
         for j in range(nh, k):
