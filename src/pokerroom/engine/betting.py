@@ -33,6 +33,7 @@ class PlayerState:
     level_seen: int = 0  # H when he last acted (PL/NL reopening)
     wagers_seen: int = 0  # n when he last acted (FL reopening)
     done: bool = False  # finished the current draw or discard
+    quick_folded: bool = False  # Rush: folded out of turn; shown when the action reaches him
     shown: bool = False
     mucked: bool = False
 

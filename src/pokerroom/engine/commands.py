@@ -23,6 +23,7 @@ __all__ = [
     "Draw",
     "Fold",
     "Muck",
+    "QuickFold",
     "RaiseTo",
     "Show",
     "TimeOut",
@@ -109,6 +110,14 @@ class Muck(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class QuickFold(Command):
+    """Rush: fold now, even before one's turn (RULES.md §8.5). Out of turn the fold stays hidden: the
+    engine shows it when the action reaches the seat (R204)."""
+
+    kind: ClassVar[str] = "quick_fold"
+
+
+@dataclass(frozen=True, slots=True)
 class TimeOut(Command):
     """The player's time ran out; the engine decides what that means (RULES.md R104, R153, R164)."""
 
@@ -116,7 +125,7 @@ class TimeOut(Command):
 
 
 _SIMPLE: dict[str, type[Command]] = {
-    cls.kind: cls for cls in (Fold, Check, Call, BringIn, Show, Muck, TimeOut)
+    cls.kind: cls for cls in (Fold, Check, Call, BringIn, Show, Muck, QuickFold, TimeOut)
 }
 
 

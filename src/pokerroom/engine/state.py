@@ -23,6 +23,7 @@ from pokerroom.engine.commands import (
     Draw,
     Fold,
     Muck,
+    QuickFold,
     RaiseTo,
     Show,
     TimeOut,
@@ -382,6 +383,8 @@ class HandState:
     def _needs_action(self, p: PlayerState) -> bool:
         if p.folded or p.all_in:
             return False
+        if p.quick_folded:
+            return True  # his fold is shown when the action reaches him
         if self.rnd.bring_in_seat == p.seat and self.rnd.bring_in:
             return True
         if not p.acted or p.bet < self.rnd.level:
@@ -389,6 +392,26 @@ class HandState:
             others = [q for q in self.players.values() if q is not p and not q.folded]
             return not (all(q.all_in for q in others) and p.bet >= max((q.bet for q in others), default=0))
         return False
+
+    def _reveal_quick_fold(self, p: PlayerState) -> bool:
+        """The action reached a player who quick-folded: his fold is shown now (R204)."""
+        if not p.quick_folded:
+            return False
+        p.folded = True
+        self._emit(ActionTaken(p.seat, "fold"))
+        return True
+
+    def _apply_quick_fold(self, seat: int) -> None:
+        p = self.players[seat]
+        if self.phase is not Phase.BETTING or p.folded or p.all_in or p.quick_folded:
+            raise IllegalAction(seat, "quick fold", "only a player still betting may quick-fold")
+        if not self.faces_bet(seat) or not self._needs_action(p):
+            raise IllegalAction(seat, "quick fold", "a player who could check may not quick-fold")
+        if self.to_act == seat:
+            p.folded = True
+            self._emit(ActionTaken(p.seat, "fold"))
+        else:
+            p.quick_folded = True
 
     def _first_needing(self, seats: Iterator[int]) -> int | None:
         for seat in seats:
@@ -532,10 +555,14 @@ class HandState:
                 return
             if self.phase is Phase.BETTING:
                 if self.to_act is not None and self._needs_action(self.players[self.to_act]):
+                    if self._reveal_quick_fold(self.players[self.to_act]):
+                        continue
                     return
                 nxt = None if self.to_act is None else self._first_needing(self._after(self.to_act))
                 if nxt is not None:
                     self.to_act = nxt
+                    if self._reveal_quick_fold(self.players[nxt]):
+                        continue
                     return
                 self._end_round()
                 if len(self._active()) == 1:
@@ -842,6 +869,25 @@ class HandState:
         """What each player put into the pot this hand, after uncalled returns (points, RULES.md §7.2)."""
         return {s: self.players[s].paid for s in self.order}
 
+    def faces_bet(self, seat: int) -> bool:
+        """Does another player have more chips in front of him in this round than ``seat`` (a real bet to
+        call, not only a nominal blind that an all-in player could not cover)?"""
+        p = self.players[seat]
+        if self.phase is not Phase.BETTING or p.folded:
+            return False
+        return max((q.bet for q in self.players.values() if q is not p), default=0) > p.bet
+
+    def must_act(self, seat: int) -> bool:
+        """Will the player in ``seat`` be asked to act in the current betting round?"""
+        return self.phase is Phase.BETTING and self._needs_action(self.players[seat])
+
+    def to_call(self, seat: int) -> int:
+        """What the player in ``seat`` owes to stay in the current betting round (0 outside betting)."""
+        p = self.players[seat]
+        if self.phase is not Phase.BETTING or p.folded:
+            return 0
+        return max(0, self.rnd.level - p.bet)
+
     def deck_data(self) -> dict[str, Any]:
         """The deck as it was before the deal (server side only: it is the hand's secret)."""
         return dict(self._deck_data)
@@ -873,7 +919,9 @@ class HandState:
         if seat not in self.players:
             raise NotYourTurn(seat, self.waiting_for())
         mark = len(self.events)
-        if self.phase is Phase.DISCARD:
+        if isinstance(command, QuickFold):
+            self._apply_quick_fold(seat)
+        elif self.phase is Phase.DISCARD:
             p = self.players[seat]
             if p.folded or p.done:
                 raise NotYourTurn(seat, self.waiting_for())
