@@ -133,7 +133,9 @@ class Session(RuleBasedStateMachine):
     def _snap(self) -> None:
         t = self.table
         self.prev_positions = t.positions
-        self.candidates = {s for s, p in t.seats.items() if p.stack > 0 and not p.sitting_out}
+        self.candidates = {  # who can take the big blind (players sitting out from the next hand cannot)
+            s for s, p in t.seats.items() if p.stack > 0 and not p.sitting_out and not p.sit_out_next_hand
+        }
         self.owed = {
             s: (p.waiting_bb, p.missed_bb, p.missed_sb)
             for s, p in t.seats.items()

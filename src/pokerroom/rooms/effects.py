@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["BuyIn", "CashOut", "Effect", "HandSettlement", "TopUp"]
+__all__ = ["BuyIn", "CashOut", "EarlyExit", "Effect", "HandSettlement", "TopUp"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,7 @@ class BuyIn(Effect):
     player: str
     seat: int
     amount: int
+    entry: str = ""  # Rush: the entry (its own seat session); empty at cash tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,7 @@ class TopUp(Effect):
     player: str
     seat: int
     amount: int
+    entry: str = ""  # Rush: the entry (its own seat session); empty at cash tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,7 @@ class CashOut(Effect):
     player: str
     seat: int
     amount: int
+    entry: str = ""  # Rush: the entry (its own seat session); empty at cash tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,18 @@ class HandSettlement(Effect):
     rake: int
     contributions: Mapping[str, int] = field(default_factory=dict)
     points: Mapping[str, int] = field(default_factory=dict)
+    released: Mapping[str, int] = field(default_factory=dict)  # Rush: results booked at a quick fold
 
     def __post_init__(self) -> None:
-        if sum(self.results.values()) + self.rake != 0:
+        if sum(self.results.values()) + sum(self.released.values()) + self.rake != 0:
             raise ValueError("a settlement must sum to zero")
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyExit(Effect):
+    """Rush: an entry quick-folded out of a hand that goes on; its result (minus what it put in) is final
+    now and is booked at once, so the entry can play its next hand with the rest of its chips."""
+
+    hand_id: str
+    entry: str
+    result: int

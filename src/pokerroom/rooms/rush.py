@@ -1,0 +1,457 @@
+"""A Rush (fast-fold) pool: players join the pool, not a table; every hand is dealt at a freshly formed
+table (RULES.md §8). Pure: time comes in as ``now``, randomness from the injected ``rng``, money out as
+effects (keyed by entry: each entry is its own seat session).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pokerroom.cards import RandomSource
+from pokerroom.engine import (
+    BetDecision,
+    Blinds,
+    Command,
+    EngineError,
+    Fold,
+    HandState,
+    ListDeck,
+    NotYourTurn,
+    QuickFold,
+    SeatSetup,
+    TimeOut,
+)
+from pokerroom.rooms.effects import BuyIn, CashOut, EarlyExit, HandSettlement, TopUp
+from pokerroom.rooms.errors import BuyInOutOfRange, TableError
+from pokerroom.rooms.notices import HandEvents, HandFinished, Notice, TurnClock
+from pokerroom.rooms.points import Discipline, PointsPolicy, hand_points, share_points
+from pokerroom.rooms.record import FinishedHand
+from pokerroom.rooms.rush_rules import (
+    Block,
+    PoolConfig,
+    Waiting,
+    form_tables,
+    preflop_unraised,
+    quick_fold_allowed,
+    seat_order,
+)
+
+__all__ = ["Entry", "EntryLeft", "EntryMoved", "EntryWaiting", "RushPool", "RushTable"]
+
+Output = list[object]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryMoved(Notice):
+    """The entry was dealt a hand at a new table (the client moves its window there)."""
+
+    entry: str
+    player: str
+    seat: int
+    hand_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryWaiting(Notice):
+    entry: str
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLeft(Notice):
+    entry: str
+    player: str
+    stack: int
+
+
+@dataclass(slots=True)
+class Entry:
+    entry_id: str
+    player: str
+    name: str
+    stack: int
+    time_bank: float
+    first: bool = True
+    since_bb: int = 0
+    hands: int = 0
+    state: str = "waiting"  # waiting, playing, busted
+    table: str | None = None
+    seat: int | None = None
+    leaving: bool = False
+    disconnected_at: datetime | None = None
+    queued: int = 0
+
+
+@dataclass(slots=True)
+class _Clock:
+    started: datetime
+    action_deadline: datetime
+    bank_deadline: datetime
+    bank_usable: bool
+
+
+@dataclass(slots=True)
+class RushTable:
+    table_id: str
+    hand: HandState
+    entries: dict[int, str]  # seat -> entry id (entries that quick-folded stay listed)
+    names: dict[int, tuple[str, str]]  # seat -> (player, name)
+    started_at: datetime
+    left: set[int] = field(default_factory=set)  # seats whose entry quick-folded and moved on
+    released: dict[str, int] = field(default_factory=dict)
+    clocks: dict[int, _Clock] = field(default_factory=dict)
+
+
+class RushPool:
+    def __init__(self, config: PoolConfig, rng: RandomSource, points: PointsPolicy | None = None) -> None:
+        self.config = config
+        self.rng = rng
+        self.points = points
+        self.entries: dict[str, Entry] = {}
+        self.queue: list[str] = []
+        self.tables: dict[str, RushTable] = {}
+        self.blocks: list[Block] = []
+        self._tables_made = 0
+        self._queued = 0
+        self.hands_dealt = 0
+
+    @property
+    def pid(self) -> str:
+        return self.config.pool_id
+
+    # ---------------------------------------------------------------------------------- queries
+
+    def entries_of(self, player: str) -> list[Entry]:
+        return [e for e in self.entries.values() if e.player == player]
+
+    @property
+    def size(self) -> int:
+        """Entries in the pool (waiting, playing or busted)."""
+        return len(self.entries)
+
+    def quick_fold_offered(self) -> bool:
+        """Quick Fold is shown only while the pool can fill two full tables (R202)."""
+        return self.size >= 2 * self.config.table_size
+
+    def can_quick_fold(self, entry_id: str) -> bool:
+        e = self.entries.get(entry_id)
+        if e is None or e.table is None or e.seat is None or not self.quick_fold_offered():
+            return False
+        t = self.tables[e.table]
+        return quick_fold_allowed(t.hand, e.seat)
+
+    # ----------------------------------------------------------------------------- entries
+
+    def join(self, player: str, name: str, buy_in: int, now: datetime) -> Output:
+        """A new entry (R196: at most ``max_entries`` per player); it posts the BB on its first hand."""
+        self.check_join(player, buy_in)
+        numbers = {int(e.entry_id.rsplit("#", 1)[1]) for e in self.entries_of(player)}
+        number = min(n for n in range(1, self.config.max_entries + 1) if n not in numbers)
+        entry = Entry(f"{player}#{number}", player, name, buy_in, self.config.timing.time_bank)
+        self.entries[entry.entry_id] = entry
+        out: Output = [BuyIn(self.pid, player, number, buy_in, entry.entry_id)]
+        out += self._enqueue(entry)
+        return out
+
+    def check_join(self, player: str, buy_in: int) -> None:
+        if len(self.entries_of(player)) >= self.config.max_entries:
+            raise TableError(f"at most {self.config.max_entries} entries per player in a pool")
+        lo, hi = self.config.buy_in_range
+        if not isinstance(buy_in, int) or buy_in < lo or (hi and buy_in > hi):
+            raise BuyInOutOfRange(buy_in if isinstance(buy_in, int) else 0, lo, hi)
+
+    def _enqueue(self, entry: Entry) -> Output:
+        entry.state = "waiting"
+        entry.table = entry.seat = None
+        self._queued += 1
+        entry.queued = self._queued
+        self.queue.append(entry.entry_id)
+        return [EntryWaiting(self.pid, entry.entry_id, entry.player)]
+
+    def top_up(self, entry_id: str, amount: int, now: datetime) -> Output:
+        e = self._entry(entry_id)
+        hi = self.config.buy_in_range[1]
+        if e.state == "playing":
+            raise TableError("top up between hands")
+        if not isinstance(amount, int) or amount <= 0 or (hi and e.stack + amount > hi):
+            raise BuyInOutOfRange(amount if isinstance(amount, int) else 0, 1, max(0, hi - e.stack))
+        e.stack += amount
+        out: Output = [TopUp(self.pid, e.player, 0, amount, e.entry_id)]
+        if e.state == "busted":
+            out += self._enqueue(e)
+        return out
+
+    def leave(self, entry_id: str, now: datetime) -> Output:
+        """Leave the pool: at once when waiting; by a quick fold when one is allowed; else after the hand
+        (its turns meanwhile time out)."""
+        e = self._entry(entry_id)
+        if e.state != "playing":
+            return self._remove(e)
+        e.leaving = True
+        if self.can_quick_fold(entry_id):
+            return self.quick_fold(entry_id, now)
+        return []
+
+    def _remove(self, e: Entry) -> Output:
+        if e.entry_id in self.queue:
+            self.queue.remove(e.entry_id)
+        del self.entries[e.entry_id]
+        return [
+            CashOut(self.pid, e.player, 0, e.stack, e.entry_id),
+            EntryLeft(self.pid, e.entry_id, e.player, e.stack),
+        ]
+
+    def connect(self, player: str) -> None:
+        for e in self.entries_of(player):
+            e.disconnected_at = None
+
+    def disconnect(self, player: str, now: datetime) -> None:
+        for e in self.entries_of(player):
+            if e.disconnected_at is None:
+                e.disconnected_at = now
+
+    def _entry(self, entry_id: str) -> Entry:
+        e = self.entries.get(entry_id)
+        if e is None:
+            raise TableError("no such entry in this pool")
+        return e
+
+    # ----------------------------------------------------------------------------- quick fold
+
+    def quick_fold(self, entry_id: str, now: datetime) -> Output:
+        """Fold now and move at once to a new hand (RULES.md §8.5). Out of turn, the fold stays hidden at
+        the old table until the action reaches the seat (R204) and blocks re-seating with the players still
+        in that hand (§8.6)."""
+        e = self._entry(entry_id)
+        if not self.can_quick_fold(entry_id):
+            raise TableError("Quick Fold is not possible now")
+        assert e.table is not None and e.seat is not None
+        t = self.tables[e.table]
+        hand = t.hand
+        pending = hand.pending
+        if not (isinstance(pending, BetDecision) and pending.seat == e.seat):
+            for seat, (y, _) in t.names.items():  # §8.6: blocks with every player still in the hand
+                if seat != e.seat and self._still_in(t, seat):
+                    self.blocks.append(Block(e.player, y, t.table_id))
+        out = self._apply(t, QuickFold(e.seat), now)
+        out += self._release(t, e, now)
+        self._prune_blocks(t)
+        return out
+
+    @staticmethod
+    def _still_in(t: RushTable, seat: int) -> bool:
+        p = t.hand.players[seat]
+        return seat not in t.left and not p.folded and not p.quick_folded
+
+    def _release(self, t: RushTable, e: Entry, now: datetime) -> Output:
+        """The entry leaves the hand: its result so far is final and booked; it plays on elsewhere."""
+        if e.seat is None or e.table != t.table_id or t.hand.is_over or e.seat in t.left:
+            return []  # the hand ended with the fold: the entry was settled and moved with the others
+        p = t.hand.players[e.seat]
+        result = -p.paid
+        t.left.add(e.seat)
+        t.released[e.entry_id] = result
+        e.stack = p.stack
+        t.clocks.pop(e.seat, None)
+        out: Output = [EarlyExit(self.pid, t.hand.hand_id, e.entry_id, result)]
+        if e.leaving:
+            out += self._remove(e)
+        elif e.stack <= 0:
+            e.state = "busted"
+            e.table = e.seat = None
+        else:
+            out += self._enqueue(e)
+        return out
+
+    def _prune_blocks(self, t: RushTable) -> None:
+        """A block from table ``t`` ends once its player ``y`` has no entry left in that hand (§8.6, 1b)."""
+        inside = {t.names[s][0] for s in t.entries if self._still_in(t, s)}
+        self.blocks = [b for b in self.blocks if b.table != t.table_id or b.y in inside]
+
+    # --------------------------------------------------------------------------------- playing
+
+    def act(self, entry_id: str, command: Command, now: datetime) -> Output:
+        e = self._entry(entry_id)
+        if e.table is None or e.seat is None:
+            raise TableError("this entry is not in a hand")
+        if command.seat != e.seat:
+            raise NotYourTurn(command.seat, ())
+        t = self.tables[e.table]
+        out = self._apply(t, command, now)
+        if isinstance(command, Fold) and e.table == t.table_id and t.hand.players[e.seat].folded:
+            out += self._release(t, e, now)  # a fold in turn also moves the entry at once (R213)
+        return out
+
+    def _apply(self, t: RushTable, command: Command, now: datetime, *, timed_out: bool = False) -> Output:
+        seat = command.seat
+        clock = t.clocks.pop(seat, None)
+        events = t.hand.apply(command)
+        eid = t.entries[seat]
+        e = self.entries.get(eid)
+        if e is not None and clock is not None and e.table == t.table_id:
+            used = (now - clock.action_deadline).total_seconds()
+            if timed_out:
+                e.time_bank = 0.0
+            elif used > 0 and clock.bank_usable:
+                e.time_bank = max(0.0, e.time_bank - used)
+        out: Output = [HandEvents(t.table_id, t.hand.hand_id, tuple(events), tuple(t.entries))]
+        self._prune_blocks(t)
+        return out + self._after(t, now)
+
+    def _after(self, t: RushTable, now: datetime) -> Output:
+        hand = t.hand
+        if hand.is_over:
+            return self._finish(t, now)
+        pending = hand.pending
+        out: Output = []
+        if isinstance(pending, BetDecision):
+            seat = pending.seat
+            e = self.entries.get(t.entries[seat])
+            if seat in t.left or e is None or e.table != t.table_id:
+                return self._apply(t, Fold(seat) if pending.fold else TimeOut(seat), now)
+            if e is not None and e.disconnected_at is not None:
+                return self._apply(t, TimeOut(seat), now, timed_out=True)
+        waiting = set(hand.waiting_for())
+        for seat in list(t.clocks):
+            if seat not in waiting:
+                del t.clocks[seat]
+        timing = self.config.timing
+        for seat in sorted(waiting - set(t.clocks)):
+            e = self.entries.get(t.entries[seat])
+            reduced = preflop_unraised(hand)
+            action = now + timedelta(seconds=timing.reduced_action if reduced else timing.action)
+            bank = 0.0 if reduced or e is None else e.time_bank
+            clock = _Clock(now, action, action + timedelta(seconds=bank), not reduced)
+            t.clocks[seat] = clock
+            out.append(TurnClock(t.table_id, seat, now, clock.action_deadline, clock.bank_deadline))
+        return out
+
+    def _finish(self, t: RushTable, now: datetime) -> Output:
+        hand = t.hand
+        stacks = hand.stacks()
+        results: dict[str, int] = {}
+        for seat, eid in t.entries.items():
+            if eid in t.released:
+                continue
+            results[eid] = stacks[seat] - hand.players[seat].starting_stack
+        contributions = {t.entries[s]: c for s, c in hand.contributions().items()}
+        points: dict[str, int] = {}
+        if hand.rake and self.points is not None:
+            discipline = Discipline(self.config.variant, self.config.betting, "rush")
+            total = hand_points(hand.rake, self.points.multiplier_pct(discipline, t.started_at))
+            by_seat = share_points(total, hand.contributions(), hand.clockwise_from_button())
+            points = {t.entries[s]: v for s, v in by_seat.items() if v}
+        settlement = HandSettlement(
+            self.pid, hand.hand_id, results, hand.rake, contributions, points, dict(t.released)
+        )
+        record = FinishedHand(
+            hand.hand_id,
+            t.table_id,
+            self.config.name,
+            self.config.table_size,
+            self.config.currency,
+            t.started_at,
+            dict(t.names),
+            hand,
+            settlement,
+        )
+        out: Output = [settlement, HandFinished(self.pid, record)]
+        self.blocks = [b for b in self.blocks if b.table != t.table_id]  # R208
+        del self.tables[t.table_id]
+        for seat, eid in t.entries.items():
+            e = self.entries.get(eid)
+            if e is None or eid in t.released or e.table != t.table_id:
+                continue
+            e.stack = stacks[seat]
+            e.table = e.seat = None
+            if e.leaving:
+                out += self._remove(e)
+            elif e.stack <= 0:
+                e.state = "busted"
+            else:
+                out += self._enqueue(e)
+        return out
+
+    # ------------------------------------------------------------------------------ dealing
+
+    def deal(self, now: datetime) -> Output:
+        """Form every table the queue allows and deal a hand at each (§8.3, §8.4)."""
+        waiting = [
+            Waiting(eid, self.entries[eid].player, self.entries[eid].first)
+            for eid in self.queue
+            if self.entries[eid].stack > 0
+        ]
+        out: Output = []
+        for chosen in form_tables(waiting, self.config.table_size, self.size, self.blocks):
+            out += self._open_table(chosen, now)
+        return out
+
+    def _open_table(self, chosen: Sequence[Waiting], now: datetime) -> Output:
+        cfg = self.config
+        order = seat_order(chosen, {w.entry: self.entries[w.entry].since_bb for w in chosen}, self.rng)
+        self._tables_made += 1
+        tid = f"{self.pid}-t{self._tables_made}"
+        n = len(order)
+        seats = {i + 1: w.entry for i, w in enumerate(order)}
+        for w in chosen:
+            self.queue.remove(w.entry)
+        st = cfg.stakes
+        button = 1 if n == 2 else n
+        live = tuple((s, st.big_blind) for s, eid in seats.items() if s > 2 and self.entries[eid].first)
+        blinds = Blinds(small=(1, st.small_blind), big=(2, st.big_blind), live=live)
+        hand = HandState.start(
+            variant=cfg.spec,
+            structure=cfg.structure,
+            seats=[SeatSetup(s, self.entries[eid].stack) for s, eid in seats.items()],
+            deck=ListDeck.shuffled(cfg.spec.deck_for(n), self.rng),
+            button=button,
+            blinds=blinds,
+            rake=cfg.rake,
+            hand_id=f"{tid}-h",
+        )
+        names = {s: (self.entries[eid].player, self.entries[eid].name) for s, eid in seats.items()}
+        t = RushTable(tid, hand, seats, names, now)
+        self.tables[tid] = t
+        self.hands_dealt += 1
+        out: Output = []
+        for s, eid in seats.items():
+            e = self.entries[eid]
+            e.state, e.table, e.seat = "playing", tid, s
+            # A new entry that had to take the small blind (a table of new entries) still owes its big
+            # blind and posts it on its next hand.
+            e.first = e.first and s == 1
+            e.hands += 1
+            e.since_bb = 0 if s == 2 else e.since_bb + 1
+            e.time_bank = cfg.timing.time_bank  # R211
+            out.append(EntryMoved(self.pid, eid, e.player, s, hand.hand_id))
+        out.append(HandEvents(tid, hand.hand_id, tuple(hand.events), tuple(seats)))
+        return out + self._after(t, now)
+
+    # --------------------------------------------------------------------------------- clock
+
+    def tick(self, now: datetime) -> Output:
+        out: Output = []
+        for t in list(self.tables.values()):
+            for seat, clock in sorted(t.clocks.items()):
+                if t.table_id in self.tables and now >= clock.bank_deadline and not t.hand.is_over:
+                    try:
+                        out += self._apply(t, TimeOut(seat), now, timed_out=True)
+                    except EngineError:
+                        t.clocks.pop(seat, None)
+        grace = self.config.timing.disconnect_grace
+        for e in list(self.entries.values()):
+            if e.disconnected_at is not None and (now - e.disconnected_at).total_seconds() >= grace:
+                if e.state == "playing":
+                    e.leaving = True
+                else:
+                    out += self._remove(e)
+        out += self.deal(now)
+        return out
+
+    def next_deadline(self) -> datetime | None:
+        times = [c.bank_deadline for t in self.tables.values() for c in t.clocks.values()]
+        grace = timedelta(seconds=self.config.timing.disconnect_grace)
+        times += [e.disconnected_at + grace for e in self.entries.values() if e.disconnected_at is not None]
+        return min(times) if times else None

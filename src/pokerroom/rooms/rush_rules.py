@@ -1,0 +1,204 @@
+"""The pure rules of a Rush (fast-fold) pool (RULES.md §8): configuration, table forming with the
+anti-collusion blocks, seat assignment and the big blind, quick-fold eligibility, the clock."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pokerroom.cards import RandomSource
+from pokerroom.engine import (
+    Betting,
+    ConfigError,
+    HandState,
+    Phase,
+    RakeRule,
+    Stakes,
+    Structure,
+    VariantSpec,
+)
+from pokerroom.variants import get_variant
+
+__all__ = [
+    "Block",
+    "PoolConfig",
+    "RushTiming",
+    "form_tables",
+    "preflop_unraised",
+    "quick_fold_allowed",
+    "seat_order",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RushTiming:
+    """Clocks of a pool (RULES.md §8.7 defaults): the reduced preflop time is used, without time bank,
+    until somebody raises; the time bank is full again at the start of every hand."""
+
+    action: float = 15.0
+    reduced_action: float = 8.0
+    time_bank: float = 30.0
+    disconnect_grace: float = 120.0
+
+    def __post_init__(self) -> None:
+        if min(self.action, self.reduced_action) <= 0 or min(self.time_bank, self.disconnect_grace) < 0:
+            raise ConfigError("pool clocks must be positive")
+
+
+@dataclass(frozen=True, slots=True)
+class PoolConfig:
+    """A Rush pool: one game and stakes, one table size (6 or 9), buy-in limits like a cash table."""
+
+    pool_id: str
+    name: str
+    variant: str
+    betting: Betting
+    stakes: Stakes
+    table_size: int = 9
+    min_buy_in: int = 0
+    max_buy_in: int = 0
+    rake: RakeRule | None = None
+    timing: RushTiming = RushTiming()
+    currency: str = "PLAY"
+    max_entries: int = 4
+
+    def __post_init__(self) -> None:
+        v = get_variant(self.variant)
+        v.check_structure(self.betting)
+        Structure(self.betting, self.stakes)
+        if v.is_stud:
+            raise ConfigError("Rush pools are played in blind games")
+        if self.table_size not in (6, 9) or not v.min_players <= self.table_size <= v.max_players:
+            raise ConfigError(f"a {v.name} Rush pool has 6- or 9-seat tables within the game's limits")
+        if self.stakes.big_blind <= 0:
+            raise ConfigError("a Rush pool needs a big blind")
+        if not 1 <= self.max_entries <= 4:
+            raise ConfigError("a player may have 1 to 4 entries in a pool")
+        lo, hi = self.buy_in_range
+        if lo <= 0 or (hi and hi < lo):
+            raise ConfigError("bad buy-in limits")
+
+    @property
+    def spec(self) -> VariantSpec:
+        return get_variant(self.variant)
+
+    @property
+    def structure(self) -> Structure:
+        return Structure(self.betting, self.stakes, heads_up_uncapped=True)
+
+    @property
+    def buy_in_range(self) -> tuple[int, int]:
+        s = self.stakes
+        if self.betting is Betting.FIXED_LIMIT:
+            return (self.min_buy_in or 10 * s.big_bet, self.max_buy_in)
+        return (self.min_buy_in or 40 * s.big_blind, self.max_buy_in or 100 * s.big_blind)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Entries of ``x`` and ``y`` may not be seated together at a newly formed table while the hand at
+    ``table`` goes on and ``y`` still has an entry in it (RULES.md §8.6)."""
+
+    x: str
+    y: str
+    table: str
+
+    def between(self, a: str, b: str) -> bool:
+        return {a, b} == {self.x, self.y}
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A free entry as the table former sees it."""
+
+    entry: str
+    player: str
+    first: bool  # has not played a hand yet: posts the big blind (R198)
+
+
+def form_tables(
+    queue: Sequence[Waiting], table_size: int, pool_entries: int, blocks: Sequence[Block]
+) -> list[list[Waiting]]:
+    """Tables formed from the queue, oldest first, skipping an entry whose placement would put two
+    entries of one player together, break an active block, or add a second first-hand entry (§8.3).
+    Tables are full; a pool smaller than one table plays with all free entries once two are free.
+
+    The first-hand rule is relaxed when it alone stops a table from forming (a new pool, where every
+    entry is new, could otherwise never start): the extra new entries then post a live big blind, so every
+    entry still posts the big blind on its first hand (R198)."""
+    size = table_size if pool_entries >= table_size else len(queue)
+    if size < 2:
+        return []
+    remaining = list(queue)
+    tables = []
+    while len(remaining) >= size:
+        chosen = _choose(remaining, size, blocks, one_new=True)
+        if len(chosen) < size:
+            chosen = _choose(remaining, size, blocks, one_new=False)
+        if len(chosen) < size:
+            break
+        tables.append(chosen)
+        taken = {c.entry for c in chosen}
+        remaining = [w for w in remaining if w.entry not in taken]
+    return tables
+
+
+def _choose(
+    remaining: Sequence[Waiting], size: int, blocks: Sequence[Block], *, one_new: bool
+) -> list[Waiting]:
+    chosen: list[Waiting] = []
+    for w in remaining:
+        if any(w.player == c.player for c in chosen):
+            continue
+        if one_new and w.first and any(c.first for c in chosen):
+            continue
+        if any(b.between(w.player, c.player) for b in blocks for c in chosen):
+            continue
+        chosen.append(w)
+        if len(chosen) == size:
+            break
+    return chosen
+
+
+def seat_order(chosen: Sequence[Waiting], since_bb: Mapping[str, int], rng: RandomSource) -> list[Waiting]:
+    """Seat 1 is the small blind, seat 2 the big blind, the last seat the button (§8.4).
+
+    The big blind: the first-hand entry if there is one (R198), else the entry with the most hands since
+    its last big blind, ties at random (R199). Every other position at random, except that another
+    first-hand entry (see :func:`form_tables`) is kept out of the small blind when an old entry can take
+    it: it posts a live big blind (a new entry that must take the small blind owes it to its next hand)."""
+    first = [w for w in chosen if w.first]
+    if first:
+        bb = first[0]
+    else:
+        top = max(since_bb[w.entry] for w in chosen)
+        best = [w for w in chosen if since_bb[w.entry] == top]
+        bb = best[rng.randrange(len(best))]
+    others = [w for w in chosen if w is not bb]
+    for i in range(len(others) - 1, 0, -1):  # Fisher-Yates
+        j = rng.randrange(i + 1)
+        others[i], others[j] = others[j], others[i]
+    if others[0].first:  # keep a new entry out of the small blind if an old one can take it
+        swap = next((i for i, w in enumerate(others) if not w.first), None)
+        if swap is not None:
+            others[0], others[swap] = others[swap], others[0]
+    return [others[0], bb, *others[1:]]
+
+
+def preflop_unraised(hand: HandState) -> bool:
+    """First betting round and nobody has raised yet (the big blind and limps are not raises)."""
+    return hand.phase is Phase.BETTING and hand.street == 0 and 0 not in hand.aggressors
+
+
+def quick_fold_allowed(hand: HandState, seat: int) -> bool:
+    """Quick Fold is allowed in a betting round to a player who is not all-in and faces a bet he could
+    not check: to_call > 0 (RULES.md §8.5, R200, R201) — a real bet (another player has more chips in
+    front of him; a big blind posted all-in for less is not one) that he will be asked to act on (facing
+    only all-in players whom he has matched, a player is never asked: his hand goes to the showdown).
+    Folding then can never bring chips back to him, so his result is final at once."""
+    if hand.is_over or hand.phase is not Phase.BETTING or seat not in hand.players:
+        return False
+    p = hand.players[seat]
+    if p.folded or p.all_in or p.quick_folded:
+        return False
+    return hand.to_call(seat) > 0 and hand.faces_bet(seat) and hand.must_act(seat)
