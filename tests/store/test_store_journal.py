@@ -371,3 +371,50 @@ async def test_format_helpers() -> None:
     assert tomllib.loads(format_phhs(docs)) == {"1": {"a": 1, "b": "x"}, "2": {"a": 2, "b": "y"}}
     assert format_phhs([]) == "" and format_pokerstars([]) == ""
     assert format_pokerstars(["one\n", "two"]) == "one\n\n\ntwo\n"
+
+
+# -- Rush: a seat leaves an open hand early (quick fold) -------------------------------------------------
+
+
+async def test_a_released_seat_books_its_result_at_once_and_plays_on(room: Room) -> None:
+    s = room.store
+    a, b = await start(room, "h1", "t1")
+    await s.journal.release_seat("h1", a.session_id, -150)
+    await s.journal.release_seat("h1", a.session_id, -150)  # a retry changes nothing
+    assert (await s.ledger.session(a.session_id)).balance == 9_850
+    assert await s.ledger.system_balance(AccountKind.ESCROW, "USD", ref="h1") == 150
+    # The session is free: another hand with the rest of its chips, and a cash-out are allowed.
+    c = await s.ledger.buy_in(room.bob, "t2", "USD", 5_000, idempotency_key="t2-b")
+    await start(
+        room,
+        "h2",
+        "t2",
+        [SeatRecord(1, room.alice, a.session_id, 9_850), SeatRecord(2, room.bob, c.session_id, 5_000)],
+    )
+    with pytest.raises(InvalidRecord):
+        await s.journal.release_seat("h1", a.session_id, -100)  # a different result
+    with pytest.raises(InvalidRecord):
+        await s.journal.release_seat("h1", b.session_id, 5)  # a result is <= 0
+    with pytest.raises(InvalidRecord):
+        await s.journal.end_hand(
+            "h1", deck_text=DECK, salt=SALT, deltas={a.session_id: 0, b.session_id: 0}, rake=0, points={}
+        )  # the released seat is no longer in the hand
+    # The end record pays the escrow out: Bob wins Alice's 150 minus 10 rake.
+    await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={b.session_id: 140}, rake=10, points={})
+    assert await s.ledger.system_balance(AccountKind.ESCROW, "USD", ref="h1") == 0
+    assert (await s.ledger.session(b.session_id)).balance == 10_140
+    assert (await s.verify()).ok
+
+
+async def test_cancelling_a_hand_gives_released_chips_back(room: Room) -> None:
+    s = room.store
+    a, b = await start(room, "h1", "t1")
+    await s.journal.release_seat("h1", a.session_id, -200)
+    await s.journal.release_seat("h1", b.session_id, -100)
+    await s.ledger.cash_out(b.session_id, idempotency_key="co-b")  # Bob left the pool meanwhile
+    before = await s.ledger.balance(room.bob, "USD")
+    await s.journal.recover()
+    assert (await s.ledger.session(a.session_id)).balance == 10_000
+    assert await s.ledger.balance(room.bob, "USD") == before + 100  # back to his wallet
+    assert await s.ledger.system_balance(AccountKind.ESCROW, "USD", ref="h1") == 0
+    assert (await s.verify()).ok

@@ -15,6 +15,7 @@ from sqlalchemy import func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from pokerroom.store.booking import Change
 from pokerroom.store.db import Database
 from pokerroom.store.errors import (
     BadSequence,
@@ -29,7 +30,7 @@ from pokerroom.store.errors import (
     UnknownSession,
 )
 from pokerroom.store.histories import HandHistory, insert_history
-from pokerroom.store.kinds import Transaction, check_amount, check_currency
+from pokerroom.store.kinds import AccountKind, Transaction, check_amount, check_currency
 from pokerroom.store.ledger import Ledger
 from pokerroom.store.models import AccountRow, HandCommandRow, HandRow, HandSeatRow
 from pokerroom.store.util import Clock, canonical_json, fingerprint, utc_now, verify_deck
@@ -205,7 +206,11 @@ class HandJournal:
                 await conn.execute(
                     select(HandSeatRow.session_id, HandSeatRow.hand_id)
                     .join(HandRow, HandRow.id == HandSeatRow.hand_id)
-                    .where(HandSeatRow.session_id.in_(ids), HandRow.status == "open")
+                    .where(
+                        HandSeatRow.session_id.in_(ids),
+                        HandRow.status == "open",
+                        HandSeatRow.released.is_(None),
+                    )
                     .limit(1)
                 )
             ).one_or_none()
@@ -313,7 +318,7 @@ class HandJournal:
             ).one_or_none()
             seats = (
                 await conn.execute(
-                    select(HandSeatRow.player_id, HandSeatRow.session_id).where(
+                    select(HandSeatRow.player_id, HandSeatRow.session_id, HandSeatRow.released).where(
                         HandSeatRow.hand_id == hand_id
                     )
                 )
@@ -324,13 +329,17 @@ class HandJournal:
             raise HandNotOpen(hand_id, hand.status)
         if not verify_deck(hand.deck_commitment, deck_text, salt):
             raise DeckMismatch(hand_id)
-        sessions = {s.session_id for s in seats}
+        sessions = {s.session_id for s in seats if s.released is None}
         players = {s.player_id for s in seats}
         if not set(deltas) <= sessions:
-            raise InvalidRecord(f"deltas for seat sessions not in hand {hand_id!r}")
+            raise InvalidRecord(f"deltas for seat sessions not (or no longer) in hand {hand_id!r}")
         if not set(points) <= players:
             raise InvalidRecord(f"points for players not dealt into hand {hand_id!r}")
-        prepared = await self.ledger.prepare_settlement(hand_id, hand.currency, deltas, rake, points)
+        held = -sum(int(s.released) for s in seats if s.released is not None)  # chips in the escrow
+        escrow = None
+        if held:
+            escrow = (await self.ledger.account(AccountKind.ESCROW, hand.currency, ref=hand_id), -held)
+        prepared = await self.ledger.prepare_settlement(hand_id, hand.currency, deltas, rake, points, escrow)
         if hand.status == "ended":
             async with self.db.write() as conn:
                 tx = await self.ledger.settle_in(conn, prepared, now)
@@ -360,6 +369,59 @@ class HandJournal:
                 await insert_history(conn, hand_id, history, players, now, now)
         return HandEnd(hand_id, now, tx, replayed=tx.replayed)
 
+    async def release_seat(
+        self, hand_id: str, session_id: int, result: int, *, now: datetime | None = None
+    ) -> None:
+        """Rush: a seat leaves an open hand early (a quick fold). Its result (what it put in, negated) is
+        final: it is booked at once from the seat session into the hand's escrow account, and the session
+        is free for another hand, a top-up or a cash-out. The hand's end record pays the escrow out; a
+        cancelled hand gives it back. Repeating the same release is a no-op."""
+        _check_hand_id(hand_id)
+        if isinstance(result, bool) or not isinstance(result, int) or result > 0:
+            raise InvalidRecord("a released seat's result is what it put in, negated (an int <= 0)")
+        async with self.db.read() as conn:
+            row = (
+                await conn.execute(
+                    select(HandRow.status, HandRow.currency, HandSeatRow.released)
+                    .join(HandSeatRow, HandSeatRow.hand_id == HandRow.id)
+                    .where(HandRow.id == hand_id, HandSeatRow.session_id == session_id)
+                )
+            ).one_or_none()
+        if row is None:
+            raise InvalidRecord(f"seat session {session_id} is not in hand {hand_id!r}")
+        if row.released is not None:
+            if int(row.released) != result:
+                raise InvalidRecord(f"seat session {session_id} already left hand {hand_id!r}")
+            return
+        if row.status != "open":
+            raise HandNotOpen(hand_id, row.status)
+        escrow = await self.ledger.account(AccountKind.ESCROW, row.currency, ref=hand_id)
+        request = {"op": "release", "hand": hand_id, "session": session_id, "result": result}
+        async with self.db.write() as conn:
+            if result:
+                await self.ledger.book_in(
+                    conn,
+                    f"release:{hand_id}:{session_id}",
+                    "release",
+                    request,
+                    [(session_id, row.currency, result), (escrow, row.currency, -result)],
+                    [Change(session_id, result, row.currency, AccountKind.SEAT, must_be_open=True)],
+                    now,
+                )
+            n = (
+                await conn.execute(
+                    update(HandSeatRow)
+                    .where(
+                        HandSeatRow.hand_id == hand_id,
+                        HandSeatRow.session_id == session_id,
+                        HandSeatRow.released.is_(None),
+                    )
+                    .values(released=result)
+                )
+            ).rowcount
+            if n != 1:
+                raise InvalidRecord(f"seat session {session_id} already left hand {hand_id!r}")
+
     async def cancel_hand(self, hand_id: str, *, reason: str, now: datetime | None = None) -> CancelledHand:
         """Cancel an open hand: nothing is booked (its chips never left the seat sessions); the
         cancellation, the stacks and any mismatch with the start record are recorded."""
@@ -382,6 +444,7 @@ class HandJournal:
                 await conn.execute(select(HandRow.status).where(HandRow.id == hand_id))
             ).scalar_one_or_none()
             raise UnknownHand(hand_id) if status is None else HandNotOpen(hand_id, status)
+        await self._unrelease(conn, hand_id, now)
         seats = (
             await conn.execute(
                 select(HandSeatRow.session_id, HandSeatRow.stack, AccountRow.balance)
@@ -403,6 +466,46 @@ class HandJournal:
         }
         await conn.execute(update(HandRow).where(HandRow.id == hand_id).values(result=canonical_json(record)))
         return CancelledHand(hand_id, row.table_id, reason, stacks, mismatches)
+
+    async def _unrelease(self, conn: AsyncConnection, hand_id: str, now: datetime) -> None:
+        """A cancelled hand gives seats that left it early their chips back (to the seat session, or to the
+        player's wallet if the session was cashed out meanwhile)."""
+        rows = (
+            await conn.execute(
+                select(
+                    HandSeatRow.session_id,
+                    HandSeatRow.player_id,
+                    HandSeatRow.released,
+                    AccountRow.currency,
+                    AccountRow.closed_at,
+                )
+                .join(AccountRow, AccountRow.id == HandSeatRow.session_id)
+                .where(
+                    HandSeatRow.hand_id == hand_id,
+                    HandSeatRow.released.is_not(None),
+                    HandSeatRow.released != 0,
+                )
+            )
+        ).all()
+        for r in rows:
+            amount = -int(r.released)
+            escrow = await self.ledger.account(AccountKind.ESCROW, r.currency, ref=hand_id)
+            if r.closed_at is None:
+                target = int(r.session_id)
+                changes = [Change(target, amount, r.currency, AccountKind.SEAT, must_be_open=True)]
+            else:
+                target = await self.ledger.account(AccountKind.WALLET, r.currency, owner_id=int(r.player_id))
+                changes = [Change(target, amount, r.currency, AccountKind.WALLET)]
+            request = {"op": "unrelease", "hand": hand_id, "session": int(r.session_id), "amount": amount}
+            await self.ledger.book_in(
+                conn,
+                f"unrelease:{hand_id}:{r.session_id}",
+                "release",
+                request,
+                [(target, r.currency, amount), (escrow, r.currency, -amount)],
+                changes,
+                now,
+            )
 
     async def recover(self, now: datetime | None = None) -> list[CancelledHand]:
         """Run at start-up: cancel every hand that has a start record but no end record. Returns what was

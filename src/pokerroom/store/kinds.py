@@ -31,6 +31,7 @@ class AccountKind(StrEnum):
     PROMOTIONS = "promotions"  # pays overlays and other promotions
     BANK = "bank"  # source of play money
     CASHIER = "cashier"  # the outside world: real-money deposits and withdrawals
+    ESCROW = "escrow"  # Rush: chips of seats that left an open hand early, until it ends (ref = hand id)
 
     @property
     def may_go_negative(self) -> bool:
@@ -44,6 +45,7 @@ _UNBOUNDED = frozenset(
         AccountKind.PROMOTIONS,
         AccountKind.BANK,
         AccountKind.CASHIER,
+        AccountKind.ESCROW,
     }
 )
 

@@ -605,9 +605,16 @@ class Ledger:
     # -- settlement internals (shared with the hand journal) ---------------------------------------------
 
     async def prepare_settlement(
-        self, hand_id: str, currency: str, deltas: Mapping[int, int], rake: int, points: Mapping[int, int]
+        self,
+        hand_id: str,
+        currency: str,
+        deltas: Mapping[int, int],
+        rake: int,
+        points: Mapping[int, int],
+        escrow: tuple[int, int] | None = None,
     ) -> PreparedSettlement:
-        """Validate a settlement and resolve its accounts (outside any money transaction)."""
+        """Validate a settlement and resolve its accounts (outside any money transaction). ``escrow`` is
+        ``(account, amount)``: the chips of seats that left the hand early come back out of it."""
         check_currency(currency, cash=True)
         check_amount(rake, allow_zero=True, what="rake")
         if not isinstance(hand_id, str) or not 1 <= len(hand_id) <= 64:
@@ -624,7 +631,8 @@ class Ledger:
             if isinstance(pid, bool) or not isinstance(pid, int):
                 raise InvalidAmount("points map player ids (int) to centipoints")
             check_amount(p, allow_zero=True, what="points")
-        total = sum(deltas.values()) + rake
+        from_escrow = escrow[1] if escrow else 0
+        total = sum(deltas.values()) + rake + from_escrow
         if total != 0:
             raise UnbalancedTransaction(f"deltas plus rake sum to {total}, not 0")
         house = await self.account(AccountKind.HOUSE, currency) if rake else 0
@@ -640,6 +648,8 @@ class Ledger:
         ]
         if rake:
             postings.append((house, currency, rake))
+        if escrow and escrow[1]:
+            postings.append((escrow[0], currency, escrow[1]))
         issued = 0
         for pid, p in sorted(points.items()):
             if p:
@@ -656,7 +666,22 @@ class Ledger:
             "rake": rake,
             "points": sorted((k, v) for k, v in points.items() if v),
         }
+        if from_escrow:
+            request["escrow"] = from_escrow
         return PreparedSettlement(f"hand:{hand_id}", request, postings, changes)
+
+    async def book_in(
+        self,
+        conn: AsyncConnection,
+        key: str,
+        kind: str,
+        request: Mapping[str, Any],
+        postings: list[tuple[int, str, int]],
+        changes: list[Change],
+        now: datetime | None = None,
+    ) -> Transaction:
+        """Book a transaction on an open write transaction (the journal's seat releases use this)."""
+        return await self._book(conn, key, kind, request, postings, changes, now)
 
     async def settle_in(
         self, conn: AsyncConnection, prepared: PreparedSettlement, now: datetime | None = None
@@ -772,7 +797,11 @@ async def _not_in_hand(conn: AsyncConnection, session_id: int) -> None:
         await conn.execute(
             select(HandRow.id)
             .join(HandSeatRow, HandSeatRow.hand_id == HandRow.id)
-            .where(HandSeatRow.session_id == session_id, HandRow.status == "open")
+            .where(
+                HandSeatRow.session_id == session_id,
+                HandRow.status == "open",
+                HandSeatRow.released.is_(None),
+            )
             .limit(1)
         )
     ).scalar_one_or_none()

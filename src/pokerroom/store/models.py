@@ -158,6 +158,7 @@ class HandSeatRow(Base):
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
     session_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"), index=True)
     stack: Mapped[int] = mapped_column(BigInteger)
+    released: Mapped[int | None] = mapped_column(BigInteger)  # Rush: result booked when it left early
 
 
 class HandCommandRow(Base):
