@@ -190,3 +190,16 @@ def test_sit_out_next_big_blind() -> None:
 
 def test_fewer_than_two_candidates_no_hand() -> None:
     assert plan_hand(table(1, 2, sitting_out=(2,)), pos(1, 1, 2), random.Random(0)) is None
+
+
+def test_r98_the_dead_zone_is_right_when_the_small_blind_seat_is_empty() -> None:
+    # Last hand: button 1, SB 3, BB 5; the BB (seat 5) left. This hand: button 3, dead SB on empty seat 5.
+    # A new player in seat 6 (after the SB seat, not between button and SB) may post in; one in seat 4
+    # (between the button and the SB seat) may not.
+    seats = table(1, 2, 3, 4, 6, 7)
+    seats[4] = SeatStatus(4, "new4", waiting_bb=True, post_now=True)
+    seats[7] = SeatStatus(7, "new7", waiting_bb=True, post_now=True)
+    plan = nxt(seats, Positions(1, 3, 5, "gone"))
+    assert (plan.button, plan.sb_seat, plan.small_blind) == (3, 5, None)
+    assert plan.big_blind == 6
+    assert 4 not in plan.dealt_in and 7 in plan.dealt_in and plan.live == (7,)

@@ -88,13 +88,9 @@ def _clockwise(seats: Sequence[int], after: int) -> list[int]:
 
 
 def _between(seats: Sequence[int], start: int, end: int) -> list[int]:
-    """Seats strictly between ``start`` and ``end`` going clockwise."""
-    out = []
-    for s in _clockwise(seats, start):
-        if s == end:
-            break
-        out.append(s)
-    return out
+    """Seats strictly between ``start`` and ``end`` going clockwise (either may be an empty seat)."""
+    ring = 1000  # larger than any seat number: the clockwise order of seat numbers is kept
+    return [s for s in _clockwise(seats, start) if 0 < (s - start) % ring < (end - start) % ring]
 
 
 def plan_table_start(seats: Mapping[int, SeatStatus], rng: RandomSource) -> HandPlan | None:

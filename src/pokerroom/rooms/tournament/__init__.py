@@ -1,0 +1,34 @@
+"""Tournaments: the director's pure rules (RULES.md §9)."""
+
+from pokerroom.rooms.tournament.config import (
+    TournamentBuyIn,
+    TournamentConfig,
+    TournamentOverlay,
+    TournamentPoints,
+    TournamentPrize,
+    TournamentRefund,
+    TournamentTicket,
+)
+from pokerroom.rooms.tournament.director import Entrant, Finished, PlayerMoved, TournamentDirector
+from pokerroom.rooms.tournament.structure import SPEEDS, BlindLevel, Schedule, level_stakes
+from pokerroom.rooms.tournament.table import TableHandEnded, TournamentTable
+
+__all__ = [
+    "SPEEDS",
+    "BlindLevel",
+    "Entrant",
+    "Finished",
+    "PlayerMoved",
+    "Schedule",
+    "TableHandEnded",
+    "TournamentBuyIn",
+    "TournamentConfig",
+    "TournamentDirector",
+    "TournamentOverlay",
+    "TournamentPoints",
+    "TournamentPrize",
+    "TournamentRefund",
+    "TournamentTable",
+    "TournamentTicket",
+    "level_stakes",
+]

@@ -1,0 +1,142 @@
+"""Tournament configuration and the money it moves (RULES.md §9)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+
+from pokerroom.engine import Betting, ConfigError, VariantSpec
+from pokerroom.rooms.config import Timing
+from pokerroom.rooms.effects import Effect
+from pokerroom.variants import get_variant
+
+__all__ = [
+    "TournamentBuyIn",
+    "TournamentConfig",
+    "TournamentOverlay",
+    "TournamentPoints",
+    "TournamentPrize",
+    "TournamentRefund",
+    "TournamentTicket",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """A tournament. ``kind`` is ``"sng"`` (starts when ``max_players`` have registered, 2-30) or
+    ``"mtt"`` (starts at ``start_time``). ``buy_in`` is the prize contribution, ``fee`` the house's part
+    (R: $100 + $9). A freeroll has no buy-in and a ``freeroll_pool`` paid by the house; a guaranteed
+    tournament a ``guarantee``; a rebuy tournament ``rebuy_levels`` (the rebuy period) and optionally an
+    ``add_on``; a satellite a ``seat_value`` (the target's buy-in plus fee) and its ``target``."""
+
+    tournament_id: str
+    name: str
+    kind: str = "mtt"
+    variant: str = "holdem"
+    betting: Betting = Betting.NO_LIMIT
+    buy_in: int = 0
+    fee: int = 0
+    starting_stack: int = 1500
+    table_size: int = 9
+    min_players: int = 2
+    max_players: int = 0
+    level_minutes: float = 10.0
+    break_minutes: float = 5.0
+    start_time: datetime | None = None
+    registration_opens: datetime | None = None
+    late_registration_levels: int = 0
+    guarantee: int = 0
+    freeroll_pool: int = 0
+    rebuy_levels: int = 0
+    add_on: bool = False
+    target: str = ""
+    seat_value: int = 0
+    guaranteed_seats: int = 0
+    payouts: tuple[Fraction, ...] = ()
+    timing: Timing = field(default_factory=lambda: Timing(between_hands=2.0))
+    currency: str = "PLAY"
+    featured: bool = False  # a Game of the Week tournament (points x2 are decided by the points policy)
+
+    def __post_init__(self) -> None:
+        v = get_variant(self.variant)
+        v.check_structure(self.betting)
+        if self.kind not in ("sng", "mtt"):
+            raise ConfigError("a tournament is a sit-and-go (sng) or scheduled (mtt)")
+        if self.kind == "sng" and not 2 <= self.max_players <= 30:
+            raise ConfigError("a sit-and-go has 2 to 30 seats (R218)")
+        if self.kind == "mtt" and self.start_time is None:
+            raise ConfigError("a scheduled tournament needs a start time")
+        if not v.min_players <= self.table_size <= v.max_players:
+            raise ConfigError(f"{v.name} tables have {v.min_players} to {v.max_players} seats")
+        if min(self.buy_in, self.fee, self.guarantee, self.freeroll_pool, self.seat_value) < 0:
+            raise ConfigError("amounts must not be negative")
+        if self.starting_stack <= 0 or self.level_minutes <= 0 or self.min_players < 2:
+            raise ConfigError("bad starting stack, level length or minimum field")
+        if self.payouts and sum(self.payouts) != 100:
+            raise ConfigError("payout percentages must add up to 100")
+        if self.seat_value and not self.target:
+            raise ConfigError("a satellite names its target tournament")
+
+    @property
+    def spec(self) -> VariantSpec:
+        return get_variant(self.variant)
+
+    @property
+    def is_satellite(self) -> bool:
+        return self.seat_value > 0
+
+    @property
+    def is_freeroll(self) -> bool:
+        return self.buy_in == 0 and self.fee == 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentBuyIn(Effect):
+    """Wallet (or a ticket) -> prize pool ``prize`` and house ``fee``; ``kind`` is buy_in, rebuy or add_on."""
+
+    player: str
+    prize: int
+    fee: int
+    kind: str = "buy_in"
+    ticket: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRefund(Effect):
+    """Unregistration or cancellation: the whole buy-in back (to the ticket if one was used)."""
+
+    player: str
+    prize: int
+    fee: int
+    ticket: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOverlay(Effect):
+    """Promotions account -> prize pool: a guarantee's overlay, a freeroll's pool, a satellite shortfall."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPrize(Effect):
+    player: str
+    place: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTicket(Effect):
+    """Prize pool -> a ticket worth ``value`` for ``target``, kept in the player's account until used."""
+
+    player: str
+    place: int
+    target: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPoints(Effect):
+    player: str
+    centipoints: int

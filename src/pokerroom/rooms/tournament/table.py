@@ -1,0 +1,260 @@
+"""One table of a tournament: hands with the level's stakes, the dead-button rule, forced bets posted for
+everybody, sitting-out players folded at their turn (RULES.md §9.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pokerroom.cards import RandomSource
+from pokerroom.engine import (
+    BetDecision,
+    Betting,
+    Blinds,
+    Command,
+    EngineError,
+    Fold,
+    HandState,
+    ListDeck,
+    NotYourTurn,
+    SeatSetup,
+    Stakes,
+    Structure,
+    TimeOut,
+    VariantSpec,
+)
+from pokerroom.rooms.config import Timing
+from pokerroom.rooms.errors import NotSeated, TableError
+from pokerroom.rooms.notices import HandEvents, Notice, TurnClock
+from pokerroom.rooms.seating import Positions, SeatStatus, plan_hand
+
+__all__ = ["TPlayer", "TournamentTable"]
+
+Output = list[object]
+
+
+@dataclass(slots=True)
+class TPlayer:
+    player: str
+    name: str
+    seat: int
+    stack: int
+    time_bank: float
+    sitting_out: bool = False
+    sit_out_next_hand: bool = False
+    waits_for_button: bool = False  # moved in between the button and the small blind
+    disconnected: bool = False
+
+
+@dataclass(slots=True)
+class _Clock:
+    started: datetime
+    action_deadline: datetime
+    bank_deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TableHandEnded(Notice):
+    """A hand ended at a tournament table: the director ranks eliminations and balances tables."""
+
+    number: int
+    hand_id: str
+    starting: dict[str, int]  # player -> stack at the start of the hand
+    stacks: dict[str, int]  # player -> stack now
+    hand: HandState = field(compare=False)
+
+
+class TournamentTable:
+    def __init__(
+        self,
+        tournament_id: str,
+        number: int,
+        size: int,
+        variant: VariantSpec,
+        betting: Betting,
+        timing: Timing,
+        rng: RandomSource,
+    ) -> None:
+        self.tid = f"{tournament_id}-t{number}"
+        self.tournament_id = tournament_id
+        self.number = number
+        self.size = size
+        self.variant = variant
+        self.betting = betting
+        self.timing = timing
+        self.rng = rng
+        self.seats: dict[int, TPlayer] = {}
+        self.positions: Positions | None = None
+        self.hand: HandState | None = None
+        self.hand_players: dict[int, tuple[str, str]] = {}
+        self.clocks: dict[int, _Clock] = {}
+        self.hands = 0
+        self.vacated: list[int] = []  # stud balancing: seats in the order they were vacated
+        self._starting: dict[str, int] = {}
+
+    # --------------------------------------------------------------------------------- seats
+
+    @property
+    def in_hand(self) -> bool:
+        return self.hand is not None and not self.hand.is_over
+
+    def seat_of(self, player: str) -> int | None:
+        return next((s for s, p in self.seats.items() if p.player == player), None)
+
+    def empty_seats(self) -> list[int]:
+        return [s for s in range(1, self.size + 1) if s not in self.seats]
+
+    def add(self, p: TPlayer, *, moved: bool) -> None:
+        if p.seat in self.seats or not 1 <= p.seat <= self.size:
+            raise TableError(f"seat {p.seat} is not free")
+        p.waits_for_button = moved and not self.variant.is_stud
+        self.seats[p.seat] = p
+
+    def remove(self, seat: int) -> TPlayer:
+        p = self.seats.pop(seat)
+        self.vacated.append(seat)
+        return p
+
+    # --------------------------------------------------------------------------------- hands
+
+    def start_hand(self, now: datetime, stakes: Stakes, hand_id: str) -> Output:
+        """Deal the next hand with ``stakes`` (the level in force now); every player with chips plays
+        (no missed blinds in tournaments), except one moved in between the button and the small blind."""
+        for p in self.seats.values():
+            if p.sit_out_next_hand:
+                p.sitting_out, p.sit_out_next_hand = True, False
+        if self.variant.is_stud:
+            dealt = tuple(s for s in sorted(self.seats) if self.seats[s].stack > 0)
+            button = None
+            blinds = None
+        else:
+            statuses = {s: SeatStatus(s, p.player, p.stack > 0) for s, p in self.seats.items()}
+            plan = plan_hand(statuses, self.positions, self.rng)
+            if plan is None:
+                return []
+            waiting = {
+                s
+                for s in plan.dealt_in
+                if self.seats[s].waits_for_button
+                and _strictly_between(s, plan.button, plan.sb_seat, self.size)
+            }
+            dealt = tuple(s for s in plan.dealt_in if s not in waiting)
+            for s in dealt:
+                self.seats[s].waits_for_button = False
+            self.positions = plan.positions(statuses)
+            button = plan.button
+            blinds = Blinds(
+                small=(plan.small_blind, stakes.small_blind) if plan.small_blind is not None else None,
+                big=(plan.big_blind, stakes.big_blind),
+            )
+        if len(dealt) < 2:
+            return []
+        self.hand_players = {s: (self.seats[s].player, self.seats[s].name) for s in dealt}
+        self._starting = {self.seats[s].player: self.seats[s].stack for s in dealt}
+        self.hands += 1
+        self.hand = HandState.start(
+            variant=self.variant,
+            structure=Structure(self.betting, stakes, heads_up_uncapped=False),  # R59: cap kept heads-up
+            seats=[SeatSetup(s, self.seats[s].stack) for s in dealt],
+            deck=ListDeck.shuffled(self.variant.deck_for(len(dealt)), self.rng),
+            button=button,
+            blinds=blinds,
+            hand_id=hand_id,
+        )
+        out: Output = [HandEvents(self.tid, hand_id, tuple(self.hand.events), dealt)]
+        return out + self._after(now)
+
+    def act(self, player: str, command: Command, now: datetime) -> Output:
+        seat = self.seat_of(player)
+        if seat is None:
+            raise NotSeated()
+        if command.seat != seat:
+            raise NotYourTurn(command.seat, ())
+        if not self.in_hand:
+            raise TableError("no hand is in progress")
+        p = self.seats[seat]
+        p.sitting_out = False  # acting means he is back
+        return self._apply(command, now, timed_out=False)
+
+    def _apply(self, command: Command, now: datetime, *, timed_out: bool) -> Output:
+        assert self.hand is not None
+        seat = command.seat
+        clock = self.clocks.pop(seat, None)
+        events = self.hand.apply(command)
+        p = self.seats.get(seat)
+        if p is not None and clock is not None:
+            used = (now - clock.action_deadline).total_seconds()
+            if timed_out:
+                p.time_bank = 0.0
+                p.sitting_out = True  # §9.3: a timeout puts the player in sit-out until he returns
+            elif used > 0:
+                p.time_bank = max(0.0, p.time_bank - used)
+        out: Output = [HandEvents(self.tid, self.hand.hand_id, tuple(events), tuple(self.hand_players))]
+        return out + self._after(now)
+
+    def _after(self, now: datetime) -> Output:
+        hand = self.hand
+        assert hand is not None
+        if hand.is_over:
+            return self._end(now)
+        pending = hand.pending
+        if isinstance(pending, BetDecision):
+            p = self.seats.get(pending.seat)
+            if p is not None and (p.sitting_out or p.disconnected) and not pending.bring_in:
+                # R223: a sitting-out player's hand is folded when the action reaches him
+                return self._apply(Fold(pending.seat), now, timed_out=False)
+            if p is not None and (p.sitting_out or p.disconnected):
+                return self._apply(TimeOut(pending.seat), now, timed_out=False)
+        elif p_waiting := [
+            s for s in hand.waiting_for() if self.seats[s].sitting_out or self.seats[s].disconnected
+        ]:
+            return self._apply(TimeOut(p_waiting[0]), now, timed_out=False)
+        out: Output = []
+        waiting = set(hand.waiting_for())
+        for seat in list(self.clocks):
+            if seat not in waiting:
+                del self.clocks[seat]
+        for seat in sorted(waiting - set(self.clocks)):
+            action = now + timedelta(seconds=self.timing.action)
+            clock = _Clock(now, action, action + timedelta(seconds=self.seats[seat].time_bank))
+            self.clocks[seat] = clock
+            out.append(TurnClock(self.tid, seat, now, clock.action_deadline, clock.bank_deadline))
+        return out
+
+    def _end(self, now: datetime) -> Output:
+        hand = self.hand
+        assert hand is not None
+        self.clocks.clear()
+        stacks: dict[str, int] = {}
+        for seat, stack in hand.stacks().items():
+            p = self.seats[seat]
+            p.stack = stack
+            stacks[p.player] = stack
+            if (
+                p.time_bank < self.timing.time_bank
+                and hand.hand_id
+                and self.hands % self.timing.refill_every == 0
+            ):
+                p.time_bank = min(self.timing.time_bank, p.time_bank + self.timing.bank_refill)
+        return [TableHandEnded(self.tid, self.number, hand.hand_id, dict(self._starting), stacks, hand)]
+
+    def tick(self, now: datetime) -> Output:
+        out: Output = []
+        if not self.in_hand:
+            return out
+        for seat, clock in sorted(self.clocks.items()):
+            if self.in_hand and now >= clock.bank_deadline:
+                try:
+                    out += self._apply(TimeOut(seat), now, timed_out=True)
+                except EngineError:
+                    self.clocks.pop(seat, None)
+        return out
+
+    def next_deadline(self) -> datetime | None:
+        times = [c.bank_deadline for c in self.clocks.values()]
+        return min(times) if times else None
+
+
+def _strictly_between(seat: int, start: int, end: int, size: int) -> bool:
+    """Is ``seat`` strictly between ``start`` and ``end`` going clockwise round a table of ``size`` seats?"""
+    return 0 < (seat - start) % size < (end - start) % size
