@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pokerroom.engine import Betting, HandState, ListDeck, SeatSetup, Stakes, Structure
+import json
+
+from pokerroom.engine import Betting, Call, HandState, ListDeck, RestoreError, SeatSetup, Stakes, Structure
 from pokerroom.engine.events import ActionTaken
 from pokerroom.variants import VARIANTS
 
@@ -24,3 +26,27 @@ def test_stud_no_bring_in_when_the_others_are_all_in_on_the_ante() -> None:
     assert hand.is_over
     assert not any(isinstance(e, ActionTaken) for e in hand.events)
     assert sum(hand.stacks().values()) == 54
+
+
+def test_restore_refuses_snapshots_with_wrong_types() -> None:
+    """A snapshot with a field of the wrong type (the deck, the phh codes, ...) is refused with
+    RestoreError (code "bad_snapshot"), never another exception."""
+    hand = HandState.start(
+        variant=VARIANTS["holdem"],
+        structure=Structure(Betting.NO_LIMIT, Stakes.blinds(5, 10)),
+        seats=[SeatSetup(1, 100), SeatSetup(2, 100), SeatSetup(3, 100)],
+        deck=ListDeck.from_text(""),
+    )
+    hand.apply(Call(3))
+    snapshot = hand.snapshot()
+    for top, sub in [(k, None) for k in snapshot] + [("variant", k) for k in snapshot["variant"]]:
+        for wrong in (None, True, -1, 1.5, "x", [], [1], {}):
+            damaged = json.loads(json.dumps(snapshot))
+            if sub is None:
+                damaged[top] = wrong
+            else:
+                damaged[top][sub] = wrong
+            try:
+                HandState.restore(damaged)
+            except RestoreError as exc:
+                assert exc.code == "bad_snapshot"
