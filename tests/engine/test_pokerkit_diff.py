@@ -615,6 +615,7 @@ def _common_decision(duel: Duel, rng: random.Random, stats: Stats) -> Command:
 # ------------------------------------------------------------------------------------- the tests
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "betting"), CASES, ids=[f"{g}-{b.value}" for g, b in CASES])
 def test_same_stacks_as_pokerkit(game: str, betting: Betting) -> None:
     """Random hands: same actor, same options (or a documented difference), same finishing stacks."""
