@@ -392,7 +392,9 @@ class Referee:
         else:
             seen = self.acted.get(seat)
             allowed = seen is None or level - seen[0] >= self.min_raise
-        if stack > to_call and allowed:
+        # Nobody left who could answer a raise (every other active player is all-in): call or fold.
+        contested = any(self.can_bet(s) for s in self.active() if s != seat)
+        if stack > to_call and allowed and contested:
             if fl:
                 targets = {self.counted + self.unit}
                 if self.big_unit and not self.big_made:
@@ -449,7 +451,9 @@ class Referee:
         previous = 0
         for level in levels:
             amount = sum(min(c, level) - min(c, previous) for c in paid.values())
-            eligible = tuple(s for s in active if paid[s] >= level)
+            # An active player who is not all-in has matched every bet: he contests every pot, even
+            # when dead money (a dead small blind, an ante) took an all-in player's total above his.
+            eligible = tuple(s for s in active if paid[s] >= level or s not in all_in)
             if pots and pots[-1][1] == eligible:
                 pots[-1] = (pots[-1][0] + amount, eligible)
             else:

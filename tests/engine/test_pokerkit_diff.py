@@ -24,8 +24,10 @@ Documented differences (configured around or asserted, never skipped silently):
   PokerKit raises to H + U and reopens only on full raises. Option differences in a round with a short
   all-in wager are accepted as ``fl_half_bet_rule``.
 - 7-Card Stud open pair on 4th street (R121): PokerKit has no big-bet option (``pk_no_open_pair``).
-- Raising when nobody can call: allowed by RULES §3.1 (the excess comes back, §3.7), refused by PokerKit
-  (``pk_no_pointless_raise``). Stack-neutral.
+- Raising when no other player can put in more than the current bet (the others are all-in or can
+  only call all-in for less): we refuse only when every other player is all-in (RULES §3.1), PokerKit
+  also in the second case; the excess of such a raise comes back uncalled (§3.7), so it is
+  stack-neutral (``pk_no_pointless_raise``).
 - Odd chips: RULES §3.9 gives leftover units one at a time per pot; PokerKit gives a pot's whole
   remainder to its first winner, and merges pots once losing hands are killed
   (`test_documented_odd_chips`).
