@@ -70,6 +70,7 @@ from pokerroom.engine import (
 from pokerroom.engine.events import (
     ActionTaken,
     CardsDealt,
+    CardsShown,
     Discarded,
     Drew,
     Event,
@@ -273,10 +274,10 @@ def check_hidden(events: Sequence[Event], seats: Sequence[int]) -> None:
             may_see = viewer == owner or players_may
             seen = _event_cards(view) & hidden
             assert seen == (hidden if may_see else set()), (type(e).__name__, viewer, owner)
-        if isinstance(e, Drew | Discarded) and public is not None:  # the count is public (R156, R161)
-            assert len(public.to_dict()["cards" if isinstance(e, Discarded) else "received"]) == len(
-                e.cards if isinstance(e, Discarded) else e.received
-            )
+        if isinstance(e, Drew) and isinstance(public, Drew):  # how many were drawn is public (R161)
+            assert len(public.received) == len(e.received)
+        if isinstance(e, Discarded) and isinstance(public, Discarded):  # that he discarded too (R156)
+            assert len(public.cards) == len(e.cards)
 
 
 def secret_cards(hand: HandState, viewer: int | None) -> set[Card]:
@@ -322,6 +323,7 @@ def check_step(hand: HandState, ref: Referee, cfg: Config) -> None:
     assert all(stacks[s] + paid[s] == cfg.stacks[s] for s in cfg.stacks)  # nothing won before the end
     assert hand.pot_total() == sum(paid.values())
     p, want = hand.pending, ref.expect()
+    assert not any(TOKENS[c].search(json.dumps(p.to_dict())) for c in hand.deck_spec.cards())
     if isinstance(p, BetDecision):
         player = hand.players[p.seat]
         assert not player.folded and not player.all_in
@@ -504,6 +506,8 @@ def check_showdown(hand: HandState, ref: Referee, cfg: Config) -> None:
     """RULES §6.2-§6.3: order of showing, automatic shows, and every winner shown."""
     active = ref.active()
     awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    revealed = {e.seat for e in hand.events if isinstance(e, CardsShown | Mucked)}
+    assert not revealed & ref.folded, "a folded hand was revealed (R184)"
     if len(active) == 1:
         assert not ref.showdown and all(not a.description for a in awards)
         return
