@@ -364,7 +364,8 @@ def main() -> None:
     theirs_rate = theirs_actions = None
     if games:
         theirs_rate, theirs_actions = best_of(pokerkit_hands(games[("holdem", NL)], 6), int(400 * scale))
-    line = f"{'6-max NL hold`em, random legal actions':<44} ours {ours_rate:8.0f} [{ours_actions:4.1f}]"
+    label = "6-max NL hold'em, random legal actions"
+    line = f"{label:<44} ours {ours_rate:8.0f} [{ours_actions:4.1f}]"
     if theirs_rate:
         line += f" | PokerKit {theirs_rate:6.0f} [{theirs_actions:4.1f}] | {ratio(ours_rate, theirs_rate)}"
         line += "  (target x30)"
