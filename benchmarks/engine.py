@@ -1,6 +1,6 @@
 """Benchmark of the hand engine against PokerKit 0.7, side by side in one run (one core).
 
-    python benchmarks/engine.py              # full run (about two minutes)
+    python benchmarks/engine.py              # full run (two to four minutes)
     python benchmarks/engine.py --quick      # smaller batches
     python benchmarks/engine.py --profile    # also profile our 6-max no-limit hold'em loop (cProfile)
 
