@@ -129,6 +129,7 @@ class Referee:
         self.aggressors: dict[int, int] = {}
         self.showdown: list[tuple[int, bool]] = []  # (seat, shown) in order
         self.exposed: set[int] = set()
+        self.quick: set[int] = set()  # Rush quick folds not shown yet (told by the test, not an event)
         self.over = False
         self.awarded: list[PotAwarded] = []
         self.ended: HandEnded | None = None
@@ -285,6 +286,7 @@ class Referee:
             if e.amount:
                 raise RefereeError("a fold put chips in")
             self.folded.add(seat)
+            self.quick.discard(seat)
         else:
             self.bet[seat] += e.amount
             if self.bet[seat] != e.total:
@@ -313,6 +315,9 @@ class Referee:
         self.cursor, self.cursor_inclusive = seat, False
 
     # ---------------------------------------------------------------------------- expectations
+
+    def needs_action(self, seat: int) -> bool:
+        return self._needs_action(seat)
 
     def _needs_action(self, seat: int) -> bool:
         if not self.can_bet(seat):

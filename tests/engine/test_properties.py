@@ -2,14 +2,15 @@
 
 Hypothesis draws the table (players, seats, stacks from tiny to deep, stakes with chip units, button,
 forced-bet arrangements, auto-muck, rake, cap options) and the deck, then plays a hand, drawing every
-decision among the legal ones. At every step:
+decision among the legal ones, with Rush quick folds in and out of turn. At every step:
 
 - chips are conserved (stack + chips put in = starting stack; at the end stacks + rake = total), and the
   pots reported at the end of each round add up to what was put in;
 - the decision the hand waits for is the one an independent referee (`referee.py`, written from
   RULES.md §3, §4.5, §6.2 and fed only with the event log) expects: the seat, and every betting option;
 - illegal and malformed commands (wrong seat, wrong phase, amounts out of range or off the chip unit,
-  cards not held, duplicates, too many, non-commands) raise an `EngineError` with the expected stable
+  cards not held, duplicates, too many, quick folds without a bet to face, non-commands) raise an
+  `EngineError` with the expected stable
   `code` and leave the hand unchanged (internal state, `snapshot()`, event count);
 - no event shows a hidden card to anyone who may not see it, in `view_for`, `public_view()`,
   `to_dict()` or `repr()`; errors and the hand's `repr` show none either.
@@ -56,6 +57,7 @@ from pokerroom.engine import (
     HandState,
     ListDeck,
     Muck,
+    QuickFold,
     RaiseTo,
     RakeRule,
     RestoreError,
@@ -361,13 +363,23 @@ def _others(hand: HandState, allowed: Sequence[int]) -> list[int]:
     return [s for s in hand.order if s not in allowed] + [0, -1, 11, 99]
 
 
-def illegal_commands(hand: HandState, rng: random.Random) -> list[tuple[Any, str]]:
+def may_quick_fold(ref: Referee, seat: int) -> bool:
+    """Rush quick fold (RULES §8.5): a player still betting who faces a real bet and has to act on it."""
+    if ref.expect().kind != "bet" or seat in ref.folded or seat in ref.quick or ref.stack[seat] == 0:
+        return False
+    facing = max(ref.bet[s] for s in ref.order if s != seat) > ref.bet[seat]
+    return facing and ref.needs_action(seat)
+
+
+def illegal_commands(hand: HandState, ref: Referee, rng: random.Random) -> list[tuple[Any, str]]:
     """Commands that must be refused now, with the code they must be refused with."""
     p = hand.pending
     out: list[tuple[Any, str]] = [(x, "bad_command") for x in ("fold", None, {"type": "fold"})]
     if isinstance(p, HandComplete):
         seat = rng.choice(hand.order)
-        return out + [(c, "hand_over") for c in (Fold(seat), Check(seat), Show(seat), Draw(seat))]
+        return out + [(c, "hand_over") for c in (Fold(seat), QuickFold(seat), Show(seat), Draw(seat))]
+    out += [(QuickFold(s), "illegal_action") for s in hand.order if not may_quick_fold(ref, s)]
+    out.append((QuickFold(rng.choice(_others(hand, hand.order))), "not_your_turn"))
     waiting = hand.waiting_for()
     for seat in rng.sample(_others(hand, waiting), 2):
         out.append((rng.choice([Fold, Check, Call, TimeOut, Show, BringIn])(seat), "not_your_turn"))
@@ -418,10 +430,10 @@ def illegal_commands(hand: HandState, rng: random.Random) -> list[tuple[Any, str
     return out
 
 
-def check_illegal(hand: HandState, rng: random.Random) -> None:
+def check_illegal(hand: HandState, ref: Referee, rng: random.Random) -> None:
     before, snap, count = fingerprint(hand), hand.snapshot(), len(hand.events)
     secrets: dict[int | None, set[Card]] = {}
-    for command, code in illegal_commands(hand, rng):
+    for command, code in illegal_commands(hand, ref, rng):
         with pytest.raises(EngineError) as info:
             hand.apply(command)
         err = info.value
@@ -619,7 +631,7 @@ def play(cfg: Config, data: st.DataObject) -> None:
     steps = 0
     while True:
         check_step(hand, ref, cfg)
-        check_illegal(hand, rng)
+        check_illegal(hand, ref, rng)
         if steps == snap_at:
             snapshot = json.loads(json.dumps(hand.snapshot()))
             again = HandState.restore(snapshot)
@@ -627,7 +639,17 @@ def play(cfg: Config, data: st.DataObject) -> None:
             restored = (len(hand.commands), again)
         if hand.is_over:
             break
+        if isinstance(hand.pending, BetDecision) and data.draw(st.integers(0, 7)) == 0:
+            others = [s for s in hand.order if s != hand.pending.seat and may_quick_fold(ref, s)]
+            if others:  # a Rush quick fold out of turn: nothing shows until the action reaches him (R204)
+                seat = data.draw(st.sampled_from(others))
+                assert hand.apply(QuickFold(seat)) == []
+                ref.quick.add(seat)
+                check_step(hand, ref, cfg)
+                continue
         command = _choose(hand, data)
+        if isinstance(hand.pending, BetDecision) and may_quick_fold(ref, hand.pending.seat):
+            command = data.draw(st.sampled_from([command] * 7 + [QuickFold(hand.pending.seat)]))
         before = hand.pending
         mark = len(hand.events)
         new = hand.apply(command)
