@@ -28,11 +28,14 @@ def side_pots(paid: Mapping[int, int], active: Collection[int], all_in: Collecti
     An active player who is not all-in has matched every bet, so he contests every pot even when dead
     money (a dead small blind, a big-blind ante) put another player's contribution above his.
     """
-    live = sorted(s for s in active)
+    live = sorted(active)
     if not live:
         return [Pot(sum(paid.values()), ())]
     top = max(paid[s] for s in live)
-    levels = sorted({paid[s] for s in all_in if s in active and paid[s] < top} | {top})
+    below = {paid[s] for s in all_in if s in active and paid[s] < top}
+    if not below:  # nobody in is all-in for less: one pot, contested by everybody still in
+        return [Pot(sum(paid.values()), tuple(live))]
+    levels = sorted(below | {top})
     pots: list[Pot] = []
     previous = 0
     for level in levels:

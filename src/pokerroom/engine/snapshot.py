@@ -181,6 +181,6 @@ def load_hand(data: Any) -> HandState:
             hand.apply(command_from_dict(raw))
     except RestoreError:
         raise
-    except (EngineError, KeyError, TypeError, ValueError, IndexError) as exc:
+    except (EngineError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise RestoreError(f"the snapshot does not replay: {type(exc).__name__}") from None
     return hand

@@ -366,7 +366,7 @@ class HandState:
 
     def _choose_bring_in(self) -> None:
         candidates = [(p.seat, p.upcards()[-1]) for p in self._active() if not p.all_in]
-        if not candidates:
+        if not candidates or self.betting_closed():  # nobody to bet against: no betting round (§3.1)
             return
         seat = bring_in_seat(candidates, self.variant.bring_in_highest)
         self.rnd.bring_in_seat = seat
