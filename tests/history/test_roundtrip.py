@@ -40,3 +40,14 @@ def test_phhs_holds_many_hands_numbered_from_one() -> None:
     for (_, phh), hand in zip(parsed, hands, strict=True):
         assert not isinstance(phh, Exception)
         assert replay(phh).state.events == hand.events
+
+
+def test_a_card_drawn_twice_is_shown_only_where_it_stayed() -> None:
+    """After a reshuffle a player can draw a card he discarded earlier; in another player's copy only the
+    deal that stayed in the shown hand reveals the card (this seed has such a hand: seat 1 is dealt the
+    2s, discards it, and draws it back after the reshuffle)."""
+    hands = list(random_hands("deuce7_triple", Betting.NO_LIMIT, 8, "x25"))
+    for hand in hands:
+        for viewer in hand.order:
+            again = replay(read_phh(write_phh(hand, viewer=viewer)))
+            assert dict(zip(again.hand.seats, again.finishing_stacks, strict=True)) == hand.stacks()

@@ -72,12 +72,40 @@ def _visible(hand: HandState, viewer: int | None) -> dict[int, set[Card]]:
     return seen
 
 
+def _final_deals(hand: HandState) -> set[tuple[int, Card]]:
+    """(event index, card) of every card dealt that is still in its player's hand at the end. A card can
+    be dealt to one player twice (discarded, reshuffled, drawn again): only the last deal of it is final."""
+    held: dict[int, dict[Card, int]] = {}
+    for i, e in enumerate(hand.events):
+        if isinstance(e, CardsDealt):
+            for c in e.cards:
+                if c is not None:
+                    held.setdefault(e.seat, {})[c] = i
+        elif isinstance(e, Drew):
+            mine = held.setdefault(e.seat, {})
+            for c in e.discarded:
+                if c is not None:
+                    mine.pop(c, None)
+            for c in e.received:
+                if c is not None:
+                    mine[c] = i
+        elif isinstance(e, Discarded):
+            for c in e.cards:
+                if c is not None:
+                    held.setdefault(e.seat, {}).pop(c, None)
+    return {(i, c) for cards in held.values() for c, i in cards.items()}
+
+
 def _actions(hand: HandState, viewer: int | None, player: dict[int, int], amount: _Amounts) -> list[str]:
     seen = _visible(hand, viewer)
+    final = _final_deals(hand)
+    index = 0  # the event being written
 
     def see(seat: int, card: Card | None, up: bool = False) -> Card | None:
-        if viewer is None or seat == viewer or up or (card is not None and card in seen.get(seat, ())):
+        if viewer is None or seat == viewer or up:
             return card
+        if card is not None and card in seen.get(seat, ()) and (index, card) in final:
+            return card  # shown at the end, and this deal of it is the one that stayed in the hand
         return None
 
     def own(seat: int) -> bool:
@@ -85,7 +113,7 @@ def _actions(hand: HandState, viewer: int | None, player: dict[int, int], amount
 
     out: list[str] = []
     exposed: set[int] = set()  # all-in exposure (RULES.md §6.5): later stud cards are face up too
-    for e in hand.events:
+    for index, e in enumerate(hand.events):  # noqa: B007  (``see`` reads ``index``)
         if isinstance(e, CardsDealt):
             cards = [see(e.seat, c, u or e.seat in exposed) for c, u in zip(e.cards, e.up, strict=True)]
             out.append(f"d dh p{player[e.seat]} {_cards(cards)}")
