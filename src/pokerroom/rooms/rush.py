@@ -379,9 +379,9 @@ class RushPool:
     def deal(self, now: datetime) -> Output:
         """Form every table the queue allows and deal a hand at each (§8.3, §8.4)."""
         waiting = [
-            Waiting(eid, self.entries[eid].player, self.entries[eid].first)
+            Waiting(eid, e.player, e.first, e.first and e.hands > 0)
             for eid in self.queue
-            if self.entries[eid].stack > 0
+            if (e := self.entries[eid]).stack > 0
         ]
         out: Output = []
         for chosen in form_tables(waiting, self.config.table_size, self.size, self.blocks):
@@ -405,7 +405,7 @@ class RushPool:
             variant=cfg.spec,
             structure=cfg.structure,
             seats=[SeatSetup(s, self.entries[eid].stack) for s, eid in seats.items()],
-            deck=ListDeck.shuffled(cfg.spec.deck_for(n), self.rng),
+            deck=ListDeck.shuffled(cfg.spec.deck_for(n), self.rng, reshuffle=cfg.spec.is_draw),
             button=button,
             blinds=blinds,
             rake=cfg.rake,

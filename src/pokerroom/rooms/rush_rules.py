@@ -113,7 +113,8 @@ class Waiting:
 
     entry: str
     player: str
-    first: bool  # has not played a hand yet: posts the big blind (R198)
+    first: bool  # has not posted its first big blind yet (R198)
+    owing: bool = False  # a first-hand entry that already had to take the small blind once
 
 
 def form_tables(
@@ -167,7 +168,7 @@ def seat_order(chosen: Sequence[Waiting], since_bb: Mapping[str, int], rng: Rand
     its last big blind, ties at random (R199). Every other position at random, except that another
     first-hand entry (see :func:`form_tables`) is kept out of the small blind when an old entry can take
     it: it posts a live big blind (a new entry that must take the small blind owes it to its next hand)."""
-    first = [w for w in chosen if w.first]
+    first = sorted((w for w in chosen if w.first), key=lambda w: not w.owing)  # owing entries first
     if first:
         bb = first[0]
     else:
@@ -178,8 +179,10 @@ def seat_order(chosen: Sequence[Waiting], since_bb: Mapping[str, int], rng: Rand
     for i in range(len(others) - 1, 0, -1):  # Fisher-Yates
         j = rng.randrange(i + 1)
         others[i], others[j] = others[j], others[i]
-    if others[0].first:  # keep a new entry out of the small blind if an old one can take it
+    if others[0].first:  # keep a new entry out of the small blind if an old (or not owing) one can take it
         swap = next((i for i, w in enumerate(others) if not w.first), None)
+        if swap is None:
+            swap = next((i for i, w in enumerate(others) if not w.owing), None)
         if swap is not None:
             others[0], others[swap] = others[swap], others[0]
     return [others[0], bb, *others[1:]]
