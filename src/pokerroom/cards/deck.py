@@ -6,6 +6,7 @@ nothing and gets :class:`secrets.SystemRandom`; tests pass a seeded generator or
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Sequence
 from enum import Enum
@@ -17,7 +18,8 @@ __all__ = ["DeckSpec", "RandomSource", "shuffle", "shuffled_deck"]
 
 
 class RandomSource(Protocol):
-    """The part of a random generator the shuffle uses: a uniform integer in ``range(n)``."""
+    """The part of a random generator the shuffle uses: a uniform integer in ``range(n)`` (and, when the
+    generator has it, ``getrandbits``)."""
 
     def randrange(self, stop: int, /) -> int: ...
 
@@ -48,14 +50,31 @@ class DeckSpec(Enum):
 _DECKS = {spec: tuple(Card(r, s) for r in Rank if r >= spec.lowest_rank for s in Suit) for spec in DeckSpec}
 
 _system_random = secrets.SystemRandom()
+_FACTORIALS = [math.factorial(k) for k in range(61)]
 
 
 def shuffle(cards: Sequence[Card], rng: RandomSource | None = None) -> list[Card]:
-    """Return a uniformly random permutation of ``cards`` (Fisher-Yates, unbiased given ``rng``)."""
+    """Return a uniformly random permutation of ``cards`` (Fisher-Yates, unbiased given ``rng``).
+
+    With a generator that has ``getrandbits`` (``secrets.SystemRandom``, ``random.Random``) the swaps
+    come from one uniform integer below n! drawn by rejection and read as mixed-radix digits: the same
+    unbiased Fisher-Yates, one draw instead of n - 1."""
     source = _system_random if rng is None else rng
     out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
-        j = source.randrange(i + 1)
+    n = len(out)
+    getrandbits = getattr(source, "getrandbits", None)
+    if getrandbits is None or n < 2:
+        for i in range(n - 1, 0, -1):
+            j = source.randrange(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+    limit = _FACTORIALS[n] if n < len(_FACTORIALS) else math.factorial(n)
+    bits = limit.bit_length()
+    code = getrandbits(bits)
+    while code >= limit:  # rejection keeps every permutation equally likely
+        code = getrandbits(bits)
+    for i in range(n - 1, 0, -1):
+        code, j = divmod(code, i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 

@@ -80,7 +80,7 @@ class Round:
         return not p.acted or self.level - p.level_seen >= self.min_raise
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BetDecision:
     """What the player to act may do. Amounts are chips; raise amounts are "raise to" totals.
 

@@ -16,6 +16,8 @@ from pokerroom.engine.errors import ConfigError, RestoreError
 
 __all__ = ["CardSource", "ListDeck"]
 
+_SETS = {spec: frozenset(spec.cards()) for spec in DeckSpec}
+
 
 class CardSource(Protocol):
     """The engine's dealer shoe. ``purpose`` is one of hole, board, burn, draw; ``seat`` the receiver."""
@@ -40,7 +42,7 @@ class ListDeck:
     order of those cards. Without it the discards keep the deck's index order (fine for tests only).
     """
 
-    __slots__ = ("_cards", "_original", "_pos", "_priority", "spec")
+    __slots__ = ("_cards", "_order", "_original", "_pos", "spec")
 
     def __init__(
         self,
@@ -55,21 +57,30 @@ class ListDeck:
             spec = next((s for s in DeckSpec if s.size == len(cards) and all(c in s for c in cards)), None)
             if spec is None:
                 raise ConfigError("the deck must be one whole 52-, 36- or 32-card deck")
-        elif sorted(cards) != sorted(spec.cards()):
+        elif set(cards) != _SETS[spec]:
             raise ConfigError(f"the deck must hold exactly the {spec.size} cards of its kind")
+        order = list(reshuffle_order) if reshuffle_order is not None else None
+        if order is not None and (len(order) != spec.size or set(order) != _SETS[spec]):
+            raise ConfigError("the reshuffle order must be a permutation of the deck")
+        self._setup(cards, spec, order)
+
+    def _setup(self, cards: list[Card], spec: DeckSpec, order: list[Card] | None) -> None:
         self.spec = spec
         self._original = tuple(cards)
         self._cards = cards
         self._pos = 0
-        order = list(reshuffle_order) if reshuffle_order is not None else list(spec.cards())
-        if sorted(order) != sorted(spec.cards()):
-            raise ConfigError("the reshuffle order must be a permutation of the deck")
-        self._priority = {card: i for i, card in enumerate(order)}
+        self._order = order  # None: the deck's index order
 
     @classmethod
-    def shuffled(cls, spec: DeckSpec = DeckSpec.STANDARD, rng: RandomSource | None = None) -> ListDeck:
-        """A fresh deck for one hand: two independent uniform permutations from ``rng``."""
-        return cls(shuffle(spec.cards(), rng), spec, shuffle(spec.cards(), rng))
+    def shuffled(
+        cls, spec: DeckSpec = DeckSpec.STANDARD, rng: RandomSource | None = None, *, reshuffle: bool = True
+    ) -> ListDeck:
+        """A fresh deck for one hand: a uniform permutation from ``rng`` and, unless ``reshuffle`` is
+        False (games without draws never reshuffle), an independent one for a reshuffle of discards."""
+        deck = cls.__new__(cls)
+        cards = shuffle(spec.cards(), rng)
+        deck._setup(cards, spec, shuffle(spec.cards(), rng) if reshuffle else None)
+        return deck
 
     @classmethod
     def from_text(cls, text: str, spec: DeckSpec | None = None) -> ListDeck:
@@ -92,7 +103,11 @@ class ListDeck:
         return len(self._cards) - self._pos
 
     def reshuffle(self, cards: Sequence[Card]) -> None:
-        stub = sorted(cards, key=self._priority.__getitem__)
+        if self._order is None:
+            stub = sorted(cards, key=lambda c: c.index)
+        else:
+            priority = {card: i for i, card in enumerate(self._order)}
+            stub = sorted(cards, key=priority.__getitem__)
         self._cards = self._cards[: self._pos] + stub
         # A reshuffled stub replaces the (empty) old one; taken cards stay recorded for the audit.
 
@@ -102,7 +117,7 @@ class ListDeck:
 
     def to_data(self) -> dict[str, Any]:
         """The deck as it was before the first card was taken (the journal's commitment covers it)."""
-        inverse = sorted(self._priority, key=self._priority.__getitem__)
+        inverse = self._order if self._order is not None else list(self.spec.cards())
         return {
             "kind": "list",
             "spec": self.spec.size,

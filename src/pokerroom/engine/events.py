@@ -1,8 +1,10 @@
 """Events: what happened in a hand, each tagged with who may see it.
 
-The server projects events per viewer: :meth:`Event.visible_to` says whether a viewer may see an event as
-it is; otherwise :meth:`Event.public_view` gives the redacted form (hidden cards replaced by ``None``) or
-``None`` when nothing of it may be shown. No event carries the deck order or a burned card.
+Events are plain records (not frozen, for speed: a hand makes dozens of them); nothing mutates them after
+they are made, and callers must treat them as read-only. The server projects events per viewer:
+:meth:`Event.visible_to` says whether a viewer may see an event as it is; otherwise
+:meth:`Event.public_view` gives the redacted form (hidden cards replaced by ``None``) or ``None`` when
+nothing of it may be shown. No event carries the deck order or a burned card.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Event:
     kind: ClassVar[str] = "event"
 
@@ -94,7 +96,7 @@ class Event:
         return data
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class HandStarted(Event):
     variant: str
     betting: str
@@ -104,7 +106,7 @@ class HandStarted(Event):
     kind: ClassVar[str] = "hand_started"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Posted(Event):
     """A forced bet: ``what`` is ante, small_blind, big_blind, straddle, live (a posted big blind of a new or
     returning player) or dead (dead money that does not count toward the player's bet)."""
@@ -116,14 +118,14 @@ class Posted(Event):
     kind: ClassVar[str] = "posted"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class StreetStarted(Event):
     index: int
     name: str
     kind: ClassVar[str] = "street_started"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class CardsDealt(Event):
     """Cards dealt to one player; face-down cards are private to him."""
 
@@ -140,20 +142,20 @@ class CardsDealt(Event):
         return replace(self, cards=tuple(c if u else None for c, u in zip(self.cards, self.up, strict=True)))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Burned(Event):
     """One card was burned (which card is never told)."""
 
     kind: ClassVar[str] = "burned"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class BoardDealt(Event):
     cards: tuple[Card, ...]
     kind: ClassVar[str] = "board_dealt"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class ActionTaken(Event):
     """A betting action. ``amount`` is the chips added now, ``total`` the player's own bet after it."""
 
@@ -165,7 +167,7 @@ class ActionTaken(Event):
     kind: ClassVar[str] = "action"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class BetReturned(Event):
     """The uncalled part of a bet goes back to its owner (RULES.md §3.7)."""
 
@@ -174,7 +176,7 @@ class BetReturned(Event):
     kind: ClassVar[str] = "bet_returned"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class RoundEnded(Event):
     """A betting round is over; ``pots`` are the main and side pots so far (RULES.md §3.8)."""
 
@@ -182,7 +184,7 @@ class RoundEnded(Event):
     kind: ClassVar[str] = "round_ended"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Drew(Event):
     """A draw: everybody learns how many cards were exchanged, only the player which (R161)."""
 
@@ -200,7 +202,7 @@ class Drew(Event):
         return replace(self, discarded=(None,) * n, received=(None,) * n)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Discarded(Event):
     """Irish discard: the others only learn that the player has discarded (R156)."""
 
@@ -216,7 +218,7 @@ class Discarded(Event):
         return replace(self, cards=(None,) * len(self.cards))
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Reshuffled(Event):
     """The stub ran out; ``count`` earlier discards were shuffled into a new stub (R162)."""
 
@@ -224,7 +226,7 @@ class Reshuffled(Event):
     kind: ClassVar[str] = "reshuffled"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class CardsShown(Event):
     """A hand turned face up: at showdown, or all-in exposure (``reason`` "all_in")."""
 
@@ -235,7 +237,7 @@ class CardsShown(Event):
     kind: ClassVar[str] = "cards_shown"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class Mucked(Event):
     """A hand mucked at showdown: seen by the players dealt in (last-hand window, R182), never observers."""
 
@@ -251,7 +253,7 @@ class Mucked(Event):
         return replace(self, cards=())
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class PotAwarded(Event):
     """One pot (or one half of a hi/lo pot) paid out. ``pot`` 0 is the main pot."""
 
@@ -265,7 +267,7 @@ class PotAwarded(Event):
     kind: ClassVar[str] = "pot_awarded"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(slots=True, repr=False, unsafe_hash=True)
 class HandEnded(Event):
     seats: tuple[int, ...]
     stacks: tuple[int, ...]

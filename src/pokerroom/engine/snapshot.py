@@ -152,7 +152,7 @@ def dump_hand(hand: HandState) -> dict[str, Any]:
         "blinds": _blinds_to_dict(args["blinds"]),
         "rake": [rake.percent_bp, rake.cap] if rake else None,
         "hand_id": args["hand_id"],
-        "deck": hand._deck_data,
+        "deck": hand.deck_data(),
         "commands": [c.to_dict() for c in hand.commands],
     }
 

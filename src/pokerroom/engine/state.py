@@ -8,7 +8,7 @@ raises a typed error and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -28,7 +28,7 @@ from pokerroom.engine.commands import (
     Show,
     TimeOut,
 )
-from pokerroom.engine.deck import CardSource
+from pokerroom.engine.deck import CardSource, ListDeck
 from pokerroom.engine.errors import (
     AmountOutOfRange,
     BadCommand,
@@ -73,7 +73,18 @@ from pokerroom.engine.showdown import Award, ShownTracker, award_pot
 from pokerroom.engine.spec import VariantSpec
 from pokerroom.engine.stakes import Betting, RakeRule, Structure
 from pokerroom.engine.stud import bring_in_seat, first_to_act, has_open_pair
-from pokerroom.eval import HandValue, evaluate
+from pokerroom.eval import HandValue, evaluate, ranker
+
+_RANKERS: dict[tuple[str, int, int], Callable[[Sequence[int]], int]] = {}
+
+
+def _ranker(rule: str, n: int, hole: int) -> Callable[[Sequence[int]], int]:
+    key = (rule, n, hole)
+    fn = _RANKERS.get(key)
+    if fn is None:
+        fn = _RANKERS[key] = ranker(rule, n, hole=hole)
+    return fn
+
 
 __all__ = [
     "Blinds",
@@ -160,9 +171,15 @@ class HandState:
         self.hand_id = hand_id
         self.rake_rule = rake
         self.deck = deck
-        self._deck_data = deck.to_data()
+        # The deck as it was before the deal: a ListDeck keeps its original order, other sources (replays)
+        # are asked now.
+        self._deck_data: dict[str, Any] | None = None if isinstance(deck, ListDeck) else deck.to_data()
         self.players = {s.seat: PlayerState(s.seat, s.stack, s.stack, s.auto_muck) for s in seats}
         self.order = tuple(sorted(numbers))
+        self._rings: dict[int | None, tuple[int, ...]] = {}
+        self._live = len(numbers)  # players who have not folded
+        self._pot = 0  # everything put in, after uncalled returns
+        self._decision_cache: BetDecision | None = None
         if variant.is_stud:
             self.button = None
         else:
@@ -196,15 +213,17 @@ class HandState:
 
     # ------------------------------------------------------------------------------------ navigation
 
-    def _after(self, seat: int | None) -> Iterator[int]:
+    def _after(self, seat: int | None) -> tuple[int, ...]:
         """Dealt-in seats clockwise, starting with the first one after ``seat`` (stud: from seat 1)."""
-        order = self.order
-        if seat is None:
-            yield from order
-            return
-        later = [s for s in order if s > seat]
-        yield from later
-        yield from (s for s in order if s <= seat)
+        cached = self._rings.get(seat)
+        if cached is None:
+            order = self.order
+            if seat is None:
+                cached = order
+            else:
+                cached = tuple(s for s in order if s > seat) + tuple(s for s in order if s <= seat)
+            self._rings[seat] = cached
+        return cached
 
     def _active(self) -> list[PlayerState]:
         return [self.players[s] for s in self.order if not self.players[s].folded]
@@ -297,6 +316,7 @@ class HandState:
         paid = min(amount, p.stack)
         p.stack -= paid
         p.paid += paid
+        self._pot += paid
         if live:
             p.bet += paid
         if p.stack == 0:
@@ -389,16 +409,21 @@ class HandState:
             return True
         if not p.acted or p.bet < self.rnd.level:
             # Nobody left to bet against: every other active player is all-in and p has matched them.
-            others = [q for q in self.players.values() if q is not p and not q.folded]
-            return not (all(q.all_in for q in others) and p.bet >= max((q.bet for q in others), default=0))
+            top = 0
+            for q in self.players.values():
+                if q is not p and not q.folded:
+                    if not q.all_in:
+                        return True
+                    if q.bet > top:
+                        top = q.bet
+            return p.bet < top
         return False
 
     def _reveal_quick_fold(self, p: PlayerState) -> bool:
         """The action reached a player who quick-folded: his fold is shown now (R204)."""
         if not p.quick_folded:
             return False
-        p.folded = True
-        self._emit(ActionTaken(p.seat, "fold"))
+        self._fold(p)
         return True
 
     def _apply_quick_fold(self, seat: int) -> None:
@@ -408,25 +433,34 @@ class HandState:
         if not self.faces_bet(seat) or not self._needs_action(p):
             raise IllegalAction(seat, "quick fold", "a player who could check may not quick-fold")
         if self.to_act == seat:
-            p.folded = True
-            self._emit(ActionTaken(p.seat, "fold"))
+            self._fold(p)
         else:
             p.quick_folded = True
 
-    def _first_needing(self, seats: Iterator[int]) -> int | None:
+    def _fold(self, p: PlayerState) -> None:
+        p.folded = True
+        self._live -= 1
+        self._emit(ActionTaken(p.seat, "fold"))
+
+    def _first_needing(self, seats: Iterable[int]) -> int | None:
         for seat in seats:
             if self._needs_action(self.players[seat]):
                 return seat
         return None
 
     def pot_total(self) -> int:
-        return sum(p.paid for p in self.players.values())
+        return self._pot
 
     def _decision(self, seat: int) -> BetDecision:
+        cached = self._decision_cache
+        if cached is not None and cached.seat == seat:
+            return cached
         p = self.players[seat]
         # Nobody left who could call a raise: only call or fold (RULES.md §3.1, "no further betting").
         contested = any(q.can_act for q in self.players.values() if q is not p)
-        return bet_options(self.rnd, p, self.pot_total(), raising=contested)
+        decision = bet_options(self.rnd, p, self.pot_total(), raising=contested)
+        self._decision_cache = decision
+        return decision
 
     def _apply_bet(self, cmd: Command) -> None:
         p = self.players[cmd.seat]
@@ -437,8 +471,7 @@ class HandState:
         if isinstance(cmd, Fold):
             if not opts.fold:
                 raise IllegalAction(cmd.seat, "fold", "the bring-in must be posted or completed")
-            p.folded = True
-            self._emit(ActionTaken(p.seat, "fold"))
+            self._fold(p)
         elif isinstance(cmd, Check):
             if not opts.check:
                 raise IllegalAction(cmd.seat, "check", f"there is a bet of {rnd.level} to call")
@@ -505,6 +538,7 @@ class HandState:
         p.stack -= chips
         p.bet += chips
         p.paid += chips
+        self._pot += chips
         if p.stack == 0:
             p.all_in = True
 
@@ -522,6 +556,7 @@ class HandState:
             top.stack += excess
             top.bet -= excess
             top.paid -= excess
+            self._pot -= excess
             top.all_in = top.stack == 0
             self._emit(BetReturned(top.seat, excess))
         for p in self.players.values():
@@ -548,7 +583,7 @@ class HandState:
     def _advance(self) -> None:
         """Run dealer steps until the hand needs a decision or is over."""
         while self.phase is not Phase.DONE:
-            if len(self._active()) == 1:
+            if self._live == 1:
                 if self.phase is Phase.BETTING:
                     self._end_round()
                 self._finish_uncontested()
@@ -565,7 +600,7 @@ class HandState:
                         continue
                     return
                 self._end_round()
-                if len(self._active()) == 1:
+                if self._live == 1:
                     continue
                 self._maybe_expose()
                 self._enter_street(self.street + 1)
@@ -715,10 +750,15 @@ class HandState:
     # ------------------------------------------------------------------------------------ showdown
 
     def _values_of(self, p: PlayerState) -> tuple[HandValue, HandValue | None]:
+        """The player's high (and low) value: ranked by the fast path; the description comes from the
+        rank (the engine never needs the five cards used)."""
         if p.seat not in self._values:
-            board = tuple(self.board)
-            high = evaluate(self._rule, tuple(p.hole), board)
-            low = evaluate(self.variant.low, tuple(p.hole), board) if self.variant.low else None
+            cards = [c.index for c in p.hole] + [c.index for c in self.board]
+            n, hole = len(cards), len(p.hole)
+            high = HandValue(self._rule, _ranker(self._rule, n, hole)(cards))
+            low = None
+            if self.variant.low:
+                low = HandValue(self.variant.low, _ranker(self.variant.low, n, hole)(cards))
             self._values[p.seat] = (high, low)
         return self._values[p.seat]
 
@@ -890,6 +930,8 @@ class HandState:
 
     def deck_data(self) -> dict[str, Any]:
         """The deck as it was before the deal (server side only: it is the hand's secret)."""
+        if self._deck_data is None:
+            self._deck_data = self.deck.to_data()
         return dict(self._deck_data)
 
     def clockwise_from_button(self) -> tuple[int, ...]:
@@ -941,6 +983,7 @@ class HandState:
                 self._apply_show(command)
             else:
                 self._apply_bet(command)
+        self._decision_cache = None  # the state changed (an illegal command above changed nothing)
         self.commands.append(command)
         self._advance()
         return self.events[mark:]

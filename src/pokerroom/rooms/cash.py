@@ -509,7 +509,7 @@ class CashTable:
             variant=cfg.spec,
             structure=cfg.structure,
             seats=[SeatSetup(s, self.seats[s].stack, self.seats[s].auto_muck) for s in plan.dealt_in],
-            deck=ListDeck.shuffled(spec, self.rng),
+            deck=ListDeck.shuffled(spec, self.rng, reshuffle=cfg.spec.is_draw),
             button=None if cfg.spec.is_stud else plan.button,
             blinds=blinds,
             rake=cfg.rake,

@@ -156,7 +156,9 @@ class TournamentTable:
             variant=self.variant,
             structure=Structure(self.betting, stakes, heads_up_uncapped=False),  # R59: cap kept heads-up
             seats=[SeatSetup(s, self.seats[s].stack) for s in dealt],
-            deck=ListDeck.shuffled(self.variant.deck_for(len(dealt)), self.rng),
+            deck=ListDeck.shuffled(
+                self.variant.deck_for(len(dealt)), self.rng, reshuffle=self.variant.is_draw
+            ),
             button=button,
             blinds=blinds,
             hand_id=hand_id,
