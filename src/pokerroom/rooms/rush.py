@@ -21,6 +21,7 @@ from pokerroom.engine import (
     NotYourTurn,
     QuickFold,
     SeatSetup,
+    Structure,
     TimeOut,
 )
 from pokerroom.rooms.effects import BuyIn, CashOut, EarlyExit, HandSettlement, TopUp
@@ -116,6 +117,11 @@ class RushPool:
         self._tables_made = 0
         self._queued = 0
         self.hands_dealt = 0
+        # Rush tournaments change these as players go out and levels rise (RULES.md §8.9).
+        self.table_size = config.table_size
+        self.stakes = config.stakes
+        self.tournament = False  # tournament chips: no rake, the fixed-limit cap kept heads-up
+        self.dealing = True
 
     @property
     def pid(self) -> str:
@@ -133,7 +139,7 @@ class RushPool:
 
     def quick_fold_offered(self) -> bool:
         """Quick Fold is shown only while the pool can fill two full tables (R202)."""
-        return self.size >= 2 * self.config.table_size
+        return self.size >= 2 * self.table_size
 
     def can_quick_fold(self, entry_id: str) -> bool:
         e = self.entries.get(entry_id)
@@ -193,6 +199,12 @@ class RushPool:
         if self.can_quick_fold(entry_id):
             return self.quick_fold(entry_id, now)
         return []
+
+    def eliminate(self, entry_id: str) -> None:
+        """Rush tournaments: a player out of chips leaves the pool (tournament chips are not money)."""
+        e = self.entries.pop(entry_id, None)
+        if e is not None and entry_id in self.queue:
+            self.queue.remove(entry_id)
 
     def _remove(self, e: Entry) -> Output:
         if e.entry_id in self.queue:
@@ -384,7 +396,9 @@ class RushPool:
             if (e := self.entries[eid]).stack > 0
         ]
         out: Output = []
-        for chosen in form_tables(waiting, self.config.table_size, self.size, self.blocks):
+        if not self.dealing:
+            return []
+        for chosen in form_tables(waiting, self.table_size, self.size, self.blocks):
             out += self._open_table(chosen, now)
         return out
 
@@ -397,18 +411,18 @@ class RushPool:
         seats = {i + 1: w.entry for i, w in enumerate(order)}
         for w in chosen:
             self.queue.remove(w.entry)
-        st = cfg.stakes
+        st = self.stakes
         button = 1 if n == 2 else n
         live = tuple((s, st.big_blind) for s, eid in seats.items() if s > 2 and self.entries[eid].first)
         blinds = Blinds(small=(1, st.small_blind), big=(2, st.big_blind), live=live)
         hand = HandState.start(
             variant=cfg.spec,
-            structure=cfg.structure,
+            structure=Structure(cfg.betting, st, heads_up_uncapped=not self.tournament),
             seats=[SeatSetup(s, self.entries[eid].stack) for s, eid in seats.items()],
             deck=ListDeck.shuffled(cfg.spec.deck_for(n), self.rng, reshuffle=cfg.spec.is_draw),
             button=button,
             blinds=blinds,
-            rake=cfg.rake,
+            rake=None if self.tournament else cfg.rake,
             hand_id=f"{tid}-h",
         )
         names = {s: (self.entries[eid].player, self.entries[eid].name) for s, eid in seats.items()}

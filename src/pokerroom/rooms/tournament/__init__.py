@@ -10,6 +10,7 @@ from pokerroom.rooms.tournament.config import (
     TournamentTicket,
 )
 from pokerroom.rooms.tournament.director import Entrant, Finished, PlayerMoved, TournamentDirector
+from pokerroom.rooms.tournament.rush import RushTournamentDirector, rush_table_size
 from pokerroom.rooms.tournament.structure import SPEEDS, BlindLevel, Schedule, level_stakes
 from pokerroom.rooms.tournament.table import TableHandEnded, TournamentTable
 
@@ -19,6 +20,7 @@ __all__ = [
     "Entrant",
     "Finished",
     "PlayerMoved",
+    "RushTournamentDirector",
     "Schedule",
     "TableHandEnded",
     "TournamentBuyIn",
@@ -31,4 +33,5 @@ __all__ = [
     "TournamentTable",
     "TournamentTicket",
     "level_stakes",
+    "rush_table_size",
 ]
