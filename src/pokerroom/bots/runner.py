@@ -11,9 +11,10 @@ from typing import Any
 import httpx
 
 from pokerroom.bots.client import BotClient, BotStats
+from pokerroom.bots.pool import PoolBot
 from pokerroom.bots.strategies import STRATEGIES
 
-__all__ = ["plan_seats", "run_bots", "start_bots"]
+__all__ = ["plan_seats", "run_bots", "start_bots", "start_pool_bots"]
 
 
 def plan_seats(tables: Sequence[dict[str, Any]], count: int, *, leave_free: int = 0) -> list[str]:
@@ -60,6 +61,49 @@ async def start_bots(
                 think=think,
                 rng=random.Random(rng.randrange(2**31)),
                 stats=stats,
+            )
+            await bot.login(http)
+            bots.append(bot)
+    return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
+
+
+async def start_pool_bots(
+    base_url: str,
+    pool: str,
+    count: int,
+    strategies: Sequence[str] = ("strength", "caller", "random"),
+    *,
+    entries: int = 1,
+    quick_fold: float = 0.3,
+    think: tuple[float, float] = (0.5, 2.0),
+    prefix: str = "rushbot",
+    seed: int | None = None,
+    stats: BotStats | None = None,
+) -> list[tuple[PoolBot, asyncio.Task[None]]]:
+    """Log ``count`` bots in, each joining Rush pool ``pool`` with ``entries`` entries."""
+    rng = random.Random(seed)
+    stats = stats or BotStats()
+    async with httpx.AsyncClient(timeout=60) as http:
+        pools = (await http.get(f"{base_url.rstrip('/')}/api/lobby")).json().get("pools", [])
+        row = next((p for p in pools if p["pool"] == pool), None)
+        if row is None:
+            raise ValueError(f"no pool {pool!r} in the lobby")
+        buy_in = row["buy_in"]["max"] or 2 * row["buy_in"]["min"]
+        bots = []
+        for i in range(count):
+            bot = PoolBot(
+                base_url,
+                f"{prefix}{i + 1}",
+                STRATEGIES[strategies[i % len(strategies)]](),
+                pool,
+                buy_in,
+                entries=entries,
+                quick_fold=quick_fold,
+                think=think,
+                rng=random.Random(rng.randrange(2**31)),
+                stats=stats,
+                variant=row["variant"],
+                betting=row["betting"],
             )
             await bot.login(http)
             bots.append(bot)

@@ -32,16 +32,17 @@ async def _serve(
 ) -> None:
     import uvicorn
 
-    from pokerroom.bots.runner import start_bots
+    from pokerroom.bots.runner import start_bots, start_pool_bots
     from pokerroom.server.app import create_app
-    from pokerroom.server.demo import demo_tables
+    from pokerroom.server.demo import demo_pools, demo_tables
     from pokerroom.server.room import RoomSettings
     from pokerroom.store import Store
 
     store = Store.open(database)
     await store.db.upgrade()
     await _demo_account(store)
-    settings = RoomSettings(tables=tuple(demo_tables()))
+    settings = RoomSettings(tables=tuple(demo_tables()), pools=tuple(demo_pools()))
+    pool_bots = 8 if bots else 0
     bots *= len(settings.tables)
     server = uvicorn.Server(
         uvicorn.Config(
@@ -65,9 +66,16 @@ async def _serve(
     started = []
     if bots:
         started = await start_bots(f"http://{host}:{port}", bots, leave_free=2, think=think, prefix="robot")
+    if pool_bots:  # two entries each: the 6-max pool can form two full tables, so Quick Fold is offered
+        started += await start_pool_bots(
+            f"http://{host}:{port}", settings.pools[0].pool_id, pool_bots, entries=2, think=think
+        )
     typer.echo(f"pokerroom is running: open {url}")
     typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
-    typer.echo(f"  {len(settings.tables)} tables, {len(started)} bots; Ctrl+C stops the room")
+    typer.echo(
+        f"  {len(settings.tables)} tables, {len(settings.pools)} Rush pools, {len(started)} bots;"
+        " Ctrl+C stops the room"
+    )
     if open_browser:
         with contextlib.suppress(Exception):
             webbrowser.open(url)

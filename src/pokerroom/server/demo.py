@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pokerroom.engine import Betting, RakeRule, Stakes
 from pokerroom.rooms import TableConfig, Timing
+from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.variants import VARIANTS
 
-__all__ = ["demo_tables"]
+__all__ = ["demo_pools", "demo_tables"]
 
 RULES_GAMES = (
     "holdem",
@@ -58,3 +59,21 @@ def demo_tables(timing: Timing | None = None, games: tuple[str, ...] = RULES_GAM
                 )
             )
     return out
+
+
+def demo_pools(timing: RushTiming | None = None) -> list[PoolConfig]:
+    """The demo Rush pools: no-limit hold'em, 6-max and 9-max, play money."""
+    return [
+        PoolConfig(
+            pool_id=f"rush-holdem-nl-{size}max",
+            name=f"Rush Hold'em NL {size}-max",
+            variant="holdem",
+            betting=Betting.NO_LIMIT,
+            stakes=Stakes.blinds(10, 20),
+            table_size=size,
+            rake=RakeRule(500, 60),
+            timing=timing or RushTiming(),
+            currency="PLAY",
+        )
+        for size in (6, 9)
+    ]

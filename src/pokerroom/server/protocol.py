@@ -160,6 +160,46 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
+# Rush pools (docs/protocol.md "Rush pools"): each entry is its own window, named by pool and number.
+EntryNo = Annotated[int, Field(ge=1, le=4)]
+
+
+class PoolJoin(_Msg):
+    """Join a Rush pool with 1-4 entries, each bought in with ``buy_in`` from the wallet."""
+
+    type: Literal["pool_join"]
+    pool: TableId
+    entries: EntryNo = 1
+    buy_in: Chips
+
+
+class PoolLeave(_Msg):
+    """Leave with one entry (or all with ``entry`` omitted): at once between hands, else after the hand."""
+
+    type: Literal["pool_leave"]
+    pool: TableId
+    entry: EntryNo | None = None
+
+
+class QuickFold(_Msg):
+    """Fold the entry's hand now (before its turn, when facing a bet) and move to a new table."""
+
+    type: Literal["quick_fold"]
+    pool: TableId
+    entry: EntryNo
+
+
+class PoolAct(_Msg):
+    """A decision of one entry: as ``act``, with ``pool`` and ``entry`` instead of ``table``."""
+
+    type: Literal["pool_act"]
+    pool: TableId
+    entry: EntryNo
+    hand_id: Annotated[str, Field(min_length=1, max_length=64)]
+    action_no: Annotated[int, Field(ge=0, le=10_000)]
+    action: Action
+
+
 ClientMessage = Annotated[
     Hello
     | Subscribe
@@ -175,7 +215,11 @@ ClientMessage = Annotated[
     | Act
     | Chat
     | LastHands
-    | Ping,
+    | Ping
+    | PoolJoin
+    | PoolLeave
+    | QuickFold
+    | PoolAct,
     Field(discriminator="type"),
 ]
 _client = TypeAdapter(ClientMessage)
@@ -327,6 +371,73 @@ class LastHand(BaseModel):
     events: list[dict[str, Any]]
 
 
+class PoolJoined(BaseModel):
+    """Answer to ``pool_join``: the numbers of the new entries."""
+
+    type: Literal["pool_joined"]
+    pool: str
+    entries: list[int]
+    ref: str | None = None
+
+
+class PoolEntry(BaseModel):
+    """An entry's state in the pool: ``waiting`` for its next table, or ``left`` the pool."""
+
+    type: Literal["pool_entry"]
+    pool: str
+    entry: int
+    status: Literal["waiting", "left"]
+    stack: int
+
+
+class PoolMove(BaseModel):
+    """The entry was dealt a hand at a new table: the window shows it (``players``: seat -> name;
+    ``stacks``: seat -> stack at the start of the hand). The hand's events follow as ``pool_event``."""
+
+    type: Literal["pool_move"]
+    pool: str
+    entry: int
+    table: str
+    hand_id: str
+    seat: int
+    seats: int
+    players: dict[str, dict[str, Any]]
+    button: int | None
+    stacks: dict[str, int]
+    stakes: dict[str, int]
+    quick_fold: bool
+
+
+class PoolEvent(BaseModel):
+    """One engine event of the entry's hand, projected for its seat; ``seq`` counts per entry and hand."""
+
+    type: Literal["pool_event"]
+    pool: str
+    entry: int
+    table: str
+    seq: int
+    hand_id: str
+    event: dict[str, Any]
+
+
+class PoolTurn(BaseModel):
+    """A decision started at the entry's table (``decision`` only when it is the entry's);
+    ``can_quick_fold`` tells whether Quick Fold is possible for the entry right now."""
+
+    type: Literal["pool_turn"]
+    pool: str
+    entry: int
+    table: str
+    seq: int
+    hand_id: str
+    action_no: int
+    seat: int
+    action_left: float
+    bank_left: float
+    can_quick_fold: bool
+    decision: dict[str, Any] | None = None
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Welcome,
     Snapshot,
@@ -342,6 +453,11 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Pong,
     LastHandsList,
     LastHand,
+    PoolJoined,
+    PoolEntry,
+    PoolMove,
+    PoolEvent,
+    PoolTurn,
 )
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Hello,
@@ -359,4 +475,8 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Chat,
     LastHands,
     Ping,
+    PoolJoin,
+    PoolLeave,
+    QuickFold,
+    PoolAct,
 )

@@ -12,8 +12,11 @@ from typing import Any
 import orjson
 
 from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
+from pokerroom.rooms.rush import RushPool
+from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.server.actor import TableActor
 from pokerroom.server.connection import Connection
+from pokerroom.server.pool import PoolActor
 from pokerroom.store import PLAY, POINTS, Player, Store
 
 __all__ = ["Room", "RoomSettings"]
@@ -26,6 +29,7 @@ class RoomSettings:
     tables: tuple[TableConfig, ...] = ()
     play_money_on_register: bool = True
     points: PointsPolicy | None = None
+    pools: tuple[PoolConfig, ...] = ()
 
 
 def _unsubscriber(actor: TableActor, conn: Connection) -> Callable[[], Awaitable[None]]:
@@ -37,6 +41,7 @@ class Room:
         self.store = store
         self.settings = settings
         self.actors: dict[str, TableActor] = {}
+        self.pools: dict[str, PoolActor] = {}
         self.players: dict[str, set[Connection]] = {}
         self.last_hands = LastHands()
         self.rng = secrets.SystemRandom()
@@ -54,6 +59,8 @@ class Room:
             await self.store.ledger.cash_out(session.id, idempotency_key=f"recovery-cashout:{session.id}")
         for cfg in self.settings.tables:
             self.add_table(cfg)
+        for pool_cfg in self.settings.pools:
+            self.add_pool(pool_cfg)
 
     def add_table(self, cfg: TableConfig) -> TableActor:
         table = CashTable(cfg, self.rng, self.settings.points)
@@ -62,9 +69,20 @@ class Room:
         actor.start()
         return actor
 
+    def add_pool(self, cfg: PoolConfig) -> PoolActor:
+        actor = PoolActor(self, RushPool(cfg, self.rng, self.settings.points))
+        self.pools[cfg.pool_id] = actor
+        actor.start()
+        return actor
+
+    def is_pool_table(self, table: str) -> bool:
+        return table in self.pools or any(p.owns_table(table) for p in self.pools.values())
+
     async def stop(self) -> None:
         for actor in self.actors.values():
             await actor.stop()
+        for pool in self.pools.values():
+            await pool.stop()
 
     # ---------------------------------------------------------------------------- clients
 
@@ -77,6 +95,8 @@ class Room:
         self.players.setdefault(conn.player, set()).add(conn)
         if first:
             self.last_hands.start_session(conn.player)
+        for pool in self.pools.values():
+            pool.connect(conn.player)
 
     async def detach(self, conn: Connection) -> None:
         for tid in list(conn.tables):
@@ -89,6 +109,8 @@ class Room:
                 conns.discard(conn)
                 if not conns:
                     del self.players[conn.player]
+                    for pool in self.pools.values():
+                        pool.disconnect(conn.player)
 
     def notify_player(self, player: str, text: str, exclude: Iterable[Connection] = ()) -> None:
         skip = set(exclude)
@@ -110,6 +132,12 @@ class Room:
         return out
 
     # ------------------------------------------------------------------------------- lobby
+
+    def pool_lobby(self) -> list[dict[str, Any]]:
+        """Rush pools: game, stakes, players and entries in the pool."""
+        rows = [pool.summary() for pool in self.pools.values()]
+        rows.sort(key=lambda r: (r["variant"], r["betting"], r["stakes"]["big_blind"]))
+        return rows
 
     def lobby(
         self,

@@ -18,6 +18,7 @@ from pokerroom.engine import EngineError
 from pokerroom.server import protocol as p
 from pokerroom.server.actor import ActionRefused, TableActor
 from pokerroom.server.connection import Connection
+from pokerroom.server.pool import pool_request
 from pokerroom.server.room import Room
 from pokerroom.store import Player, StoreError
 
@@ -90,6 +91,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 def _actor(room: Room, table: str) -> TableActor:
     actor = room.actors.get(table)
     if actor is None:
+        if room.is_pool_table(table):  # R212: nobody observes a Rush table
+            raise ActionRefused("no_observers", "Rush tables cannot be observed")
         raise ActionRefused("unknown_table", "no such table")
     return actor
 
@@ -184,6 +187,8 @@ async def _handle(room: Room, conn: Connection, msg: BaseModel) -> None:
         await _guard(conn, ref, chat)
     elif isinstance(msg, p.LastHands):
         await _guard(conn, ref, lambda: _last_hands(room, conn, msg))
+    elif isinstance(msg, p.PoolJoin | p.PoolLeave | p.QuickFold | p.PoolAct):
+        await _guard(conn, ref, lambda: pool_request(room, conn, msg))
     else:
         await _guard(conn, ref, lambda: _request(room, conn, msg))
 

@@ -1,0 +1,182 @@
+"""A bot in a Rush pool: joins with 1-4 entries over the WebSocket protocol, plays each entry's hands,
+quick-folds now and then, and joins again when an entry goes broke (docs/protocol.md, "Rush pools")."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import websockets
+
+from pokerroom.bots.client import BotClient, BotStats
+from pokerroom.bots.strategies import BotView, Strategy
+
+__all__ = ["PoolBot"]
+
+log = logging.getLogger("pokerroom.bots")
+
+
+@dataclass
+class _EntryState:
+    table: str = ""
+    seat: int = 0
+    hand_id: str = ""
+    hole: list[str] = field(default_factory=list)
+    board: list[str] = field(default_factory=list)
+    opponents: int = 1
+    quick_folded: str = ""  # the hand id already quick-folded
+    moves: int = 0
+
+
+class PoolBot(BotClient):
+    """One bot player in one pool with ``entries`` entries. ``quick_fold`` is the chance, each time an
+    entry could quick-fold before its turn, that it does (the client is told by ``can_quick_fold``)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        name: str,
+        strategy: Strategy,
+        pool: str,
+        buy_in: int,
+        *,
+        entries: int = 1,
+        quick_fold: float = 0.3,
+        think: tuple[float, float] = (0.5, 2.0),
+        rng: random.Random | None = None,
+        stats: BotStats | None = None,
+        rejoin: bool = True,
+        variant: str = "holdem",
+        betting: str = "NL",
+    ) -> None:
+        super().__init__(base_url, name, strategy, pool, think=think, rng=rng, stats=stats)
+        self.pool = pool
+        self.buy_in = buy_in
+        self.n_entries = entries
+        self.quick_fold_rate = quick_fold
+        self.rejoin = rejoin
+        self.variant, self.betting = variant, betting
+        self.entries: dict[int, _EntryState] = {}
+        self.quick_folds = 0
+        self.moves = 0
+
+    async def run(self) -> None:
+        ws_url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
+        while self.running():
+            try:
+                async with websockets.connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+                    self._ws = ws
+                    async for raw in ws:
+                        await self._on_pool_message(orjson.loads(raw))
+            except (OSError, websockets.WebSocketException, TimeoutError) as exc:
+                if not self.running():
+                    break
+                log.info("pool bot %s reconnecting after %s", self.name, type(exc).__name__)
+                await asyncio.sleep(1 + self.rng.random())
+
+    async def stop(self) -> None:
+        self.stopped = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._send({"type": "pool_leave", "pool": self.pool})
+                await self._ws.close()
+
+    async def _on_pool_message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if self.on_event is not None:
+            self.on_event(msg)
+        if kind == "welcome":
+            self.player_id = (msg.get("player") or {}).get("id")
+            if not self.entries:
+                await self._join(self.n_entries)
+        elif kind == "pool_joined":
+            for n in msg["entries"]:
+                self.entries[n] = _EntryState()
+        elif kind == "pool_move":
+            e = self.entries.setdefault(msg["entry"], _EntryState())
+            e.table, e.seat, e.hand_id = msg["table"], msg["seat"], msg["hand_id"]
+            e.hole, e.board = [], []
+            e.opponents = max(1, len(msg["players"]) - 1)
+            e.moves += 1
+            self.moves += 1
+            self.stats.hands += 1
+        elif kind == "pool_event":
+            self._on_entry_event(msg)
+        elif kind == "pool_turn":
+            await self._on_turn(msg)
+        elif kind == "pool_entry" and msg["status"] == "left":
+            self.entries.pop(msg["entry"], None)
+            if self.rejoin and self.running():
+                await self._join(1)
+        elif kind == "error":
+            self.stats.errors += 1
+            code = str(msg.get("code"))
+            self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+
+    async def _join(self, n: int) -> None:
+        await self._send({"type": "pool_join", "pool": self.pool, "entries": n, "buy_in": self.buy_in})
+
+    def _on_entry_event(self, msg: dict[str, Any]) -> None:
+        e = self.entries.get(msg["entry"])
+        if e is None or msg["hand_id"] != e.hand_id:
+            return
+        ev = msg["event"]
+        if ev["type"] == "cards_dealt" and ev["seat"] == e.seat:
+            e.hole += [c for c in ev["cards"] if c != "??"]
+        elif ev["type"] == "board_dealt":
+            e.board += ev["cards"]
+
+    async def _on_turn(self, msg: dict[str, Any]) -> None:
+        e = self.entries.get(msg["entry"])
+        if e is None or msg["hand_id"] != e.hand_id:
+            return
+        if msg.get("decision") and msg["seat"] == e.seat:
+            task = asyncio.create_task(self._decide_entry(msg["entry"], e, msg))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif (
+            msg.get("can_quick_fold")
+            and e.quick_folded != e.hand_id
+            and self.rng.random() < self.quick_fold_rate
+        ):
+            e.quick_folded = e.hand_id
+            self.quick_folds += 1
+            with contextlib.suppress(Exception):
+                await self._send({"type": "quick_fold", "pool": self.pool, "entry": msg["entry"]})
+
+    async def _decide_entry(self, number: int, e: _EntryState, msg: dict[str, Any]) -> None:
+        lo, hi = self.think
+        if hi > 0:
+            await asyncio.sleep(self.rng.uniform(lo, hi))
+        decision = msg["decision"]
+        view = BotView(
+            variant=self.variant,
+            betting=self.betting,
+            seat=e.seat,
+            hole=list(e.hole),
+            board=list(e.board),
+            decision=decision,
+            opponents=e.opponents,
+        )
+        try:
+            action = await asyncio.to_thread(self.strategy.decide, view, self.rng)
+        except Exception:
+            log.exception("pool bot %s strategy failed", self.name)
+            action = {"type": "check"} if decision.get("check") else {"type": "fold"}
+        self.stats.actions += 1
+        with contextlib.suppress(Exception):
+            await self._send(
+                {
+                    "type": "pool_act",
+                    "pool": self.pool,
+                    "entry": number,
+                    "hand_id": msg["hand_id"],
+                    "action_no": msg["action_no"],
+                    "action": action,
+                }
+            )

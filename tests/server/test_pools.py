@@ -1,0 +1,256 @@
+"""Rush pools online (issue 8, RULES.md §8): join with entries, quick fold and move, no observers (R212),
+money through the ledger, bots playing a pool over the live server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+import pytest_asyncio
+import uvicorn
+import websockets
+
+from pokerroom.bots.runner import start_pool_bots
+from pokerroom.rooms.rush_rules import RushTiming
+from pokerroom.server.app import create_app
+from pokerroom.server.demo import demo_pools
+from pokerroom.server.room import RoomSettings
+from pokerroom.store import PLAY, AccountKind, Database, Store, verify_ledger
+
+from .conftest import LiveServer, free_port
+
+pytestmark = pytest.mark.asyncio
+
+FAST = RushTiming(action=2.0, reduced_action=1.0, time_bank=0.5, disconnect_grace=2.0)
+POOL = "rush-holdem-nl-6max"
+
+
+@contextlib.asynccontextmanager
+async def pool_server(tmp: Path) -> AsyncIterator[LiveServer]:
+    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
+    store = Store(Database(url, sqlite_synchronous="OFF"))  # speed: durability is not under test here
+    app = create_app(store, RoomSettings(pools=tuple(demo_pools(FAST))))
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            await task
+        await asyncio.sleep(0.02)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
+    finally:
+        server.should_exit = True
+        await task
+
+
+@pytest_asyncio.fixture
+async def pools(tmp_path: Path) -> AsyncIterator[LiveServer]:
+    async with pool_server(tmp_path) as s:
+        yield s
+
+
+async def register(s: LiveServer, name: str) -> str:
+    async with httpx.AsyncClient() as http:
+        r = await http.post(f"{s.url}/api/register", json={"name": name, "password": "hunter-22-poker"})
+        assert r.status_code == 200, r.text
+        return str(r.json()["token"])
+
+
+async def recv_until(ws: Any, pred: Any, timeout: float = 30) -> dict[str, Any]:
+    async def loop() -> dict[str, Any]:
+        while True:
+            msg = orjson.loads(await ws.recv())
+            if pred(msg):
+                return msg  # type: ignore[no-any-return]
+
+    return await asyncio.wait_for(loop(), timeout)
+
+
+async def send(ws: Any, msg: dict[str, Any]) -> None:
+    await ws.send(orjson.dumps(msg).decode())
+
+
+async def stop_bots(bots: list[Any]) -> None:
+    for bot, task in bots:
+        await bot.stop()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+
+async def test_the_lobby_lists_pools_with_game_stakes_and_players(pools: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=pools.url) as http:
+        rows = (await http.get("/api/lobby")).json()["pools"]
+    row = next(r for r in rows if r["pool"] == POOL)
+    assert row["variant"] == "holdem" and row["betting"] == "NL" and row["table_size"] == 6
+    assert row["stakes"] == {"small_blind": 10, "big_blind": 20} and row["players"] == 0
+    assert {r["table_size"] for r in rows} == {6, 9}
+
+
+async def test_join_with_entries_books_a_buy_in_each_and_refuses_a_fifth(pools: LiveServer) -> None:
+    token = await register(pools, "alice")
+    async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+        await recv_until(ws, lambda m: m["type"] == "welcome")
+        player = str((await pools.room.store.accounts.find("alice")).id)
+        before = await pools.room.store.ledger.balance(int(player), PLAY)
+        await send(ws, {"type": "pool_join", "pool": POOL, "entries": 3, "buy_in": 2000, "ref": "j"})
+        joined = await recv_until(ws, lambda m: m["type"] == "pool_joined")
+        assert joined["entries"] == [1, 2, 3] and joined["ref"] == "j"
+        assert await pools.room.store.ledger.balance(int(player), PLAY) == before - 3 * 2000
+        sessions = await pools.room.store.ledger.sessions(player_id=int(player), table_id=POOL)
+        assert sorted(s.balance for s in sessions) == [2000, 2000, 2000]
+        await send(ws, {"type": "pool_join", "pool": POOL, "entries": 2, "buy_in": 2000, "ref": "j2"})
+        err = await recv_until(ws, lambda m: m["type"] == "error")
+        assert err["code"] == "too_many_entries" and err["ref"] == "j2"
+        await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 10, "ref": "j3"})
+        err = await recv_until(ws, lambda m: m["type"] == "error")
+        assert err["code"] == "buy_in_out_of_range"
+        await send(ws, {"type": "pool_leave", "pool": POOL, "ref": "l"})
+        await recv_until(ws, lambda m: m["type"] == "ack" and m["ref"] == "l")
+        assert await pools.room.store.ledger.balance(int(player), PLAY) == before
+    async with httpx.AsyncClient(base_url=pools.url) as http:
+        row = next(r for r in (await http.get("/api/lobby")).json()["pools"] if r["pool"] == POOL)
+    assert row["entries"] == 0
+
+
+async def test_r212_a_rush_table_cannot_be_observed(pools: LiveServer) -> None:
+    bots = await start_pool_bots(pools.url, POOL, 3, ["caller"], think=(0, 0.01), seed=1)
+    try:
+        actor = pools.room.pools[POOL]
+        for _ in range(300):
+            if actor.pool.tables:
+                break
+            await asyncio.sleep(0.02)
+        table = next(iter(actor.pool.tables))
+        token = await register(pools, "watcher")
+        async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+            await recv_until(ws, lambda m: m["type"] == "welcome")
+            for target in (table, POOL):
+                await send(ws, {"type": "subscribe", "table": target, "ref": "s"})
+                err = await recv_until(ws, lambda m: m["type"] == "error")
+                assert err["code"] == "no_observers" and err["ref"] == "s"
+        async with websockets.connect(pools.ws) as ws:  # not logged in either
+            await recv_until(ws, lambda m: m["type"] == "welcome")
+            await send(ws, {"type": "subscribe", "table": table})
+            assert (await recv_until(ws, lambda m: m["type"] == "error"))["code"] == "no_observers"
+    finally:
+        await stop_bots(bots)
+
+
+async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServer) -> None:
+    """R213 over the wire: with bots filling two tables, the user's entry quick-folds facing the big blind
+    and gets a new table (a new hand id) at once; its fold is booked and chips stay conserved."""
+    bots = await start_pool_bots(pools.url, POOL, 11, ["caller"], think=(0.02, 0.1), quick_fold=0.0, seed=2)
+    token = await register(pools, "quick")
+    try:
+        async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+            await recv_until(ws, lambda m: m["type"] == "welcome")
+            await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
+            await recv_until(ws, lambda m: m["type"] == "pool_joined")
+            folded_from = None
+            for _ in range(40):
+                move = await recv_until(ws, lambda m: m["type"] == "pool_move", timeout=60)
+                if folded_from is not None:
+                    assert move["table"] != folded_from and move["entry"] == 1
+                    break
+                turn = await recv_until(
+                    ws,
+                    lambda m, h=move["hand_id"]: (
+                        m["type"] == "pool_turn"
+                        and m["hand_id"] == h
+                        and (m["can_quick_fold"] or m.get("decision"))
+                    ),
+                    timeout=60,
+                )
+                if turn["can_quick_fold"]:
+                    await send(ws, {"type": "quick_fold", "pool": POOL, "entry": 1, "ref": "qf"})
+                    ack = await recv_until(ws, lambda m: m.get("ref") == "qf")
+                    if ack["type"] == "ack":
+                        folded_from = move["table"]
+                    continue
+                d = turn["decision"]
+                action = {"type": "check"} if d.get("check") else {"type": "fold"}
+                await send(
+                    ws,
+                    {
+                        "type": "pool_act",
+                        "pool": POOL,
+                        "entry": 1,
+                        "hand_id": turn["hand_id"],
+                        "action_no": turn["action_no"],
+                        "action": action,
+                    },
+                )
+            assert folded_from is not None, "never got to quick-fold"
+    finally:
+        await stop_bots(bots)
+    await _settled(pools)
+
+
+async def _settled(s: LiveServer) -> None:
+    actor = s.room.pools[POOL]
+    for _ in range(500):
+        if not actor.pool.tables and not actor.open and not actor.pool.entries and not actor.sessions:
+            break
+        await asyncio.sleep(0.02)
+    assert actor.pool.dealing and not actor.pool.entries, (actor.pool.entries, actor.pool.tables)
+    report = await verify_ledger(s.room.store.db)
+    assert report.ok, report.problems
+    escrow = await s.room.store.ledger.system_balance(AccountKind.ESCROW, PLAY)
+    assert escrow == 0
+
+
+async def test_bots_play_a_pool_chips_are_conserved_and_the_ledger_verifies(pools: LiveServer) -> None:
+    bots = await start_pool_bots(
+        pools.url, POOL, 7, ["caller", "random"], think=(0, 0.02), entries=2, quick_fold=0.5, seed=3
+    )
+    try:
+        actor = pools.room.pools[POOL]
+        for _ in range(1500):
+            if actor.hands_played >= 30:
+                break
+            await asyncio.sleep(0.02)
+        assert actor.hands_played >= 30
+        assert sum(b.quick_folds for b, _ in bots) > 0
+        assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
+    finally:
+        await stop_bots(bots)
+    await _settled(pools)
+    ledger = pools.room.store.ledger
+    left = await ledger.sessions(table_id=POOL, open_only=True)
+    assert not left, (actor.sessions, [(x.id, x.player_id, x.balance) for x in left])  # all cashed out
+    bot = await pools.room.store.accounts.find("rushbot1")
+    hands = await pools.room.store.histories.player_hands(bot.id, limit=5)
+    assert hands and "Rush" in hands[0].pokerstars
+
+
+async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(pools: LiveServer) -> None:
+    bots = await start_pool_bots(pools.url, POOL, 3, ["caller"], think=(0, 0.01), seed=4)
+    token = await register(pools, "gone")
+    try:
+        async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+            await recv_until(ws, lambda m: m["type"] == "welcome")
+            await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000})
+            await recv_until(ws, lambda m: m["type"] == "pool_move")
+        actor = pools.room.pools[POOL]
+        player = str((await pools.room.store.accounts.find("gone")).id)
+        for _ in range(500):
+            if not actor.pool.entries_of(player) and not any(
+                e.startswith(f"{player}#") for e in actor.sessions
+            ):
+                break
+            await asyncio.sleep(0.02)
+        assert not actor.pool.entries_of(player)
+        assert not await pools.room.store.ledger.sessions(player_id=int(player), open_only=True)
+    finally:
+        await stop_bots(bots)
+    await _settled(pools)
