@@ -262,3 +262,23 @@ def test_r191_quick_folded_entry_gets_its_points_share() -> None:
     s = next(x for x in out if isinstance(x, HandSettlement))
     assert s.rake > 0 and s.released == {folder: -50} and s.points.get(folder, 0) > 0
     assert sum(s.results.values()) + sum(s.released.values()) + s.rake == 0
+
+
+def test_a_disconnected_entry_leaves_after_the_grace_and_nothing_is_ever_overdue() -> None:
+    """Issue 8: a disconnected entry is folded when its turn comes and leaves the pool after the grace
+    period. Right after every tick no deadline is in the past (the pool actor sleeps until it)."""
+    p = pool()
+    fill(p, 12)
+    p.deal(T0)
+    playing = next(e for e in p.entries.values() if e.state == "playing")
+    p.disconnect(playing.player, T0)
+    now = T0
+    for _ in range(400):
+        now += timedelta(seconds=1)
+        p.tick(now)
+        deadline = p.next_deadline()
+        assert deadline is None or deadline > now, (deadline, now)
+        if playing.entry_id not in p.entries:
+            break
+    assert playing.entry_id not in p.entries  # folded by the clock, then gone once its hand ended
+    assert p.size >= 11

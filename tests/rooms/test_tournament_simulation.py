@@ -47,6 +47,8 @@ def play(cfg: TournamentConfig, players: int, seed: int) -> tuple[TournamentDire
     while d.status == "running":
         now += timedelta(seconds=2)
         step = d.tick(now)
+        deadline = d.next_deadline(now)  # nothing overdue right after a tick: the server sleeps until it
+        assert deadline is None or deadline > now
         check(step)
         out += step
         for t in list(d.tables.values()):

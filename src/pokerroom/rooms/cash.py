@@ -253,12 +253,12 @@ class CashTable:
         times += [o.expires for o in self.offers.values()]
         if self.prompt is not None:
             times.append(self.prompt.deadline)
-        if not self.in_hand and self.next_hand_at is not None:
+        if not self.in_hand and not self.halted and self.prompt is None and self.next_hand_at is not None:
             times.append(self.next_hand_at)
         for p in self.seats.values():
-            if p.disconnected_at is not None and not p.sitting_out:
+            if p.disconnected_at is not None and not p.sitting_out and not self.dealt_in(p.player):
                 times.append(p.disconnected_at + timedelta(seconds=t.disconnect_grace))
-            if p.sitting_out and p.sat_out_at is not None:
+            if p.sitting_out and p.sat_out_at is not None and not self.dealt_in(p.player):
                 times.append(p.sat_out_at + timedelta(seconds=t.sit_out_limit))
         return min(times) if times else None
 
@@ -430,6 +430,7 @@ class CashTable:
                 out.append(self._changed(p))
         plan = self._make_plan()
         if plan is None:
+            self.next_hand_at = None  # nothing to wait for: the next sit-down starts a hand at once
             if sum(1 for p in self.seats.values() if p.stack > 0 and not p.sitting_out) < 2:
                 self.positions = None  # a pause: the next hand is a table start (§4.2 step 1)
             return out

@@ -467,5 +467,9 @@ class RushPool:
     def next_deadline(self) -> datetime | None:
         times = [c.bank_deadline for t in self.tables.values() for c in t.clocks.values()]
         grace = timedelta(seconds=self.config.timing.disconnect_grace)
-        times += [e.disconnected_at + grace for e in self.entries.values() if e.disconnected_at is not None]
+        times += [  # an entry already leaving goes at the end of its hand: no deadline of its own
+            e.disconnected_at + grace
+            for e in self.entries.values()
+            if e.disconnected_at is not None and not (e.state == "playing" and e.leaving)
+        ]
         return min(times) if times else None

@@ -377,10 +377,17 @@ class TournamentDirector:
         return out
 
     def next_deadline(self, now: datetime) -> datetime | None:
+        """The next moment :meth:`tick` has something to do. Right after a tick at ``now`` nothing
+        returned is due yet: a table waiting for the others (hand for hand) has no deadline of its own."""
         if self.status in ("announced", "registering"):
-            return self.config.start_time
+            start = self.config.start_time
+            return start if self.config.kind == "mtt" and start is not None and start > now else None
         times = [t for table in self.tables.values() if (t := table.next_deadline()) is not None]
-        times += [t for n, t in self._next_hand.items() if n in self.tables and not self.tables[n].in_hand]
+        times += [
+            t
+            for n, t in self._next_hand.items()
+            if n in self.tables and not self.tables[n].in_hand and t > now
+        ]
         if self.schedule is not None and (ends := self.schedule.break_ends(now)) is not None:
             times.append(ends)
         return min(times) if times else None
