@@ -47,6 +47,8 @@ __all__ = ["ActionRefused", "TableActor", "stakes_label"]
 
 log = logging.getLogger("pokerroom.table")
 
+IDLE_TICK = 0.1  # seconds: the shortest wait after a tick that had nothing to do
+
 
 class ActionRefused(Exception):
     """A client request the table refuses; ``code`` is stable and goes on the wire."""
@@ -100,9 +102,12 @@ class TableActor:
         return await fut
 
     async def _run(self) -> None:
+        idle = False  # the last tick had nothing to do
         while True:
             deadline = self.table.next_deadline()
             timeout = 1.0 if deadline is None else min(1.0, max(0.0, (deadline - _now()).total_seconds()))
+            if idle:  # a deadline that is due but changes nothing (say, a next hand with one player
+                timeout = max(timeout, IDLE_TICK)  # seated) must not spin the event loop
             job = None
             with contextlib.suppress(TimeoutError):
                 job = await asyncio.wait_for(self.inbox.get(), timeout)
@@ -118,6 +123,7 @@ class TableActor:
                         fut.set_result(result)
             try:
                 out = self.table.tick(_now())
+                idle = not out and job is None
                 if out:
                     await self.process(out)
             except Exception:

@@ -35,10 +35,16 @@ Chips = Annotated[int, Field(ge=0, le=10**12)]
 class ProtocolError(Exception):
     """A frame that is not a valid client message. ``code`` is stable; the message names the field."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.ref = ref  # the frame's ``ref`` when it had a usable one, so the client can match the error
+
+
+def _ref_of(data: dict[str, Any]) -> str | None:
+    ref = data.get("ref")
+    return ref if isinstance(ref, str) and len(ref) <= 64 else None
 
 
 class _Msg(BaseModel):
@@ -237,16 +243,17 @@ def parse_client(raw: str | bytes) -> BaseModel:
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = data.get("type")
+    ref = _ref_of(data)
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a string field 'type'")
+        raise ProtocolError("bad_message", "a message needs a string field 'type'", ref)
     try:
         return _client.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ()) if x != kind) or "message"
         if first.get("type") == "union_tag_invalid":
-            raise ProtocolError("unknown_type", f"unknown message type {kind[:30]!r}") from None
-        raise ProtocolError("invalid_field", f"{where}: {first.get('msg', 'invalid')}"[:200]) from None
+            raise ProtocolError("unknown_type", f"unknown message type {kind[:30]!r}", ref) from None
+        raise ProtocolError("invalid_field", f"{where}: {first.get('msg', 'invalid')}"[:200], ref) from None
 
 
 def dumps(message: dict[str, Any]) -> str:

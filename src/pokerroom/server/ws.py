@@ -78,7 +78,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             try:
                 msg = p.parse_client(raw)
             except p.ProtocolError as exc:
-                conn.send(_error(exc.code, exc.message))
+                conn.send(_error(exc.code, exc.message, exc.ref))
                 continue
             await _handle(room, conn, msg)
     except WebSocketDisconnect:
