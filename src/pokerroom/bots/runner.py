@@ -13,8 +13,9 @@ import httpx
 from pokerroom.bots.client import BotClient, BotStats
 from pokerroom.bots.pool import PoolBot
 from pokerroom.bots.strategies import STRATEGIES
+from pokerroom.bots.tournament import TournamentBot
 
-__all__ = ["plan_seats", "run_bots", "start_bots", "start_pool_bots"]
+__all__ = ["plan_seats", "run_bots", "start_bots", "start_pool_bots", "start_tournament_bots"]
 
 
 def plan_seats(tables: Sequence[dict[str, Any]], count: int, *, leave_free: int = 0) -> list[str]:
@@ -108,6 +109,43 @@ async def start_pool_bots(
             await bot.login(http)
             bots.append(bot)
     return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
+
+
+async def start_tournament_bots(
+    base_url: str,
+    tournament: str,
+    count: int,
+    strategies: Sequence[str] = ("strength", "caller", "random"),
+    *,
+    think: tuple[float, float] = (0.5, 2.0),
+    prefix: str = "tbot",
+    seed: int | None = None,
+    stats: BotStats | None = None,
+) -> list[tuple[TournamentBot, asyncio.Task[None]]]:
+    """Log ``count`` bots in, connect them, then register each for ``tournament``."""
+    rng = random.Random(seed)
+    stats = stats or BotStats()
+    started = []
+    async with httpx.AsyncClient(timeout=60) as http:
+        for i in range(count):
+            bot = TournamentBot(
+                base_url,
+                f"{prefix}{i + 1}",
+                STRATEGIES[strategies[i % len(strategies)]](),
+                tournament,
+                think=think,
+                rng=random.Random(rng.randrange(2**31)),
+                stats=stats,
+            )
+            await bot.login(http)
+            started.append((bot, asyncio.create_task(bot.run(), name=bot.name)))
+        for bot, _ in started:
+            for _ in range(500):
+                if bot._ws is not None:
+                    break
+                await asyncio.sleep(0.01)
+            await bot.register(http)
+    return started
 
 
 async def run_bots(

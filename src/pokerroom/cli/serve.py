@@ -28,25 +28,43 @@ async def _demo_account(store: object) -> None:
 
 
 async def _serve(
-    host: str, port: int, database: str | None, bots: int, open_browser: bool, think: tuple[float, float]
+    host: str,
+    port: int,
+    database: str | None,
+    bots: int,
+    open_browser: bool,
+    think: tuple[float, float],
+    tournaments: str | None = None,
+    demo_bots: bool = True,
 ) -> None:
     import uvicorn
 
-    from pokerroom.bots.runner import start_bots, start_pool_bots
+    from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
     from pokerroom.server.app import create_app
-    from pokerroom.server.demo import demo_pools, demo_tables
+    from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
     from pokerroom.server.room import RoomSettings
+    from pokerroom.server.schedule import ScheduleError, load_schedule
     from pokerroom.store import Store
 
     store = Store.open(database)
     await store.db.upgrade()
     await _demo_account(store)
-    settings = RoomSettings(tables=tuple(demo_tables()), pools=tuple(demo_pools()))
-    pool_bots = 8 if bots else 0
+    schedule = demo_tournaments()
+    if tournaments:
+        try:
+            schedule += load_schedule(tournaments)
+        except ScheduleError as exc:
+            typer.echo(f"bad tournament schedule: {exc}", err=True)
+            raise typer.Exit(2) from None
+    settings = RoomSettings(
+        tables=tuple(demo_tables()), pools=tuple(demo_pools()), tournaments=tuple(schedule)
+    )
+    pool_bots = 8 if demo_bots else 0
     bots *= len(settings.tables)
+    web_app = create_app(store, settings)
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(store, settings),
+            web_app,
             host=host,
             port=port,
             ws_max_size=65536,
@@ -69,6 +87,11 @@ async def _serve(
     if pool_bots:  # two entries each: the 6-max pool can form two full tables, so Quick Fold is offered
         started += await start_pool_bots(
             f"http://{host}:{port}", settings.pools[0].pool_id, pool_bots, entries=2, think=think
+        )
+    if pool_bots:  # five bots in the demo sit-and-go: the sixth seat (and the start) is yours
+        sng = next(t for t in web_app.state.room.tournaments.values() if t.series == "turbo6")
+        started += await start_tournament_bots(
+            f"http://{host}:{port}", sng.tid, 5, think=think, prefix="sngbot"
         )
     typer.echo(f"pokerroom is running: open {url}")
     typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
@@ -102,13 +125,25 @@ def serve(
     open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the lobby in a browser."),
     think_min: float = typer.Option(0.5, help="Bots think at least this many seconds."),
     think_max: float = typer.Option(2.0, help="Bots think at most this many seconds."),
+    tournaments: str = typer.Option(
+        None, "--tournaments", help="A TOML schedule of tournaments to open (see docs/protocol.md)."
+    ),
 ) -> None:
-    """Start the room: migrate the database, open demo tables (one per game and structure), seat bots,
-    and serve the browser client."""
+    """Start the room: migrate the database, open demo tables (one per game and structure), Rush pools
+    and a sit-and-go, seat bots, and serve the browser client."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(
-            _serve(host, port, database, 0 if no_bots else bots, open_browser, (think_min, think_max))
+            _serve(
+                host,
+                port,
+                database,
+                0 if no_bots else bots,
+                open_browser,
+                (think_min, think_max),
+                tournaments,
+                not no_bots,
+            )
         )
 
 

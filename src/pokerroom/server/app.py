@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 
 from pokerroom import __version__
 from pokerroom.server.http import router, store_error_handler
+from pokerroom.server.http_tournaments import router as tournaments_router
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.ws import websocket_endpoint
 from pokerroom.store import Store, StoreError
@@ -43,6 +44,7 @@ def create_app(store: Store, settings: RoomSettings) -> FastAPI:
         lifespan=lifespan,
     )
     app.include_router(router)
+    app.include_router(tournaments_router)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_api_websocket_route("/ws", websocket_endpoint)
     if (WEB_DIR / "index.html").exists():

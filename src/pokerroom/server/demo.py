@@ -5,9 +5,10 @@ from __future__ import annotations
 from pokerroom.engine import Betting, RakeRule, Stakes
 from pokerroom.rooms import TableConfig, Timing
 from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
+from pokerroom.rooms.tournament import SPEEDS, TournamentConfig
 from pokerroom.variants import VARIANTS
 
-__all__ = ["demo_pools", "demo_tables"]
+__all__ = ["demo_pools", "demo_tables", "demo_tournaments"]
 
 RULES_GAMES = (
     "holdem",
@@ -76,4 +77,27 @@ def demo_pools(timing: RushTiming | None = None) -> list[PoolConfig]:
             currency="PLAY",
         )
         for size in (6, 9)
+    ]
+
+
+def demo_tournaments(
+    timing: Timing | None = None, level_minutes: float | None = None
+) -> list[TournamentConfig]:
+    """The demo sit-and-go: 6-player no-limit hold'em turbo, play money (a new one opens as each starts)."""
+    return [
+        TournamentConfig(
+            "turbo6",
+            "Turbo 6-max Hold'em NL",
+            kind="sng",
+            variant="holdem",
+            betting=Betting.NO_LIMIT,
+            buy_in=1000,
+            fee=100,
+            starting_stack=1500,
+            table_size=6,
+            max_players=6,
+            level_minutes=level_minutes or SPEEDS["turbo"],
+            timing=timing or Timing(between_hands=2.0),
+            currency="PLAY",
+        )
     ]

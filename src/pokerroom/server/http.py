@@ -118,7 +118,8 @@ async def lobby(
     rows = _room(request).lobby(
         game=game, betting=betting, seats=seats, min_players=min_players, max_stake=max_stake
     )
-    return {"tables": rows, "pools": _room(request).pool_lobby()}
+    room = _room(request)
+    return {"tables": rows, "pools": room.pool_lobby(), "tournaments": room.tournament_lobby()}
 
 
 @router.get("/tables/{table_id}", tags=["lobby"])

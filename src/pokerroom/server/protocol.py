@@ -445,6 +445,24 @@ class PoolTurn(BaseModel):
     decision: dict[str, Any] | None = None
 
 
+class TournamentSeat(BaseModel):
+    """You sit at this tournament table now (the start, a move by balancing or a broken table, or on
+    reconnecting): subscribe to it to play."""
+
+    type: Literal["tournament_seat"]
+    tournament: str
+    table: str
+    seat: int
+
+
+class TournamentStatus(BaseModel):
+    """A tournament you entered is over (``finished``) or was ``cancelled`` (buy-ins refunded)."""
+
+    type: Literal["tournament_status"]
+    tournament: str
+    status: Literal["finished", "cancelled"]
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Welcome,
     Snapshot,
@@ -465,6 +483,8 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     PoolMove,
     PoolEvent,
     PoolTurn,
+    TournamentSeat,
+    TournamentStatus,
 )
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Hello,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,9 +14,11 @@ import orjson
 from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
 from pokerroom.rooms.rush import RushPool
 from pokerroom.rooms.rush_rules import PoolConfig
+from pokerroom.rooms.tournament import TournamentConfig, TournamentDirector
 from pokerroom.server.actor import TableActor
 from pokerroom.server.connection import Connection
 from pokerroom.server.pool import PoolActor
+from pokerroom.server.tournament import Ticket, TournamentActor, TournamentTableView
 from pokerroom.store import PLAY, POINTS, Player, Store
 
 __all__ = ["Room", "RoomSettings"]
@@ -30,6 +32,7 @@ class RoomSettings:
     play_money_on_register: bool = True
     points: PointsPolicy | None = None
     pools: tuple[PoolConfig, ...] = ()
+    tournaments: tuple[TournamentConfig, ...] = ()  # a sit-and-go opens again each time one starts
 
 
 def _unsubscriber(actor: TableActor, conn: Connection) -> Callable[[], Awaitable[None]]:
@@ -42,6 +45,8 @@ class Room:
         self.settings = settings
         self.actors: dict[str, TableActor] = {}
         self.pools: dict[str, PoolActor] = {}
+        self.tournaments: dict[str, TournamentActor] = {}
+        self.tickets: list[Ticket] = []  # satellite seats kept in players' accounts until used
         self.players: dict[str, set[Connection]] = {}
         self.last_hands = LastHands()
         self.rng = secrets.SystemRandom()
@@ -61,6 +66,8 @@ class Room:
             self.add_table(cfg)
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
+        for t_cfg in self.settings.tournaments:
+            self.add_tournament(t_cfg)
 
     def add_table(self, cfg: TableConfig) -> TableActor:
         table = CashTable(cfg, self.rng, self.settings.points)
@@ -75,6 +82,30 @@ class Room:
         actor.start()
         return actor
 
+    def add_tournament(self, cfg: TournamentConfig) -> TournamentActor:
+        """Open a tournament. A sit-and-go is a series: this opens its first copy, and each copy that
+        starts opens the next (ids ``<id>-<random>``)."""
+        series = cfg.tournament_id if cfg.kind == "sng" else None
+        if series is not None:
+            cfg = replace(cfg, tournament_id=f"{series}-{secrets.token_hex(3)}")
+        if cfg.tournament_id in self.tournaments:
+            raise ValueError(f"tournament {cfg.tournament_id!r} exists already")
+        actor = TournamentActor(self, TournamentDirector(cfg, self.rng, self.settings.points), series=series)
+        self.tournaments[cfg.tournament_id] = actor
+        actor.start()
+        return actor
+
+    def next_in_series(self, actor: TournamentActor) -> None:
+        assert actor.series is not None
+        self.add_tournament(replace(actor.director.config, tournament_id=actor.series))
+
+    def tournament_table(self, table: str) -> TournamentTableView | None:
+        for actor in self.tournaments.values():
+            view = actor.table_view(table)
+            if view is not None:
+                return view
+        return None
+
     def is_pool_table(self, table: str) -> bool:
         return table in self.pools or any(p.owns_table(table) for p in self.pools.values())
 
@@ -83,6 +114,8 @@ class Room:
             await actor.stop()
         for pool in self.pools.values():
             await pool.stop()
+        for tournament in self.tournaments.values():
+            await tournament.stop()
 
     # ---------------------------------------------------------------------------- clients
 
@@ -97,6 +130,9 @@ class Room:
             self.last_hands.start_session(conn.player)
         for pool in self.pools.values():
             pool.connect(conn.player)
+        for tournament in self.tournaments.values():
+            tournament.director.set_connected(conn.player, True)
+            tournament.tell_seat(conn)
 
     async def detach(self, conn: Connection) -> None:
         for tid in list(conn.tables):
@@ -111,6 +147,8 @@ class Room:
                     del self.players[conn.player]
                     for pool in self.pools.values():
                         pool.disconnect(conn.player)
+                    for tournament in self.tournaments.values():
+                        tournament.director.set_connected(conn.player, False)
 
     def notify_player(self, player: str, text: str, exclude: Iterable[Connection] = ()) -> None:
         skip = set(exclude)
@@ -132,6 +170,25 @@ class Room:
         return out
 
     # ------------------------------------------------------------------------------- lobby
+
+    def tournament_lobby(self, status: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Tournaments by state: upcoming (registering), running, finished (and cancelled)."""
+        groups: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
+        for actor in self.tournaments.values():
+            row = actor.summary()
+            st = row["status"]
+            group = (
+                "upcoming"
+                if st in ("announced", "registering")
+                else "running"
+                if st == "running"
+                else "finished"
+            )
+            groups[group].append(row)
+        for rows in groups.values():
+            rows.sort(key=lambda r: (r["start_time"] or "", r["name"]))
+        groups["finished"] = groups["finished"][-50:]
+        return groups if status is None else {status: groups.get(status, [])}
 
     def pool_lobby(self) -> list[dict[str, Any]]:
         """Rush pools: game, stakes, players and entries in the pool."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from pydantic import BaseModel
@@ -89,7 +89,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 
 
 def _actor(room: Room, table: str) -> TableActor:
-    actor = room.actors.get(table)
+    # a tournament table answers the same requests as a table actor (server/tournament.py)
+    actor = room.actors.get(table) or cast("TableActor | None", room.tournament_table(table))
     if actor is None:
         if room.is_pool_table(table):  # R212: nobody observes a Rush table
             raise ActionRefused("no_observers", "Rush tables cannot be observed")

@@ -1,0 +1,102 @@
+"""HTTP API of tournaments and Rush pools: lobby, details, registration, tickets, admin scheduling."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, HTTPException, Query, Request
+
+from pokerroom.server.actor import ActionRefused
+from pokerroom.server.http import Me, _room
+from pokerroom.server.schedule import ScheduleError, tournament_from_dict
+from pokerroom.server.tournament import TournamentActor
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+
+def _tournament(request: Request, tid: str) -> TournamentActor:
+    actor = _room(request).tournaments.get(tid)
+    if actor is None:
+        raise HTTPException(404, detail={"code": "unknown_tournament", "message": "no such tournament"})
+    return actor
+
+
+def _refused(exc: ActionRefused) -> HTTPException:
+    return HTTPException(409, detail={"code": exc.code, "message": exc.message})
+
+
+@router.get("/tournaments", tags=["tournaments"])
+async def tournaments(
+    request: Request,
+    status: Annotated[str | None, Query(pattern="^(upcoming|running|finished)$")] = None,
+    kind: Annotated[str | None, Query(pattern="^(sng|mtt)$")] = None,
+    game: str | None = None,
+) -> dict[str, Any]:
+    """Tournaments by state (upcoming, running, finished), filtered by kind and game."""
+    groups = _room(request).tournament_lobby(status)
+    return {
+        k: [r for r in rows if (kind is None or r["kind"] == kind) and (game is None or r["variant"] == game)]
+        for k, rows in groups.items()
+    }
+
+
+@router.get("/tournaments/{tid}", tags=["tournaments"])
+async def tournament(tid: str, request: Request) -> dict[str, Any]:
+    """Structure, entrants, prize pool and payouts, standings, tables, the level clock."""
+    return _tournament(request, tid).details()
+
+
+@router.post("/tournaments/{tid}/register", tags=["tournaments"])
+async def register(
+    tid: str, me: Me, request: Request, ticket: Annotated[bool, Body(embed=True)] = False
+) -> dict[str, Any]:
+    """Register: the buy-in and fee are booked from the wallet (or the ticket) to the prize pool and the
+    house; a sit-and-go starts when its last seat is taken."""
+    actor = _tournament(request, tid)
+    try:
+        await actor.call(lambda: actor.register(str(me.id), me.name, ticket=ticket))
+    except ActionRefused as exc:
+        raise _refused(exc) from None
+    return {"ok": True, "tournament": actor.summary()}
+
+
+@router.post("/tournaments/{tid}/unregister", tags=["tournaments"])
+async def unregister(tid: str, me: Me, request: Request) -> dict[str, Any]:
+    """Unregister while registration is open: the whole buy-in comes back (to the ticket if one was used)."""
+    actor = _tournament(request, tid)
+    try:
+        await actor.call(lambda: actor.unregister(str(me.id)))
+    except ActionRefused as exc:
+        raise _refused(exc) from None
+    return {"ok": True, "tournament": actor.summary()}
+
+
+@router.get("/account/tickets", tags=["tournaments"])
+async def tickets(me: Me, request: Request) -> dict[str, Any]:
+    """Satellite tickets kept in the account until used."""
+    rows = [t for t in _room(request).tickets if t.player == str(me.id)]
+    return {"tickets": [{"target": t.target, "value": t.value, "satellite": t.satellite} for t in rows]}
+
+
+@router.post("/admin/tournaments", tags=["admin"], status_code=201)
+async def schedule(me: Me, request: Request, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+    """Admin only: schedule a tournament (the fields of a ``[[tournament]]`` of the schedule file)."""
+    if not me.is_admin:
+        raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
+    try:
+        cfg = tournament_from_dict(body)
+        actor = _room(request).add_tournament(cfg)
+    except (ScheduleError, ValueError) as exc:
+        raise HTTPException(422, detail={"code": "bad_tournament", "message": str(exc)}) from None
+    return {"tournament": actor.summary()}
+
+
+@router.get("/pools/{pool}", tags=["lobby"])
+async def pool(pool: str, request: Request, me: Me) -> dict[str, Any]:
+    """A Rush pool and the caller's entries in it."""
+    actor = _room(request).pools.get(pool)
+    if actor is None:
+        raise HTTPException(404, detail={"code": "unknown_pool", "message": "no such pool"})
+    return {"summary": actor.summary(), "entries": actor.entries_view(str(me.id))}

@@ -1,0 +1,138 @@
+"""Tournament schedules: ``pokerroom serve --tournaments FILE`` (TOML) and the admin HTTP API share this.
+
+```toml
+[[tournament]]                 # any field of TournamentConfig; "id" is the tournament id
+id = "turbo6"
+name = "Turbo 6-max sit-and-go"
+kind = "sng"                   # "sng" (starts when full) or "mtt" (starts at "start")
+max_players = 6
+buy_in = 1000
+fee = 100
+level_minutes = 5
+payouts = [65, 35]             # percentages (optional: the default table by field size)
+
+[[tournament]]
+id = "daily"
+name = "Daily 5k guaranteed"
+start = 2026-12-01T18:00:00Z   # or start_in_minutes = 30
+guarantee = 5000
+late_registration_levels = 3
+
+[[big_game]]                   # the Sunday Big Game of the Week and its satellites (RULES.md §9.10)
+variant = "holdem"
+betting = "NL"
+satellites = 3                 # one a day from tomorrow, at the same hour
+currency = "PLAY"
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import fields
+from datetime import UTC, datetime, time, timedelta
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pokerroom.engine import Betting, ConfigError
+from pokerroom.rooms.config import Timing
+from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game_satellite
+
+__all__ = ["ScheduleError", "load_schedule", "schedule_from_data", "tournament_from_dict"]
+
+_FIELDS = {f.name for f in fields(TournamentConfig)} - {"tournament_id", "timing", "payouts", "betting"}
+_TIMING = {"action_seconds": "action", "time_bank": "time_bank", "between_hands": "between_hands"}
+
+
+class ScheduleError(ValueError):
+    """A schedule entry that is not a valid tournament; the message says which and why."""
+
+
+def _when(value: Any, now: datetime) -> datetime:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if isinstance(value, str):
+        parsed = datetime.fromisoformat(value)
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    raise ScheduleError(f"not a date and time: {value!r}")
+
+
+def tournament_from_dict(data: Mapping[str, Any], now: datetime | None = None) -> TournamentConfig:
+    """One tournament from a TOML table or a JSON object (the admin API)."""
+    now = now or datetime.now(UTC)
+    d = dict(data)
+    tid = d.pop("id", None) or d.pop("tournament_id", None)
+    if not isinstance(tid, str) or not tid or len(tid) > 40 or not all(c.isalnum() or c in "_-" for c in tid):
+        raise ScheduleError("a tournament needs an id of 1-40 letters, digits, '_' or '-'")
+    kw: dict[str, Any] = {}
+    if "betting" in d:
+        try:
+            kw["betting"] = Betting(str(d.pop("betting")).upper())
+        except ValueError:
+            raise ScheduleError(f"{tid}: betting is FL, PL or NL") from None
+    if "payouts" in d:
+        kw["payouts"] = tuple(Fraction(str(x)) for x in d.pop("payouts"))
+    if "start" in d:
+        kw["start_time"] = _when(d.pop("start"), now)
+    if "start_in_minutes" in d:
+        kw["start_time"] = now + timedelta(minutes=float(d.pop("start_in_minutes")))
+    if "registration_opens" in d:
+        kw["registration_opens"] = _when(d.pop("registration_opens"), now)
+    timing: dict[str, Any] = {_TIMING[k]: float(d.pop(k)) for k in list(d) if k in _TIMING}
+    if timing:
+        kw["timing"] = Timing(**{"between_hands": 2.0, **timing})
+    unknown = set(d) - _FIELDS
+    if unknown:
+        raise ScheduleError(f"{tid}: unknown field(s) {', '.join(sorted(unknown))}")
+    kw.update(d)
+    kw.setdefault("name", tid)
+    try:
+        return TournamentConfig(tid, **kw)
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise ScheduleError(f"{tid}: {exc}") from None
+
+
+def _big_game(data: Mapping[str, Any], now: datetime) -> list[TournamentConfig]:
+    d = dict(data)
+    betting = Betting(str(d.get("betting", "NL")).upper())
+    at = time.fromisoformat(str(d.get("at", "18:00")))
+    target = big_game_of_the_week(
+        now, str(d.get("variant", "holdem")), betting, at=at, currency=str(d.get("currency", "USD"))
+    )
+    out = [target]
+    for n in range(1, int(d.get("satellites", 0)) + 1):
+        start = datetime.combine(now.date() + timedelta(days=n), at, tzinfo=UTC)
+        if start < target.start_time:  # type: ignore[operator]
+            out.append(big_game_satellite(target, start, n))
+    return out
+
+
+def schedule_from_data(data: Mapping[str, Any], now: datetime | None = None) -> list[TournamentConfig]:
+    now = now or datetime.now(UTC)
+    unknown = set(data) - {"tournament", "big_game"}
+    if unknown:
+        raise ScheduleError(
+            f"unknown section(s) {', '.join(sorted(unknown))}: use [[tournament]], [[big_game]]"
+        )
+    out = [tournament_from_dict(t, now) for t in data.get("tournament", [])]
+    for g in data.get("big_game", []):
+        try:
+            out += _big_game(g, now)
+        except (ConfigError, ValueError) as exc:
+            raise ScheduleError(f"big_game: {exc}") from None
+    ids = [c.tournament_id for c in out]
+    if len(set(ids)) != len(ids):
+        raise ScheduleError("tournament ids must be unique")
+    return out
+
+
+def load_schedule(path: str | Path, now: datetime | None = None) -> list[TournamentConfig]:
+    """The tournaments of a TOML schedule file."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ScheduleError(f"{path}: {exc}") from None
+    return schedule_from_data(data, now)

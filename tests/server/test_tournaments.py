@@ -1,0 +1,270 @@
+"""Tournaments online (issue 9, RULES.md §9): sit-and-gos played to the end by bots over the live server,
+registration and refunds through the ledger, guarantees, the lobby, the admin API, the schedule file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+import uvicorn
+
+from pokerroom.bots.runner import start_tournament_bots
+from pokerroom.rooms import Timing
+from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.server.app import create_app
+from pokerroom.server.demo import demo_tournaments
+from pokerroom.server.room import RoomSettings
+from pokerroom.server.schedule import ScheduleError, load_schedule, schedule_from_data
+from pokerroom.server.tournament import TournamentActor
+from pokerroom.store import PLAY, AccountKind, Database, Role, Store, verify_ledger
+
+from .conftest import LiveServer, free_port
+
+FAST = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=2)
+LEVEL = 0.03  # minutes: a level every 1.8 s
+
+
+@contextlib.asynccontextmanager
+async def tourney_server(tmp: Path, tournaments: Sequence[TournamentConfig]) -> AsyncIterator[LiveServer]:
+    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
+    store = Store(Database(url, sqlite_synchronous="OFF"))  # speed: durability is not under test here
+    app = create_app(store, RoomSettings(tournaments=tuple(tournaments)))
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            await task
+        await asyncio.sleep(0.02)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
+    finally:
+        server.should_exit = True
+        await task
+
+
+@pytest_asyncio.fixture
+async def sng(tmp_path: Path) -> AsyncIterator[LiveServer]:
+    async with tourney_server(tmp_path, demo_tournaments(FAST, LEVEL)) as s:
+        yield s
+
+
+async def register(s: LiveServer, name: str) -> str:
+    async with httpx.AsyncClient() as http:
+        r = await http.post(f"{s.url}/api/register", json={"name": name, "password": "hunter-22-poker"})
+        assert r.status_code == 200, r.text
+        return str(r.json()["token"])
+
+
+def open_sng(s: LiveServer) -> TournamentActor:
+    return next(a for a in s.room.tournaments.values() if a.director.status in ("announced", "registering"))
+
+
+async def until_over(actor: TournamentActor, seconds: float = 240) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if actor.finished_at is not None:  # the director's last effects are booked
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the tournament did not end: {actor.director.status}, {actor.director.standings()}")
+
+
+async def stop(bots: list[Any]) -> None:
+    for bot, task in bots:
+        await bot.stop()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+
+@pytest.mark.asyncio
+async def test_a_six_player_sit_and_go_is_played_to_the_end_and_pays_exactly_the_pool(
+    sng: LiveServer,
+) -> None:
+    """R218: it starts when full; every elimination is ranked; prizes add up to the pool, paid through
+    the ledger, which verifies; a fresh copy of the sit-and-go opens for registration."""
+    actor = open_sng(sng)
+    tid = actor.tid
+    bots = await start_tournament_bots(sng.url, tid, 6, ["random", "caller"], think=(0, 0.01), seed=7)
+    try:
+        await until_over(actor)
+    finally:
+        await stop(bots)
+    d = actor.director
+    assert d.status == "finished" and len(d.entrants) == 6
+    places = sorted(e.place or 0 for e in d.entrants.values())
+    assert places[0] == 1 and all(p == i + 1 or p == places[i - 1] for i, p in enumerate(places))  # R234 ties
+    cfg = d.config
+    assert d.pool == 6 * cfg.buy_in and sum(actor.prizes.values()) == d.pool
+    ledger = sng.room.store.ledger
+    pool_account = await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=tid)
+    assert (await ledger.get_account(pool_account)).balance == 0
+    assert await ledger.system_balance(AccountKind.HOUSE, PLAY) == 6 * cfg.fee  # the fees
+    winner = next(e for e in d.entrants.values() if e.place == 1)
+    assert actor.prizes[winner.player] == d.prizes[0]
+    report = await verify_ledger(sng.room.store.db)
+    assert report.ok, report.problems
+    assert open_sng(sng).tid != tid  # the next one of the series is open
+    async with httpx.AsyncClient(base_url=sng.url) as http:
+        lobby = (await http.get("/api/tournaments")).json()
+        assert tid in [r["tournament"] for r in lobby["finished"]]
+        details = (await http.get(f"/api/tournaments/{tid}")).json()
+    assert [s["place"] for s in details["standings"]] == places
+    assert sum(p["amount"] for p in details["payouts"]) == d.pool
+
+
+@pytest.mark.asyncio
+async def test_register_and_unregister_refunds_the_buy_in_and_fee(sng: LiveServer) -> None:
+    """R217: a full refund while registration is open; R216: the lobby shows the entrant."""
+    token = await register(sng, "regina")
+    actor = open_sng(sng)
+    h = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=sng.url, headers=h) as http:
+        before = (await http.get("/api/account")).json()["balances"]["PLAY"]
+        r = await http.post(f"/api/tournaments/{actor.tid}/register")
+        assert r.status_code == 200, r.text
+        cfg = actor.director.config
+        after = (await http.get("/api/account")).json()["balances"]["PLAY"]
+        assert after == before - cfg.buy_in - cfg.fee
+        r = await http.post(f"/api/tournaments/{actor.tid}/register")
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "already_registered"
+        row = next(t for t in (await http.get("/api/lobby")).json()["tournaments"]["upcoming"])
+        assert row["entrants"] == 1 and row["kind"] == "sng"
+        r = await http.post(f"/api/tournaments/{actor.tid}/unregister")
+        assert r.status_code == 200
+        assert (await http.get("/api/account")).json()["balances"]["PLAY"] == before
+        r = await http.post(f"/api/tournaments/{actor.tid}/unregister")
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "unregister_refused"
+        assert (await http.post("/api/tournaments/nope/register")).status_code == 404
+    assert (await verify_ledger(sng.room.store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_the_admin_api_refuses_non_admins_and_schedules_for_admins(sng: LiveServer) -> None:
+    token = await register(sng, "plainuser")
+    admin_token = await register(sng, "boss")
+    boss = await sng.room.store.accounts.find("boss")
+    await sng.room.store.accounts.set_role(boss.id, Role.ADMIN)
+    body = {
+        "id": "nightly",
+        "name": "Nightly",
+        "kind": "mtt",
+        "start_in_minutes": 60,
+        "buy_in": 500,
+        "fee": 50,
+    }
+    async with httpx.AsyncClient(base_url=sng.url) as http:
+        r = await http.post("/api/admin/tournaments", json=body, headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 403 and r.json()["detail"]["code"] == "forbidden"
+        assert (await http.post("/api/admin/tournaments", json=body)).status_code == 401
+        assert "nightly" not in sng.room.tournaments
+        admin = {"Authorization": f"Bearer {admin_token}"}
+        r = await http.post("/api/admin/tournaments", json=body, headers=admin)
+        assert r.status_code == 201, r.text
+        bad = dict(body, id="bad", kind="sng", max_players=99)
+        r = await http.post("/api/admin/tournaments", json=bad, headers=admin)
+        assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_tournament"
+        upcoming = (await http.get("/api/tournaments", params={"status": "upcoming"})).json()["upcoming"]
+    assert "nightly" in [t["tournament"] for t in upcoming]
+
+
+@pytest.mark.asyncio
+async def test_a_guarantee_is_topped_up_from_promotions_and_paid(tmp_path: Path) -> None:
+    """R227-style overlay: two players, a guarantee above the buy-ins; the promotions account pays the
+    difference into the prize pool and the winners get exactly the guarantee."""
+    start = datetime.now(UTC) + timedelta(seconds=4)
+    cfg = TournamentConfig(
+        "gtd",
+        "Guaranteed",
+        kind="mtt",
+        buy_in=1000,
+        fee=100,
+        guarantee=5000,
+        start_time=start,
+        table_size=6,
+        level_minutes=LEVEL,
+        break_minutes=0,
+        timing=FAST,
+        currency="PLAY",
+    )
+    async with tourney_server(tmp_path, [cfg]) as s:
+        actor = s.room.tournaments["gtd"]
+        bots = await start_tournament_bots(s.url, "gtd", 2, ["random"], think=(0, 0.01), seed=9)
+        try:
+            await until_over(actor)
+        finally:
+            await stop(bots)
+        assert actor.director.status == "finished"
+        assert sum(actor.prizes.values()) == 5000
+        assert await s.room.store.ledger.system_balance(AccountKind.PROMOTIONS, PLAY) == -3000
+        assert (await verify_ledger(s.room.store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_a_scheduled_tournament_below_its_minimum_is_cancelled_with_refunds(tmp_path: Path) -> None:
+    start = datetime.now(UTC) + timedelta(seconds=2)
+    cfg = TournamentConfig(
+        "small", "Small", kind="mtt", buy_in=1000, fee=100, min_players=3, start_time=start
+    )
+    async with tourney_server(tmp_path, [cfg]) as s:
+        token = await register(s, "lonely")
+        h = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(base_url=s.url, headers=h) as http:
+            before = (await http.get("/api/account")).json()["balances"]["PLAY"]
+            assert (await http.post("/api/tournaments/small/register")).status_code == 200
+            await until_over(s.room.tournaments["small"], 20)
+            assert s.room.tournaments["small"].director.status == "cancelled"
+            assert (await http.get("/api/account")).json()["balances"]["PLAY"] == before
+        assert (await verify_ledger(s.room.store.db)).ok
+
+
+def test_the_schedule_file_gives_tournaments_and_the_big_game_with_satellites(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        """
+[[tournament]]
+id = "turbo"
+kind = "sng"
+max_players = 6
+table_size = 6
+buy_in = 1000
+fee = 100
+level_minutes = 5
+payouts = [65, 35]
+
+[[tournament]]
+id = "daily"
+name = "Daily"
+start = 2026-12-01T18:00:00Z
+guarantee = 5000
+betting = "pl"
+variant = "omaha"
+
+[[big_game]]
+variant = "holdem"
+satellites = 3
+currency = "PLAY"
+"""
+    )
+    now = datetime(2026, 11, 30, 9, tzinfo=UTC)  # a Monday
+    configs = {c.tournament_id: c for c in load_schedule(path, now)}
+    assert configs["turbo"].kind == "sng" and sum(configs["turbo"].payouts) == 100
+    assert configs["daily"].betting.value == "PL" and configs["daily"].start_time == datetime(
+        2026, 12, 1, 18, tzinfo=UTC
+    )
+    big = next(c for c in configs.values() if c.tournament_id.startswith("big-"))
+    assert (big.buy_in, big.fee, big.guarantee) == (10_000, 900, 1_000_000)
+    satellites = [c for c in configs.values() if c.target == big.tournament_id]
+    assert len(satellites) == 3 and all(c.seat_value == 10_900 for c in satellites)
+    with pytest.raises(ScheduleError, match="unknown field"):
+        schedule_from_data({"tournament": [{"id": "x", "colour": "red"}]}, now)
+    with pytest.raises(ScheduleError):
+        schedule_from_data({"tournament": [{"id": "x", "kind": "sng", "max_players": 40}]}, now)
