@@ -1,0 +1,112 @@
+// The action bar: fold / check / call / bet / raise with a slider and a box bounded by the legal min and
+// max, pot-size buttons in pot and no limit, fixed sizes in fixed limit; draws, the Irish discard, show/muck.
+import { h, fmt } from "./dom.js";
+
+const RAISE_WORD = { bet: "Bet", raise: "Raise to", complete: "Complete to" };
+
+export function clampAmount(value, d, unit) {
+  let v = Math.round(Number(value));
+  if (!Number.isFinite(v)) v = d.min_to;
+  if (v >= d.max_to) return d.max_to;
+  if (v <= d.min_to) return d.min_to;
+  return Math.floor(v / unit) * unit < d.min_to ? d.min_to : Math.floor(v / unit) * unit;
+}
+
+// Build the bar for a decision. ctx: {state, currency, unit, send(action), selected:Set, betting}
+export function actionBar(ctx) {
+  const dec = ctx.state.decision;
+  const bar = h("div", { class: "actionbar", role: "group", "aria-label": "Your action" });
+  if (!dec) return bar;
+  const d = dec.decision;
+  bar.dataset.kind = d.kind;
+  bar.dataset.handId = dec.hand_id;
+  bar.dataset.actionNo = String(dec.action_no);
+  const cur = ctx.currency;
+  if (d.kind === "bet") {
+    if (d.fold) bar.append(button("Fold", "fold", () => ctx.send({ type: "fold" }), "f"));
+    if (d.check) bar.append(button("Check", "check", () => ctx.send({ type: "check" }), "c"));
+    else if (d.call > 0) bar.append(button(`Call ${fmt(d.call, cur)}`, "call", () => ctx.send({ type: "call" }), "c"));
+    if (d.bring_in > 0) {
+      bar.append(button(`Bring in ${fmt(d.bring_in, cur)}`, "bring_in", () => ctx.send({ type: "bring_in" }), "b"));
+    }
+    if (d.raise) {
+      const word = RAISE_WORD[d.raise] || "Raise to";
+      if (d.choices && d.choices.length) {
+        for (const amount of d.choices) {
+          bar.append(button(`${word} ${fmt(amount, cur)}`, "raise", () => ctx.send({ type: "raise_to", amount }), "r"));
+        }
+      } else {
+        bar.append(sizer(ctx, d, word));
+      }
+    }
+  } else if (d.kind === "draw") {
+    const n = ctx.selected.size;
+    bar.append(
+      h("span", { class: "hint", text: `Click up to ${d.max_discard} cards to throw away` }),
+      button("Stand pat", "stand_pat", () => ctx.send({ type: "draw", cards: [] }), "p"),
+    );
+    const draw = button(`Draw ${n}`, "draw", () => ctx.send({ type: "draw", cards: [...ctx.selected] }), "d");
+    draw.disabled = n === 0 || n > d.max_discard;
+    bar.append(draw);
+  } else if (d.kind === "discard") {
+    const n = ctx.selected.size;
+    bar.append(h("span", { class: "hint", text: `Click ${d.count} cards to discard` }));
+    const go = button(`Discard ${d.count}`, "discard", () => ctx.send({ type: "discard", cards: [...ctx.selected] }), "d");
+    go.disabled = n !== d.count;
+    bar.append(go);
+  } else if (d.kind === "show") {
+    bar.append(
+      button("Show", "show", () => ctx.send({ type: "show" }), "s"),
+      button("Muck", "muck", () => ctx.send({ type: "muck" }), "m"),
+    );
+  }
+  return bar;
+}
+
+function button(label, action, onclick, key) {
+  return h("button", { type: "button", class: `act act-${action}`, "data-action": action,
+    "aria-keyshortcuts": key, title: `${label} (${key})`, onclick, text: label });
+}
+
+function sizer(ctx, d, word) {
+  const unit = ctx.unit || 1;
+  const wrap = h("div", { class: "sizer" });
+  const slider = h("input", { type: "range", class: "raise-slider", min: d.min_to, max: d.max_to, step: unit,
+    value: d.min_to, "aria-label": "Raise amount" });
+  const box = h("input", { type: "number", class: "raise-amount", min: d.min_to, max: d.max_to, step: unit,
+    value: d.min_to, "aria-label": "Raise to amount", inputmode: "numeric" });
+  const go = button(`${word} ${fmt(d.min_to, ctx.currency)}`, "raise", () => {
+    const amount = clampAmount(box.value, d, unit);
+    ctx.send({ type: "raise_to", amount });
+  }, "r");
+  const set = (v) => {
+    const amount = clampAmount(v, d, unit);
+    slider.value = amount;
+    box.value = amount;
+    go.textContent = `${amount === d.max_to && d.max_to === d.stack + d.bet ? "All-in" : word} ${fmt(amount, ctx.currency)}`;
+  };
+  slider.addEventListener("input", () => set(slider.value));
+  box.addEventListener("change", () => set(box.value));
+  box.addEventListener("blur", () => set(box.value));
+  box.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") {
+      set(box.value);
+      go.click();
+    }
+  });
+  const presets = h("div", { class: "presets" });
+  const pot = ctx.pot;
+  const level = d.bet + d.to_call;
+  const after = pot + d.to_call;
+  const sizes = [["\u00bd pot", level + Math.floor(after / 2)], ["\u00be pot", level + Math.floor((3 * after) / 4)], ["Pot", level + after]];
+  for (const [label, amount] of sizes) {
+    presets.append(h("button", { type: "button", class: "preset", "data-preset": label,
+      onclick: () => set(amount), text: label }));
+  }
+  if (ctx.betting === "NL") {
+    presets.append(h("button", { type: "button", class: "preset", "data-preset": "max",
+      onclick: () => set(d.max_to), text: "All-in" }));
+  }
+  wrap.append(presets, h("div", { class: "sizer-row" }, slider, box, go));
+  return wrap;
+}

@@ -1,0 +1,42 @@
+// The HTTP API (src/pokerroom/server/http.py). The session cookie is set by login/register.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const opts = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = (data && (data.detail || data)) || {};
+    let message = detail.message || res.statusText;
+    if (Array.isArray(detail)) message = detail.map((d) => d.msg).join("; ");
+    throw new ApiError(res.status, detail.code || "http_" + res.status, message);
+  }
+  return data;
+}
+
+export const api = {
+  register: (name, password) => call("POST", "/api/register", { name, password }),
+  login: (name, password) => call("POST", "/api/login", { name, password }),
+  logout: () => call("POST", "/api/logout"),
+  account: () => call("GET", "/api/account"),
+  refill: () => call("POST", "/api/account/play-money"),
+  ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),
+  lobby: () => call("GET", "/api/lobby"),
+  hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+};

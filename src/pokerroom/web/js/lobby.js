@@ -1,0 +1,133 @@
+// The lobby: tabs (cash tables; Rush pools and tournaments when the server lists them) and filters.
+import { h, clear, fmt } from "./dom.js";
+import { api } from "./api.js";
+
+const FILTERS = ["game", "betting", "stakes", "seats"];
+
+export class Lobby {
+  constructor(app, root) {
+    this.app = app;
+    this.root = root;
+    this.data = { tables: [] };
+    this.tab = "cash";
+    this.filters = { game: "", betting: "", stakes: "", seats: "" };
+    this.tabs = root.querySelector(".lobby-tabs");
+    this.filterBar = root.querySelector(".lobby-filters");
+    this.list = root.querySelector(".lobby-list");
+    for (const name of FILTERS) {
+      const sel = this.filterBar.querySelector(`select[name=${name}]`);
+      sel.addEventListener("change", () => {
+        this.filters[name] = sel.value;
+        this.renderList();
+      });
+    }
+    root.querySelector(".lobby-refresh").addEventListener("click", () => this.refresh());
+  }
+
+  async refresh() {
+    try {
+      this.data = await api.lobby();
+    } catch (err) {
+      this.list.textContent = `The lobby could not be loaded: ${err.message}`;
+      return;
+    }
+    this.renderTabs();
+    this.renderFilters();
+    this.renderList();
+  }
+
+  renderTabs() {
+    const tabs = [["cash", "Cash"]];
+    if (Array.isArray(this.data.pools)) tabs.push(["rush", "Rush"]);
+    if (Array.isArray(this.data.tournaments)) tabs.push(["tournaments", "Tournaments"]);
+    clear(this.tabs);
+    for (const [key, label] of tabs) {
+      const b = h("button", { type: "button", role: "tab", class: "tab", "data-tab": key,
+        "aria-selected": this.tab === key ? "true" : "false", text: label,
+        onclick: () => { this.tab = key; this.renderTabs(); this.renderList(); } });
+      this.tabs.append(b);
+    }
+    this.filterBar.hidden = this.tab === "tournaments";
+  }
+
+  rows() {
+    if (this.tab === "rush") return this.data.pools || [];
+    if (this.tab === "tournaments") return this.data.tournaments || [];
+    return this.data.tables || [];
+  }
+
+  renderFilters() {
+    const rows = [...(this.data.tables || []), ...(this.data.pools || [])];
+    const options = {
+      game: uniq(rows.map((r) => [r.variant, r.variant_name || r.variant])),
+      betting: uniq(rows.map((r) => [r.betting, { FL: "Fixed limit", PL: "Pot limit", NL: "No limit" }[r.betting] || r.betting])),
+      stakes: uniq(rows.map((r) => [String(bigOf(r)), `up to ${fmt(bigOf(r), r.currency)}`]))
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+      seats: uniq(rows.map((r) => [String(r.seats), `${r.seats} seats`])),
+    };
+    for (const name of FILTERS) {
+      const sel = this.filterBar.querySelector(`select[name=${name}]`);
+      const keep = sel.value;
+      clear(sel).append(h("option", { value: "", text: sel.dataset.all }));
+      for (const [value, label] of options[name]) sel.append(h("option", { value, text: label }));
+      sel.value = keep;
+    }
+  }
+
+  renderList() {
+    const f = this.filters;
+    const rows = this.rows().filter((r) =>
+      (!f.game || r.variant === f.game) &&
+      (!f.betting || r.betting === f.betting) &&
+      (!f.stakes || bigOf(r) <= Number(f.stakes)) &&
+      (!f.seats || String(r.seats) === f.seats));
+    clear(this.list);
+    if (!rows.length) {
+      this.list.append(h("p", { class: "empty", text: "Nothing matches these filters." }));
+      return;
+    }
+    const table = h("table", { class: "lobby-table" });
+    if (this.tab === "tournaments") {
+      table.append(h("thead", {}, h("tr", {}, ...["Tournament", "Game", "Buy-in", "Players", "Status"].map((t) => h("th", { text: t })))));
+      const body = h("tbody");
+      for (const r of rows) {
+        body.append(h("tr", { "data-tournament": r.id || r.tournament || "" },
+          h("td", { text: r.name || r.id }), h("td", { text: `${r.variant_name || r.variant || ""} ${r.betting || ""}` }),
+          h("td", { text: r.buy_in !== undefined ? fmt(r.buy_in, r.currency) : "" }),
+          h("td", { text: r.players ?? r.entrants ?? "" }), h("td", { text: r.status || "" })));
+      }
+      table.append(body);
+      this.list.append(table);
+      return;
+    }
+    table.append(h("thead", {}, h("tr", {}, ...["Table", "Game", "Stakes", "Players", "Hands", ""].map((t) => h("th", { text: t })))));
+    const body = h("tbody");
+    for (const r of rows) {
+      const id = r.table || r.pool || r.id;
+      const open = this.app.tiles.has(id);
+      body.append(h("tr", { "data-table": id },
+        h("td", { class: "t-name", text: r.name }),
+        h("td", { text: `${r.variant_name || r.variant} ${r.betting}` }),
+        h("td", { text: r.stakes_label || fmt(bigOf(r), r.currency) }),
+        h("td", { text: `${r.players}/${r.seats}` }),
+        h("td", { text: r.hands ?? "" }),
+        h("td", {}, this.tab === "cash"
+          ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": `Open ${r.name}`,
+            onclick: () => this.app.openTable(id), text: open ? "Show" : "Open" })
+          : "")));
+    }
+    table.append(body);
+    this.list.append(table);
+  }
+}
+
+function bigOf(r) {
+  const s = r.stakes || {};
+  return s.big_blind || s.small_bet || 0;
+}
+
+function uniq(pairs) {
+  const seen = new Map();
+  for (const [k, v] of pairs) if (k !== undefined && k !== null && k !== "" && !seen.has(k)) seen.set(k, v);
+  return [...seen.entries()];
+}

@@ -1,0 +1,202 @@
+// The browser client of pokerroom: log in, the lobby, several tables at once, cashier, last hands.
+import { h, fmt } from "./dom.js";
+import { api } from "./api.js";
+import { Socket } from "./socket.js";
+import { Lobby } from "./lobby.js";
+import { Tile } from "./tile.js";
+import { Cashier, LastHands, SitDialog } from "./dialogs.js";
+
+const OPEN_KEY = "pokerroom.open-tables";
+const FOUR_KEY = "pokerroom.four-colour";
+
+class App {
+  constructor() {
+    this.me = null;
+    this.socket = new Socket();
+    this.tiles = new Map();
+    this.focused = null;
+    this.$ = (sel) => document.querySelector(sel);
+    this.lobby = new Lobby(this, this.$("#lobby"));
+    this.sitDialog = new SitDialog(this);
+    this.cashier = new Cashier(this);
+    this.lastHands = new LastHands(this);
+    this.socket.listeners.add((msg) => this.onMessage(msg));
+    this.socket.onstatus = (s) => { this.$("#conn").textContent = s === "online" ? "" : "Reconnecting..."; };
+    this.bindLogin();
+    this.bindHeader();
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    const four = localStorage.getItem(FOUR_KEY) === "1";
+    this.$("#four-colour").checked = four;
+    document.body.classList.toggle("four-colour", four);
+  }
+
+  async start() {
+    try {
+      const acc = await api.account();
+      this.loggedIn(acc.player, acc.balances);
+    } catch {
+      this.showLogin();
+    }
+  }
+
+  // ------------------------------------------------------------------------------- login
+
+  bindLogin() {
+    const form = this.$("#login-form");
+    const err = this.$("#login-error");
+    const submit = async (register) => {
+      err.textContent = "";
+      const name = form.elements.name.value.trim();
+      const password = form.elements.password.value;
+      if (!name || !password) {
+        err.textContent = "Enter a name and a password.";
+        return;
+      }
+      try {
+        const session = register ? await api.register(name, password) : await api.login(name, password);
+        const acc = await api.account();
+        this.loggedIn(session.player, acc.balances);
+      } catch (e) {
+        err.textContent = e.code === "name_taken" ? "That name is taken." : e.message;
+      }
+    };
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      submit(ev.submitter && ev.submitter.value === "register");
+    });
+  }
+
+  showLogin() {
+    this.$("#login").hidden = false;
+    this.$("#app").hidden = true;
+    this.$("#login-form").elements.name.focus();
+  }
+
+  loggedIn(player, balances) {
+    this.me = player;
+    this.$("#login").hidden = true;
+    this.$("#app").hidden = false;
+    this.$("#me").textContent = player.name;
+    this.setBalance(balances.PLAY ?? 0);
+    this.socket.connect();
+    this.lobby.refresh();
+    this.lobbyTimer = setInterval(() => this.lobby.refresh(), 10000);
+    let open = [];
+    try {
+      open = JSON.parse(sessionStorage.getItem(OPEN_KEY) || "[]");
+    } catch {
+      open = [];
+    }
+    for (const id of open) this.openTable(id);
+  }
+
+  bindHeader() {
+    this.$("#cashier-btn").addEventListener("click", () => this.cashier.open());
+    this.$("#last-hands-btn").addEventListener("click", () => this.lastHands.open());
+    this.$("#logout-btn").addEventListener("click", async () => {
+      await api.logout().catch(() => null);
+      sessionStorage.removeItem(OPEN_KEY);
+      location.reload();
+    });
+    this.$("#four-colour").addEventListener("change", (ev) => {
+      document.body.classList.toggle("four-colour", ev.target.checked);
+      localStorage.setItem(FOUR_KEY, ev.target.checked ? "1" : "0");
+    });
+    this.$("#lobby-toggle").addEventListener("click", () => {
+      const lobby = this.$("#lobby");
+      lobby.hidden = !lobby.hidden;
+    });
+  }
+
+  setBalance(amount) {
+    const el = this.$("#balance");
+    el.textContent = fmt(amount);
+    el.dataset.amount = String(amount);
+  }
+
+  async refreshBalance() {
+    const acc = await api.account().catch(() => null);
+    if (acc) this.setBalance(acc.balances.PLAY ?? 0);
+  }
+
+  // ------------------------------------------------------------------------------- tables
+
+  openTable(id) {
+    if (this.tiles.has(id)) {
+      this.focusTile(this.tiles.get(id));
+      this.tiles.get(id).el.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    const tile = new Tile(this, id);
+    this.tiles.set(id, tile);
+    this.$("#tiles").append(tile.el);
+    this.socket.watch(id, (msg) => tile.onMessage(msg));
+    this.saveOpen();
+    this.focusTile(tile);
+    this.lobby.renderList();
+  }
+
+  closeTable(id) {
+    const tile = this.tiles.get(id);
+    if (!tile) return;
+    const st = tile.model.state;
+    if (st && st.you !== null && st.you !== undefined) {
+      if (!confirm("Leave your seat at this table?")) return;
+      this.socket.send({ type: "leave", table: id });
+    }
+    this.socket.unwatch(id);
+    tile.destroy();
+    this.tiles.delete(id);
+    if (this.focused === tile) this.focused = null;
+    this.saveOpen();
+    this.lobby.renderList();
+  }
+
+  saveOpen() {
+    sessionStorage.setItem(OPEN_KEY, JSON.stringify([...this.tiles.keys()]));
+  }
+
+  focusTile(tile) {
+    if (this.focused && this.focused !== tile) this.focused.el.classList.remove("focused");
+    this.focused = tile;
+    tile.el.classList.add("focused");
+  }
+
+  onMessage(msg) {
+    if (msg.type === "balance" && msg.currency === "PLAY") this.setBalance(msg.amount);
+    else if (msg.type === "last_hands" || msg.type === "last_hand") this.lastHands.onMessage(msg);
+    else if (msg.type === "error") {
+      const tile = [...this.tiles.values()].find((t) => t.refs.has(msg.ref));
+      if (tile) tile.error(msg);
+      else this.$("#conn").textContent = msg.message;
+    } else if (msg.type === "welcome" && msg.player) {
+      this.me = { ...this.me, ...msg.player };
+    }
+  }
+
+  // Keyboard: f fold, c check/call, r bet/raise, b bring in, p stand pat, d draw/discard, s show, m muck.
+  onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = (ev.target && ev.target.tagName) || "";
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) && !ev.target.classList.contains("raise-slider")) return;
+    const map = { f: "fold", c: ["check", "call"], k: "check", r: "raise", b: "bring_in", p: "stand_pat",
+      d: ["draw", "discard"], s: "show", m: "muck" };
+    const want = map[ev.key.toLowerCase()];
+    if (!want) return;
+    const tiles = [this.focused, ...this.tiles.values()].filter((t) => t && t.model.decision);
+    const tile = tiles[0];
+    if (!tile) return;
+    for (const name of [].concat(want)) {
+      const btn = tile.barHost.querySelector(`button[data-action="${name}"]`);
+      if (btn && !btn.disabled) {
+        ev.preventDefault();
+        btn.click();
+        return;
+      }
+    }
+  }
+}
+
+const app = new App();
+window.pokerroom = app;
+app.start();

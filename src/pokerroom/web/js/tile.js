@@ -1,0 +1,368 @@
+// One open table (a tile): the felt with seats, cards, bets, pots and board; the action bar; seat
+// controls; chat. Everything is DOM and SVG so that tests and screen readers can read it.
+import { h, clear, fmt, patch, unescapeText } from "./dom.js";
+import { cardSvg } from "./cards.js";
+import { actionBar } from "./actionbar.js";
+import { TableState } from "./table-state.js";
+
+const STATUS = { playing: "", sitting_out: "Sitting out", waiting_bb: "Waiting for big blind", leaving: "Leaving" };
+
+export class Tile {
+  constructor(app, tableId) {
+    this.app = app;
+    this.id = tableId;
+    this.model = new TableState(tableId, app.me && app.me.id);
+    this.selected = new Set();
+    this.decisionKey = "";
+    this.refs = new Set();
+    this.el = h("section", { class: "tile", "data-table": tableId, "aria-label": tableId, tabindex: "-1" });
+    this.header = h("header", { class: "tile-head" });
+    this.felt = h("div", { class: "felt", role: "region", "aria-label": "Table" });
+    this.barHost = h("div", { class: "bar-host", "aria-live": "polite" });
+    this.notice = h("div", { class: "notice", role: "status" });
+    this.controls = h("div", { class: "controls" });
+    this.chatLog = h("ol", { class: "chat-log", "aria-label": "Chat", "aria-live": "polite" });
+    const chatInput = h("input", { type: "text", maxlength: 200, class: "chat-input", placeholder: "Say something",
+      "aria-label": "Chat message" });
+    const chatForm = h("form", { class: "chat-form", onsubmit: (ev) => {
+      ev.preventDefault();
+      const text = chatInput.value.trim();
+      if (!text) return;
+      this.send({ type: "chat", table: this.id, text });
+      chatInput.value = "";
+    } }, chatInput, h("button", { type: "submit", text: "Send" }));
+    this.el.append(this.header, this.felt, this.notice, this.barHost, this.controls,
+      h("div", { class: "chat" }, this.chatLog, chatForm));
+    this.el.addEventListener("pointerdown", () => app.focusTile(this));
+    this.timer = setInterval(() => this.tickClocks(), 150);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.el.remove();
+  }
+
+  send(msg) {
+    const ref = this.app.socket.send(msg);
+    this.refs.add(ref);
+    return ref;
+  }
+
+  act(action) {
+    const dec = this.model.decision;
+    if (!dec) return;
+    this.send({ type: "act", table: this.id, hand_id: dec.hand_id, action_no: dec.action_no, action });
+    this.model.decision = null;
+    this.selected.clear();
+    this.render();
+  }
+
+  error(msg) {
+    this.notice.textContent = msg.message || msg.code;
+    this.notice.dataset.code = msg.code;
+  }
+
+  // -------------------------------------------------------------------------------- messages
+
+  onMessage(msg) {
+    const m = this.model;
+    switch (msg.type) {
+      case "snapshot":
+        m.snapshot(msg.state);
+        this.selected.clear();
+        break;
+      case "event":
+        m.event(msg.hand_id, msg.event);
+        if (msg.event.type === "hand_started" || msg.event.type === "hand_ended") this.selected.clear();
+        break;
+      case "seat":
+        m.seatMsg(msg);
+        break;
+      case "turn":
+        m.turn(msg);
+        break;
+      case "chat":
+        this.addChat(msg.from, unescapeText(msg.text));
+        return;
+      case "prompt":
+        m.prompt = msg;
+        break;
+      case "offer":
+        m.offer = msg;
+        break;
+      default:
+        return;
+    }
+    if (!m.state) return;
+    this.render();
+  }
+
+  addChat(from, text) {
+    const li = h("li", { class: from === "dealer" ? "dealer" : "" },
+      h("b", { text: from === "dealer" ? "Dealer" : from }), ": ", h("span", { text }));
+    this.chatLog.append(li);
+    while (this.chatLog.children.length > 100) this.chatLog.firstChild.remove();
+    this.chatLog.scrollTop = this.chatLog.scrollHeight;
+  }
+
+  // -------------------------------------------------------------------------------- drawing
+
+  render() {
+    const m = this.model;
+    const st = m.state;
+    if (!st) return;
+    this.el.setAttribute("aria-label", st.name);
+    this.el.dataset.variant = st.variant;
+    this.el.dataset.betting = st.betting;
+    this.el.dataset.handsPlayed = String(m.handsPlayed);
+    this.el.dataset.seated = st.you !== null && st.you !== undefined ? "yes" : "no";
+    const hand = st.hand;
+    this.el.dataset.handId = hand ? hand.hand_id : "";
+    this.el.dataset.handOver = hand && hand.over ? "yes" : "no";
+    this.renderHeader();
+    this.renderFelt();
+    this.renderBar();
+    this.renderControls();
+  }
+
+  renderHeader() {
+    const st = this.model.state;
+    patch(this.header, [
+      h("h2", { text: st.name }),
+      h("span", { class: "stakes", text: stakesLabel(st) }),
+      h("span", { class: "spacer" }),
+      h("button", { type: "button", class: "last-hand-btn", onclick: () => this.app.lastHands.open(),
+        text: "Last hand" }),
+      h("button", { type: "button", class: "close-btn", "aria-label": `Close ${st.name}`,
+        onclick: () => this.app.closeTable(this.id), text: "\u00d7" }),
+    ]);
+  }
+
+  renderFelt() {
+    const m = this.model;
+    const st = m.state;
+    const hand = st.hand;
+    const n = st.seats;
+    const anchor = st.you ?? 1;
+    const parts = [];
+    this.felt.dataset.seats = String(n);
+    const center = h("div", { class: "center" });
+    const board = h("div", { class: "board", "aria-label": "Board" });
+    if (hand) for (const c of hand.board) board.append(cardSvg(c));
+    center.append(board);
+    const total = m.totalPot();
+    const pots = h("div", { class: "pots" });
+    if (hand && !hand.over) {
+      pots.append(h("div", { class: "pot-total", "data-amount": total, text: `Pot ${fmt(total, st.currency)}` }));
+      if (hand.pots && hand.pots.length > 1) {
+        hand.pots.forEach((amount, i) => {
+          pots.append(h("div", { class: "side-pot", "data-amount": amount,
+            text: `${i === 0 ? "Main pot" : "Side pot " + i} ${fmt(amount, st.currency)}` }));
+        });
+      }
+    }
+    if (hand && hand.over) {
+      const res = h("div", { class: "results" });
+      for (const r of m.results) {
+        const names = r.winners.map((s) => (st.players[String(s)] || {}).name || `Seat ${s}`).join(", ");
+        const half = r.half ? ` (${r.half})` : "";
+        const what = r.description ? ` with ${r.description}` : "";
+        res.append(h("div", { class: "result", text: `${names} wins ${fmt(r.amount, st.currency)}${half}${what}` }));
+      }
+      pots.append(res);
+    }
+    center.append(pots);
+    if (hand && hand.street && !hand.over) center.append(h("div", { class: "street", text: hand.street }));
+    parts.push(center);
+    for (let seat = 1; seat <= n; seat += 1) {
+      const idx = (((seat - anchor) % n) + n) % n;
+      const angle = Math.PI / 2 + (idx * 2 * Math.PI) / n;
+      parts.push(this.renderSeat(seat, angle));
+      const hp = hand && hand.players[String(seat)];
+      if (hp && hp.bet > 0 && !hand.over) {
+        const bx = 50 + 27 * Math.cos(angle);
+        const by = 45 + 21 * Math.sin(angle);
+        parts.push(h("div", { class: "bet", "data-seat": seat, "data-amount": hp.bet,
+          "aria-label": `Bet ${fmt(hp.bet, st.currency)}`, style: `left:${bx.toFixed(1)}%;top:${by.toFixed(1)}%`,
+          text: fmt(hp.bet, st.currency) }));
+      }
+    }
+    patch(this.felt, parts);
+    this.tickClocks();
+  }
+
+  renderSeat(seat, angle) {
+    const m = this.model;
+    const st = m.state;
+    const sp = st.players[String(seat)];
+    const hand = st.hand;
+    const hp = hand ? hand.players[String(seat)] : null;
+    const x = 50 + 40 * Math.cos(angle);
+    const y = 48 + 36 * Math.sin(angle);
+    const el = h("div", { class: "seat", "data-seat": seat, style: `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%` });
+    if (!sp) {
+      el.classList.add("empty");
+      el.setAttribute("aria-label", `Seat ${seat}, empty`);
+      if ((st.you === null || st.you === undefined) && this.app.me) {
+        el.append(h("button", { type: "button", class: "sit-btn", "data-seat": seat,
+          onclick: () => this.app.sitDialog.open(this, seat), text: "Sit here" }));
+      } else {
+        el.append(h("span", { class: "empty-label", text: "Empty" }));
+      }
+      return el;
+    }
+    const mine = seat === st.you;
+    if (mine) el.classList.add("mine");
+    if (hp && hp.folded) el.classList.add("folded");
+    if (hand && !hand.over && hand.to_act === seat) el.classList.add("acting");
+    el.setAttribute("aria-label", `Seat ${seat}, ${sp.name}`);
+    const cards = h("div", { class: "cards", "aria-label": `${sp.name}'s cards` });
+    if (hp) {
+      const dec = m.decision && m.decision.decision;
+      const picking = mine && dec && (dec.kind === "draw" || (dec.kind === "discard" && (dec.seats || []).includes(seat)));
+      const stud = hand && ["stud", "stud8", "razz", "stud5"].includes(hand.variant);
+      hp.cards.forEach((c, i) => {
+        const down = stud && mine && !hp.up[i] && c !== "??";
+        const svg = cardSvg(c, { down, selected: picking && this.selected.has(c) });
+        if (stud && hp.up[i]) svg.classList.add("up");
+        if (picking) {
+          svg.classList.add("selectable");
+          svg.setAttribute("tabindex", "0");
+          svg.setAttribute("aria-pressed", this.selected.has(c) ? "true" : "false");
+          const toggle = () => {
+            if (this.selected.has(c)) this.selected.delete(c);
+            else this.selected.add(c);
+            this.render();
+          };
+          svg.addEventListener("click", toggle);
+          svg.addEventListener("keydown", (ev) => {
+            if (ev.key === " " || ev.key === "Enter") {
+              ev.preventDefault();
+              toggle();
+            }
+          });
+        }
+        cards.append(svg);
+      });
+    }
+    const stack = hp && hand && !hand.over ? hp.stack : sp.stack;
+    const info = h("div", { class: "plate" },
+      h("div", { class: "name", text: sp.name }),
+      h("div", { class: "stack", "data-amount": stack, text: fmt(stack, st.currency) }),
+    );
+    const inHand = hp && hand && !hand.over;
+    const status = inHand && hp.all_in ? "All-in" : hp && hp.folded ? "Folded" : inHand ? "" : STATUS[sp.status] || "";
+    const last = hp && !hand.over && hp.last && hp.last !== "fold" ? hp.last.replace("_", " ") : "";
+    if (status || last) info.append(h("div", { class: "status", text: status || last }));
+    if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: hp.description }));
+    const clock = h("div", { class: "clock", hidden: !m.clocks.has(seat) },
+      h("div", { class: "clock-action" }), h("div", { class: "clock-bank" }));
+    el.append(cards, info, clock);
+    if (hand && hand.button === seat) el.append(h("div", { class: "dealer-button", "aria-label": "Dealer button", text: "D" }));
+    return el;
+  }
+
+  tickClocks() {
+    const now = Date.now();
+    for (const [seat, c] of this.model.clocks) {
+      const el = this.felt.querySelector(`.seat[data-seat="${seat}"] .clock`);
+      if (!el) continue;
+      el.hidden = false;
+      const actionLeft = Math.max(0, c.actionEnd - now);
+      const bankLeft = Math.max(0, Math.min(c.bankTotal, c.bankEnd - Math.max(now, c.actionEnd)));
+      el.querySelector(".clock-action").style.width = `${Math.min(100, (100 * actionLeft) / c.actionTotal)}%`;
+      el.querySelector(".clock-bank").style.width = c.bankTotal ? `${(100 * bankLeft) / c.bankTotal}%` : "0%";
+      el.title = `${Math.ceil(actionLeft / 1000)} s, time bank ${Math.ceil(bankLeft / 1000)} s`;
+    }
+  }
+
+  renderBar() {
+    const m = this.model;
+    const dec = m.decision;
+    const key = dec ? `${dec.hand_id}:${dec.action_no}:${dec.decision.kind}:${this.selected.size}` : "";
+    if (key === this.decisionKey && key && !dec.decision.kind.match(/draw|discard/)) return;
+    this.decisionKey = key;
+    const st = m.state;
+    const bar = actionBar({
+      state: m,
+      currency: st.currency,
+      unit: st.stakes.chip_unit || 1,
+      betting: st.betting,
+      pot: m.totalPot(),
+      selected: this.selected,
+      send: (action) => this.act(action),
+    });
+    clear(this.barHost).append(bar);
+    if (m.prompt) {
+      const p = m.prompt;
+      this.barHost.append(h("div", { class: "prompt" },
+        h("span", { text: `Post ${fmt(p.amount, st.currency)} (${p.what.replace("_", " ")})?` }),
+        h("button", { type: "button", onclick: () => this.answerPost(true), text: "Post" }),
+        h("button", { type: "button", onclick: () => this.answerPost(false), text: "Sit out" })));
+    }
+    if (m.offer && (st.you === null || st.you === undefined)) {
+      const o = m.offer;
+      this.barHost.append(h("div", { class: "offer" },
+        h("span", { text: `Seat ${o.seat} is yours if you want it` }),
+        h("button", { type: "button", onclick: () => { m.offer = null; this.app.sitDialog.open(this, o.seat); },
+          text: "Take the seat" })));
+    }
+  }
+
+  answerPost(accept) {
+    this.send({ type: "answer_post", table: this.id, accept });
+    this.model.prompt = null;
+    this.decisionKey = "x";
+    this.render();
+  }
+
+  renderControls() {
+    const parts = this.controlParts();
+    patch(this.controls, parts);
+  }
+
+  controlParts() {
+    const st = this.model.state;
+    if (!this.app.me) return [h("span", { class: "hint", text: "Log in to play" })];
+    if (st.you === null || st.you === undefined) {
+      const full = Object.keys(st.players).length >= st.seats;
+      if (!full) return [];
+      return [h("button", { type: "button", class: "waitlist-btn",
+        onclick: () => this.send({ type: "waiting_list", table: this.id, join: true }),
+        text: `Join waiting list (${st.waiting_list})` })];
+    }
+    const me = st.players[String(st.you)] || {};
+    const sittingOut = me.status === "sitting_out";
+    const autoPost = h("input", { type: "checkbox", class: "auto-post", checked: this.autoPost !== false });
+    autoPost.addEventListener("change", () => {
+      this.autoPost = autoPost.checked;
+      this.send({ type: "settings", table: this.id, auto_post: autoPost.checked });
+    });
+    const room = st.buy_in.max ? st.buy_in.max - (me.stack || 0) : 10 * st.buy_in.min; // max 0: no maximum
+    const topUpBox = h("input", { type: "number", class: "top-up-amount", min: 1, max: Math.max(1, room),
+      value: Math.max(1, st.buy_in.max ? room : st.buy_in.min), "aria-label": "Top-up amount" });
+    return [
+      h("button", { type: "button", class: sittingOut ? "sit-in-btn" : "sit-out-btn",
+        onclick: () => this.send(sittingOut
+          ? { type: "sit_in", table: this.id, post_missed: true }
+          : { type: "sit_out", table: this.id, when: "next_hand" }),
+        text: sittingOut ? "Sit in" : "Sit out" }),
+      h("label", { class: "check" }, autoPost, " Auto-post blinds"),
+      h("span", { class: "top-up" }, topUpBox, h("button", { type: "button", class: "top-up-btn", disabled: room <= 0,
+        onclick: () => {
+          const amount = Math.min(room, Math.max(1, Math.round(Number(topUpBox.value))));
+          this.send({ type: "top_up", table: this.id, amount });
+        }, text: "Top up" })),
+      h("button", { type: "button", class: "leave-btn", onclick: () => this.send({ type: "leave", table: this.id }),
+        text: "Leave seat" }),
+    ];
+  }
+}
+
+export function stakesLabel(st) {
+  const s = st.stakes;
+  const cur = st.currency;
+  const base = st.betting === "FL" ? `${fmt(s.small_bet, cur)}/${fmt(s.big_bet, cur)}` : `${fmt(s.small_blind, cur)}/${fmt(s.big_blind, cur)}`;
+  const ante = s.ante ? `, ante ${fmt(s.ante, cur)}` : "";
+  return `${st.betting} ${base}${ante}`;
+}

@@ -1,0 +1,131 @@
+"""A real room for the browser tests: uvicorn in a background thread (Playwright's sync API owns the main
+thread), demo tables with fast clocks, two bots at every table the tests play, and Debian's chromium."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pokerroom.bots.runner import start_bots
+from pokerroom.rooms import Timing
+from pokerroom.server.demo import demo_tables
+from tests.server.conftest import LiveServer, live_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+# One table per family of issue 7; bots sit at these.
+PLAYED = (
+    "holdem-nl",
+    "omaha8-fl",
+    "stud-fl",
+    "razz-fl",
+    "deuce7_triple-fl",
+    "irish-pl",
+    "draw7a-fl",
+)
+# The browser player's clock is generous (a loaded machine); bots think fast, hands follow each other fast.
+TIMING = Timing(action=12.0, time_bank=5.0, between_hands=0.3, offer_time=5, disconnect_grace=30)
+
+
+def _need_browser() -> Any:
+    in_ci = os.environ.get("CI") == "true"
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing (apt-get install chromium); the browser tests need Debian's chromium"
+        if in_ci:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if in_ci:
+            pytest.fail("playwright is not installed (pip install -e '.[test]')")
+        pytest.skip("playwright is not installed")
+    return sync_playwright
+
+
+@dataclass
+class Room:
+    live: LiveServer
+    loop: asyncio.AbstractEventLoop
+    bots: list[Any] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.live.url
+
+
+@pytest.fixture(scope="session")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    _need_browser()
+    tmp = tmp_path_factory.mktemp("web-room")
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="web-room", daemon=True)
+    thread.start()
+    manager = live_server(tmp, demo_tables(TIMING))
+
+    async def start() -> Room:
+        live = await manager.__aenter__()
+        r = Room(live, loop)
+        for i, tid in enumerate(PLAYED):
+            r.bots += await start_bots(
+                live.url, 2, tables=[tid], think=(0.05, 0.25), prefix=f"bot{i}x", seed=i
+            )
+        return r
+
+    r = asyncio.run_coroutine_threadsafe(start(), loop).result(120)
+
+    async def stop() -> None:
+        for bot, task in r.bots:
+            bot.stopped = True
+            task.cancel()
+        await asyncio.gather(*(t for _, t in r.bots), return_exceptions=True)
+        await asyncio.wait_for(manager.__aexit__(None, None, None), 30)
+
+    try:
+        yield r
+    finally:
+        # A server that does not stop in time must not fail the tests it served.
+        with contextlib.suppress(TimeoutError):
+            asyncio.run_coroutine_threadsafe(stop(), loop).result(60)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser(room: Room) -> Iterator[Any]:
+    sync_playwright = _need_browser()
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,134 @@
+"""The browser client (issue 7) driven by Playwright in Debian's chromium against a real room with bots.
+
+A new player registers (play money), opens a table of each family and plays hands to the end; the tests
+check the DOM against the protocol: own cards face up and as many as the game deals, the pot, the
+buttons and the raise box bounded by the legal amounts, the draw and the Irish discard. Screenshots of
+the lobby and of each table go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Room
+from tests.web.player import CARD_RE, Player, Seen
+
+
+def _hands(n: int) -> Any:
+    return lambda seen, tile: int(tile.get_attribute("data-hands-played") or 0) >= n
+
+
+def test_register_lobby_and_cashier(room: Room, page: Any, screenshots: Path) -> None:
+    """A new player registers, gets play money, sees the lobby and filters it, opens the cashier."""
+    p = Player(page, room.url)
+    p.register()
+    balance = int(page.get_attribute("#balance", "data-amount") or 0)
+    assert balance > 0, "a new player gets play money"
+    rows = page.locator(".lobby-table tbody tr")
+    total = rows.count()
+    assert total >= 7
+    assert page.locator('.tab[data-tab="cash"]').get_attribute("aria-selected") == "true"
+    page.select_option(".lobby-filters select[name=game]", "razz")
+    assert rows.count() == 1 and rows.first.get_attribute("data-table") == "razz-fl"
+    page.select_option(".lobby-filters select[name=game]", "")
+    page.select_option(".lobby-filters select[name=betting]", "PL")
+    assert 0 < rows.count() < total
+    assert all(t.endswith("-pl") for t in rows.evaluate_all("rs => rs.map(r => r.dataset.table)"))
+    page.select_option(".lobby-filters select[name=betting]", "")
+    page.select_option(".lobby-filters select[name=seats]", "5")
+    assert all("draw7a" in t for t in rows.evaluate_all("rs => rs.map(r => r.dataset.table)"))
+    page.select_option(".lobby-filters select[name=seats]", "")
+    assert rows.count() == total
+    page.screenshot(path=str(screenshots / "lobby.png"))
+    page.click("#cashier-btn")
+    cashier = page.locator("dialog.cashier")
+    cashier.locator(".balance-play").wait_for()
+    assert int(cashier.locator(".balance-play").inner_text().replace(",", "")) == balance
+    assert cashier.locator(".ledger tbody tr").count() >= 1
+    assert cashier.locator("a.dl-phh").get_attribute("href") == "/api/hands/export.phhs"
+    assert cashier.locator("a.dl-txt").get_attribute("href") == "/api/hands/export.txt"
+    cashier.locator(".dialog-close").click()
+
+
+FAMILIES = [
+    # table, cards we may hold at a decision, extra condition
+    ("holdem-nl", {2}, None),
+    ("omaha8-fl", {4}, None),
+    ("stud-fl", {3, 4, 5, 6, 7}, None),
+    ("razz-fl", {3, 4, 5, 6, 7}, None),
+    ("deuce7_triple-fl", {5}, "draw"),
+    ("irish-pl", {2, 4}, "discard"),
+    ("draw7a-fl", {5}, "draw"),
+]
+
+
+@pytest.mark.parametrize(("table", "counts", "needs"), FAMILIES, ids=[f[0] for f in FAMILIES])
+def test_play_a_table(
+    room: Room, page: Any, screenshots: Path, table: str, counts: set[int], needs: str | None
+) -> None:
+    """Register, sit down and play hands to the end against bots; check what the page shows."""
+    p = Player(page, room.url)
+    p.register()
+    before = int(page.get_attribute("#balance", "data-amount") or 0)
+    tile = p.open_and_sit(table)
+    # The buy-in leaves the wallet (the server sends the new balance).
+    page.wait_for_function(f"Number(document.querySelector('#balance').dataset.amount) < {before}")
+    seen = Seen()
+    p.shot = screenshots / f"{table}.png"
+    p.shot.unlink(missing_ok=True)
+
+    def done(s: Seen, t: Any) -> bool:
+        played = int(t.get_attribute("data-hands-played") or 0) >= 1
+        if needs == "draw":
+            return played and s.drew > 0
+        if needs == "discard":
+            return played and s.discarded > 0
+        return played and s.decisions > 0
+
+    p.play(table, seen, until=done)
+    assert seen.decisions > 0
+    assert set(seen.own_cards) <= counts, seen.own_cards
+    assert all(x > 0 for x in seen.pots), "a pot is shown while the hand is played"
+    if needs == "discard":
+        assert 4 in seen.own_cards and "discard" in seen.kinds
+    if needs == "draw":
+        assert "draw" in seen.kinds
+    # The opponents' hidden cards are face down; nobody shows more cards than the game deals.
+    labels = tile.locator(".seat:not(.mine) .card").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert all(lab == "Face-down card" or re.match(CARD_RE, lab) for lab in labels)
+    if table.startswith(("stud", "razz")):
+        assert tile.locator(".seat.mine .card.down").count() <= 3
+    assert tile.locator(".dealer-button").count() <= 1
+    p.leave(table)
+
+
+def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:
+    """Reload the page while it is our turn: the table comes back as it was and the hand goes on."""
+    table = "holdem-nl"
+    p = Player(page, room.url)
+    p.register()
+    tile = p.open_and_sit(table)
+    bar = tile.locator(".actionbar[data-kind]")
+    bar.wait_for(timeout=60_000)
+    hand_id = tile.get_attribute("data-hand-id")
+    cards = tile.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert len(cards) == 2
+    page.reload()
+    tile = p.tile(table)
+    tile.locator(".actionbar[data-kind]").wait_for(timeout=15_000)
+    assert tile.get_attribute("data-hand-id") == hand_id
+    assert tile.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)") == cards
+    seen = Seen()
+
+    def over(s: Seen, t: Any) -> bool:
+        return t.get_attribute("data-hand-id") != hand_id or t.get_attribute("data-hand-over") == "yes"
+
+    p.play(table, seen, until=over, raise_once=False)
+    assert hand_id in seen.hand_ids, "we acted in the hand that was going on when we reloaded"
+    p.leave(table)
