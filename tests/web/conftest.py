@@ -62,7 +62,7 @@ class Room:
         return self.live.url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     _need_browser()
     tmp = tmp_path_factory.mktemp("web-room")
@@ -99,7 +99,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
         thread.join(10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(room: Room) -> Iterator[Any]:
     sync_playwright = _need_browser()
     with sync_playwright() as pw:
@@ -125,7 +125,7 @@ def page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
