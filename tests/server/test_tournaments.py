@@ -66,7 +66,11 @@ async def register(s: LiveServer, name: str) -> str:
 
 
 def open_sng(s: LiveServer) -> TournamentActor:
-    return next(a for a in s.room.tournaments.values() if a.director.status in ("announced", "registering"))
+    return next(
+        a
+        for a in s.room.tournaments.values()
+        if a.series is not None and a.director.status in ("announced", "registering")
+    )
 
 
 async def until_over(actor: TournamentActor, seconds: float = 240) -> None:
@@ -145,6 +149,66 @@ async def test_register_and_unregister_refunds_the_buy_in_and_fee(sng: LiveServe
         assert r.status_code == 409 and r.json()["detail"]["code"] == "unregister_refused"
         assert (await http.post("/api/tournaments/nope/register")).status_code == 404
     assert (await verify_ledger(sng.room.store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_a_refused_rebuy_books_nothing(sng: LiveServer) -> None:
+    """R232: no rebuy outside a rebuy period (here: a sit-and-go without one); the wallet is untouched."""
+    token = await register(sng, "rebuyer")
+    actor = open_sng(sng)
+    async with httpx.AsyncClient(base_url=sng.url, headers={"Authorization": f"Bearer {token}"}) as http:
+        r = await http.post(f"/api/tournaments/{actor.tid}/rebuy")
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "not_playing"
+        assert (await http.post(f"/api/tournaments/{actor.tid}/register")).status_code == 200
+        before = (await http.get("/api/account")).json()["balances"]["PLAY"]
+        r = await http.post(f"/api/tournaments/{actor.tid}/rebuy", json={"add_on": False})
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "rebuy_refused"
+        assert (await http.get("/api/account")).json()["balances"]["PLAY"] == before
+    assert actor.director.entrants[str((await sng.room.store.accounts.find("rebuyer")).id)].entries == 1
+    assert (await verify_ledger(sng.room.store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_a_satellite_winner_is_registered_for_the_target_with_his_ticket(tmp_path: Path) -> None:
+    """R228: a heads-up satellite, 2 x 600 in the pool: one seat worth 1,100 for the winner (registered
+    at once for the open target), the 100 remainder in cash to the runner-up."""
+    target = TournamentConfig(
+        "target", "Target", buy_in=1000, fee=100, start_time=datetime.now(UTC) + timedelta(hours=1)
+    )
+    satellite = TournamentConfig(
+        "sat",
+        "Satellite",
+        kind="sng",
+        max_players=2,
+        buy_in=600,
+        seat_value=1100,
+        target="target",
+        level_minutes=LEVEL,
+        timing=FAST,
+    )
+    async with tourney_server(tmp_path, [target, satellite]) as s:
+        actor = open_sng(s)
+        bots = await start_tournament_bots(s.url, actor.tid, 2, ["random"], think=(0, 0.01), seed=11)
+        try:
+            await until_over(actor)
+        finally:
+            await stop(bots)
+        winner = next(e for e in actor.director.entrants.values() if e.place == 1)
+        runner_up = next(e for e in actor.director.entrants.values() if e.place == 2)
+        for _ in range(100):
+            if winner.player in s.room.tournaments["target"].director.entrants:
+                break
+            await asyncio.sleep(0.05)
+        entrant = s.room.tournaments["target"].director.entrants[winner.player]
+        assert entrant.ticket and not s.room.tickets
+        assert actor.prizes == {runner_up.player: 100}
+        ledger = s.room.store.ledger
+        assert (
+            await ledger.get_account(await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=actor.tid))
+        ).balance == 0
+        target_pool = await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref="target")
+        assert (await ledger.get_account(target_pool)).balance == 1000
+        assert (await verify_ledger(s.room.store.db)).ok
 
 
 @pytest.mark.asyncio

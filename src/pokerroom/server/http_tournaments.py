@@ -73,6 +73,20 @@ async def unregister(tid: str, me: Me, request: Request) -> dict[str, Any]:
     return {"ok": True, "tournament": actor.summary()}
 
 
+@router.post("/tournaments/{tid}/rebuy", tags=["tournaments"])
+async def rebuy(
+    tid: str, me: Me, request: Request, add_on: Annotated[bool, Body(embed=True)] = False
+) -> dict[str, Any]:
+    """A rebuy (at or below the starting stack, in the rebuy period, between hands) or the add-on (once,
+    at the end of the period): the buy-in and fee are booked from the wallet."""
+    actor = _tournament(request, tid)
+    try:
+        await actor.call(lambda: actor.rebuy(str(me.id), add_on=add_on))
+    except ActionRefused as exc:
+        raise _refused(exc) from None
+    return {"ok": True, "tournament": actor.summary()}
+
+
 @router.get("/account/tickets", tags=["tournaments"])
 async def tickets(me: Me, request: Request) -> dict[str, Any]:
     """Satellite tickets kept in the account until used."""

@@ -209,6 +209,31 @@ class TournamentActor:
             self._respawned = True
             self.room.next_in_series(self)
 
+    async def rebuy(self, player: str, *, add_on: bool = False) -> None:
+        """A rebuy (or the add-on) in its period: booked from the wallet first, given back if refused."""
+        d = self.director
+        e = d.entrants.get(player)
+        if e is None or e.place is not None:
+            raise ActionRefused("not_playing", "you are not in the tournament")
+        kind = "add_on" if add_on else "rebuy"
+        source = await self._account(AccountKind.WALLET, owner=int(player))
+        key = f"t{kind}:{self.tid}:{player}:{secrets.token_hex(6)}"
+        await self._book_entry(player, source, key, kind)
+        try:
+            out = d.rebuy(player, _now(), add_on=add_on)
+        except TableError as exc:
+            cfg = d.config
+            house = await self._account(AccountKind.HOUSE)
+            back = [(source, cfg.buy_in + cfg.fee), (await self._pool(), -cfg.buy_in), (house, -cfg.fee)]
+            await self._post(
+                "tourney_refund", back, f"{key}:undo", {"tournament": self.tid, "player": player}
+            )
+            raise ActionRefused("rebuy_refused", str(exc)) from None
+        await self.room.send_balance(player, self.currency)
+        await self.process(out)
+        if e.table is not None:
+            self._broadcast_seats(e.table)
+
     async def unregister(self, player: str) -> None:
         try:
             out = self.director.unregister(player, _now())
