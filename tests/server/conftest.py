@@ -8,6 +8,7 @@ import socket
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest_asyncio
 import uvicorn
@@ -39,10 +40,10 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def live_server(tmp: Path, tables: Sequence[TableConfig]) -> AsyncIterator[LiveServer]:
+async def live_server(tmp: Path, tables: Sequence[TableConfig], **settings: Any) -> AsyncIterator[LiveServer]:
     url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
     store = Store.open(url)
-    app = create_app(store, RoomSettings(tables=tuple(tables)))
+    app = create_app(store, RoomSettings(tables=tuple(tables), **settings))
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")

@@ -48,7 +48,7 @@ def _ref_of(data: dict[str, Any]) -> str | None:
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # no coercion: true is not seat 1
     ref: Ref = None
 
 
@@ -132,7 +132,7 @@ class AnswerPost(_Msg):
 class Action(BaseModel):
     """A decision in the hand. Amounts are "raise to" totals; cards are for draws and the Irish discard."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # no coercion: true is not seat 1
     type: Literal["fold", "check", "call", "raise_to", "bring_in", "draw", "discard", "show", "muck"]
     amount: Chips | None = None
     cards: Annotated[list[CardText], Field(max_length=5)] | None = None

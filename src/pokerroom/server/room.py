@@ -33,6 +33,8 @@ class RoomSettings:
     points: PointsPolicy | None = None
     pools: tuple[PoolConfig, ...] = ()
     tournaments: tuple[TournamentConfig, ...] = ()  # a sit-and-go opens again each time one starts
+    message_rate: float = 20.0  # frames a client may send per second ...
+    message_burst: float = 40.0  # ... in bursts of this many (docs/protocol.md, "Limits")
 
 
 def _unsubscriber(actor: TableActor, conn: Connection) -> Callable[[], Awaitable[None]]:

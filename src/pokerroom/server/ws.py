@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from pokerroom.engine import EngineError
 from pokerroom.server import protocol as p
 from pokerroom.server.actor import ActionRefused, TableActor
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, TokenBucket
 from pokerroom.server.pool import pool_request
 from pokerroom.server.room import Room
 from pokerroom.store import Player, StoreError
@@ -48,6 +48,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     room: Room = ws.app.state.room
     await ws.accept()
     conn = Connection(ws.send_text, lambda code: ws.close(code))
+    conn.messages = TokenBucket(room.settings.message_rate, room.settings.message_burst)
     conn.start()
     player = await _authenticate(room, ws.query_params.get("token") or ws.cookies.get("pokerroom_token"))
     room.attach(conn, player)
