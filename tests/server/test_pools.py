@@ -108,6 +108,11 @@ async def test_join_with_entries_books_a_buy_in_each_and_refuses_a_fifth(pools: 
         assert await pools.room.store.ledger.balance(int(player), PLAY) == before - 3 * 2000
         sessions = await pools.room.store.ledger.sessions(player_id=int(player), table_id=POOL)
         assert sorted(s.balance for s in sessions) == [2000, 2000, 2000]
+        async with httpx.AsyncClient(
+            base_url=pools.url, headers={"Authorization": f"Bearer {token}"}
+        ) as http:
+            mine = (await http.get(f"/api/pools/{POOL}")).json()["entries"]
+        assert sorted(e["entry"] for e in mine) == [1, 2, 3] and all(e["stack"] == 2000 for e in mine)
         await send(ws, {"type": "pool_join", "pool": POOL, "entries": 2, "buy_in": 2000, "ref": "j2"})
         err = await recv_until(ws, lambda m: m["type"] == "error")
         assert err["code"] == "too_many_entries" and err["ref"] == "j2"
