@@ -101,7 +101,7 @@ async def test_a_six_player_sit_and_go_is_played_to_the_end_and_pays_exactly_the
     bots = await start_tournament_bots(sng.url, tid, 6, ["random", "caller"], think=(0, 0.01), seed=7)
     try:
         await stop(bots[:1])
-        await until_over(actor)  # would hang if the absent player's turns were waited for
+        await until_over(actor)  # the absent player is folded when the action reaches him
     finally:
         await stop(bots)
     d = actor.director

@@ -141,6 +141,9 @@ class Room:
             actor = self.actors.get(tid)
             if actor is not None:
                 await actor.call(_unsubscriber(actor, conn))
+        for tournament in self.tournaments.values():
+            for watchers in tournament.subscribers.values():
+                watchers.pop(conn, None)
         if conn.player is not None:
             conns = self.players.get(conn.player)
             if conns is not None:
