@@ -246,7 +246,7 @@ async def test_the_admin_api_refuses_non_admins_and_schedules_for_admins(sng: Li
 async def test_a_guarantee_is_topped_up_from_promotions_and_paid(tmp_path: Path) -> None:
     """R227-style overlay: two players, a guarantee above the buy-ins; the promotions account pays the
     difference into the prize pool and the winners get exactly the guarantee."""
-    start = datetime.now(UTC) + timedelta(seconds=4)
+    start = datetime.now(UTC) + timedelta(seconds=10)  # time to log the bots in, even on a busy machine
     cfg = TournamentConfig(
         "gtd",
         "Guaranteed",
@@ -276,7 +276,7 @@ async def test_a_guarantee_is_topped_up_from_promotions_and_paid(tmp_path: Path)
 
 @pytest.mark.asyncio
 async def test_a_scheduled_tournament_below_its_minimum_is_cancelled_with_refunds(tmp_path: Path) -> None:
-    start = datetime.now(UTC) + timedelta(seconds=2)
+    start = datetime.now(UTC) + timedelta(seconds=6)
     cfg = TournamentConfig(
         "small", "Small", kind="mtt", buy_in=1000, fee=100, min_players=3, start_time=start
     )
