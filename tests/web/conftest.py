@@ -7,17 +7,22 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 
-from pokerroom.bots.runner import start_bots
+from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
 from pokerroom.rooms import Timing
-from pokerroom.server.demo import demo_tables
-from tests.server.conftest import LiveServer, live_server
+from pokerroom.rooms.rush_rules import RushTiming
+from pokerroom.server.app import create_app
+from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
+from pokerroom.server.room import RoomSettings
+from pokerroom.store import Store
+from tests.server.conftest import LiveServer, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -33,6 +38,36 @@ PLAYED = (
 )
 # The browser player's clock is generous (a loaded machine); bots think fast, hands follow each other fast.
 TIMING = Timing(action=12.0, time_bank=5.0, between_hands=0.3, offer_time=5, disconnect_grace=30)
+
+
+POOL = "rush-holdem-nl-6max"
+TOURNAMENT = "turbo6"
+
+
+@contextlib.asynccontextmanager
+async def web_room(tmp: Path) -> AsyncIterator[LiveServer]:
+    """The demo room (cash tables, Rush pools, the sit-and-go) with fast clocks on a fresh SQLite store."""
+    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
+    settings = RoomSettings(
+        tables=tuple(demo_tables(TIMING)),
+        pools=tuple(demo_pools(RushTiming(action=12.0, reduced_action=12.0, time_bank=5.0))),
+        tournaments=tuple(demo_tournaments(TIMING, level_minutes=5.0)),
+    )
+    app = create_app(Store.open(url), settings)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            await task
+        await asyncio.sleep(0.02)
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
+    finally:
+        server.should_exit = True
+        await task
 
 
 def _need_browser() -> Any:
@@ -61,6 +96,14 @@ class Room:
     def url(self) -> str:
         return self.live.url
 
+    def start_tournament_bots(self, tournament: str, count: int) -> None:
+        async def start() -> None:
+            self.bots += await start_tournament_bots(
+                self.url, tournament, count, think=(0.05, 0.25), prefix="tbot", seed=7
+            )
+
+        asyncio.run_coroutine_threadsafe(start(), self.loop).result(120)
+
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
@@ -69,7 +112,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="web-room", daemon=True)
     thread.start()
-    manager = live_server(tmp, demo_tables(TIMING))
+    manager = web_room(tmp)
 
     async def start() -> Room:
         live = await manager.__aenter__()
@@ -78,6 +121,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
             r.bots += await start_bots(
                 live.url, 2, tables=[tid], think=(0.05, 0.25), prefix=f"bot{i}x", seed=i
             )
+        r.bots += await start_pool_bots(live.url, POOL, 3, entries=1, think=(0.05, 0.25), seed=99)
         return r
 
     r = asyncio.run_coroutine_threadsafe(start(), loop).result(120)

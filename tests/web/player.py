@@ -57,7 +57,7 @@ class Player:
             return
         msg = json.loads(payload)
         self.frames.append(msg)
-        if msg.get("type") == "turn" and msg.get("decision"):
+        if msg.get("type") in ("turn", "pool_turn") and msg.get("decision"):
             self.decisions[msg["hand_id"], msg["action_no"]] = msg["decision"]
         elif msg.get("type") == "snapshot":
             hand = msg["state"].get("hand") or {}

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Room
+from tests.web.conftest import POOL, TOURNAMENT, Room
 from tests.web.player import CARD_RE, Player, Seen
 
 
@@ -132,3 +132,46 @@ def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:
     p.play(table, seen, until=over, raise_once=False)
     assert hand_id in seen.hand_ids, "we acted in the hand that was going on when we reloaded"
     p.leave(table)
+
+
+def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
+    """The Rush tab lists the pools; joining opens an entry window that plays hands at changing tables."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="rush"]')
+    page.click(f'button.join-pool[data-pool="{POOL}"]')
+    dialog = page.locator("dialog.pool-dialog")
+    dialog.locator(".pool-confirm").click()
+    tile = page.locator(f'.tile[data-pool="{POOL}"][data-entry="1"]')
+    tile.wait_for()
+    p.shot = screenshots / "rush.png"
+    p.shot.unlink(missing_ok=True)
+    seen = Seen()
+    p.play(f"{POOL}#1", seen, until=_hands(1), raise_once=False)
+    assert seen.decisions > 0 and set(seen.own_cards) <= {2}
+    tile.locator(".leave-btn").click()
+
+
+def test_tournament(room: Room, page: Any, screenshots: Path) -> None:
+    """Register for the sit-and-go in the Tournaments tab; when it starts its table opens and we play."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="tournaments"]')
+    row = page.locator(f'tr[data-tournament^="{TOURNAMENT}"]:has(button.t-register)').first
+    tid = row.get_attribute("data-tournament")
+    assert tid
+    before = int(page.get_attribute("#balance", "data-amount") or 0)
+    row.locator("button.t-register").click()
+    row.get_by_text("Registered").wait_for()
+    page.wait_for_function(f"Number(document.querySelector('#balance').dataset.amount) < {before}")
+    room.start_tournament_bots(tid, 5)
+    tile = page.locator(f'.tile[data-table^="{tid}"]')
+    tile.wait_for(timeout=60_000)
+    table = tile.get_attribute("data-table")
+    assert table
+    p.shot = screenshots / "tournament.png"
+    p.shot.unlink(missing_ok=True)
+    seen = Seen()
+    p.play(table, seen, until=lambda s, t: s.decisions > 0, raise_once=False)
+    assert "Level 1" in tile.locator(".stakes").inner_text()
+    assert tile.locator(".seat:not(.empty)").count() == 6

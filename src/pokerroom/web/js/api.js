@@ -38,5 +38,8 @@ export const api = {
   refill: () => call("POST", "/api/account/play-money"),
   ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),
   lobby: () => call("GET", "/api/lobby"),
+  tournaments: () => call("GET", "/api/tournaments"),
+  registerTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/register`, {}),
+  unregisterTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/unregister`, {}),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
 };

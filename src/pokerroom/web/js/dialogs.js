@@ -171,3 +171,40 @@ export function describe(e, who, you) {
 }
 
 export { cardName };
+
+export class PoolDialog {
+  constructor(app) {
+    this.app = app;
+    const { el, body } = dialog("Join a Rush pool", "pool-dialog");
+    this.el = el;
+    this.body = body;
+  }
+
+  open(pool) {
+    const { min } = pool.buy_in;
+    const max = pool.buy_in.max || 0;
+    const amount = h("input", { type: "number", name: "buy_in", min, max: max || undefined, step: 1,
+      value: max || 2 * min, "aria-label": "Buy-in per entry" });
+    const entries = h("input", { type: "number", name: "entries", min: 1, max: pool.max_entries || 4, value: 1,
+      "aria-label": "Entries" });
+    const err = h("p", { class: "error", role: "alert" });
+    const form = h("form", { onsubmit: (ev) => {
+      ev.preventDefault();
+      const v = Math.round(Number(amount.value));
+      const n = Math.round(Number(entries.value));
+      if (!(v >= min && (!max || v <= max)) || !(n >= 1 && n <= (pool.max_entries || 4))) {
+        err.textContent = "Check the buy-in and the number of entries.";
+        return;
+      }
+      this.app.joinPool(pool, n, v);
+      this.el.close();
+    } },
+    h("p", { text: `${pool.name}: every fold takes you to a new hand at once. Each entry is its own window.` }),
+    h("label", {}, "Buy-in per entry ", amount),
+    h("label", {}, "Entries ", entries),
+    err,
+    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary pool-confirm", text: "Join" })));
+    clear(this.body).append(form);
+    this.el.showModal();
+  }
+}

@@ -39,7 +39,7 @@ export class Lobby {
   renderTabs() {
     const tabs = [["cash", "Cash"]];
     if (Array.isArray(this.data.pools)) tabs.push(["rush", "Rush"]);
-    if (Array.isArray(this.data.tournaments)) tabs.push(["tournaments", "Tournaments"]);
+    if (this.data.tournaments) tabs.push(["tournaments", "Tournaments"]);
     clear(this.tabs);
     for (const [key, label] of tabs) {
       const b = h("button", { type: "button", role: "tab", class: "tab", "data-tab": key,
@@ -51,13 +51,17 @@ export class Lobby {
   }
 
   rows() {
-    if (this.tab === "rush") return this.data.pools || [];
-    if (this.tab === "tournaments") return this.data.tournaments || [];
+    if (this.tab === "rush") return (this.data.pools || []).map((r) => ({ ...r, seats: r.seats ?? r.table_size }));
+    if (this.tab === "tournaments") {
+      const t = this.data.tournaments || {};
+      if (Array.isArray(t)) return t;
+      return [...(t.running || []), ...(t.upcoming || []), ...(t.finished || [])];
+    }
     return this.data.tables || [];
   }
 
   renderFilters() {
-    const rows = [...(this.data.tables || []), ...(this.data.pools || [])];
+    const rows = [...(this.data.tables || []), ...(this.data.pools || []).map((r) => ({ ...r, seats: r.table_size }))];
     const options = {
       game: uniq(rows.map((r) => [r.variant, r.variant_name || r.variant])),
       betting: uniq(rows.map((r) => [r.betting, { FL: "Fixed limit", PL: "Pot limit", NL: "No limit" }[r.betting] || r.betting])),
@@ -88,13 +92,40 @@ export class Lobby {
     }
     const table = h("table", { class: "lobby-table" });
     if (this.tab === "tournaments") {
-      table.append(h("thead", {}, h("tr", {}, ...["Tournament", "Game", "Buy-in", "Players", "Status"].map((t) => h("th", { text: t })))));
+      table.append(h("thead", {}, h("tr", {}, ...["Tournament", "Game", "Buy-in", "Players", "Status", ""].map((t) => h("th", { text: t })))));
       const body = h("tbody");
       for (const r of rows) {
-        body.append(h("tr", { "data-tournament": r.id || r.tournament || "" },
-          h("td", { text: r.name || r.id }), h("td", { text: `${r.variant_name || r.variant || ""} ${r.betting || ""}` }),
-          h("td", { text: r.buy_in !== undefined ? fmt(r.buy_in, r.currency) : "" }),
-          h("td", { text: r.players ?? r.entrants ?? "" }), h("td", { text: r.status || "" })));
+        const id = r.tournament || r.id;
+        const buyIn = r.freeroll ? "Freeroll" : `${fmt(r.buy_in, r.currency)}${r.fee ? " + " + fmt(r.fee, r.currency) : ""}`;
+        const action = h("td");
+        if (r.status === "registering" || r.status === "announced") {
+          const msg = h("span", { class: "hint" });
+          action.append(
+            h("button", { type: "button", class: "t-register", "data-tournament": id, onclick: async () => {
+              try {
+                await api.registerTournament(id);
+                msg.textContent = " Registered";
+                this.app.refreshBalance();
+              } catch (err) {
+                msg.textContent = ` ${err.message}`;
+              }
+            }, text: "Register" }),
+            h("button", { type: "button", class: "t-unregister", onclick: async () => {
+              try {
+                await api.unregisterTournament(id);
+                msg.textContent = " Unregistered";
+                this.app.refreshBalance();
+              } catch (err) {
+                msg.textContent = ` ${err.message}`;
+              }
+            }, text: "Unregister" }),
+            msg);
+        }
+        body.append(h("tr", { "data-tournament": id },
+          h("td", { text: r.name || id }), h("td", { text: `${r.variant_name || r.variant || ""} ${r.betting || ""}` }),
+          h("td", { text: buyIn }),
+          h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),
+          h("td", { text: r.status || "" }), action));
       }
       table.append(body);
       this.list.append(table);
@@ -109,12 +140,13 @@ export class Lobby {
         h("td", { class: "t-name", text: r.name }),
         h("td", { text: `${r.variant_name || r.variant} ${r.betting}` }),
         h("td", { text: r.stakes_label || fmt(bigOf(r), r.currency) }),
-        h("td", { text: `${r.players}/${r.seats}` }),
+        h("td", { text: this.tab === "rush" ? `${r.players} (${r.entries} entries), ${r.seats}-max` : `${r.players}/${r.seats}` }),
         h("td", { text: r.hands ?? "" }),
         h("td", {}, this.tab === "cash"
           ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": `Open ${r.name}`,
             onclick: () => this.app.openTable(id), text: open ? "Show" : "Open" })
-          : "")));
+          : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": `Join ${r.name}`,
+            onclick: () => this.app.poolDialog.open(r), text: "Join" }))));
     }
     table.append(body);
     this.list.append(table);

@@ -4,7 +4,8 @@ import { api } from "./api.js";
 import { Socket } from "./socket.js";
 import { Lobby } from "./lobby.js";
 import { Tile } from "./tile.js";
-import { Cashier, LastHands, SitDialog } from "./dialogs.js";
+import { Cashier, LastHands, PoolDialog, SitDialog } from "./dialogs.js";
+import { RushTile } from "./rush.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -18,6 +19,8 @@ class App {
     this.$ = (sel) => document.querySelector(sel);
     this.lobby = new Lobby(this, this.$("#lobby"));
     this.sitDialog = new SitDialog(this);
+    this.poolDialog = new PoolDialog(this);
+    this.joining = new Map(); // ref of a pool_join -> pool summary
     this.cashier = new Cashier(this);
     this.lastHands = new LastHands(this);
     this.socket.listeners.add((msg) => this.onMessage(msg));
@@ -140,11 +143,13 @@ class App {
     const tile = this.tiles.get(id);
     if (!tile) return;
     const st = tile.model.state;
-    if (st && st.you !== null && st.you !== undefined) {
+    if (tile.pool) {
+      if (tile.status !== "left") this.socket.send({ type: "pool_leave", pool: tile.pool.pool, entry: tile.entry });
+    } else if (st && st.you !== null && st.you !== undefined && !st.tournament) {
       if (!confirm("Leave your seat at this table?")) return;
       this.socket.send({ type: "leave", table: id });
     }
-    this.socket.unwatch(id);
+    if (!tile.pool) this.socket.unwatch(id);
     tile.destroy();
     this.tiles.delete(id);
     if (this.focused === tile) this.focused = null;
@@ -153,7 +158,8 @@ class App {
   }
 
   saveOpen() {
-    sessionStorage.setItem(OPEN_KEY, JSON.stringify([...this.tiles.keys()]));
+    const ids = [...this.tiles.values()].filter((t) => !t.pool).map((t) => t.id);
+    sessionStorage.setItem(OPEN_KEY, JSON.stringify(ids));
   }
 
   focusTile(tile) {
@@ -162,7 +168,56 @@ class App {
     tile.el.classList.add("focused");
   }
 
+  // ------------------------------------------------------------------------------- Rush pools
+
+  joinPool(pool, entries, buyIn) {
+    const ref = this.socket.send({ type: "pool_join", pool: pool.pool, entries, buy_in: buyIn });
+    this.joining.set(ref, pool);
+  }
+
+  rushTile(pool, entry) {
+    const key = `${pool.pool}#${entry}`;
+    let tile = this.tiles.get(key);
+    if (!tile) {
+      tile = new RushTile(this, pool, entry);
+      this.tiles.set(key, tile);
+      this.$("#tiles").append(tile.el);
+      this.focusTile(tile);
+    }
+    return tile;
+  }
+
+  onPool(msg) {
+    if (msg.type === "pool_joined") {
+      const pool = this.joining.get(msg.ref) || (this.lobby.data.pools || []).find((p) => p.pool === msg.pool);
+      this.joining.delete(msg.ref);
+      if (pool) for (const n of msg.entries) this.rushTile(pool, n);
+      return;
+    }
+    const key = `${msg.pool}#${msg.entry}`;
+    let tile = this.tiles.get(key);
+    if (!tile) {
+      const pool = (this.lobby.data.pools || []).find((p) => p.pool === msg.pool);
+      if (!pool) return;
+      tile = this.rushTile(pool, msg.entry);
+    }
+    tile.onMessage(msg);
+  }
+
   onMessage(msg) {
+    if (msg.type && msg.type.startsWith("pool_")) {
+      this.onPool(msg);
+      return;
+    }
+    if (msg.type === "tournament_seat") {
+      this.openTable(msg.table);
+      return;
+    }
+    if (msg.type === "tournament_status") {
+      this.$("#conn").textContent = `Tournament ${msg.tournament}: ${msg.status}`;
+      this.lobby.refresh();
+      return;
+    }
     if (msg.type === "balance" && msg.currency === "PLAY") this.setBalance(msg.amount);
     else if (msg.type === "last_hands" || msg.type === "last_hand") this.lastHands.onMessage(msg);
     else if (msg.type === "error") {

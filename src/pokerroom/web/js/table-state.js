@@ -23,6 +23,9 @@ export class TableState {
   }
 
   snapshot(state) {
+    // A tournament table's snapshot names the hand without drawing it: keep the hand we follow.
+    const prev = this.state && this.state.hand;
+    if (!("hand" in state)) state.hand = prev && state.hand_id === prev.hand_id ? prev : null;
     this.state = state;
     this.clocks.clear();
     this.decision = null;
@@ -66,6 +69,9 @@ export class TableState {
       hand.action_no = msg.action_no;
       hand.to_act = msg.seat;
     }
+    // One clock at a time, except the Irish discard (every player at the same action number).
+    if (msg.action_no !== this.lastTurnNo) this.clocks.clear();
+    this.lastTurnNo = msg.action_no;
     this.setClock(msg.seat, msg.action_left, msg.bank_left);
     if (msg.decision && msg.seat === this.you) {
       this.decision = { decision: msg.decision, hand_id: msg.hand_id, action_no: msg.action_no };

@@ -203,7 +203,7 @@ export class Tile {
     if (!sp) {
       el.classList.add("empty");
       el.setAttribute("aria-label", `Seat ${seat}, empty`);
-      if ((st.you === null || st.you === undefined) && this.app.me) {
+      if ((st.you === null || st.you === undefined) && this.app.me && st.buy_in) {
         el.append(h("button", { type: "button", class: "sit-btn", "data-seat": seat,
           onclick: () => this.app.sitDialog.open(this, seat), text: "Sit here" }));
       } else {
@@ -286,7 +286,7 @@ export class Tile {
     const bar = actionBar({
       state: m,
       currency: st.currency,
-      unit: st.stakes.chip_unit || 1,
+      unit: (st.stakes && st.stakes.chip_unit) || 1,
       betting: st.betting,
       pot: m.totalPot(),
       selected: this.selected,
@@ -324,6 +324,7 @@ export class Tile {
   controlParts() {
     const st = this.model.state;
     if (!this.app.me) return [h("span", { class: "hint", text: "Log in to play" })];
+    if (st.tournament) return this.tournamentControls(st);
     if (st.you === null || st.you === undefined) {
       const full = Object.keys(st.players).length >= st.seats;
       if (!full) return [];
@@ -357,10 +358,26 @@ export class Tile {
         text: "Leave seat" }),
     ];
   }
+
+  tournamentControls(st) {
+    if (st.you === null || st.you === undefined) return [h("span", { class: "hint", text: "Watching" })];
+    const me = st.players[String(st.you)] || {};
+    const out = me.status === "sitting_out";
+    return [h("button", { type: "button", class: out ? "sit-in-btn" : "sit-out-btn",
+      onclick: () => this.send(out ? { type: "sit_in", table: this.id, post_missed: false }
+        : { type: "sit_out", table: this.id, when: "next_hand" }),
+      text: out ? "Sit in" : "Sit out" })];
+  }
 }
 
 export function stakesLabel(st) {
+  if (st.level && st.level.number) {
+    const l = st.level;
+    const blinds = st.betting === "FL" ? `${fmt(l.small_bet)}/${fmt(l.big_bet)}` : `${fmt(l.small_blind)}/${fmt(l.big_blind)}`;
+    return `Level ${l.number}: ${blinds}${l.ante ? `, ante ${fmt(l.ante)}` : ""}`;
+  }
   const s = st.stakes;
+  if (!s) return st.betting || "";
   const cur = st.currency;
   const base = st.betting === "FL" ? `${fmt(s.small_bet, cur)}/${fmt(s.big_bet, cur)}` : `${fmt(s.small_blind, cur)}/${fmt(s.big_blind, cur)}`;
   const ante = s.ante ? `, ante ${fmt(s.ante, cur)}` : "";
