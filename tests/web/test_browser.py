@@ -147,7 +147,8 @@ def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
     p.shot = screenshots / "rush.png"
     p.shot.unlink(missing_ok=True)
     seen = Seen()
-    p.play(f"{POOL}#1", seen, until=_hands(1), raise_once=False)
+    played = _hands(1)
+    p.play(f"{POOL}#1", seen, until=lambda s, t: s.decisions > 0 and played(s, t), raise_once=False)
     assert seen.decisions > 0 and set(seen.own_cards) <= {2}
     tile.locator(".leave-btn").click()
 
