@@ -65,14 +65,16 @@ class Room:
         for session in await self.store.ledger.sessions(open_only=True):
             await self.store.ledger.cash_out(session.id, idempotency_key=f"recovery-cashout:{session.id}")
         for cfg in self.settings.tables:
-            self.add_table(cfg)
+            self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
         for t_cfg in self.settings.tournaments:
             self.add_tournament(t_cfg)
 
-    def add_table(self, cfg: TableConfig) -> TableActor:
+    def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> TableActor:
+        """Open a table; its hand ids go on after the ``hands_before`` it already has in the journal."""
         table = CashTable(cfg, self.rng, self.settings.points)
+        table.hand_count = hands_before
         actor = TableActor(self, table)
         self.actors[cfg.table_id] = actor
         actor.start()

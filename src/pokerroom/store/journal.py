@@ -538,6 +538,13 @@ class HandJournal:
             ids = list((await conn.execute(q)).scalars())
         return [(await self.hand(h)).start for h in ids]
 
+    async def hand_count(self, table_id: str) -> int:
+        """How many hands the journal holds for a table (open, ended or cancelled): a restarted server
+        numbers its next hand after them, so that a hand id is never used twice."""
+        q = select(func.count()).select_from(HandRow).where(HandRow.table_id == table_id)
+        async with self.db.read() as conn:
+            return int((await conn.execute(q)).scalar_one())
+
     async def hand(self, hand_id: str) -> HandRecord:
         """The journal's record of a hand (audit and replay; the deck only once revealed)."""
         async with self.db.read() as conn:
