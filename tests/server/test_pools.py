@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -210,8 +212,7 @@ async def _settled(s: LiveServer) -> None:
     assert actor.pool.dealing and not actor.pool.entries, (actor.pool.entries, actor.pool.tables)
     report = await verify_ledger(s.room.store.db)
     assert report.ok, report.problems
-    escrow = await s.room.store.ledger.system_balance(AccountKind.ESCROW, PLAY)
-    assert escrow == 0
+    assert report.totals[PLAY].by_kind.get(AccountKind.ESCROW, 0) == 0  # every escrow paid out
 
 
 async def test_bots_play_a_pool_chips_are_conserved_and_the_ledger_verifies(pools: LiveServer) -> None:
@@ -234,8 +235,12 @@ async def test_bots_play_a_pool_chips_are_conserved_and_the_ledger_verifies(pool
     left = await ledger.sessions(table_id=POOL, open_only=True)
     assert not left, (actor.sessions, [(x.id, x.player_id, x.balance) for x in left])  # all cashed out
     bot = await pools.room.store.accounts.find("rushbot1")
-    hands = await pools.room.store.histories.player_hands(bot.id, limit=5)
+    hands = await pools.room.store.histories.player_hands(bot.id, limit=50)
     assert hands and "Rush" in hands[0].pokerstars
+    for h in hands:  # R196: two entries of one player never sit at one table
+        seats = (await pools.room.store.journal.hand(h.hand_id)).start.seats
+        players = [s.player_id for s in seats]
+        assert len(players) == len(set(players))
 
 
 async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(pools: LiveServer) -> None:
@@ -259,3 +264,87 @@ async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(pools: 
     finally:
         await stop_bots(bots)
     await _settled(pools)
+
+
+class _Window:
+    """A client connection as the room sees it, keeping what it was sent."""
+
+    def __init__(self, player: str, name: str) -> None:
+        self.player, self.name = player, name
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.frames.append(orjson.loads(text))
+
+
+@pytest.mark.asyncio
+async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the_seat(tmp_path: Path) -> None:
+    """In process, on a real store: twelve entries fill two 6-max tables; an entry quick-folds before its
+    turn. It leaves the hand at once (its result booked into the escrow), while the other players at the
+    table get no frame about it until the action reaches its seat; then everybody sees the fold."""
+    from argon2 import PasswordHasher
+
+    from pokerroom.engine import BetDecision
+    from pokerroom.rooms.rush import RushPool
+    from pokerroom.rooms.rush_rules import quick_fold_allowed
+    from pokerroom.server.pool import PoolActor
+    from pokerroom.server.room import Room
+
+    store = Store(
+        Database(f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", sqlite_synchronous="OFF"),
+        hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
+    )
+    await store.db.upgrade()
+    cfg = demo_pools(RushTiming(action=600, reduced_action=600, time_bank=0))[0]
+    room = Room(store, RoomSettings())
+    actor = PoolActor(room, RushPool(cfg, random.Random(5)))  # not started: the test drives it
+    windows: dict[str, _Window] = {}
+    for i in range(12):
+        p = await store.accounts.register(f"player{i}", "hunter-22-poker")
+        await store.ledger.play_money_top_up(p.id, idempotency_key=f"welcome:{p.id}")
+        w = _Window(str(p.id), p.name)
+        windows[w.player] = w
+        room.players[w.player] = {w}  # type: ignore[arg-type]
+        await actor.join(w, 1, 2000)
+    assert actor.pool.tables == {}
+    await actor.process(actor.pool.deal(datetime.now(UTC)))
+    assert len(actor.pool.tables) == 2
+    t = next(iter(actor.pool.tables.values()))
+    hand = t.hand
+    pending = hand.pending
+    assert isinstance(pending, BetDecision)
+    folder = next(s for s in t.entries if s != pending.seat and quick_fold_allowed(hand, s))
+    folder_player = t.names[folder][0]
+    others = [windows[t.names[s][0]] for s in t.entries if s != folder]
+    for w in windows.values():
+        w.frames.clear()
+    await actor.quick_fold(windows[folder_player], 1)
+    assert hand.players[folder].quick_folded and not hand.is_over
+    escrow = await store.ledger.system_balance(AccountKind.ESCROW, PLAY, ref=hand.hand_id)
+    assert escrow == hand.players[folder].paid  # its result is booked at once
+    mine = windows[folder_player].frames
+    assert [f["status"] for f in mine if f["type"] == "pool_entry"] == ["waiting"]
+    assert all(f["type"] != "pool_event" for f in mine)
+    for w in others:
+        assert w.frames == []  # nothing at all: the fold is not visible yet
+
+    def folds(w: _Window) -> list[dict[str, Any]]:
+        return [
+            f
+            for f in w.frames
+            if f["type"] == "pool_event"
+            and f["event"]["type"] == "action"
+            and f["event"]["seat"] == folder
+            and f["table"] == t.table_id
+        ]
+
+    while not hand.is_over and not hand.players[folder].folded:
+        d = hand.pending
+        assert isinstance(d, BetDecision) and d.seat != folder
+        player = t.names[d.seat][0]
+        action = {"type": "call"} if d.call else {"type": "check"}
+        assert not any(folds(w) for w in others)
+        await actor.act(windows[player], 1, hand.hand_id, len(hand.commands), action)
+    assert hand.players[folder].folded and all(folds(w) for w in others)  # seen when reached
+    assert folds(windows[folder_player]) == []  # the folder had left the hand
+    await store.close()
