@@ -46,9 +46,6 @@ async def _serve(
     from pokerroom.server.schedule import ScheduleError, load_schedule
     from pokerroom.store import Store
 
-    store = Store.open(database)
-    await store.db.upgrade()
-    await _demo_account(store)
     schedule = demo_tournaments()
     if tournaments:
         try:
@@ -56,6 +53,9 @@ async def _serve(
         except ScheduleError as exc:
             typer.echo(f"bad tournament schedule: {exc}", err=True)
             raise typer.Exit(2) from None
+    store = Store.open(database)
+    await store.db.upgrade()
+    await _demo_account(store)
     settings = RoomSettings(
         tables=tuple(demo_tables()), pools=tuple(demo_pools()), tournaments=tuple(schedule)
     )
