@@ -44,6 +44,7 @@ class Player:
         self.frames: list[dict[str, Any]] = []
         self.sent: list[str] = []
         self.shot: Path | None = None  # a screenshot of the table at the first decision
+        self.keys = False  # check and call with the keyboard shortcut instead of the button
         self.errors: list[str] = []  # script errors in the page: any is a bug
         page.on("websocket", self._on_ws)
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
@@ -203,7 +204,9 @@ class Player:
             assert len(labels) == len(d["choices"])
             for label, amount in zip(labels, d["choices"], strict=True):
                 assert label.replace(",", "").endswith(str(amount)), (label, amount)
-        if d["check"]:
+        if self.keys and (d["check"] or d["call"] > 0):
+            self.page.locator("body").press("c")  # the keyboard shortcut for check / call
+        elif d["check"]:
             bar.locator('button[data-action="check"]').click(timeout=2000)
         elif d["call"] > 0:
             label = bar.locator('button[data-action="call"]').inner_text()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 
@@ -52,6 +53,9 @@ def test_register_lobby_and_cashier(room: Room, page: Any, screenshots: Path) ->
     assert cashier.locator("a.dl-phh").get_attribute("href") == "/api/hands/export.phhs"
     assert cashier.locator("a.dl-txt").get_attribute("href") == "/api/hands/export.txt"
     cashier.locator(".dialog-close").click()
+    # The four-colour deck is a setting of the page.
+    page.check("#four-colour")
+    assert "four-colour" in (page.get_attribute("body", "class") or "")
 
 
 FAMILIES = [
@@ -105,7 +109,37 @@ def test_play_a_table(
     if table.startswith(("stud", "razz")):
         assert tile.locator(".seat.mine .card.down").count() <= 3
     assert tile.locator(".dealer-button").count() <= 1
+    if table == "holdem-nl":
+        _chat_last_hand_and_histories(page, tile)
     p.leave(table)
+
+
+def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
+    # Chat is shown as text: markup typed by a player is never run or parsed.
+    text = '<img src=x onerror="window.pwned=1"> & <b>hi</b>'
+    tile.locator(".chat-input").fill(text)
+    tile.locator(".chat-form button").click()
+    line = tile.locator(".chat-log li", has_text="<b>hi</b>")
+    line.wait_for()
+    assert line.locator("img, b b").count() == 0 and text in line.inner_text()
+    assert page.evaluate("window.pwned") is None
+    # The last-hand window replays a hand we played.
+    tile.locator(".last-hand-btn").click()
+    window = page.locator("dialog.last-hands")
+    window.locator(".last-list button").first.click()
+    events = window.locator(".hand-events li")
+    events.first.wait_for()
+    assert events.first.inner_text().startswith("Hand started")
+    assert window.locator(".hand-events li", has_text="is dealt").count() >= 1
+    window.locator(".dialog-close").click()
+    # The cashier lists the hand with its downloads.
+    page.click("#cashier-btn")
+    cashier = page.locator("dialog.cashier")
+    link = cashier.locator(".hand-list a", has_text="PHH").first
+    link.wait_for()
+    phh = page.request.get(urljoin(page.url, link.get_attribute("href") or "")).text()
+    assert "variant" in phh
+    cashier.locator(".dialog-close").click()
 
 
 def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:
@@ -129,6 +163,7 @@ def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:
     def over(s: Seen, t: Any) -> bool:
         return t.get_attribute("data-hand-id") != hand_id or t.get_attribute("data-hand-over") == "yes"
 
+    p.keys = True
     p.play(table, seen, until=over, raise_once=False)
     assert hand_id in seen.hand_ids, "we acted in the hand that was going on when we reloaded"
     p.leave(table)
