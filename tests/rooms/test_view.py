@@ -48,6 +48,10 @@ def test_stud_up_cards_are_public_down_cards_private() -> None:
     for seat, p in hand.players.items():
         shown = view["hand"]["players"][str(seat)]["cards"]
         assert shown == ["??", "??", str(p.hole[2])]
+    # The snapshot says which cards are face up, so a client that reconnects draws the viewer's own
+    # down cards as down cards (issue 7).
+    mine = table_view(t, "ann", at(1))["hand"]["players"]["1"]
+    assert mine["up"] == [False, False, True] and "??" not in mine["cards"]
 
 
 def test_the_acting_player_gets_his_decision_and_clock() -> None:

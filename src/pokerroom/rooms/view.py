@@ -31,13 +31,15 @@ def hand_view(hand: HandState, viewer: int | None) -> dict[str, Any]:
     pots = [pot.amount for pot in hand.current_pots()]
     players = {}
     for seat, p in hand.players.items():
+        cards = _cards_for(hand, seat, viewer)
         players[str(seat)] = {
             "stack": p.stack,
             "bet": p.bet,
             "paid": p.paid,
             "folded": p.folded,
             "all_in": p.all_in,
-            "cards": _cards_for(hand, seat, viewer),
+            "cards": cards,
+            "up": [bool(u) for u in p.up] if cards else [],  # which cards are dealt face up (stud)
             "shown": p.shown,
         }
     pending = hand.pending
