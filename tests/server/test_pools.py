@@ -327,6 +327,18 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
     assert all(f["type"] != "pool_event" for f in mine)
     for w in others:
         assert w.frames == []  # nothing at all: the fold is not visible yet
+    # A player reconnecting now gets his window back: the table, the hand as his seat sees it, the clock.
+    back = others[0]
+    seat = next(s for s, (p, _) in t.names.items() if p == back.player)
+    actor.resync(back)
+    kinds = [f["type"] for f in back.frames]
+    assert kinds[0] == "pool_move" and back.frames[0]["seat"] == seat and "pool_turn" in kinds
+    dealt = [
+        f["event"] for f in back.frames if f["type"] == "pool_event" and f["event"]["type"] == "cards_dealt"
+    ]
+    assert all((d["seat"] == seat) != ("??" in d["cards"]) for d in dealt)  # his cards only
+    assert not any(f["type"] == "pool_event" and f["event"]["type"] == "action" for f in back.frames)
+    back.frames.clear()
 
     def folds(w: _Window) -> list[dict[str, Any]]:
         return [

@@ -87,6 +87,7 @@ class PoolActor:
         self.hands_played = 0
         self._task: asyncio.Task[None] | None = None
         self._applied: dict[tuple[str, str, int], bool] = {}
+        self._sink: list[tuple[str, dict[str, Any]]] | None = None
 
     # ----------------------------------------------------------------------------------- running
 
@@ -146,6 +147,9 @@ class PoolActor:
     # ----------------------------------------------------------------------------- sending
 
     def _send(self, player: str, message: dict[str, Any]) -> None:
+        if self._sink is not None:  # a resync collects the frames instead
+            self._sink.append((player, message))
+            return
         self.room.notify_player(player, orjson.dumps(message).decode())
 
     def _send_entry(self, entry: str, message: dict[str, Any]) -> None:
@@ -281,29 +285,36 @@ class PoolActor:
             await journal.record_command(o.hand.hand_id, o.journaled + 1, command.to_dict())
             o.journaled += 1
 
-    def _turn(self, clock: TurnClock) -> None:
-        o = self.open.get(clock.table_id)
-        if o is None or o.hand.is_over:
-            return
-        hand = o.hand
+    @staticmethod
+    def _turn_frame(o: _Open, clock: TurnClock) -> dict[str, Any]:
         now = _now()
-        base = {
+        return {
             "type": "pool_turn",
             "table": clock.table_id,
-            "hand_id": hand.hand_id,
-            "action_no": len(hand.commands),
+            "hand_id": o.hand.hand_id,
+            "action_no": len(o.hand.commands),
             "seat": clock.seat,
             "action_left": max(0.0, (clock.action_deadline - now).total_seconds()),
             "bank_left": (clock.bank_deadline - clock.action_deadline).total_seconds(),
         }
+
+    @staticmethod
+    def _decision(hand: HandState, seat: int) -> dict[str, Any] | None:
         pending = hand.pending
+        mine = (isinstance(pending, BetDecision) and pending.seat == seat) or (
+            isinstance(pending, DiscardDecision) and seat in pending.seats
+        )
+        return pending.to_dict() if mine else None
+
+    def _turn(self, clock: TurnClock) -> None:
+        o = self.open.get(clock.table_id)
+        if o is None or o.hand.is_over:
+            return
+        base = self._turn_frame(o, clock)
         for seat, eid in o.recipients.items():
             msg = dict(base, seq=self._next_seq(o, eid), can_quick_fold=self.pool.can_quick_fold(eid))
             if seat == clock.seat:
-                mine = (isinstance(pending, BetDecision) and pending.seat == seat) or (
-                    isinstance(pending, DiscardDecision) and seat in pending.seats
-                )
-                msg["decision"] = pending.to_dict() if mine else None
+                msg["decision"] = self._decision(o.hand, seat)
             self._send_entry(eid, msg)
 
     async def _release(self, item: EarlyExit) -> None:
@@ -436,6 +447,44 @@ class PoolActor:
 
     def connect(self, player: str) -> None:
         self.pool.connect(player)
+
+    def resync(self, conn: Any) -> None:
+        """A (re)connecting player's windows: each entry in a hand gets its table (``pool_move``), the
+        hand so far as its seat may see it (``pool_event``), and its decision if one is pending."""
+        for e in self.pool.entries_of(conn.player):
+            o = self.open.get(e.table or "")
+            if o is None or e.seat is None or e.seat not in o.recipients:
+                continue
+            t = self.pool.tables.get(e.table or "")
+            if t is None:
+                continue
+            frames: list[tuple[str, dict[str, Any]]] = []
+            self._sink = frames
+            try:
+                self._moved(EntryMoved(self.pid, e.entry_id, e.player, e.seat, o.hand.hand_id), {})
+                for event in o.hand.events:
+                    view = event.view_for(e.seat, True)
+                    if view is not None:
+                        msg: dict[str, Any] = {"type": "pool_event", "table": t.table_id}
+                        msg["hand_id"] = o.hand.hand_id
+                        msg.update(seq=self._next_seq(o, e.entry_id), event=view.to_dict())
+                        self._send_entry(e.entry_id, msg)
+                for seat, clock in t.clocks.items():  # the decisions pending now, as in _turn
+                    now = _now()
+                    turn = self._turn_frame(
+                        o, TurnClock(t.table_id, seat, now, clock.action_deadline, clock.bank_deadline)
+                    )
+                    turn.update(
+                        seq=self._next_seq(o, e.entry_id), can_quick_fold=self.pool.can_quick_fold(e.entry_id)
+                    )
+                    if seat == e.seat:
+                        turn["decision"] = self._decision(o.hand, seat)
+                    self._send_entry(e.entry_id, turn)
+            finally:
+                self._sink = None
+            for player, m in frames:
+                if player == conn.player and m.get("entry") == entry_number(e.entry_id):
+                    conn.send(orjson.dumps(m).decode())
 
     def disconnect(self, player: str) -> None:
         if self.pool.entries_of(player):

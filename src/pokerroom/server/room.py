@@ -134,6 +134,7 @@ class Room:
             self.last_hands.start_session(conn.player)
         for pool in self.pools.values():
             pool.connect(conn.player)
+            pool.resync(conn)
         for tournament in self.tournaments.values():
             tournament.director.set_connected(conn.player, True)
             tournament.tell_seat(conn)

@@ -421,6 +421,15 @@ class TournamentActor:
                     },
                     "you": you,
                     "hand_id": hand.hand_id if hand is not None else None,
+                    # the hand so far as this viewer may see it (a late subscriber or a reconnect)
+                    "hand_events": [
+                        v.to_dict()
+                        for e in hand.events
+                        if (v := e.view_for(you, you is not None and you in table.hand_players)) is not None
+                    ]
+                    if hand is not None
+                    else [],
+                    "decision": _decision(hand, you),
                     "button": table.positions.button if table.positions is not None else None,
                     **self._level(now),
                 }
@@ -608,6 +617,18 @@ class TournamentTableView:
         if conn.player is None:
             raise ActionRefused("login_required", "log in first")
         return conn.player
+
+
+def _decision(hand: Any, seat: int | None) -> dict[str, Any] | None:
+    """The pending decision if it is this seat's, for the snapshot."""
+    if hand is None or seat is None or hand.is_over:
+        return None
+    pending = hand.pending
+    if getattr(pending, "seat", None) != seat:
+        return None
+    d: dict[str, Any] = pending.to_dict()
+    d["action_no"] = len(hand.commands)
+    return d
 
 
 def _command(seat: int, action: dict[str, Any]) -> Command:
