@@ -334,3 +334,49 @@ currency = "PLAY"
         schedule_from_data({"tournament": [{"id": "x", "colour": "red"}]}, now)
     with pytest.raises(ScheduleError):
         schedule_from_data({"tournament": [{"id": "x", "kind": "sng", "max_players": 40}]}, now)
+
+
+@pytest.mark.asyncio
+async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_path: Path) -> None:
+    """R214/R215 online: twelve players start in a Rush pool of 4-seat tables (per-entry windows, quick
+    folds), the last nine play one standard final table, and the prizes are exactly the pool."""
+    cfg = TournamentConfig(
+        "rush12",
+        "Rush 12",
+        kind="sng",
+        max_players=12,
+        buy_in=100,
+        fee=10,
+        level_minutes=LEVEL,
+        timing=FAST,
+    )
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    store = Store(Database(url, sqlite_synchronous="OFF"))
+    app = create_app(store, RoomSettings(rush_tournaments=(cfg,)))
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.02)
+    try:
+        s = LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
+        actor = open_sng(s)
+        bots = await start_tournament_bots(
+            s.url, actor.tid, 12, ["random", "caller"], think=(0, 0.01), seed=5
+        )
+        try:
+            await until_over(actor)
+        finally:
+            await stop(bots)
+        d = actor.director
+        assert d.status == "finished" and sum(actor.prizes.values()) == d.pool == 12 * 100
+        assert actor.rush_pool is not None and actor.rush_pool.hands_played > 0  # the Rush phase was played
+        assert actor.hands_played > 0  # and the final table
+        assert sum(b.moves for b, _ in bots) >= actor.rush_pool.hands_played
+        assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
+        assert (await verify_ledger(s.room.store.db)).ok
+    finally:
+        server.should_exit = True
+        await task

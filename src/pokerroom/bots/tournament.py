@@ -13,7 +13,8 @@ import httpx
 import orjson
 import websockets
 
-from pokerroom.bots.client import BotClient, BotStats
+from pokerroom.bots.client import BotStats
+from pokerroom.bots.pool import PoolBot
 from pokerroom.bots.strategies import Strategy
 
 __all__ = ["TournamentBot"]
@@ -21,7 +22,10 @@ __all__ = ["TournamentBot"]
 log = logging.getLogger("pokerroom.bots")
 
 
-class TournamentBot(BotClient):
+class TournamentBot(PoolBot):
+    """Plays tournament tables like a table bot and, in a Rush tournament's pool phase, its entry's
+    windows like a pool bot."""
+
     def __init__(
         self,
         base_url: str,
@@ -33,7 +37,8 @@ class TournamentBot(BotClient):
         rng: random.Random | None = None,
         stats: BotStats | None = None,
     ) -> None:
-        super().__init__(base_url, name, strategy, "", think=think, rng=rng, stats=stats)
+        super().__init__(base_url, name, strategy, "", 0, think=think, rng=rng, stats=stats, rejoin=False)
+        self.table = ""
         self.tournament = tournament
         self.finished = False
         self.registered = False
@@ -75,7 +80,11 @@ class TournamentBot(BotClient):
 
     async def _on_tournament_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if kind == "tournament_seat" and msg["tournament"] == self.tournament:
+        if isinstance(kind, str) and kind.startswith("pool_"):
+            if kind == "pool_move":
+                self.pool = msg["pool"]
+            await self._on_pool_message(msg)
+        elif kind == "tournament_seat" and msg["tournament"] == self.tournament:
             if self.table and self.table != msg["table"]:
                 await self._send({"type": "unsubscribe", "table": self.table})
             self.table, self.seat = msg["table"], msg["seat"]

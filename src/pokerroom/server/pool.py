@@ -41,6 +41,7 @@ from pokerroom.store import SeatRecord, deck_commitment
 
 if TYPE_CHECKING:
     from pokerroom.server.room import Room
+    from pokerroom.server.tournament import TournamentActor
 
 __all__ = ["PoolActor", "entry_number"]
 
@@ -74,9 +75,12 @@ class _Open:
 
 
 class PoolActor:
-    def __init__(self, room: Room, pool: RushPool) -> None:
+    def __init__(self, room: Room, pool: RushPool, tournament: TournamentActor | None = None) -> None:
         self.room = room
         self.pool = pool
+        # A Rush tournament's pool: tournament chips (nothing booked or journaled), play routed through
+        # the tournament's director, no loop of its own (the tournament's clock drives the pool).
+        self.tournament = tournament
         self.pid = pool.pid
         # Table (and so hand) ids must stay unique across restarts of the room: start the counter at the
         # clock (milliseconds) rather than at 0.
@@ -101,6 +105,8 @@ class PoolActor:
                 await self._task
 
     async def call(self, job: Callable[[], Awaitable[Any]]) -> Any:
+        if self.tournament is not None:
+            return await self.tournament.call(job)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.inbox.put((job, fut))
         return await fut
@@ -201,6 +207,8 @@ class PoolActor:
                 self._send_entry(item.entry, {"type": "pool_entry", "status": "left", "stack": item.stack})
             elif isinstance(item, TopUp):
                 pass  # booked before the pool applies it
+        if self.tournament is not None:
+            return  # the director eliminates players out of chips
         # A busted entry leaves the pool (its player may join again with a new buy-in).
         busted = [e.entry_id for e in self.pool.entries.values() if e.state == "busted"]
         for eid in busted:
@@ -210,6 +218,10 @@ class PoolActor:
 
     def _moved(self, item: EntryMoved, finished: dict[str, FinishedHand]) -> None:
         tid = item.hand_id.removesuffix("-h")
+        for other_tid, other in self.open.items():  # a moved entry gets nothing more of an older hand
+            if other_tid != tid:
+                for seat in [s for s, e in other.recipients.items() if e == item.entry]:
+                    del other.recipients[seat]
         t = self.pool.tables.get(tid)
         names = t.names if t is not None else (finished[tid].players if tid in finished else {})
         hand = t.hand if t is not None else (finished[tid].hand if tid in finished else None)
@@ -264,6 +276,8 @@ class PoolActor:
         deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
         o = _Open(hand, names, salt, deck_text, dict(entries))
         self.open[tid] = o
+        if self.tournament is not None:
+            return o
         seats = [
             SeatRecord(seat, int(_player_of(entries[seat])), self.sessions[entries[seat]], p.starting_stack)
             for seat, p in hand.players.items()
@@ -279,6 +293,8 @@ class PoolActor:
         return o
 
     async def _journal_commands(self, o: _Open) -> None:
+        if self.tournament is not None:
+            return
         journal = self.room.store.journal
         while o.journaled < len(o.hand.commands):
             command = o.hand.commands[o.journaled]
@@ -330,6 +346,10 @@ class PoolActor:
 
     async def _finish(self, record: FinishedHand) -> None:
         o = self.open.pop(record.table_id, None)
+        if self.tournament is not None:
+            self.hands_played += 1
+            self.room.last_hands.add(record)
+            return
         if o is not None:
             await self._journal_commands(o)
         s = record.settlement
@@ -365,6 +385,8 @@ class PoolActor:
     async def join(self, conn: Any, entries: int, buy_in: int) -> list[int]:
         """New entries, each with its own buy-in from the wallet (booked before the pool takes it)."""
         player = self._player(conn)
+        if self.tournament is not None:
+            raise ActionRefused("tournament_pool", "register for the tournament to play")
         have = len(self.pool.entries_of(player))
         if have + entries > self.pool.config.max_entries:
             raise ActionRefused(
@@ -391,6 +413,8 @@ class PoolActor:
 
     async def leave(self, conn: Any, entry: int | None) -> None:
         player = self._player(conn)
+        if self.tournament is not None:
+            raise ActionRefused("tournament_pool", "a tournament is played to the end")
         eids = (
             [e.entry_id for e in self.pool.entries_of(player)]
             if entry is None
@@ -405,6 +429,10 @@ class PoolActor:
         eid = self._entry_id(player, entry)
         if not self.pool.can_quick_fold(eid):
             raise ActionRefused("quick_fold_refused", "Quick Fold is not possible now")
+        if self.tournament is not None:
+            t = self.tournament
+            await t.process(t.director.quick_fold(player, _now()))  # type: ignore[attr-defined]
+            return
         await self.process(self.pool.quick_fold(eid, _now()))
 
     async def act(self, conn: Any, entry: int, hand_id: str, action_no: int, action: dict[str, Any]) -> bool:
@@ -426,11 +454,17 @@ class PoolActor:
             code = "stale_action" if action_no < current else "bad_action_no"
             raise ActionRefused(code, f"the next action number is {current}")
         command = self._command(e.seat, action)
-        out = self.pool.act(eid, command, _now())
+        if self.tournament is not None:
+            out = self.tournament.director.act(player, command, _now())
+        else:
+            out = self.pool.act(eid, command, _now())
         self._applied[key] = True
         if len(self._applied) > 10_000:
             self._applied.clear()
-        await self.process(out)
+        if self.tournament is not None:
+            await self.tournament.process(out)
+        else:
+            await self.process(out)
         return False
 
     @staticmethod
@@ -534,7 +568,7 @@ async def pool_request(room: Room, conn: Any, msg: Any) -> None:
     """Route a pool message of the WebSocket protocol to its pool's actor (``ws.py`` calls this)."""
     from pokerroom.server import protocol as p
 
-    actor = room.pools.get(msg.pool)
+    actor = room.pools.get(msg.pool) or room.tournament_pool(msg.pool)
     if actor is None:
         raise ActionRefused("unknown_pool", "no such pool")
     ref = getattr(msg, "ref", None)

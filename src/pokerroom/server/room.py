@@ -14,7 +14,7 @@ import orjson
 from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
 from pokerroom.rooms.rush import RushPool
 from pokerroom.rooms.rush_rules import PoolConfig
-from pokerroom.rooms.tournament import TournamentConfig, TournamentDirector
+from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig, TournamentDirector
 from pokerroom.server.actor import TableActor
 from pokerroom.server.connection import Connection
 from pokerroom.server.pool import PoolActor
@@ -33,6 +33,7 @@ class RoomSettings:
     points: PointsPolicy | None = None
     pools: tuple[PoolConfig, ...] = ()
     tournaments: tuple[TournamentConfig, ...] = ()  # a sit-and-go opens again each time one starts
+    rush_tournaments: tuple[TournamentConfig, ...] = ()  # played in a Rush pool down to a final table
     message_rate: float = 20.0  # frames a client may send per second ...
     message_burst: float = 40.0  # ... in bursts of this many (docs/protocol.md, "Limits")
 
@@ -70,6 +71,8 @@ class Room:
             self.add_pool(pool_cfg)
         for t_cfg in self.settings.tournaments:
             self.add_tournament(t_cfg)
+        for t_cfg in self.settings.rush_tournaments:
+            self.add_tournament(t_cfg, rush=True)
 
     def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> TableActor:
         """Open a table; its hand ids go on after the ``hands_before`` it already has in the journal."""
@@ -86,7 +89,7 @@ class Room:
         actor.start()
         return actor
 
-    def add_tournament(self, cfg: TournamentConfig) -> TournamentActor:
+    def add_tournament(self, cfg: TournamentConfig, *, rush: bool = False) -> TournamentActor:
         """Open a tournament. A sit-and-go is a series: this opens its first copy, and each copy that
         starts opens the next (ids ``<id>-<random>``)."""
         series = cfg.tournament_id if cfg.kind == "sng" else None
@@ -94,14 +97,16 @@ class Room:
             cfg = replace(cfg, tournament_id=f"{series}-{secrets.token_hex(3)}")
         if cfg.tournament_id in self.tournaments:
             raise ValueError(f"tournament {cfg.tournament_id!r} exists already")
-        actor = TournamentActor(self, TournamentDirector(cfg, self.rng, self.settings.points), series=series)
+        kind = RushTournamentDirector if rush else TournamentDirector
+        actor = TournamentActor(self, kind(cfg, self.rng, self.settings.points), series=series)
         self.tournaments[cfg.tournament_id] = actor
         actor.start()
         return actor
 
     def next_in_series(self, actor: TournamentActor) -> None:
         assert actor.series is not None
-        self.add_tournament(replace(actor.director.config, tournament_id=actor.series))
+        rush = isinstance(actor.director, RushTournamentDirector)
+        self.add_tournament(replace(actor.director.config, tournament_id=actor.series), rush=rush)
 
     def tournament_table(self, table: str) -> TournamentTableView | None:
         for actor in self.tournaments.values():
@@ -110,8 +115,16 @@ class Room:
                 return view
         return None
 
+    def tournament_pool(self, pool_id: str) -> PoolActor | None:
+        """The pool of a Rush tournament in its Rush phase."""
+        for actor in self.tournaments.values():
+            if actor.rush_pool is not None and actor.rush_pool.pid == pool_id:
+                return actor.rush_pool
+        return None
+
     def is_pool_table(self, table: str) -> bool:
-        return table in self.pools or any(p.owns_table(table) for p in self.pools.values())
+        pools = [*self.pools.values(), *(t.rush_pool for t in self.tournaments.values() if t.rush_pool)]
+        return table in self.pools or any(p.pid == table or p.owns_table(table) for p in pools)
 
     async def stop(self) -> None:
         for actor in self.actors.values():
@@ -138,6 +151,8 @@ class Room:
         for tournament in self.tournaments.values():
             tournament.director.set_connected(conn.player, True)
             tournament.tell_seat(conn)
+            if tournament.rush_pool is not None:
+                tournament.rush_pool.resync(conn)
 
     async def detach(self, conn: Connection) -> None:
         for tid in list(conn.tables):

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from pokerroom.engine import Command, command_from_dict
-from pokerroom.rooms import HandEvents, TurnClock
+from pokerroom.rooms import HandEvents, HandFinished, TurnClock
 from pokerroom.rooms.errors import TableError
+from pokerroom.rooms.rush import EntryLeft, EntryMoved, EntryWaiting
 from pokerroom.rooms.tournament import (
     BlindLevel,
     Finished,
@@ -44,6 +45,7 @@ from pokerroom.server.connection import Connection
 from pokerroom.store import AccountKind
 
 if TYPE_CHECKING:
+    from pokerroom.server.pool import PoolActor
     from pokerroom.server.room import Room
 
 __all__ = ["Ticket", "TournamentActor", "TournamentTableView"]
@@ -85,6 +87,7 @@ class TournamentActor:
         self.finished_at: datetime | None = None
         self._task: asyncio.Task[None] | None = None
         self._accounts: dict[str, int] = {}
+        self.rush_pool: PoolActor | None = None  # a Rush tournament's pool phase
         self.run = secrets.token_hex(4)  # in idempotency keys: a tournament id may come back after a restart
 
     # ----------------------------------------------------------------------------------- running
@@ -108,6 +111,9 @@ class TournamentActor:
         while True:
             now = _now()
             deadline = self.director.next_deadline(now)
+            rush = getattr(self.director, "rush", None)
+            if rush is not None and (due := rush.next_deadline()) is not None:  # the Rush phase's clocks
+                deadline = due if deadline is None else min(deadline, due)
             timeout = 1.0 if deadline is None else min(1.0, max(0.01, (deadline - now).total_seconds()))
             job = None
             with contextlib.suppress(TimeoutError):
@@ -243,7 +249,31 @@ class TournamentActor:
 
     # ----------------------------------------------------------------------------- processing
 
+    def _rush_items(self, out: list[object]) -> list[object]:
+        """A Rush tournament's pool phase: what concerns the pool goes to its messenger (per-entry
+        windows, as in a Rush pool); the rest stays here."""
+        rush = getattr(self.director, "rush", None)
+        if rush is not None and (self.rush_pool is None or self.rush_pool.pool is not rush):
+            from pokerroom.server.pool import PoolActor
+
+            self.rush_pool = PoolActor(self.room, rush, self)
+        if self.rush_pool is None:
+            return []
+        prefix = f"{self.rush_pool.pid}-t"
+        return [
+            x
+            for x in out
+            if isinstance(x, EntryMoved | EntryWaiting | EntryLeft | HandFinished)
+            or (isinstance(x, HandEvents | TurnClock) and x.table_id.startswith(prefix))
+        ]
+
     async def process(self, out: list[object]) -> None:
+        mine = self._rush_items(out)
+        if mine:
+            assert self.rush_pool is not None
+            await self.rush_pool._process(mine)
+            taken = {id(x) for x in mine}
+            out = [x for x in out if id(x) not in taken]
         for item in out:
             if isinstance(item, HandEvents):
                 self._broadcast_events(item)
