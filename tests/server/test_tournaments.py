@@ -17,11 +17,11 @@ import uvicorn
 
 from pokerroom.bots.runner import start_tournament_bots
 from pokerroom.rooms import Timing
-from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig
 from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_tournaments
 from pokerroom.server.room import RoomSettings
-from pokerroom.server.schedule import ScheduleError, load_schedule, schedule_from_data
+from pokerroom.server.schedule import ScheduleError, load_schedule, load_split_schedule, schedule_from_data
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import PLAY, AccountKind, Database, Role, Store, verify_ledger
 
@@ -238,8 +238,11 @@ async def test_the_admin_api_refuses_non_admins_and_schedules_for_admins(sng: Li
         bad = dict(body, id="bad", kind="sng", max_players=99)
         r = await http.post("/api/admin/tournaments", json=bad, headers=admin)
         assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_tournament"
+        r = await http.post("/api/admin/tournaments", json=dict(body, id="rushy", rush=True), headers=admin)
+        assert r.status_code == 201, r.text
         upcoming = (await http.get("/api/tournaments", params={"status": "upcoming"})).json()["upcoming"]
-    assert "nightly" in [t["tournament"] for t in upcoming]
+    assert {"nightly", "rushy"} <= {t["tournament"] for t in upcoming}
+    assert isinstance(sng.room.tournaments["rushy"].director, RushTournamentDirector)
 
 
 @pytest.mark.asyncio
@@ -313,6 +316,7 @@ start = 2026-12-01T18:00:00Z
 guarantee = 5000
 betting = "pl"
 variant = "omaha"
+rush = true
 
 [[big_game]]
 variant = "holdem"
@@ -330,6 +334,8 @@ currency = "PLAY"
     assert (big.buy_in, big.fee, big.guarantee) == (10_000, 900, 1_000_000)
     satellites = [c for c in configs.values() if c.target == big.tournament_id]
     assert len(satellites) == 3 and all(c.seat_value == 10_900 for c in satellites)
+    standard, rush = load_split_schedule(path, now)
+    assert [c.tournament_id for c in rush] == ["daily"] and "turbo" in [c.tournament_id for c in standard]
     with pytest.raises(ScheduleError, match="unknown field"):
         schedule_from_data({"tournament": [{"id": "x", "colour": "red"}]}, now)
     with pytest.raises(ScheduleError):

@@ -43,13 +43,15 @@ async def _serve(
     from pokerroom.server.app import create_app
     from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
     from pokerroom.server.room import RoomSettings
-    from pokerroom.server.schedule import ScheduleError, load_schedule
+    from pokerroom.server.schedule import ScheduleError, load_split_schedule
     from pokerroom.store import Store
 
     schedule = demo_tournaments()
+    rush = schedule[:0]  # Rush tournaments of the schedule file
     if tournaments:
         try:
-            schedule += load_schedule(tournaments)
+            more, rush = load_split_schedule(tournaments)
+            schedule += more
         except ScheduleError as exc:
             typer.echo(f"bad tournament schedule: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -57,7 +59,10 @@ async def _serve(
     await store.db.upgrade()
     await _demo_account(store)
     settings = RoomSettings(
-        tables=tuple(demo_tables()), pools=tuple(demo_pools()), tournaments=tuple(schedule)
+        tables=tuple(demo_tables()),
+        pools=tuple(demo_pools()),
+        tournaments=tuple(schedule),
+        rush_tournaments=tuple(rush),
     )
     pool_bots = 8 if demo_bots else 0
     bots *= len(settings.tables)

@@ -96,12 +96,16 @@ async def tickets(me: Me, request: Request) -> dict[str, Any]:
 
 @router.post("/admin/tournaments", tags=["admin"], status_code=201)
 async def schedule(me: Me, request: Request, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-    """Admin only: schedule a tournament (the fields of a ``[[tournament]]`` of the schedule file)."""
+    """Admin only: schedule a tournament (the fields of a ``[[tournament]]`` of the schedule file, with
+    ``rush`` for a Rush tournament)."""
     if not me.is_admin:
         raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
+    rush = body.pop("rush", False)
     try:
+        if not isinstance(rush, bool):
+            raise ScheduleError("rush is true or false")
         cfg = tournament_from_dict(body)
-        actor = _room(request).add_tournament(cfg)
+        actor = _room(request).add_tournament(cfg, rush=rush)
     except (ScheduleError, ValueError) as exc:
         raise HTTPException(422, detail={"code": "bad_tournament", "message": str(exc)}) from None
     return {"tournament": actor.summary()}

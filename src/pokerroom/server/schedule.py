@@ -17,6 +17,7 @@ name = "Daily 5k guaranteed"
 start = 2026-12-01T18:00:00Z   # or start_in_minutes = 30
 guarantee = 5000
 late_registration_levels = 3
+rush = true                    # a Rush tournament (RULES.md §8.9): Rush tables, then a final table
 
 [[big_game]]                   # the Sunday Big Game of the Week and its satellites (RULES.md §9.10)
 variant = "holdem"
@@ -41,7 +42,14 @@ from pokerroom.rooms.config import Timing
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game_satellite
 
-__all__ = ["ScheduleError", "load_schedule", "schedule_from_data", "tournament_from_dict"]
+__all__ = [
+    "ScheduleError",
+    "load_schedule",
+    "load_split_schedule",
+    "schedule_from_data",
+    "split_schedule",
+    "tournament_from_dict",
+]
 
 _FIELDS = {f.name for f in fields(TournamentConfig)} - {"tournament_id", "timing", "payouts", "betting"}
 _TIMING = {"action_seconds": "action", "time_bank": "time_bank", "between_hands": "between_hands"}
@@ -111,28 +119,55 @@ def _big_game(data: Mapping[str, Any], now: datetime) -> list[TournamentConfig]:
 
 
 def schedule_from_data(data: Mapping[str, Any], now: datetime | None = None) -> list[TournamentConfig]:
+    return [cfg for cfg, _ in _entries(data, now)]
+
+
+def split_schedule(
+    data: Mapping[str, Any], now: datetime | None = None
+) -> tuple[list[TournamentConfig], list[TournamentConfig]]:
+    """(standard tournaments, Rush tournaments: those with ``rush = true``)."""
+    entries = _entries(data, now)
+    return [c for c, rush in entries if not rush], [c for c, rush in entries if rush]
+
+
+def _entries(data: Mapping[str, Any], now: datetime | None) -> list[tuple[TournamentConfig, bool]]:
     now = now or datetime.now(UTC)
     unknown = set(data) - {"tournament", "big_game"}
     if unknown:
         raise ScheduleError(
             f"unknown section(s) {', '.join(sorted(unknown))}: use [[tournament]], [[big_game]]"
         )
-    out = [tournament_from_dict(t, now) for t in data.get("tournament", [])]
+    out: list[tuple[TournamentConfig, bool]] = []
+    for t in data.get("tournament", []):
+        rush = t.get("rush", False)
+        if not isinstance(rush, bool):
+            raise ScheduleError("rush is true or false")
+        out.append((tournament_from_dict({k: v for k, v in t.items() if k != "rush"}, now), rush))
     for g in data.get("big_game", []):
         try:
-            out += _big_game(g, now)
+            out += [(c, False) for c in _big_game(g, now)]
         except (ConfigError, ValueError) as exc:
             raise ScheduleError(f"big_game: {exc}") from None
-    ids = [c.tournament_id for c in out]
+    ids = [c.tournament_id for c, _ in out]
     if len(set(ids)) != len(ids):
         raise ScheduleError("tournament ids must be unique")
     return out
 
 
-def load_schedule(path: str | Path, now: datetime | None = None) -> list[TournamentConfig]:
-    """The tournaments of a TOML schedule file."""
+def _read(path: str | Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(Path(path).read_text())
+        return tomllib.loads(Path(path).read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ScheduleError(f"{path}: {exc}") from None
-    return schedule_from_data(data, now)
+
+
+def load_schedule(path: str | Path, now: datetime | None = None) -> list[TournamentConfig]:
+    """The tournaments of a TOML schedule file."""
+    return schedule_from_data(_read(path), now)
+
+
+def load_split_schedule(
+    path: str | Path, now: datetime | None = None
+) -> tuple[list[TournamentConfig], list[TournamentConfig]]:
+    """The tournaments of a TOML schedule file: (standard, Rush)."""
+    return split_schedule(_read(path), now)
