@@ -60,6 +60,7 @@ class BotClient:
         self.token = ""
         self.player_id: str | None = None
         self.seat: int | None = None
+        self.preferred_seat: int | None = None  # the seat to take when it is free (else a random one)
         self.hand_id = ""
         self.hole: list[str] = []
         self.board: list[str] = []
@@ -151,7 +152,7 @@ class BotClient:
         if not free:
             await self._send({"type": "waiting_list", "table": self.table, "join": True})
             return
-        seat = self.rng.choice(free)
+        seat = self.preferred_seat if self.preferred_seat in free else self.rng.choice(free)
         buy_in = state["buy_in"]["max"] or 2 * state["buy_in"]["min"]
         await self._send({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
 

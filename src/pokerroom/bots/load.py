@@ -1,0 +1,308 @@
+"""The load test behind ``pokerroom loadtest`` and ``benchmarks/load.py``.
+
+A server process (one uvicorn worker, SQLite, ``ceil(players / 6)`` six-max NL hold'em tables) is
+started on 127.0.0.1 unless a URL is given; N bots play it from their own processes (several hundred
+bots per process, each process one asyncio loop), so that the bots do not share the server's event loop.
+Bots act after a think time drawn between ``think`` bounds. After a warm-up (connect, sit, first hands)
+the run is measured for ``duration`` seconds:
+
+- hands per second: hands finished by the server's tables in the window (from the lobby);
+- latency: from a bot sending an action to its ``ack``, which the server sends once the action has been
+  applied, journaled and its events broadcast to the table (p50, p99);
+- errors: every ``error`` frame a bot received in the window, by code, and bots that lost their socket.
+
+The server's accounts are made directly in its store with a cheap password hash (the load test measures
+play, not argon2); with ``--url`` the bots register over HTTP like any client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import random
+import socket
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pokerroom.bots.client import BotClient, BotStats
+from pokerroom.bots.strategies import STRATEGIES
+
+__all__ = ["LoadReport", "load_tables", "run_load"]
+
+PASSWORD = "hunter-22-poker"
+
+
+@dataclass
+class LoadReport:
+    players: int
+    tables: int
+    processes: int
+    think: tuple[float, float]
+    duration: float
+    hands: int
+    hands_per_second: float
+    actions: int
+    latency_p50_ms: float
+    latency_p99_ms: float
+    latency_max_ms: float
+    errors: int
+    error_codes: dict[str, int] = field(default_factory=dict)
+    seated: int = 0
+
+    def text(self) -> str:
+        lo, hi = self.think
+        codes = ", ".join(f"{k} {v}" for k, v in sorted(self.error_codes.items())) or "none"
+        return (
+            f"{self.players} players ({self.seated} seated) at {self.tables} tables, think {lo:g}-{hi:g} s, "
+            f"{self.processes} bot processes, {self.duration:g} s measured\n"
+            f"  hands/s          {self.hands_per_second:.1f} ({self.hands} hands)\n"
+            f"  actions          {self.actions} ({self.actions / max(self.duration, 1e-9):.0f}/s)\n"
+            f"  action -> ack    p50 {self.latency_p50_ms:.1f} ms, p99 {self.latency_p99_ms:.1f} ms, "
+            f"max {self.latency_max_ms:.1f} ms\n"
+            f"  errors           {self.errors} ({codes})"
+        )
+
+
+def load_tables(count: int) -> list[Any]:
+    """``count`` six-max NL hold'em play-money tables (10/20), default clocks."""
+    from pokerroom.engine import Betting, RakeRule, Stakes
+    from pokerroom.rooms import TableConfig, Timing
+
+    return [
+        TableConfig(
+            table_id=f"load-{i + 1}",
+            name=f"Load {i + 1}",
+            variant="holdem",
+            betting=Betting.NO_LIMIT,
+            stakes=Stakes.blinds(10, 20),
+            seats=6,
+            rake=RakeRule(500, 60),
+            timing=Timing(action=15.0, time_bank=30.0, between_hands=1.0),
+            currency="PLAY",
+        )
+        for i in range(count)
+    ]
+
+
+# ------------------------------------------------------------------------------------------- server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _make_accounts(store: Any, players: int) -> list[str]:
+    from argon2 import PasswordHasher
+
+    store.accounts.hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    tokens = []
+    for i in range(players):
+        player = await store.accounts.register(f"load{i + 1}", PASSWORD)
+        await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
+        tokens.append((await store.accounts.login(f"load{i + 1}", PASSWORD)).token)
+    return tokens
+
+
+async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
+    import uvicorn
+
+    from pokerroom.server.app import create_app
+    from pokerroom.server.room import RoomSettings
+    from pokerroom.store import Store
+
+    store = Store.open(f"sqlite+aiosqlite:///{db}")
+    await store.db.upgrade()
+    tokens = await _make_accounts(store, players)
+    Path(tokens_path).write_text(json.dumps(tokens))
+    app = create_app(store, RoomSettings(tables=tuple(load_tables(tables))))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, lifespan="on", backlog=4096
+    )
+    await uvicorn.Server(config).serve()
+
+
+def _server_main(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(port, db, players, tables, tokens_path))
+
+
+# --------------------------------------------------------------------------------------------- bots
+
+
+@dataclass
+class _Seat:
+    name: str
+    token: str
+    table: str
+    seat: int
+
+
+def _bots_main(url: str, seats: list[_Seat], think: tuple[float, float], start: float, stop: float, seed: int,
+               out: Any) -> None:  # fmt: skip
+    stats = asyncio.run(_bots(url, seats, think, start, stop, seed))
+    out.put(stats)
+
+
+async def _bots(
+    url: str, seats: list[_Seat], think: tuple[float, float], start: float, stop: float, seed: int
+) -> dict[str, Any]:
+    rng = random.Random(seed)
+    stats = BotStats()
+    bots = []
+    for s in seats:
+        bot = BotClient(
+            url, s.name, STRATEGIES["caller"](), s.table, think=think, rng=random.Random(rng.random())
+        )
+        bot.stats = stats
+        bot.token = s.token
+        bot.preferred_seat = s.seat
+        bots.append(bot)
+    if not seats[0].token:  # a room of its own: register over HTTP like any client
+        async with httpx.AsyncClient(timeout=120) as http:
+            for bot in bots:
+                await bot.login(http)
+    tasks = []
+    ramp = max(0.0, start - time.time() - 5) / max(1, len(bots))
+    for bot in bots:
+        tasks.append(asyncio.create_task(bot.run()))
+        await asyncio.sleep(min(ramp, 0.02))
+    await asyncio.sleep(max(0.0, start - time.time()))
+    stats.actions, stats.errors, stats.hands = 0, 0, 0
+    stats.latencies.clear()
+    stats.error_codes.clear()
+    await asyncio.sleep(max(0.0, stop - time.time()))
+    seated = sum(1 for b in bots if b.seat is not None)
+    for bot in bots:
+        bot.stopped = True
+    for task in tasks:
+        task.cancel()
+    with contextlib.suppress(BaseException):
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    return {
+        "actions": stats.actions,
+        "errors": stats.errors,
+        "error_codes": stats.error_codes,
+        "latencies": stats.latencies,
+        "seated": seated,
+    }
+
+
+# --------------------------------------------------------------------------------------------- run
+
+
+async def _hands(url: str) -> int:
+    async with httpx.AsyncClient(timeout=60) as http:
+        tables = (await http.get(f"{url}/api/lobby")).json()["tables"]
+    return sum(int(t["hands"]) for t in tables if str(t["table"]).startswith("load-"))
+
+
+async def _wait_up(url: str, proc: Any, timeout: float) -> None:
+    deadline = time.time() + timeout
+    async with httpx.AsyncClient(timeout=5) as http:
+        while time.time() < deadline:
+            if proc is not None and not proc.is_alive():
+                raise RuntimeError("the load-test server exited")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(f"{url}/api/health")).status_code == 200:
+                    return
+            await asyncio.sleep(0.3)
+    raise RuntimeError("the load-test server did not start")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def run_load(
+    players: int,
+    duration: float,
+    think: tuple[float, float] = (0.5, 2.0),
+    *,
+    url: str | None = None,
+    processes: int | None = None,
+    warmup: float | None = None,
+) -> LoadReport:
+    """Run the load test and return its figures (see the module docstring)."""
+    ctx = mp.get_context("spawn")
+    tables = math.ceil(players / 6)
+    server = None
+    tmp = tempfile.TemporaryDirectory(prefix="pokerroom-load-")
+    try:
+        tokens: list[str] = [""] * players
+        if url is None:
+            port = _free_port()
+            url = f"http://127.0.0.1:{port}"
+            tokens_path = str(Path(tmp.name) / "tokens.json")
+            server = ctx.Process(
+                target=_server_main,
+                args=(port, str(Path(tmp.name) / "load.db"), players, tables, tokens_path),
+                daemon=True,
+            )
+            server.start()
+            asyncio.run(_wait_up(url, server, 600))
+            tokens = json.loads(Path(tokens_path).read_text())
+        url = url.rstrip("/")
+        seats = [_Seat(f"load{i + 1}", tokens[i], f"load-{i // 6 + 1}", i % 6 + 1) for i in range(players)]
+        nproc = processes or max(1, min(8, math.ceil(players / 500)))
+        warm = warmup if warmup is not None else 10.0 + players / 100
+        start = time.time() + warm
+        stop = start + duration
+        queue = ctx.Queue()
+        workers = [
+            ctx.Process(
+                target=_bots_main, args=(url, seats[i::nproc], think, start, stop, i, queue), daemon=True
+            )
+            for i in range(nproc)
+        ]
+        for w in workers:
+            w.start()
+        time.sleep(max(0.0, start - time.time()))
+        h0 = asyncio.run(_hands(url))
+        time.sleep(max(0.0, stop - time.time()))
+        h1 = asyncio.run(_hands(url))
+        results = [queue.get(timeout=120) for _ in workers]
+        for w in workers:
+            w.join(30)
+        latencies = [x for r in results for x in r["latencies"]]
+        codes: dict[str, int] = {}
+        for r in results:
+            for k, v in r["error_codes"].items():
+                codes[k] = codes.get(k, 0) + v
+        return LoadReport(
+            players=players,
+            tables=tables,
+            processes=nproc,
+            think=think,
+            duration=duration,
+            hands=h1 - h0,
+            hands_per_second=(h1 - h0) / duration,
+            actions=sum(r["actions"] for r in results),
+            latency_p50_ms=1000 * _percentile(latencies, 0.50),
+            latency_p99_ms=1000 * _percentile(latencies, 0.99),
+            latency_max_ms=1000 * max(latencies, default=0.0),
+            errors=sum(r["errors"] for r in results),
+            error_codes=codes,
+            seated=sum(r["seated"] for r in results),
+        )
+    finally:
+        if server is not None:
+            server.terminate()
+            server.join(10)
+        tmp.cleanup()
+
+
+def report_json(report: LoadReport) -> str:
+    return json.dumps(asdict(report), indent=1)

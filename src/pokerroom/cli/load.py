@@ -1,0 +1,35 @@
+"""``pokerroom loadtest``: N bot clients in their own processes against a server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import typer
+
+from pokerroom.cli.app import app
+
+
+def _think(text: str) -> tuple[float, float]:
+    lo, _, hi = text.partition("-")
+    try:
+        low, high = float(lo), float(hi or lo)
+    except ValueError:
+        raise typer.BadParameter("think is MIN-MAX seconds, for example 0.5-2") from None
+    if not 0 <= low <= high:
+        raise typer.BadParameter("think is MIN-MAX seconds with 0 <= MIN <= MAX")
+    return low, high
+
+
+@app.command("loadtest")
+def loadtest_command(
+    players: int = typer.Option(600, min=2, help="How many bot players."),
+    duration: float = typer.Option(60.0, min=1, help="Seconds measured (after a warm-up)."),
+    think: str = typer.Option("0.5-2", help="Bots think MIN-MAX seconds before acting."),
+    url: str = typer.Option(None, help="A running room (default: start one on 127.0.0.1)."),
+    processes: int = typer.Option(None, help="Bot processes (default: one per 500 bots)."),
+    warmup: float = typer.Option(None, help="Seconds to connect and sit before measuring."),
+    json_out: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Load test: hands per second, action-to-ack latency (p50, p99) and errors (benchmarks/load.py)."""
+    from pokerroom.bots.load import report_json, run_load
+
+    report = run_load(players, duration, _think(think), url=url, processes=processes, warmup=warmup)
+    typer.echo(report_json(report) if json_out else report.text())
