@@ -22,6 +22,7 @@ import contextlib
 import json
 import math
 import multiprocessing as mp
+import os
 import random
 import socket
 import tempfile
@@ -125,10 +126,23 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
     tokens = await _make_accounts(store, players)
     Path(tokens_path).write_text(json.dumps(tokens))
     app = create_app(store, RoomSettings(tables=tuple(load_tables(tables))))
+    profile = os.environ.get("POKERROOM_LOAD_PROFILE")  # "FILE:SECONDS": profile the server that long
+    if profile:
+        asyncio.get_running_loop().create_task(_profile(*profile.split(":")))
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, lifespan="on", backlog=4096
     )
     await uvicorn.Server(config).serve()
+
+
+async def _profile(path: str, seconds: str) -> None:
+    import cProfile
+
+    prof = cProfile.Profile()
+    prof.enable()
+    await asyncio.sleep(float(seconds))
+    prof.disable()
+    prof.dump_stats(path)
 
 
 def _server_main(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
