@@ -111,7 +111,25 @@ def test_play_a_table(
     assert tile.locator(".dealer-button").count() <= 1
     if table == "holdem-nl":
         _chat_last_hand_and_histories(page, tile)
+    if table == "omaha8-fl":
+        _top_up_and_sit_out(page, tile)
     p.leave(table)
+
+
+def _top_up_and_sit_out(page: Any, tile: Any) -> None:
+    # Top up from the wallet (applied between hands): the wallet pays for it.
+    before = int(page.get_attribute("#balance", "data-amount") or 0)
+    tile.locator(".top-up-amount").fill("100")
+    tile.locator(".top-up-btn").click()
+    page.wait_for_function(
+        f"Number(document.querySelector('#balance').dataset.amount) === {before - 100}", timeout=30_000
+    )
+    # Sit out from the next hand, then come back.
+    tile.locator(".sit-out-btn").click()
+    tile.locator(".sit-in-btn").wait_for(timeout=30_000)
+    assert tile.locator(".seat.mine .status").inner_text() == "Sitting out"
+    tile.locator(".sit-in-btn").click()
+    tile.locator(".sit-out-btn").wait_for(timeout=30_000)
 
 
 def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
