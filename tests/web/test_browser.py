@@ -202,6 +202,11 @@ def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
     seen = Seen()
     played = _hands(1)
     p.play(f"{POOL}#1", seen, until=lambda s, t: s.decisions > 0 and played(s, t), raise_once=False)
+    # Reload while the entry is in a hand: its window comes back.
+    tile.locator(".seat.mine .card").first.wait_for(timeout=30_000)
+    page.reload()
+    tile.locator(".seat.mine .card").first.wait_for(timeout=15_000)
+    assert tile.locator(".seat.mine .card").count() == 2
     assert seen.decisions > 0 and set(seen.own_cards) <= {2}
     tile.locator(".leave-btn").click()
 
@@ -223,6 +228,15 @@ def test_tournament(room: Room, page: Any, screenshots: Path) -> None:
     tile.wait_for(timeout=60_000)
     table = tile.get_attribute("data-table")
     assert table
+    # Reload while it is our turn: the table and the hand come back with our cards and our decision.
+    bar = tile.locator(".actionbar[data-kind]")
+    bar.wait_for(timeout=60_000)
+    hand_id = tile.get_attribute("data-hand-id")
+    cards = tile.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    page.reload()
+    bar.wait_for(timeout=15_000)
+    assert tile.get_attribute("data-hand-id") == hand_id
+    assert tile.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)") == cards
     p.shot = screenshots / "tournament.png"
     p.shot.unlink(missing_ok=True)
     seen = Seen()

@@ -21,6 +21,7 @@ class App {
     this.sitDialog = new SitDialog(this);
     this.poolDialog = new PoolDialog(this);
     this.joining = new Map(); // ref of a pool_join -> pool summary
+    this.poolQueue = []; // pool frames waiting for the lobby's list of pools
     this.cashier = new Cashier(this);
     this.lastHands = new LastHands(this);
     this.socket.listeners.add((msg) => this.onMessage(msg));
@@ -198,7 +199,17 @@ class App {
     let tile = this.tiles.get(key);
     if (!tile) {
       const pool = (this.lobby.data.pools || []).find((p) => p.pool === msg.pool);
-      if (!pool) return;
+      if (!pool) {
+        // A Rush window given back on reconnecting, before the lobby has loaded: wait for it.
+        this.poolQueue.push(msg);
+        if (this.poolQueue.length === 1) {
+          this.lobby.refresh().then(() => {
+            const queued = this.poolQueue.splice(0);
+            for (const m of queued) if ((this.lobby.data.pools || []).some((p) => p.pool === m.pool)) this.onPool(m);
+          });
+        }
+        return;
+      }
       tile = this.rushTile(pool, msg.entry);
     }
     tile.onMessage(msg);

@@ -23,12 +23,18 @@ export class TableState {
   }
 
   snapshot(state) {
-    // A tournament table's snapshot names the hand without drawing it: keep the hand we follow.
-    const prev = this.state && this.state.hand;
-    if (!("hand" in state)) state.hand = prev && state.hand_id === prev.hand_id ? prev : null;
-    this.state = state;
     this.clocks.clear();
     this.decision = null;
+    if (Array.isArray(state.hand_events)) {
+      // A tournament table's snapshot gives the hand so far as events: replay them.
+      this.state = { ...state, hand: null };
+      for (const e of state.hand_events) this.event(state.hand_id, e);
+      const d = state.decision;
+      if (d && this.state.hand) this.decision = { decision: d, hand_id: state.hand_id, action_no: d.action_no };
+      return;
+    }
+    if (!("hand" in state)) state.hand = null;
+    this.state = state;
     const hand = state.hand;
     if (hand) {
       for (const p of Object.values(hand.players)) if (!p.up) p.up = p.cards.map(() => false);
