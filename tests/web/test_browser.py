@@ -112,21 +112,21 @@ def test_play_a_table(
     if table == "holdem-nl":
         _chat_last_hand_and_histories(page, tile)
     if table == "omaha8-fl":
-        _top_up_and_sit_out(page, tile)
+        _top_up_and_sit_out(p, table, tile)
     p.leave(table)
 
 
-def _top_up_and_sit_out(page: Any, tile: Any) -> None:
-    # Top up from the wallet (applied between hands): the wallet pays for it.
+def _top_up_and_sit_out(p: Player, table: str, tile: Any) -> None:
+    # Top up from the wallet (applied between hands): the wallet pays for it. We go on playing meanwhile.
+    page = p.page
     before = int(page.get_attribute("#balance", "data-amount") or 0)
     tile.locator(".top-up-amount").fill("100")
     tile.locator(".top-up-btn").click()
-    page.wait_for_function(
-        f"Number(document.querySelector('#balance').dataset.amount) === {before - 100}", timeout=30_000
-    )
+    balance = "Number(document.querySelector('#balance').dataset.amount)"
+    p.play(table, Seen(), until=lambda s, t: page.evaluate(balance) == before - 100, raise_once=False)
     # Sit out from the next hand, then come back.
     tile.locator(".sit-out-btn").click()
-    tile.locator(".sit-in-btn").wait_for(timeout=30_000)
+    p.play(table, Seen(), until=lambda s, t: t.locator(".sit-in-btn").count() > 0, raise_once=False)
     assert tile.locator(".seat.mine .status").inner_text() == "Sitting out"
     tile.locator(".sit-in-btn").click()
     tile.locator(".sit-out-btn").wait_for(timeout=30_000)

@@ -251,7 +251,7 @@ export class Tile {
       h("div", { class: "stack", "data-amount": stack, text: fmt(stack, st.currency) }),
     );
     const inHand = hp && hand && !hand.over;
-    const status = inHand && hp.all_in ? "All-in" : hp && hp.folded ? "Folded" : inHand ? "" : STATUS[sp.status] || "";
+    const status = inHand && hp.all_in ? "All-in" : inHand && hp.folded ? "Folded" : inHand ? "" : STATUS[sp.status] || "";
     const last = hp && !hand.over && hp.last && hp.last !== "fold" ? hp.last.replace("_", " ") : "";
     if (status || last) info.append(h("div", { class: "status", text: status || last }));
     if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: hp.description }));
