@@ -11,6 +11,7 @@ export class RushTile extends Tile {
     this.el.dataset.entry = String(entry);
     this.status = "waiting";
     this.canQuickFold = false;
+    this.el.querySelector(".chat").hidden = true; // no chat at Rush tables (nobody stays long enough)
     this.model.state = {
       table: "", name: `${pool.name} \u00b7 entry ${entry}`, variant: pool.variant, betting: pool.betting,
       stakes: { ...pool.stakes, chip_unit: 1 }, currency: pool.currency, seats: pool.table_size, players: {},
