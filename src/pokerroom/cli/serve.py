@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import webbrowser
+from typing import Any
 
 import typer
 
@@ -86,30 +87,35 @@ async def _serve(
             raise typer.Exit(1)
         await asyncio.sleep(0.05)
     url = f"http://{host}:{port}/"
-    started = []
-    if bots:
-        started = await start_bots(f"http://{host}:{port}", bots, leave_free=2, think=think, prefix="robot")
-    if pool_bots:  # two entries each: the 6-max pool can form two full tables, so Quick Fold is offered
-        started += await start_pool_bots(
-            f"http://{host}:{port}", settings.pools[0].pool_id, pool_bots, entries=2, think=think
-        )
-    if pool_bots:  # five bots in the demo sit-and-go: the sixth seat (and the start) is yours
-        sng = next(t for t in web_app.state.room.tournaments.values() if t.series == "turbo6")
-        started += await start_tournament_bots(
-            f"http://{host}:{port}", sng.tid, 5, think=think, prefix="sngbot"
-        )
     typer.echo(f"pokerroom is running: open {url}")
     typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
-    typer.echo(
-        f"  {len(settings.tables)} tables, {len(settings.pools)} Rush pools, {len(started)} bots;"
-        " Ctrl+C stops the room"
-    )
     if open_browser:
         with contextlib.suppress(Exception):
             webbrowser.open(url)
+    started: list[Any] = []
+
+    async def seat_bots() -> None:
+        """Bots log in (a password hash each) and sit down while the room is already open."""
+        base = f"http://{host}:{port}"
+        if bots:
+            started.extend(await start_bots(base, bots, leave_free=2, think=think, prefix="robot"))
+        if pool_bots:  # two entries each: the 6-max pool can form two full tables, so Quick Fold is offered
+            started.extend(
+                await start_pool_bots(base, settings.pools[0].pool_id, pool_bots, entries=2, think=think)
+            )
+            # five bots in the demo sit-and-go: the sixth seat (and the start) is yours
+            sng = next(t for t in web_app.state.room.tournaments.values() if t.series == "turbo6")
+            started.extend(await start_tournament_bots(base, sng.tid, 5, think=think, prefix="sngbot"))
+        typer.echo(
+            f"  {len(settings.tables)} tables, {len(settings.pools)} Rush pools, {len(started)} bots seated;"
+            " Ctrl+C stops the room"
+        )
+
+    seating = asyncio.create_task(seat_bots())
     try:
         await task
     finally:
+        seating.cancel()
         for bot, t in started:
             bot.stopped = True
             t.cancel()

@@ -1,0 +1,95 @@
+"""The README's run command: ``pokerroom serve`` starts the room, prints the address at once, serves the
+browser client and seats bots (issue: server, `pokerroom serve`)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
+    out: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return out
+
+
+def _wait_for(lines: queue.Queue[str], text: str, timeout: float, seen: list[str]) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1)
+        except queue.Empty:
+            continue
+        seen.append(line)
+        if text in line:
+            return
+    raise AssertionError(f"{text!r} not printed in {timeout} s; output: {''.join(seen)}")
+
+
+def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
+    port = _free_port()
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    env.pop("POKERROOM_DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pokerroom",
+            "serve",
+            "--port",
+            str(port),
+            "--no-open",
+            "--bots-per-table",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    seen: list[str] = []
+    try:
+        lines = _lines(proc)
+        _wait_for(lines, f"open http://127.0.0.1:{port}/", 120, seen)  # at once, before the bots log in
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
+        assert page.status_code == 200 and "<title>pokerroom</title>" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/static/js/main.js", timeout=10).status_code == 200
+        login = httpx.post(
+            f"http://127.0.0.1:{port}/api/login",
+            json={"name": "demo", "password": "play-poker-1"},
+            timeout=10,
+        )
+        assert login.status_code == 200, login.text
+        _wait_for(lines, "bots seated", 240, seen)
+        lobby = httpx.get(f"http://127.0.0.1:{port}/api/lobby", timeout=10).json()
+        assert len(lobby["tables"]) >= 14  # a table per game and structure
+        assert sum(p["entries"] for p in lobby["pools"]) > 0  # Rush bots are in their pool
+        assert (tmp_path / "data").exists()  # the SQLite database lives in the user data directory
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
