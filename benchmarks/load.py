@@ -3,7 +3,7 @@
     python benchmarks/load.py --players 2000 --duration 60 --think 0.5-2
     python benchmarks/load.py --players 300 --duration 30 --think 0-0
 
-Same as ``pokerroom loadtest``; prints hands per second, action-to-ack latency p50/p99 and errors.
+Same as ``pokerroom loadtest``; prints hands per second, action-to-broadcast latency p50/p99 and errors.
 Loopback only, bounded in players and time. See README, "Performance" -> "Load".
 """
 

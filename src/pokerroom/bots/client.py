@@ -22,13 +22,16 @@ __all__ = ["BotClient", "BotStats"]
 
 log = logging.getLogger("pokerroom.bots")
 
+_OWN_EVENTS = frozenset({"action", "drew", "discarded", "cards_shown", "mucked"})  # a decision's answer
+
 
 @dataclass
 class BotStats:
     actions: int = 0
     errors: int = 0
     hands: int = 0
-    latencies: list[float] = field(default_factory=list)  # seconds from sending an action to seeing it
+    latencies: list[float] = field(default_factory=list)  # seconds from sending an action to its broadcast
+    ack_latencies: list[float] = field(default_factory=list)  # seconds from sending an action to its ack
     error_codes: dict[str, int] = field(default_factory=dict)
 
 
@@ -68,6 +71,7 @@ class BotClient:
         self.state: dict[str, Any] = {}
         self._ws: Any = None
         self._pending: dict[str, float] = {}
+        self._acted: float | None = None  # when the last action was sent, until its event comes back
         self._ref = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
@@ -123,7 +127,11 @@ class BotClient:
         elif kind == "snapshot":
             await self._on_snapshot(msg["state"])
         elif kind == "event":
-            self._on_event(msg["event"], msg["hand_id"])
+            event = msg["event"]
+            if self._acted is not None and event.get("seat") == self.seat and event["type"] in _OWN_EVENTS:
+                self.stats.latencies.append(time.perf_counter() - self._acted)  # the action, broadcast
+                self._acted = None
+            self._on_event(event, msg["hand_id"])
         elif kind == "turn":
             if msg.get("decision") and msg["seat"] == self.seat:
                 task = asyncio.create_task(self._decide(msg))
@@ -140,7 +148,7 @@ class BotClient:
         elif kind == "ack":
             sent = self._pending.pop(str(msg.get("ref")), None)
             if sent is not None:
-                self.stats.latencies.append(time.perf_counter() - sent)
+                self.stats.ack_latencies.append(time.perf_counter() - sent)
 
     async def _on_snapshot(self, state: dict[str, Any]) -> None:
         self.state = state
@@ -208,7 +216,7 @@ class BotClient:
             action = {"type": "check"} if decision.get("check") else {"type": "fold"}
         self._ref += 1
         ref = f"{self.name}-{self._ref}"
-        self._pending[ref] = time.perf_counter()
+        self._pending[ref] = self._acted = time.perf_counter()
         self.stats.actions += 1
         with contextlib.suppress(Exception):
             await self._send(

@@ -28,7 +28,7 @@ def loadtest_command(
     warmup: float = typer.Option(None, help="Seconds to connect and sit before measuring."),
     json_out: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
-    """Load test: hands per second, action-to-ack latency (p50, p99) and errors (benchmarks/load.py)."""
+    """Load test: hands per second, action-to-broadcast latency (p50, p99) and errors (benchmarks/load.py)."""
     from pokerroom.bots.load import report_json, run_load
 
     report = run_load(players, duration, _think(think), url=url, processes=processes, warmup=warmup)
