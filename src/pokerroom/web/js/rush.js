@@ -84,6 +84,7 @@ export class RushTile extends Tile {
   render() {
     super.render();
     this.el.dataset.status = this.status;
+    this.el.dataset.rushTable = this.model.state.table || ""; // the short-lived table this entry sits at
   }
 
   controlParts() {

