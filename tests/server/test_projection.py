@@ -3,8 +3,9 @@ player and an observer per table) is checked against an independent oracle (test
 no card a viewer may not see, ever — others' hole cards, the deck, folded hands (R184), Irish discards
 (R156) and draw discards (R161); mucked showdown hands only to players dealt in (R182).
 
-The bounded run plays 8 hands at each of the 39 tables of every variant and structure (~300 hands);
-``POKERROOM_SOAK=1`` plays 100 per table (~3,900 hands). A smaller run does the same over real sockets.
+The bounded run plays until each of the 39 tables of every variant and structure has dealt 6 hands (the
+faster tables deal more: 500-900 hands in all, three bots and an observer per table); ``POKERROOM_SOAK=1``
+plays until each has dealt 100 (several thousand hands). A smaller run does the same over real sockets.
 """
 
 from __future__ import annotations
