@@ -16,8 +16,10 @@ import pytest
 import uvicorn
 
 from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
+from pokerroom.engine import Betting
 from pokerroom.rooms import Timing
 from pokerroom.rooms.rush_rules import RushTiming
+from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.room import RoomSettings
@@ -42,6 +44,22 @@ TIMING = Timing(action=12.0, time_bank=5.0, between_hands=0.3, offer_time=5, dis
 
 POOL = "rush-holdem-nl-6max"
 TOURNAMENT = "turbo6"
+# A sit-and-go that ends in a minute or two: 15 big blinds and 15-second levels (the end-to-end test).
+FAST_SNG = TournamentConfig(
+    "hyper6",
+    "Hyper 6-max Hold'em NL (fast)",
+    kind="sng",
+    variant="holdem",
+    betting=Betting.NO_LIMIT,
+    buy_in=100,
+    fee=10,
+    starting_stack=300,
+    table_size=6,
+    max_players=6,
+    level_minutes=0.25,
+    timing=TIMING,
+    currency="PLAY",
+)
 
 
 @contextlib.asynccontextmanager
@@ -51,7 +69,7 @@ async def web_room(tmp: Path) -> AsyncIterator[LiveServer]:
     settings = RoomSettings(
         tables=tuple(demo_tables(TIMING)),
         pools=tuple(demo_pools(RushTiming(action=12.0, reduced_action=12.0, time_bank=5.0))),
-        tournaments=tuple(demo_tournaments(TIMING, level_minutes=5.0)),
+        tournaments=(*demo_tournaments(TIMING, level_minutes=5.0), FAST_SNG),
     )
     app = create_app(Store.open(url), settings)
     port = free_port()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.bots.runner import start_pool_bots
-from tests.web.conftest import POOL, Room
+from tests.web.conftest import FAST_SNG, POOL, Room
 from tests.web.player import CARD_RE, Player, Seen
 
 # The pool of the fixture has 3 bot entries; Quick Fold is offered only while the pool can fill two full
@@ -128,3 +128,75 @@ def test_rush_quick_fold_moves_to_new_table(room: Room, page: Any, screenshots: 
     assert not [f for f in after if f.get("type") == "pool_turn" and f.get("hand_id") == old_hand]
     assert not p.errors, p.errors
     tile.locator(".leave-btn").click()
+
+
+def _ranked(places: list[int]) -> bool:
+    """Every entrant has a place, from 1st; players out in one hand with equal stacks share one (ties
+    split), and the next place skips as many as shared: 1, 2, 3, 4, 4, 4."""
+    return len(places) == FAST_SNG.max_players and all(p == places.index(p) + 1 for p in places)
+
+
+def _balance(page: Any) -> int:
+    return int(page.get_attribute("#balance", "data-amount") or 0)
+
+
+def _wait_balance(page: Any, amount: int) -> None:
+    page.wait_for_function(f"Number(document.querySelector('#balance').dataset.amount) === {amount}")
+
+
+def test_sit_and_go_played_to_the_end(room: Room, page: Any, screenshots: Path) -> None:
+    """A 6-player sit-and-go (hyper levels, 15 big blinds) with one browser user and five bots, played to
+    the end: the buy-in and fee leave the wallet, the user checks / calls from the action bar until he is
+    out or has won, the Tournaments tab shows the tournament finished with his place, the prizes add up to
+    exactly the prize pool (R: payouts paid from the pool), his wallet rose by his prize, and the ledger
+    verifies."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="tournaments"]')
+    row = page.locator(f'tr[data-tournament^="{FAST_SNG.tournament_id}-"]:has(button.t-register)').first
+    tid = row.get_attribute("data-tournament")
+    assert tid
+    before = _balance(page)
+    row.locator("button.t-register").click()
+    row.get_by_text("Registered").wait_for()
+    after_buy_in = before - FAST_SNG.buy_in - FAST_SNG.fee
+    _wait_balance(page, after_buy_in)
+    room.start_tournament_bots(tid, 5)
+    tile = page.locator(f'.tile[data-table^="{tid}-t"]').first
+    tile.wait_for(timeout=60_000)
+    table = tile.get_attribute("data-table")
+    assert table
+    you = page.locator(f'tr[data-results-for="{tid}"] .t-you')
+    seen = Seen()
+    p.shot = screenshots / "sit-and-go.png"
+    p.shot.unlink(missing_ok=True)
+    p.play(table, seen, until=lambda s, t: you.count() > 0, timeout=240, raise_once=False)
+    assert seen.decisions > 0, "the browser user played from the action bar"
+    # The Tournaments tab shows the tournament finished and the user's place.
+    page.locator(f'tr[data-tournament="{tid}"] td', has_text="finished").wait_for()
+    place = int(you.get_attribute("data-place") or 0)
+    shown_prize = int(you.get_attribute("data-prize") or -1)
+    assert you.inner_text().startswith("You finished ")
+    standings = page.locator(f'tr[data-results-for="{tid}"] .t-standings li')
+    assert standings.count() == FAST_SNG.max_players
+    assert _ranked(standings.evaluate_all("els => els.map(e => Number(e.dataset.place))"))
+    page.screenshot(path=str(screenshots / "sit-and-go-finished.png"))
+    # The server's account of it: every place ranked, prizes paid exactly the prize pool.
+    details = page.request.get(f"{room.url}/api/tournaments/{tid}").json()
+    summary = details["summary"]
+    assert summary["status"] == "finished"
+    pool = summary["prize_pool"]
+    assert pool == FAST_SNG.buy_in * FAST_SNG.max_players
+    prizes = {str(x["player"]): x["amount"] for x in details["prizes"]}
+    assert sum(prizes.values()) == pool, (prizes, pool)
+    assert sum(x["amount"] for x in details["payouts"]) == pool
+    assert _ranked(sorted(s["place"] for s in details["standings"]))
+    me = next(e["player"] for e in details["entrants"] if e["name"] == p.name)
+    assert next(s["place"] for s in details["standings"] if s["player"] == me) == place
+    prize = prizes.get(str(me), 0)
+    assert shown_prize == prize
+    # The wallet rose by exactly the prize (nothing if the user finished out of the money).
+    _wait_balance(page, after_buy_in + prize)
+    report = asyncio.run_coroutine_threadsafe(room.live.room.store.verify(), room.loop).result(60)
+    assert report.ok, report
+    assert not p.errors, p.errors

@@ -39,6 +39,7 @@ export const api = {
   ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),
   lobby: () => call("GET", "/api/lobby"),
   tournaments: () => call("GET", "/api/tournaments"),
+  tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   registerTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/register`, {}),
   unregisterTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/unregister`, {}),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),

@@ -10,6 +10,7 @@ export class Lobby {
     this.root = root;
     this.data = { tables: [] };
     this.tab = "cash";
+    this.results = new Map(); // finished tournament id -> its details (standings and prizes), once asked for
     this.filters = { game: "", betting: "", stakes: "", seats: "" };
     this.tabs = root.querySelector(".lobby-tabs");
     this.filterBar = root.querySelector(".lobby-filters");
@@ -58,6 +59,37 @@ export class Lobby {
       return [...(t.running || []), ...(t.upcoming || []), ...(t.finished || [])];
     }
     return this.data.tables || [];
+  }
+
+  // A finished tournament's places and prizes; the player's own place first when he played it.
+  async loadResults(id) {
+    try {
+      this.results.set(id, await api.tournament(id));
+    } catch (err) {
+      this.app.$("#conn").textContent = `The results could not be loaded: ${err.message}`;
+      return null;
+    }
+    this.renderList();
+    return this.results.get(id);
+  }
+
+  resultsView(d, currency) {
+    const prizes = new Map((d.prizes || []).map((p) => [String(p.player), p.amount]));
+    const me = this.app.me ? String(this.app.me.id) : "";
+    const places = (d.standings || []).filter((s) => s.place !== null && s.place !== undefined)
+      .sort((a, b) => a.place - b.place);
+    const mine = places.find((s) => String(s.player) === me);
+    const parts = [];
+    if (mine) {
+      const prize = prizes.get(me) || 0;
+      parts.push(h("p", { class: "t-you", "data-place": String(mine.place), "data-prize": String(prize),
+        text: `You finished ${ordinal(mine.place)} of ${places.length}${prize ? ` and won ${fmt(prize, currency)}` : ""}.` }));
+    }
+    parts.push(h("ol", { class: "t-standings" }, ...places.map((s) => h("li", {
+      "data-place": String(s.place), "data-player": String(s.player), class: String(s.player) === me ? "me" : "",
+      text: `${ordinal(s.place)} ${s.name}${prizes.get(String(s.player)) ? " \u2014 " + fmt(prizes.get(String(s.player)), currency) : ""}`,
+    }))));
+    return h("div", {}, ...parts);
   }
 
   renderFilters() {
@@ -121,11 +153,17 @@ export class Lobby {
             }, text: "Unregister" }),
             msg);
         }
+        if (r.status === "finished") {
+          action.append(h("button", { type: "button", class: "t-results-btn", "data-tournament": id,
+            onclick: () => this.loadResults(id), text: "Results" }));
+        }
         body.append(h("tr", { "data-tournament": id },
           h("td", { text: r.name || id }), h("td", { text: `${r.variant_name || r.variant || ""} ${r.betting || ""}` }),
           h("td", { text: buyIn }),
           h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),
           h("td", { text: r.status || "" }), action));
+        const details = this.results.get(id);
+        if (details) body.append(h("tr", { class: "t-results", "data-results-for": id }, h("td", { colspan: "6" }, this.resultsView(details, r.currency))));
       }
       table.append(body);
       this.list.append(table);
@@ -162,4 +200,10 @@ function uniq(pairs) {
   const seen = new Map();
   for (const [k, v] of pairs) if (k !== undefined && k !== null && k !== "" && !seen.has(k)) seen.set(k, v);
   return [...seen.entries()];
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return `${n}${suffix}`;
 }

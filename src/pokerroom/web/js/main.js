@@ -227,6 +227,13 @@ class App {
     if (msg.type === "tournament_status") {
       this.$("#conn").textContent = `Tournament ${msg.tournament}: ${msg.status}`;
       this.lobby.refresh();
+      if (msg.status === "finished") {
+        // Our place and prize, in the lobby's Tournaments tab and in the status line.
+        this.lobby.loadResults(msg.tournament).then(() => {
+          const you = this.lobby.list.querySelector(`tr[data-results-for="${CSS.escape(msg.tournament)}"] .t-you`);
+          if (you) this.$("#conn").textContent = `Tournament ${msg.tournament}: ${you.textContent}`;
+        });
+      }
       return;
     }
     if (msg.type === "balance" && msg.currency === "PLAY") this.setBalance(msg.amount);
