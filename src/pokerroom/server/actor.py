@@ -7,12 +7,9 @@ hand goes, projects events per viewer and broadcasts them with a per-table seque
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import html
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +35,7 @@ from pokerroom.rooms import (
 from pokerroom.rooms.view import table_view
 from pokerroom.server.connection import Connection
 from pokerroom.server.history_glue import histories_of
+from pokerroom.server.mailbox import Mailbox
 from pokerroom.store import SeatRecord, StoreError, deck_commitment
 
 if TYPE_CHECKING:
@@ -67,12 +65,12 @@ def _fmt(amount: int, currency: str) -> str:
     return f"{amount:,}" if currency == "PLAY" else f"{amount / 100:,.2f}"
 
 
-class TableActor:
+class TableActor(Mailbox):
     def __init__(self, room: Room, table: CashTable) -> None:
+        super().__init__()
         self.room = room
         self.table = table
         self.tid = table.config.table_id
-        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
         self.subscribers: dict[Connection, None] = {}
         self.seq = 0
         self.sessions: dict[str, int] = {}  # player id -> seat session (ledger account) id
@@ -81,25 +79,12 @@ class TableActor:
         self._deck_text = ""
         self._journaled = 0
         self._applied: dict[int, tuple[str, dict[str, Any]]] = {}
-        self._task: asyncio.Task[None] | None = None
         self.hands_played = 0
 
     # ----------------------------------------------------------------------------------- running
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"table {self.tid}")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-
-    async def call(self, job: Callable[[], Awaitable[Any]]) -> Any:
-        """Run ``job`` inside the actor (after what is queued before it) and return its result."""
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.inbox.put((job, fut))
-        return await fut
+    def task_name(self) -> str:
+        return f"table {self.tid}"
 
     async def _run(self) -> None:
         idle = False  # the last tick had nothing to do
@@ -108,22 +93,10 @@ class TableActor:
             timeout = 1.0 if deadline is None else min(1.0, max(0.0, (deadline - _now()).total_seconds()))
             if idle:  # a deadline that is due but changes nothing (say, a next hand with one player
                 timeout = max(timeout, IDLE_TICK)  # seated) must not spin the event loop
-            job = None
-            with contextlib.suppress(TimeoutError):
-                job = await asyncio.wait_for(self.inbox.get(), timeout)
-            if job is not None:
-                fn, fut = job
-                try:
-                    result = await fn()
-                except Exception as exc:  # returned to the caller, the actor goes on
-                    if not fut.done():
-                        fut.set_exception(exc)
-                else:
-                    if not fut.done():
-                        fut.set_result(result)
+            ran = await self.serve_one(timeout)
             try:
                 out = self.table.tick(_now())
-                idle = not out and job is None
+                idle = not out and not ran
                 if out:
                     await self.process(out)
             except Exception:

@@ -9,8 +9,6 @@ observes a Rush table (R212).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -37,6 +35,7 @@ from pokerroom.rooms.record import FinishedHand
 from pokerroom.rooms.rush import EntryLeft, EntryMoved, EntryWaiting, RushPool
 from pokerroom.server.actor import ActionRefused
 from pokerroom.server.history_glue import histories_of
+from pokerroom.server.mailbox import Mailbox
 from pokerroom.store import SeatRecord, deck_commitment
 
 if TYPE_CHECKING:
@@ -74,8 +73,9 @@ class _Open:
     seq: dict[str, int] = field(default_factory=dict)
 
 
-class PoolActor:
+class PoolActor(Mailbox):
     def __init__(self, room: Room, pool: RushPool, tournament: TournamentActor | None = None) -> None:
+        super().__init__()
         self.room = room
         self.pool = pool
         # A Rush tournament's pool: tournament chips (nothing booked or journaled), play routed through
@@ -85,31 +85,21 @@ class PoolActor:
         # Table (and so hand) ids must stay unique across restarts of the room: start the counter at the
         # clock (milliseconds) rather than at 0.
         pool._tables_made = int(time.time() * 1000)
-        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
         self.sessions: dict[str, int] = {}  # entry id -> seat session (ledger account) id
         self.open: dict[str, _Open] = {}  # table id -> the hand there
         self.hands_played = 0
-        self._task: asyncio.Task[None] | None = None
         self._applied: dict[tuple[str, str, int], bool] = {}
         self._sink: list[tuple[str, dict[str, Any]]] | None = None
 
     # ----------------------------------------------------------------------------------- running
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"pool {self.pid}")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+    def task_name(self) -> str:
+        return f"pool {self.pid}"
 
     async def call(self, job: Callable[[], Awaitable[Any]]) -> Any:
-        if self.tournament is not None:
+        if self.tournament is not None:  # a Rush tournament's pool runs inside its tournament
             return await self.tournament.call(job)
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.inbox.put((job, fut))
-        return await fut
+        return await super().call(job)
 
     async def _run(self) -> None:
         last_tick = _now()
@@ -118,19 +108,7 @@ class PoolActor:
             if deadline is not None and deadline <= last_tick:
                 deadline = None  # passed and handled (e.g. the grace of an entry still in its hand)
             timeout = 1.0 if deadline is None else min(1.0, max(0.0, (deadline - _now()).total_seconds()))
-            job = None
-            with contextlib.suppress(TimeoutError):
-                job = await asyncio.wait_for(self.inbox.get(), timeout)
-            if job is not None:
-                fn, fut = job
-                try:
-                    result = await fn()
-                except Exception as exc:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                else:
-                    if not fut.done():
-                        fut.set_result(result)
+            await self.serve_one(timeout)
             if not self.pool.dealing:
                 continue
             try:

@@ -9,7 +9,6 @@ Tournament chips are not money: hands are not booked. Tables are watched and pla
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import logging
@@ -42,6 +41,7 @@ from pokerroom.rooms.tournament import (
 )
 from pokerroom.server.actor import ActionRefused
 from pokerroom.server.connection import Connection
+from pokerroom.server.mailbox import Mailbox
 from pokerroom.store import AccountKind
 
 if TYPE_CHECKING:
@@ -69,15 +69,15 @@ class Ticket:
     satellite: str
 
 
-class TournamentActor:
+class TournamentActor(Mailbox):
     def __init__(self, room: Room, director: TournamentDirector, *, series: str | None = None) -> None:
+        super().__init__()
         self.room = room
         self.series = series  # a sit-and-go of a series: a fresh copy opens when this one starts
         self._respawned = False
         self.director = director
         self.tid = director.tid
         self.currency = director.config.currency
-        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = asyncio.Queue()
         self.subscribers: dict[int, dict[Connection, None]] = {}  # table number -> watchers
         self.seq: dict[int, int] = {}
         self.paid_from: dict[str, tuple[int, Ticket | None]] = {}  # player -> (account, ticket used)
@@ -85,26 +85,14 @@ class TournamentActor:
         self.tickets_won: dict[str, str] = {}  # player -> target
         self.hands_played = 0
         self.finished_at: datetime | None = None
-        self._task: asyncio.Task[None] | None = None
         self._accounts: dict[str, int] = {}
         self.rush_pool: PoolActor | None = None  # a Rush tournament's pool phase
         self.run = secrets.token_hex(4)  # in idempotency keys: a tournament id may come back after a restart
 
     # ----------------------------------------------------------------------------------- running
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"tournament {self.tid}")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-
-    async def call(self, job: Callable[[], Awaitable[Any]]) -> Any:
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.inbox.put((job, fut))
-        return await fut
+    def task_name(self) -> str:
+        return f"tournament {self.tid}"
 
     async def _run(self) -> None:
         halted = False
@@ -115,19 +103,7 @@ class TournamentActor:
             if rush is not None and (due := rush.next_deadline()) is not None:  # the Rush phase's clocks
                 deadline = due if deadline is None else min(deadline, due)
             timeout = 1.0 if deadline is None else min(1.0, max(0.01, (deadline - now).total_seconds()))
-            job = None
-            with contextlib.suppress(TimeoutError):
-                job = await asyncio.wait_for(self.inbox.get(), timeout)
-            if job is not None:
-                fn, fut = job
-                try:
-                    result = await fn()
-                except Exception as exc:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                else:
-                    if not fut.done():
-                        fut.set_result(result)
+            await self.serve_one(timeout)
             if halted or self.director.status in ("finished", "cancelled"):
                 continue
             try:
