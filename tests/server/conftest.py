@@ -17,7 +17,7 @@ from pokerroom.rooms import TableConfig, Timing
 from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import Room, RoomSettings
-from pokerroom.store import Store
+from pokerroom.store import Database, Store
 
 FAST = Timing(action=2.0, time_bank=1.0, between_hands=0.05, offer_time=5, disconnect_grace=3)
 
@@ -40,10 +40,12 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def live_server(tmp: Path, tables: Sequence[TableConfig], **settings: Any) -> AsyncIterator[LiveServer]:
+async def serve_room(tmp: Path, settings: RoomSettings, *, durable: bool = True) -> AsyncIterator[LiveServer]:
+    """uvicorn on a free loopback port serving a room on a fresh SQLite store in ``tmp``; ``durable=False``
+    turns SQLite's syncing off for speed where durability is not under test."""
     url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
-    store = Store.open(url)
-    app = create_app(store, RoomSettings(tables=tuple(tables), **settings))
+    store = Store.open(url) if durable else Store(Database(url, sqlite_synchronous="OFF"))
+    app = create_app(store, settings)
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
@@ -58,6 +60,12 @@ async def live_server(tmp: Path, tables: Sequence[TableConfig], **settings: Any)
     finally:
         server.should_exit = True
         await task
+
+
+@contextlib.asynccontextmanager
+async def live_server(tmp: Path, tables: Sequence[TableConfig], **settings: Any) -> AsyncIterator[LiveServer]:
+    async with serve_room(tmp, RoomSettings(tables=tuple(tables), **settings)) as s:
+        yield s
 
 
 @pytest_asyncio.fixture

@@ -15,17 +15,15 @@ import httpx
 import orjson
 import pytest
 import pytest_asyncio
-import uvicorn
 import websockets
 
 from pokerroom.bots.runner import start_pool_bots
 from pokerroom.rooms.rush_rules import RushTiming
-from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_pools
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, AccountKind, Database, Store, verify_ledger
 
-from .conftest import LiveServer, free_port
+from .conftest import LiveServer, serve_room
 
 pytestmark = pytest.mark.asyncio
 
@@ -35,23 +33,8 @@ POOL = "rush-holdem-nl-6max"
 
 @contextlib.asynccontextmanager
 async def pool_server(tmp: Path) -> AsyncIterator[LiveServer]:
-    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
-    store = Store(Database(url, sqlite_synchronous="OFF"))  # speed: durability is not under test here
-    app = create_app(store, RoomSettings(pools=tuple(demo_pools(FAST))))
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            await task
-        await asyncio.sleep(0.02)
-    try:
-        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
-    finally:
-        server.should_exit = True
-        await task
+    async with serve_room(tmp, RoomSettings(pools=tuple(demo_pools(FAST))), durable=False) as s:
+        yield s
 
 
 @pytest_asyncio.fixture

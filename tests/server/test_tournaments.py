@@ -13,19 +13,17 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
-import uvicorn
 
 from pokerroom.bots.runner import start_tournament_bots
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig
-from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_tournaments
 from pokerroom.server.room import RoomSettings
 from pokerroom.server.schedule import ScheduleError, load_schedule, load_split_schedule, schedule_from_data
 from pokerroom.server.tournament import TournamentActor
-from pokerroom.store import PLAY, AccountKind, Database, Role, Store, verify_ledger
+from pokerroom.store import PLAY, AccountKind, Role, verify_ledger
 
-from .conftest import LiveServer, free_port
+from .conftest import LiveServer, serve_room
 
 FAST = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=2)
 LEVEL = 0.03  # minutes: a level every 1.8 s
@@ -33,23 +31,8 @@ LEVEL = 0.03  # minutes: a level every 1.8 s
 
 @contextlib.asynccontextmanager
 async def tourney_server(tmp: Path, tournaments: Sequence[TournamentConfig]) -> AsyncIterator[LiveServer]:
-    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
-    store = Store(Database(url, sqlite_synchronous="OFF"))  # speed: durability is not under test here
-    app = create_app(store, RoomSettings(tournaments=tuple(tournaments)))
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            await task
-        await asyncio.sleep(0.02)
-    try:
-        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
-    finally:
-        server.should_exit = True
-        await task
+    async with serve_room(tmp, RoomSettings(tournaments=tuple(tournaments)), durable=False) as s:
+        yield s
 
 
 @pytest_asyncio.fixture
@@ -356,18 +339,7 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         level_minutes=LEVEL,
         timing=FAST,
     )
-    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
-    store = Store(Database(url, sqlite_synchronous="OFF"))
-    app = create_app(store, RoomSettings(rush_tournaments=(cfg,)))
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.02)
-    try:
-        s = LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
+    async with serve_room(tmp_path, RoomSettings(rush_tournaments=(cfg,)), durable=False) as s:
         actor = open_sng(s)
         bots = await start_tournament_bots(
             s.url, actor.tid, 12, ["random", "caller"], think=(0, 0.01), seed=5
@@ -383,6 +355,3 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         assert sum(b.moves for b, _ in bots) >= actor.rush_pool.hands_played
         assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
         assert (await verify_ledger(s.room.store.db)).ok
-    finally:
-        server.should_exit = True
-        await task
