@@ -159,6 +159,17 @@ def test_r203_r204_r213_quick_fold_is_hidden_until_the_action_reaches_the_seat()
     assert [e.action for e in folds] == ["fold"]  # shown when the action reached seat 5
 
 
+def test_r205_an_entry_no_table_can_hold_waits_without_holding_up_the_queue() -> None:
+    # §8.3: A quick-folded at T1 and is blocked with B, C, D and E, who are still in that hand, while their
+    # second entries wait behind A. No 6-max table can hold A yet, but the six entries behind A make one at
+    # once; A keeps its place and waits until a legal table can hold it (R208: when the T1 hand ends).
+    blocks = [Block("A", y, "T1") for y in "BCDE"]
+    queue = [Waiting("A1", "A", False)] + [Waiting(f"{x}2", x, False) for x in "BCDEFG"]
+    tables = form_tables(queue, 6, 20, blocks)
+    assert [[w.entry for w in t] for t in tables] == [["B2", "C2", "D2", "E2", "F2", "G2"]]
+    assert form_tables(queue, 6, 20, [])[0][0].entry == "A1"
+
+
 def test_r205_r206_r208_example_1_blocks() -> None:
     # A (one entry) quick-folds at T1 before the action reaches B's entry B1 -> A with B2 is blocked.
     blocks = [Block("A", "B", "T1")]

@@ -122,7 +122,8 @@ def form_tables(
 ) -> list[list[Waiting]]:
     """Tables formed from the queue, oldest first, skipping an entry whose placement would put two
     entries of one player together, break an active block, or add a second first-hand entry (§8.3).
-    Tables are full; a pool smaller than one table plays with all free entries once two are free.
+    Tables are full; a pool smaller than one table plays with all free entries once two are free. An entry
+    that no legal table can hold yet keeps its place and waits; it never holds up the entries behind it.
 
     The first-hand rule is relaxed when it alone stops a table from forming (a new pool, where every
     entry is new, could otherwise never start): the extra new entries then post a live big blind, so every
@@ -137,7 +138,9 @@ def form_tables(
         if len(chosen) < size:
             chosen = _choose(remaining, size, blocks, one_new=False)
         if len(chosen) < size:
-            break
+            # No legal table holds the oldest entry now: it waits (§8.3), and the entries behind it go on.
+            remaining = remaining[1:]
+            continue
         tables.append(chosen)
         taken = {c.entry for c in chosen}
         remaining = [w for w in remaining if w.entry not in taken]
