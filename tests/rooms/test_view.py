@@ -5,9 +5,24 @@ from __future__ import annotations
 import json
 import random
 
-from pokerroom.engine import BetDecision, Betting, Call, Check, Stakes
+import pytest
+
+from pokerroom.engine import (
+    BetDecision,
+    Betting,
+    Call,
+    Check,
+    HandState,
+    ListDeck,
+    SeatSetup,
+    Stakes,
+    Structure,
+)
+from pokerroom.engine.events import RoundEnded
 from pokerroom.rooms import CashTable, TableConfig
-from pokerroom.rooms.view import table_view
+from pokerroom.rooms.view import hand_view, table_view
+from pokerroom.variants import VARIANTS
+from tests.engine.helpers import default_stakes, random_command
 
 from .helpers import at, holdem_table
 
@@ -70,3 +85,38 @@ def test_the_acting_player_gets_his_decision_and_clock() -> None:
     other = table_view(t, "bob" if actor == "ann" else "ann", at(3))
     assert "decision" not in other["hand"] and other["hand"]["to_act"] == d.seat
     t.act(actor, Call(d.seat) if d.call else Check(d.seat), at(4))
+
+
+@pytest.mark.parametrize("game", ["holdem", "omaha8", "stud", "deuce7_triple", "irish"])
+def test_snapshot_pots_are_the_pots_the_last_round_reported(game: str) -> None:
+    """A (re)connecting client's pots match what the other clients drew from the events: chips bet in the
+    current round are in front of the players, not yet in the main or a side pot (RULES.md §3.8, R83)."""
+    v = VARIANTS[game]
+    rng = random.Random(game)
+    checked = 0
+    for _ in range(60):
+        n = rng.randint(3, min(6, v.max_players))
+        stacks = {s: rng.choice([300, 900, 2500, rng.randint(50, 8000)]) for s in range(1, n + 1)}
+        betting = v.structures[0]
+        hand = HandState.start(
+            variant=v,
+            structure=Structure(betting, default_stakes(game, betting)),
+            seats=[SeatSetup(s, st) for s, st in stacks.items()],
+            deck=ListDeck.shuffled(v.deck_for(n), rng),
+            button=1,
+        )
+        reported: list[int] | None = None
+        seen = 0
+        while not hand.is_over:
+            hand.apply(random_command(hand, rng))
+            for e in hand.events[seen:]:
+                if isinstance(e, RoundEnded):
+                    reported = list(e.pots)
+            seen = len(hand.events)
+            if reported is not None and not hand.is_over:
+                bets = sum(p.bet for p in hand.players.values())
+                pots = hand_view(hand, None)["pots"]
+                assert pots == reported
+                assert sum(pots) + bets == sum(p.paid for p in hand.players.values())
+                checked += 1
+    assert checked > 30

@@ -574,6 +574,16 @@ class HandState:
         """The main and side pots as they stand now (after a showdown: the pots that were awarded)."""
         return list(self.pots) if self.is_over else self._current_pots()
 
+    def collected_pots(self) -> list[Pot]:
+        """The pots as the last :class:`RoundEnded` reported them: the chips bet in the current round are
+        still in front of the players, not in a pot (what a table shows; after the hand: the awarded pots)."""
+        if self.is_over:
+            return list(self.pots)
+        paid = {p.seat: p.paid - p.bet for p in self.players.values()}
+        active = [p.seat for p in self._active()]
+        all_in = [p.seat for p in self._active() if p.all_in and p.bet == 0]  # all-in in an earlier round
+        return [pot for pot in side_pots(paid, active, all_in) if pot.amount]
+
     def betting_closed(self) -> bool:
         """At most one active player can still bet: no more betting rounds (RULES.md §3.1)."""
         return sum(1 for p in self._active() if not p.all_in) <= 1

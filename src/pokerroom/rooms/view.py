@@ -28,7 +28,7 @@ def _cards_for(hand: HandState, seat: int, viewer: int | None) -> list[str]:
 
 def hand_view(hand: HandState, viewer: int | None) -> dict[str, Any]:
     """The current hand as ``viewer`` (a seat dealt in, or ``None``) sees it."""
-    pots = [pot.amount for pot in hand.current_pots()]
+    pots = [pot.amount for pot in hand.collected_pots()]  # as RoundEnded said: bets are not in them yet
     players = {}
     for seat, p in hand.players.items():
         cards = _cards_for(hand, seat, viewer)
