@@ -130,6 +130,49 @@ def test_rush_quick_fold_moves_to_new_table(room: Room, page: Any, screenshots: 
     tile.locator(".leave-btn").click()
 
 
+def test_tournament_page_register_and_filters(room: Room, page: Any, screenshots: Path) -> None:
+    """Issue 9's client: the Tournaments tab filters by status and kind; a tournament's page shows its
+    structure, buy-in, prize pool and entrants, and registers and unregisters (buy-in plus fee leave the
+    wallet and come back, R: refund while registration is open)."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="tournaments"]')
+    rows = page.locator("tr[data-tournament]")
+    rows.first.wait_for()
+    total = rows.count()
+    page.select_option('select[name="t-status"]', "finished")
+    page.wait_for_function(f"document.querySelectorAll('tr[data-tournament]').length < {total}")
+    page.select_option('select[name="t-status"]', "upcoming")
+    page.select_option('select[name="t-kind"]', "sng")
+    turbo = page.locator('tr[data-tournament^="turbo6-"]').first
+    turbo.wait_for()
+    assert page.locator("tr[data-tournament] td", has_text="finished").count() == 0
+    tid = turbo.get_attribute("data-tournament")
+    assert tid
+    before = _balance(page)
+    turbo.locator("button.t-info").click()
+    dialog = page.locator(f'dialog.tournament-dialog[data-tournament="{tid}"]')
+    dialog.wait_for()
+    details = page.request.get(f"{room.url}/api/tournaments/{tid}").json()
+    levels = dialog.locator(".t-structure tbody tr")
+    assert levels.count() == len(details["structure"]) > 0
+    first = details["structure"][0]
+    assert f"{first['small_blind']}/{first['big_blind']}" in levels.first.inner_text()
+    assert "1,000 + 100" in dialog.locator(".t-facts").inner_text()
+    entrants = len(details["entrants"])
+    assert dialog.locator(".t-entrants summary").inner_text() == f"Entrants ({entrants})"
+    dialog.locator("button.t-register").click()
+    dialog.locator(".t-entrants summary", has_text=f"Entrants ({entrants + 1})").wait_for()
+    _wait_balance(page, before - 1000 - 100)
+    assert p.name in (dialog.locator(".t-entrants").text_content() or "")
+    dialog.screenshot(path=str(screenshots / "tournament-page.png"))
+    dialog.locator("button.t-unregister").click()
+    dialog.locator(".t-entrants summary", has_text=f"Entrants ({entrants})").wait_for()
+    _wait_balance(page, before)
+    dialog.locator(".dialog-close").click()
+    assert not p.errors, p.errors
+
+
 def _ranked(places: list[int]) -> bool:
     """Every entrant has a place, from 1st; players out in one hand with equal stacks share one (ties
     split), and the next place skips as many as shared: 1, 2, 3, 4, 4, 4."""
@@ -166,6 +209,9 @@ def test_sit_and_go_played_to_the_end(room: Room, page: Any, screenshots: Path) 
     tile.wait_for(timeout=60_000)
     table = tile.get_attribute("data-table")
     assert table
+    # The table shows the tournament's level and counts down to the next one (hyper: 15 s levels).
+    tile.locator(".tile-head .stakes", has_text="Level ").wait_for()
+    assert re.match(r"(Next level in|On break)", tile.locator(".next-level").inner_text(timeout=10_000))
     you = page.locator(f'tr[data-results-for="{tid}"] .t-you')
     seen = Seen()
     p.shot = screenshots / "sit-and-go.png"

@@ -3,7 +3,7 @@ import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
 
-function dialog(title, cls) {
+export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
   const el = h("dialog", { class: `dialog ${cls}`, "aria-label": title },
     h("header", {}, h("h2", { text: title }),

@@ -12,6 +12,7 @@ export class Lobby {
     this.tab = "cash";
     this.results = new Map(); // finished tournament id -> its details (standings and prizes), once asked for
     this.filters = { game: "", betting: "", stakes: "", seats: "" };
+    this.tFilters = { status: "", kind: "", game: "" }; // the Tournaments tab's own filters
     this.tabs = root.querySelector(".lobby-tabs");
     this.filterBar = root.querySelector(".lobby-filters");
     this.list = root.querySelector(".lobby-list");
@@ -53,12 +54,33 @@ export class Lobby {
 
   rows() {
     if (this.tab === "rush") return (this.data.pools || []).map((r) => ({ ...r, seats: r.seats ?? r.table_size }));
-    if (this.tab === "tournaments") {
-      const t = this.data.tournaments || {};
-      if (Array.isArray(t)) return t;
-      return [...(t.running || []), ...(t.upcoming || []), ...(t.finished || [])];
-    }
+    if (this.tab === "tournaments") return this.tournamentRows();
     return this.data.tables || [];
+  }
+
+  tournamentRows() {
+    const t = this.data.tournaments || {};
+    if (Array.isArray(t)) return t.map((r) => ({ ...r, group: r.status === "finished" ? "finished" : r.status === "running" ? "running" : "upcoming" }));
+    return ["running", "upcoming", "finished"].flatMap((group) => (t[group] || []).map((r) => ({ ...r, group })));
+  }
+
+  // Upcoming / running / finished, sit-and-go or scheduled, and the game.
+  tournamentFilters() {
+    const rows = this.tournamentRows();
+    const choices = {
+      status: [["upcoming", "Upcoming"], ["running", "Running"], ["finished", "Finished"]],
+      kind: [["sng", "Sit & Go"], ["mtt", "Scheduled"]],
+      game: uniq(rows.map((r) => [r.variant, r.variant_name || r.variant])),
+    };
+    const all = { status: "Any status", kind: "Any kind", game: "Any game" };
+    return h("div", { class: "t-filters", role: "group", "aria-label": "Tournament filters" },
+      ...Object.entries(choices).map(([name, opts]) => {
+        const sel = h("select", { name: `t-${name}`, "aria-label": all[name],
+          onchange: () => { this.tFilters[name] = sel.value; this.renderList(); } },
+        h("option", { value: "", text: all[name] }), ...opts.map(([value, label]) => h("option", { value, text: label })));
+        sel.value = this.tFilters[name];
+        return sel;
+      }));
   }
 
   // A finished tournament's places and prizes; the player's own place first when he played it.
@@ -112,12 +134,17 @@ export class Lobby {
 
   renderList() {
     const f = this.filters;
-    const rows = this.rows().filter((r) =>
-      (!f.game || r.variant === f.game) &&
-      (!f.betting || r.betting === f.betting) &&
-      (!f.stakes || bigOf(r) <= Number(f.stakes)) &&
-      (!f.seats || String(r.seats) === f.seats));
+    const tf = this.tFilters;
+    const rows = this.tab === "tournaments"
+      ? this.rows().filter((r) => (!tf.status || r.group === tf.status) && (!tf.kind || r.kind === tf.kind)
+        && (!tf.game || r.variant === tf.game))
+      : this.rows().filter((r) =>
+        (!f.game || r.variant === f.game) &&
+        (!f.betting || r.betting === f.betting) &&
+        (!f.stakes || bigOf(r) <= Number(f.stakes)) &&
+        (!f.seats || String(r.seats) === f.seats));
     clear(this.list);
+    if (this.tab === "tournaments") this.list.append(this.tournamentFilters());
     if (!rows.length) {
       this.list.append(h("p", { class: "empty", text: "Nothing matches these filters." }));
       return;
@@ -129,7 +156,8 @@ export class Lobby {
       for (const r of rows) {
         const id = r.tournament || r.id;
         const buyIn = r.freeroll ? "Freeroll" : `${fmt(r.buy_in, r.currency)}${r.fee ? " + " + fmt(r.fee, r.currency) : ""}`;
-        const action = h("td");
+        const action = h("td", {}, h("button", { type: "button", class: "t-info", "data-tournament": id,
+          "aria-label": `About ${r.name || id}`, onclick: () => this.app.tournamentDialog.open(id), text: "Info" }));
         if (r.status === "registering" || r.status === "announced") {
           const msg = h("span", { class: "hint" });
           action.append(

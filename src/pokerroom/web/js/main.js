@@ -6,6 +6,7 @@ import { Lobby } from "./lobby.js";
 import { Tile } from "./tile.js";
 import { Cashier, LastHands, PoolDialog, SitDialog } from "./dialogs.js";
 import { RushTile } from "./rush.js";
+import { TournamentDialog } from "./tournament.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -24,6 +25,7 @@ class App {
     this.poolQueue = []; // pool frames waiting for the lobby's list of pools
     this.cashier = new Cashier(this);
     this.lastHands = new LastHands(this);
+    this.tournamentDialog = new TournamentDialog(this);
     this.socket.listeners.add((msg) => this.onMessage(msg));
     this.socket.onstatus = (s) => { this.$("#conn").textContent = s === "online" ? "" : "Reconnecting..."; };
     this.bindLogin();

@@ -4,6 +4,8 @@ import { h, clear, fmt, patch, unescapeText } from "./dom.js";
 import { cardSvg } from "./cards.js";
 import { actionBar } from "./actionbar.js";
 import { TableState } from "./table-state.js";
+import { api } from "./api.js";
+import { LevelClock, rebuyOptions } from "./tournament.js";
 
 const STATUS = { playing: "", sitting_out: "Sitting out", waiting_bb: "Waiting for big blind", leaving: "Leaving" };
 
@@ -70,10 +72,15 @@ export class Tile {
       case "snapshot":
         m.snapshot(msg.state);
         this.selected.clear();
+        if (msg.state.tournament) {
+          this.levelClock = new LevelClock(msg.state.level);
+          this.loadTournament();
+        }
         break;
       case "event":
         m.event(msg.hand_id, msg.event);
         if (msg.event.type === "hand_started" || msg.event.type === "hand_ended") this.selected.clear();
+        if (msg.event.type === "hand_started" && m.state && m.state.tournament) this.loadTournament();
         break;
       case "seat":
         m.seatMsg(msg);
@@ -95,6 +102,40 @@ export class Tile {
     }
     if (!m.state) return;
     this.render();
+  }
+
+  // A tournament table: the level, the time to the next level and the rebuy period come from the tournament
+  // (asked again at each new hand, at most every few seconds).
+  async loadTournament() {
+    const st = this.model.state;
+    if (!st || !st.tournament || this.tournamentLoading || Date.now() - (this.tournamentAt || 0) < 3000) return;
+    this.tournamentLoading = true;
+    try {
+      const d = await api.tournament(st.tournament);
+      this.tournament = d.summary;
+      this.levelClock = new LevelClock(d.level);
+      if (d.level && this.model.state) this.model.state.level = d.level;
+      this.tournamentAt = Date.now();
+      this.render();
+    } catch {
+      // the table goes on without the tournament's details; the next hand asks again
+    } finally {
+      this.tournamentLoading = false;
+    }
+  }
+
+  async buy(addOn) {
+    try {
+      await api.rebuy(this.model.state.tournament, addOn);
+      this.notice.textContent = addOn ? "Add-on taken" : "Rebought";
+      this.notice.dataset.code = "";
+      this.tournamentAt = 0;
+      this.app.refreshBalance();
+      this.loadTournament();
+    } catch (err) {
+      this.notice.textContent = err.message;
+      this.notice.dataset.code = err.code;
+    }
   }
 
   addChat(from, text) {
@@ -130,12 +171,15 @@ export class Tile {
     patch(this.header, [
       h("h2", { text: st.name }),
       h("span", { class: "stakes", text: stakesLabel(st) }),
+      st.tournament ? h("span", { class: "next-level", role: "timer", text: this.levelClock ? this.levelClock.text() : "" }) : null,
       h("span", { class: "spacer" }),
+      st.tournament ? h("button", { type: "button", class: "t-info-btn",
+        onclick: () => this.app.tournamentDialog.open(st.tournament), text: "Tournament" }) : null,
       h("button", { type: "button", class: "last-hand-btn", onclick: () => this.app.lastHands.open(),
         text: "Last hand" }),
       h("button", { type: "button", class: "close-btn", "aria-label": `Close ${st.name}`,
         onclick: () => this.app.closeTable(this.id), text: "\u00d7" }),
-    ]);
+    ].filter(Boolean));
   }
 
   renderFelt() {
@@ -264,6 +308,12 @@ export class Tile {
 
   tickClocks() {
     const now = Date.now();
+    if (this.levelClock) {
+      const el = this.header.querySelector(".next-level");
+      if (el) el.textContent = this.levelClock.text();
+      const left = this.levelClock.left("next_level_in");
+      if (left !== null && left <= 0) this.loadTournament(); // the level has changed: ask for the new one
+    }
     for (const [seat, c] of this.model.clocks) {
       const el = this.felt.querySelector(`.seat[data-seat="${seat}"] .clock`);
       if (!el) continue;
@@ -363,10 +413,16 @@ export class Tile {
     if (st.you === null || st.you === undefined) return [h("span", { class: "hint", text: "Watching" })];
     const me = st.players[String(st.you)] || {};
     const out = me.status === "sitting_out";
+    const hand = st.hand;
+    const inHand = Boolean(hand && !hand.over && hand.players[String(st.you)]);
+    const can = rebuyOptions(this.tournament, st.level, me.stack ?? 0, inHand);
     return [h("button", { type: "button", class: out ? "sit-in-btn" : "sit-out-btn",
       onclick: () => this.send(out ? { type: "sit_in", table: this.id, post_missed: false }
         : { type: "sit_out", table: this.id, when: "next_hand" }),
-      text: out ? "Sit in" : "Sit out" })];
+      text: out ? "Sit in" : "Sit out" }),
+    can.rebuy ? h("button", { type: "button", class: "rebuy-btn", onclick: () => this.buy(false), text: "Rebuy" }) : null,
+    can.addOn ? h("button", { type: "button", class: "add-on-btn", onclick: () => this.buy(true), text: "Add-on" }) : null,
+    ].filter(Boolean);
   }
 }
 

@@ -1,0 +1,212 @@
+// The tournament page (a dialog: structure, entrants, prize pool and payouts, tables, standings, the level
+// clock) and what a tournament table's tile shows of the tournament (level, next level, rebuy, add-on).
+import { h, clear, fmt } from "./dom.js";
+import { api } from "./api.js";
+import { dialog } from "./dialogs.js";
+
+const KINDS = { sng: "Sit & Go", mtt: "Scheduled" };
+const STATUS = { announced: "Announced", registering: "Registering", running: "Running", finished: "Finished",
+  cancelled: "Cancelled" };
+
+// "4:05", "1:02:09": a countdown in seconds, for the level clock.
+export function clockText(seconds) {
+  const t = Math.max(0, Math.ceil(seconds));
+  const hh = Math.floor(t / 3600);
+  const mm = Math.floor((t % 3600) / 60);
+  const ss = String(t % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+// The level of a tournament as the server last told it, counting down locally from when it arrived.
+export class LevelClock {
+  constructor(level) {
+    this.level = level || null;
+    this.at = Date.now();
+  }
+
+  left(key) {
+    const l = this.level;
+    if (!l || l[key] === null || l[key] === undefined) return null;
+    return l[key] - (Date.now() - this.at) / 1000;
+  }
+
+  text() {
+    const l = this.level;
+    if (!l || !l.number) return "";
+    if (l.in_break) return `On break, level ${l.number + 1} in ${clockText(this.left("next_level_in"))}`;
+    const next = `Next level in ${clockText(this.left("next_level_in"))}`;
+    const brk = this.left("next_break_in");
+    return brk !== null && brk > 0 ? `${next} \u00b7 break in ${clockText(brk)}` : next;
+  }
+}
+
+// What the player may buy now (the server decides; this only shows the buttons in their period).
+export function rebuyOptions(summary, level, stack, inHand) {
+  if (!summary || !level || summary.status !== "running" || inHand) return { rebuy: false, addOn: false };
+  const n = level.number || 0;
+  const period = summary.rebuy_levels || 0;
+  return {
+    rebuy: period > 0 && n <= period && stack <= summary.starting_stack,
+    addOn: Boolean(summary.add_on) && period > 0 && (n === period || n === period + 1),
+  };
+}
+
+function buyInText(s) {
+  if (s.freeroll) return "Freeroll";
+  return `${fmt(s.buy_in, s.currency)}${s.fee ? " + " + fmt(s.fee, s.currency) : ""}`;
+}
+
+function ordinal(n) {
+  const t = n % 100;
+  if (t >= 11 && t <= 13) return `${n}th`;
+  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
+
+export class TournamentDialog {
+  constructor(app) {
+    this.app = app;
+    const { el, body } = dialog("Tournament", "tournament-dialog");
+    this.el = el;
+    this.body = body;
+    this.title = el.querySelector("h2");
+    this.id = null;
+    this.clock = null;
+    this.timer = null;
+    el.addEventListener("close", () => {
+      clearInterval(this.timer);
+      this.timer = null;
+      this.id = null;
+    });
+  }
+
+  async open(id) {
+    this.id = id;
+    clear(this.body).append(h("p", { text: "Loading..." }));
+    if (!this.el.open) this.el.showModal();
+    await this.load();
+    clearInterval(this.timer);
+    let ticks = 0;
+    this.timer = setInterval(() => {
+      ticks += 1;
+      if (ticks % 5 === 0) this.load();
+      else this.tick();
+    }, 1000);
+  }
+
+  async load() {
+    const id = this.id;
+    if (!id) return;
+    let d;
+    try {
+      d = await api.tournament(id);
+    } catch (err) {
+      clear(this.body).append(h("p", { class: "error", role: "alert", text: err.message }));
+      return;
+    }
+    if (id !== this.id) return;
+    this.details = d;
+    this.clock = new LevelClock(d.level);
+    this.render(d);
+  }
+
+  tick() {
+    const el = this.body.querySelector(".t-clock");
+    if (el && this.clock) el.textContent = this.clock.text();
+  }
+
+  render(d) {
+    const s = d.summary;
+    const cur = s.currency;
+    const me = this.app.me ? String(this.app.me.id) : "";
+    this.title.textContent = s.name;
+    this.el.dataset.tournament = s.tournament;
+    this.el.dataset.status = s.status;
+    const facts = [
+      ["Game", `${s.variant_name || s.variant} ${s.betting}`],
+      ["Kind", `${KINDS[s.kind] || s.kind}${s.satellite_to ? ", satellite to " + s.satellite_to : ""}`],
+      ["Buy-in", buyInText(s)],
+      ["Starting stack", fmt(s.starting_stack)],
+      ["Levels", `${s.level_minutes} min`],
+      ["Players", `${s.entrants}${s.max_players ? " / " + s.max_players : ""}${s.status === "running" ? `, ${s.remaining} left` : ""}`],
+      ["Status", STATUS[s.status] || s.status],
+    ];
+    if (s.start_time) facts.push(["Starts", new Date(s.start_time).toLocaleString()]);
+    if (s.guarantee) facts.push(["Guarantee", fmt(s.guarantee, cur)]);
+    if (s.rebuy_levels) facts.push(["Rebuys", `levels 1-${s.rebuy_levels}${s.add_on ? ", add-on at the end" : ""}`]);
+    if (s.late_registration_levels) facts.push(["Late registration", `levels 1-${s.late_registration_levels}`]);
+    const parts = [h("dl", { class: "t-facts" }, ...facts.flatMap(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })]))];
+    if (d.level && d.level.number) {
+      const l = d.level;
+      const blinds = s.betting === "FL" ? `${fmt(l.small_bet)}/${fmt(l.big_bet)}` : `${fmt(l.small_blind)}/${fmt(l.big_blind)}`;
+      parts.push(h("p", { class: "t-level", "data-level": String(l.number),
+        text: `Level ${l.number}: ${blinds}${l.ante ? `, ante ${fmt(l.ante)}` : ""}` }),
+      h("p", { class: "t-clock", role: "timer", text: this.clock.text() }));
+    }
+    parts.push(this.actions(d, me));
+    parts.push(h("h3", { text: `Prize pool ${fmt(s.prize_pool, cur)}` }));
+    const payouts = d.payouts || [];
+    if (d.seats_won) parts.push(h("p", { class: "t-seats", text: `${d.seats_won} seat(s) to ${s.satellite_to}` }));
+    parts.push(payouts.length
+      ? h("ol", { class: "t-payouts" }, ...payouts.map((p) => h("li", { "data-place": String(p.place),
+        "data-amount": String(p.amount), text: `${ordinal(p.place)}: ${fmt(p.amount, cur)}` })))
+      : h("p", { class: "hint", text: "Payouts are set when the tournament starts." }));
+    const standings = d.standings || [];
+    if (standings.length) {
+      parts.push(h("h3", { text: "Standings" }), h("table", { class: "t-standings-table" },
+        h("thead", {}, h("tr", {}, ...["#", "Player", "Chips", "Table"].map((t) => h("th", { text: t })))),
+        h("tbody", {}, ...standings.map((e, i) => h("tr", { class: String(e.player) === me ? "me" : "",
+          "data-player": String(e.player) },
+        h("td", { text: e.place ? ordinal(e.place) : String(i + 1) }), h("td", { text: e.name }),
+        h("td", { text: e.place ? "" : fmt(e.stack) }), h("td", { text: e.table ?? "" }))))));
+    }
+    const tables = d.tables || [];
+    if (tables.length) {
+      parts.push(h("h3", { text: "Tables" }), h("ul", { class: "t-tables" }, ...tables.map((t) => h("li", {},
+        `${t.table}: ${t.players} players, chips ${t.stacks.map((x) => fmt(x)).join(", ")} `,
+        h("button", { type: "button", class: "t-watch", "data-table": t.table,
+          onclick: () => { this.el.close(); this.app.openTable(t.table); }, text: "Watch" })))));
+    }
+    const entrants = d.entrants || [];
+    const wasOpen = Boolean(this.body.querySelector(".t-entrants[open]")); // a refresh keeps it open
+    parts.push(h("details", { class: "t-entrants", open: wasOpen }, h("summary", { text: `Entrants (${entrants.length})` }),
+      h("ul", {}, ...entrants.map((e) => h("li", { text: e.name })))));
+    parts.push(h("h3", { text: "Structure" }), h("table", { class: "t-structure" },
+      h("thead", {}, h("tr", {}, ...["Level", "Blinds", "Ante", "Minutes"].map((t) => h("th", { text: t })))),
+      h("tbody", {}, ...(d.structure || []).map((l) => h("tr", { "data-level": String(l.level),
+        class: d.level && d.level.number === l.level ? "current" : "" },
+      h("td", { text: String(l.level) }), h("td", { text: `${fmt(l.small_blind)}/${fmt(l.big_blind)}` }),
+      h("td", { text: l.ante ? fmt(l.ante) : "" }), h("td", { text: String(l.minutes) }))))));
+    clear(this.body).append(...parts);
+  }
+
+  actions(d, me) {
+    const s = d.summary;
+    const msg = h("span", { class: "hint", role: "status" });
+    const run = (fn, done) => async () => {
+      try {
+        await fn();
+        msg.textContent = done;
+        this.app.refreshBalance();
+        this.app.lobby.refresh();
+        this.load();
+      } catch (err) {
+        msg.textContent = err.message;
+      }
+    };
+    const box = h("div", { class: "buttons t-actions" });
+    const entered = (d.entrants || []).some((e) => String(e.player) === me);
+    if (s.status === "registering" || s.status === "announced") {
+      box.append(entered
+        ? h("button", { type: "button", class: "t-unregister", onclick: run(() => api.unregisterTournament(s.tournament), "Unregistered"), text: "Unregister" })
+        : h("button", { type: "button", class: "primary t-register", onclick: run(() => api.registerTournament(s.tournament), "Registered"), text: `Register (${buyInText(s)})` }));
+    }
+    const mine = (d.standings || []).find((e) => String(e.player) === me && !e.place);
+    if (mine) {
+      const can = rebuyOptions(s, d.level, mine.stack, false);
+      if (can.rebuy) box.append(h("button", { type: "button", class: "t-rebuy", onclick: run(() => api.rebuy(s.tournament), "Rebought"), text: `Rebuy (${buyInText(s)})` }));
+      if (can.addOn) box.append(h("button", { type: "button", class: "t-add-on", onclick: run(() => api.rebuy(s.tournament, true), "Add-on taken"), text: `Add-on (${buyInText(s)})` }));
+    }
+    box.append(msg);
+    return box;
+  }
+}
