@@ -287,6 +287,26 @@ def test_r232_rebuy_at_or_below_the_starting_stack_in_the_period() -> None:
         d.rebuy(a.player, start + timedelta(minutes=61))  # level 7: the period is over
 
 
+def test_r232_add_on_once_at_the_end_of_the_period_and_standings_count_them() -> None:
+    cfg = mtt(rebuy_levels=2, add_on=True, buy_in=1000, fee=100)
+    d = director(cfg)
+    d.register("a", "a", T0)
+    d.register("b", "b", T0)
+    start = T0 + timedelta(hours=1)
+    d.tick(start)
+    play_out_hand(d, start)
+    with pytest.raises(TableError):
+        d.rebuy("a", start + timedelta(minutes=1), add_on=True)  # level 1: not the end of the period yet
+    late = start + timedelta(minutes=11)  # level 2, the last of the period
+    out = d.rebuy("a", late, add_on=True)
+    assert TournamentBuyIn("t1", "a", 1000, 100, "add_on") in out
+    with pytest.raises(TableError):
+        d.rebuy("a", late, add_on=True)  # once
+    row = next(r for r in d.standings() if r["player"] == "a")
+    assert row["add_on"] is True and row["rebuys"] == 0
+    assert next(r for r in d.standings() if r["player"] == "b")["add_on"] is False
+
+
 def test_r233_ties_split_the_places_they_occupy() -> None:
     prizes = [100_00, 60_00, 40_00, 100_00, 75_00]
     assert split_ties(prizes[3:], [["x", "y"]]) == {"x": 87_50, "y": 87_50}

@@ -60,6 +60,25 @@ FAST_SNG = TournamentConfig(
     timing=TIMING,
     currency="PLAY",
 )
+# A heads-up rebuy sit-and-go: rebuys and the add-on in level 1 (the add-on window: the last rebuy level and
+# the one after it), with pauses between hands long enough to click Rebuy (only allowed between hands).
+FAST_REBUY = TournamentConfig(
+    "rebuy2",
+    "Rebuy Heads-up Hold'em NL (fast)",
+    kind="sng",
+    variant="holdem",
+    betting=Betting.NO_LIMIT,
+    buy_in=100,
+    fee=10,
+    starting_stack=300,
+    table_size=2,
+    max_players=2,
+    level_minutes=2.0,
+    rebuy_levels=1,
+    add_on=True,
+    timing=Timing(action=12.0, time_bank=5.0, between_hands=2.5, offer_time=5, disconnect_grace=30),
+    currency="PLAY",
+)
 
 
 @contextlib.asynccontextmanager
@@ -69,7 +88,7 @@ async def web_room(tmp: Path) -> AsyncIterator[LiveServer]:
     settings = RoomSettings(
         tables=tuple(demo_tables(TIMING)),
         pools=tuple(demo_pools(RushTiming(action=12.0, reduced_action=12.0, time_bank=5.0))),
-        tournaments=(*demo_tournaments(TIMING, level_minutes=5.0), FAST_SNG),
+        tournaments=(*demo_tournaments(TIMING, level_minutes=5.0), FAST_SNG, FAST_REBUY),
     )
     app = create_app(Store.open(url), settings)
     port = free_port()
@@ -114,10 +133,10 @@ class Room:
     def url(self) -> str:
         return self.live.url
 
-    def start_tournament_bots(self, tournament: str, count: int) -> None:
+    def start_tournament_bots(self, tournament: str, count: int, prefix: str = "tbot") -> None:
         async def start() -> None:
             self.bots += await start_tournament_bots(
-                self.url, tournament, count, think=(0.05, 0.25), prefix="tbot", seed=7
+                self.url, tournament, count, think=(0.05, 0.25), prefix=prefix, seed=7
             )
 
         asyncio.run_coroutine_threadsafe(start(), self.loop).result(120)

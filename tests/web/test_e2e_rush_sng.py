@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.bots.runner import start_pool_bots
-from tests.web.conftest import FAST_SNG, POOL, Room
+from tests.web.conftest import FAST_REBUY, FAST_SNG, POOL, Room
 from tests.web.player import CARD_RE, Player, Seen
 
 # The pool of the fixture has 3 bot entries; Quick Fold is offered only while the pool can fill two full
@@ -246,3 +246,77 @@ def test_sit_and_go_played_to_the_end(room: Room, page: Any, screenshots: Path) 
     report = asyncio.run_coroutine_threadsafe(room.live.room.store.verify(), room.loop).result(60)
     assert report.ok, report
     assert not p.errors, p.errors
+
+
+def _buy(p: Player, tile: Any, button: str, done: str) -> None:
+    """Click Rebuy or Add-on when the table shows it (between hands). Meanwhile fold every hand (check when
+    free), so that the stack drops to the starting stack or below, where a rebuy is allowed. The server may
+    still refuse a click that races the next deal ("between hands"): then wait and retry."""
+    notice = tile.locator(".notice")
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, f"never managed to {button}: {notice.inner_text()}"
+        try:
+            if tile.locator(button).count() == 0:
+                bar = tile.locator(".actionbar[data-kind]")
+                if bar.count():
+                    check = bar.locator('button[data-action="check"]')
+                    (check if check.count() else bar.locator('button[data-action="fold"]')).click(
+                        timeout=1000
+                    )
+                p.page.wait_for_timeout(80)
+                continue
+            p.page.evaluate("(el) => { el.textContent = ''; }", notice.element_handle())
+            tile.locator(button).click(timeout=1000)
+        except Exception as exc:  # the hand moved on between reading and clicking
+            if "Timeout" not in type(exc).__name__ and "detached" not in str(exc):
+                raise
+            continue
+        p.page.wait_for_function("(el) => el.textContent !== ''", arg=notice.element_handle(), timeout=10_000)
+        if notice.inner_text() == done:
+            return
+        assert "between hands" in notice.inner_text(), notice.inner_text()
+
+
+def test_rebuy_and_add_on_from_the_table(room: Room, page: Any) -> None:
+    """R232: in the rebuy period a player at or below the starting stack rebuys between hands, and takes the
+    add-on once at the end of the period; each books buy-in + fee from the wallet and adds the buy-in to
+    the prize pool. The table shows the buttons in their period and the server's answer."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="tournaments"]')
+    row = page.locator(f'tr[data-tournament^="{FAST_REBUY.tournament_id}-"]:has(button.t-register)').first
+    tid = row.get_attribute("data-tournament")
+    assert tid
+    before = _balance(page)
+    row.locator("button.t-register").click()
+    row.get_by_text("Registered").wait_for()
+    cost = FAST_REBUY.buy_in + FAST_REBUY.fee
+    _wait_balance(page, before - cost)
+    room.start_tournament_bots(tid, 1, prefix="rbot")
+    tile = page.locator(f'.tile[data-table^="{tid}-t"]').first
+    tile.wait_for(timeout=60_000)
+    _buy(p, tile, ".rebuy-btn", "Rebought")
+    _wait_balance(page, before - 2 * cost)
+    _buy(p, tile, ".add-on-btn", "Add-on taken")
+    _wait_balance(page, before - 3 * cost)
+    summary = page.request.get(f"{room.url}/api/tournaments/{tid}").json()["summary"]
+    assert summary["prize_pool"] == 4 * FAST_REBUY.buy_in  # two buy-ins, a rebuy and an add-on
+    # The add-on is taken once: the table stops offering it (the standings say it was taken).
+    me = next(
+        s
+        for s in page.request.get(f"{room.url}/api/tournaments/{tid}").json()["standings"]
+        if s["name"] == p.name
+    )
+    assert me["add_on"] is True and me["rebuys"] == 1
+    # Between hands (where the buttons show) the table no longer offers the add-on.
+    p.play(
+        tile.get_attribute("data-table"),
+        Seen(),
+        until=lambda s, t: t.get_attribute("data-hand-over") == "yes" or not t.get_attribute("data-hand-id"),
+        timeout=60,
+        raise_once=False,
+    )
+    assert tile.locator(".add-on-btn").count() == 0
+    report = asyncio.run_coroutine_threadsafe(room.live.room.store.verify(), room.loop).result(60)
+    assert report.ok, report

@@ -593,6 +593,8 @@ class TournamentDirector:
                 "stack": e.stack if e.place is None else 0,
                 "place": e.place,
                 "table": e.table,
+                "rebuys": e.entries - 1 - e.add_on,
+                "add_on": e.add_on,
             }
             for e in [*live, *out_]
         ]

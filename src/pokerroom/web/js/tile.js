@@ -113,6 +113,8 @@ export class Tile {
     try {
       const d = await api.tournament(st.tournament);
       this.tournament = d.summary;
+      const me = this.app.me ? String(this.app.me.id) : "";
+      this.standing = (d.standings || []).find((e) => String(e.player) === me) || null;
       this.levelClock = new LevelClock(d.level);
       if (d.level && this.model.state) this.model.state.level = d.level;
       this.tournamentAt = Date.now();
@@ -415,7 +417,7 @@ export class Tile {
     const out = me.status === "sitting_out";
     const hand = st.hand;
     const inHand = Boolean(hand && !hand.over && hand.players[String(st.you)]);
-    const can = rebuyOptions(this.tournament, st.level, me.stack ?? 0, inHand);
+    const can = rebuyOptions(this.tournament, st.level, me.stack ?? 0, inHand, Boolean(this.standing && this.standing.add_on));
     return [h("button", { type: "button", class: out ? "sit-in-btn" : "sit-out-btn",
       onclick: () => this.send(out ? { type: "sit_in", table: this.id, post_missed: false }
         : { type: "sit_out", table: this.id, when: "next_hand" }),

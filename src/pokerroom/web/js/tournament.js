@@ -41,13 +41,13 @@ export class LevelClock {
 }
 
 // What the player may buy now (the server decides; this only shows the buttons in their period).
-export function rebuyOptions(summary, level, stack, inHand) {
+export function rebuyOptions(summary, level, stack, inHand, addOnTaken = false) {
   if (!summary || !level || summary.status !== "running" || inHand) return { rebuy: false, addOn: false };
   const n = level.number || 0;
   const period = summary.rebuy_levels || 0;
   return {
     rebuy: period > 0 && n <= period && stack <= summary.starting_stack,
-    addOn: Boolean(summary.add_on) && period > 0 && (n === period || n === period + 1),
+    addOn: Boolean(summary.add_on) && !addOnTaken && period > 0 && (n === period || n === period + 1),
   };
 }
 
@@ -202,7 +202,7 @@ export class TournamentDialog {
     }
     const mine = (d.standings || []).find((e) => String(e.player) === me && !e.place);
     if (mine) {
-      const can = rebuyOptions(s, d.level, mine.stack, false);
+      const can = rebuyOptions(s, d.level, mine.stack, false, mine.add_on);
       if (can.rebuy) box.append(h("button", { type: "button", class: "t-rebuy", onclick: run(() => api.rebuy(s.tournament), "Rebought"), text: `Rebuy (${buyInText(s)})` }));
       if (can.addOn) box.append(h("button", { type: "button", class: "t-add-on", onclick: run(() => api.rebuy(s.tournament, true), "Add-on taken"), text: `Add-on (${buyInText(s)})` }));
     }
