@@ -71,12 +71,25 @@ from pokerroom.store.kinds import (
     Transaction,
 )
 from pokerroom.store.ledger import Ledger, LedgerEntry, PlayMoneyPolicy, PreparedSettlement
+from pokerroom.store.tournaments import (
+    Booking,
+    NewTicket,
+    Refund,
+    StoredEntry,
+    StoredTicket,
+    StoredTournament,
+    TournamentChanges,
+    TournamentHand,
+    TournamentRefused,
+    TournamentStore,
+)
 from pokerroom.store.util import Clock, deck_commitment, new_salt, utc_now, verify_deck
 from pokerroom.store.verify import CurrencyTotals, VerifyReport, verify_ledger
 
 
 class Store:
-    """The whole store over one database: ``accounts``, ``ledger``, ``journal``, ``histories``."""
+    """The whole store over one database: ``accounts``, ``ledger``, ``journal``, ``histories``,
+    ``tournaments``."""
 
     def __init__(
         self,
@@ -93,6 +106,7 @@ class Store:
         self.ledger = Ledger(db, clock=clock, play_money=play_money)
         self.journal = HandJournal(db, self.ledger, clock=clock)
         self.histories = HandHistories(db, clock=clock)
+        self.tournaments = TournamentStore(db, self.ledger, clock=clock)
 
     @classmethod
     def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
@@ -115,6 +129,7 @@ __all__ = [
     "Accounts",
     "BadCredentials",
     "BadSequence",
+    "Booking",
     "BuyIn",
     "CancelledHand",
     "Clock",
@@ -142,6 +157,7 @@ __all__ = [
     "LockPolicy",
     "LoginSession",
     "NameTaken",
+    "NewTicket",
     "PasswordPolicy",
     "PlayMoneyPolicy",
     "Player",
@@ -149,6 +165,7 @@ __all__ = [
     "PlayerView",
     "Posting",
     "PreparedSettlement",
+    "Refund",
     "Role",
     "SeatRecord",
     "SeatSession",
@@ -157,8 +174,15 @@ __all__ = [
     "StackMismatch",
     "Store",
     "StoreError",
+    "StoredEntry",
+    "StoredTicket",
+    "StoredTournament",
     "TokenExpired",
     "TopUpRefused",
+    "TournamentChanges",
+    "TournamentHand",
+    "TournamentRefused",
+    "TournamentStore",
     "Transaction",
     "UnbalancedTransaction",
     "UnknownAccount",

@@ -5,14 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import CompoundSelect, insert, select, union_all
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
 from pokerroom.store.errors import HandNotOpen, InvalidRecord, UnknownHand
-from pokerroom.store.models import HandHistoryRow, HandRow, HandSeatRow, PlayerHandRow
+from pokerroom.store.models import (
+    HandHistoryRow,
+    HandRow,
+    HandSeatRow,
+    PlayerHandRow,
+    TournamentHandRow,
+    TournamentPlayerHandRow,
+)
 from pokerroom.store.util import Clock, utc_now
 
 
@@ -59,7 +67,7 @@ def format_pokerstars(texts: Sequence[str]) -> str:
     return "\n\n\n".join(hands) + "\n" if hands else ""
 
 
-def _check_history(history: HandHistory) -> None:
+def check_history(history: HandHistory) -> None:
     if not isinstance(history.full_phh, str) or not history.full_phh.strip():
         raise InvalidRecord("the full PHH of a hand is a non-empty string")
     for pid, view in history.views.items():
@@ -82,7 +90,7 @@ async def insert_history(
     now: datetime,
 ) -> None:
     """Store a hand's histories on an open write transaction (used by the journal's end record)."""
-    _check_history(history)
+    check_history(history)
     strangers = set(history.views) - dealt_in
     if strangers:
         raise InvalidRecord(f"history views for players not dealt in: {sorted(strangers)}")
@@ -139,54 +147,28 @@ class HandHistories:
             await insert_history(conn, hand_id, history, dealt, hand.ended_at, now)
 
     async def player_hands(self, player_id: int, *, limit: int = 50, offset: int = 0) -> list[PlayerHand]:
-        """A player's own hand histories, newest first, ``limit`` per page from ``offset``."""
+        """A player's own hand histories (cash and tournament hands), newest first, ``limit`` per page from
+        ``offset``."""
         if limit < 1 or limit > 1000 or offset < 0:
             raise InvalidRecord("page: 1 <= limit <= 1000 and offset >= 0")
-        q = (
-            select(
-                PlayerHandRow.hand_id,
-                HandRow.table_id,
-                HandRow.game,
-                PlayerHandRow.ended_at,
-                PlayerHandRow.phh,
-                PlayerHandRow.pokerstars,
-            )
-            .join(HandRow, HandRow.id == PlayerHandRow.hand_id)
-            .where(PlayerHandRow.player_id == player_id)
-            .order_by(PlayerHandRow.ended_at.desc(), PlayerHandRow.hand_id.desc())
-            .limit(limit)
-            .offset(offset)
-        )
+        both = _own_hands(player_id).subquery()
+        q = select(both).order_by(both.c.ended_at.desc(), both.c.hand_id.desc()).limit(limit).offset(offset)
         async with self.db.read() as conn:
             return [PlayerHand(*row) for row in (await conn.execute(q)).all()]
 
     async def player_hand(self, player_id: int, hand_id: str) -> PlayerHand:
         """One hand as that player saw it (UnknownHand if he was not dealt in)."""
-        q = (
-            select(
-                PlayerHandRow.hand_id,
-                HandRow.table_id,
-                HandRow.game,
-                PlayerHandRow.ended_at,
-                PlayerHandRow.phh,
-                PlayerHandRow.pokerstars,
-            )
-            .join(HandRow, HandRow.id == PlayerHandRow.hand_id)
-            .where(PlayerHandRow.player_id == player_id, PlayerHandRow.hand_id == hand_id)
-        )
+        both = _own_hands(player_id, hand_id).subquery()
         async with self.db.read() as conn:
-            row = (await conn.execute(q)).one_or_none()
+            row = (await conn.execute(select(both))).first()
         if row is None:
             raise UnknownHand(hand_id)
         return PlayerHand(*row)
 
     async def _player_texts(self, player_id: int, column: str) -> list[str]:
-        col = PlayerHandRow.phh if column == "phh" else PlayerHandRow.pokerstars
-        q = (
-            select(col)
-            .where(PlayerHandRow.player_id == player_id)
-            .order_by(PlayerHandRow.ended_at, PlayerHandRow.hand_id)
-        )
+        both = _own_hands(player_id).subquery()
+        col = both.c.phh if column == "phh" else both.c.pokerstars
+        q = select(col).order_by(both.c.ended_at, both.c.hand_id)
         async with self.db.read() as conn:
             return list((await conn.execute(q)).scalars())
 
@@ -199,11 +181,51 @@ class HandHistories:
         return format_pokerstars(await self._player_texts(player_id, "pokerstars"))
 
     async def audit_phh(self, hand_id: str) -> str:
-        """The full PHH of a hand, with every hole card. For audit by the operator only."""
+        """The full PHH of a hand (cash or tournament), with every hole card. For audit by the operator
+        only."""
         async with self.db.read() as conn:
             text = (
                 await conn.execute(select(HandHistoryRow.full_phh).where(HandHistoryRow.hand_id == hand_id))
             ).scalar_one_or_none()
+            if text is None:
+                text = (
+                    await conn.execute(
+                        select(TournamentHandRow.full_phh).where(TournamentHandRow.id == hand_id)
+                    )
+                ).scalar_one_or_none()
         if text is None:
             raise UnknownHand(hand_id)
         return str(text)
+
+
+def _own_hands(player_id: int, hand_id: str | None = None) -> CompoundSelect[Any]:
+    """A player's own views of cash hands and of tournament hands (kept apart: tournament hands are not
+    journaled), as one selectable of :class:`PlayerHand` columns."""
+    cash = (
+        select(
+            PlayerHandRow.hand_id,
+            HandRow.table_id,
+            HandRow.game,
+            PlayerHandRow.ended_at,
+            PlayerHandRow.phh,
+            PlayerHandRow.pokerstars,
+        )
+        .join(HandRow, HandRow.id == PlayerHandRow.hand_id)
+        .where(PlayerHandRow.player_id == player_id)
+    )
+    tournament = (
+        select(
+            TournamentPlayerHandRow.hand_id,
+            TournamentHandRow.table_id,
+            TournamentHandRow.game,
+            TournamentPlayerHandRow.ended_at,
+            TournamentPlayerHandRow.phh,
+            TournamentPlayerHandRow.pokerstars,
+        )
+        .join(TournamentHandRow, TournamentHandRow.id == TournamentPlayerHandRow.hand_id)
+        .where(TournamentPlayerHandRow.player_id == player_id)
+    )
+    if hand_id is not None:
+        cash = cash.where(PlayerHandRow.hand_id == hand_id)
+        tournament = tournament.where(TournamentPlayerHandRow.hand_id == hand_id)
+    return union_all(cash, tournament)

@@ -32,6 +32,7 @@ class AccountKind(StrEnum):
     BANK = "bank"  # source of play money
     CASHIER = "cashier"  # the outside world: real-money deposits and withdrawals
     ESCROW = "escrow"  # Rush: chips of seats that left an open hand early, until it ends (ref = hand id)
+    TICKET = "ticket"  # a player's unused satellite tickets: their value until used (ref = player id)
 
     @property
     def may_go_negative(self) -> bool:

@@ -191,3 +191,86 @@ class PlayerHandRow(Base):
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
     phh: Mapped[str] = mapped_column(Text)
     pokerstars: Mapped[str] = mapped_column(Text)
+
+
+class TournamentRow(Base):
+    """A tournament that has taken money (created with its first registration): what a restart needs to
+    give every buy-in back or carry on. ``spec`` is the admin API's JSON of an admin-scheduled one (to open
+    it again), ``series`` the sit-and-go series of a copy; ``prizes`` the payout table once running."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint("status IN ('registering', 'running', 'finished', 'cancelled')", name="status"),
+        Index("ix_tournaments_status", "status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    series: Mapped[str | None] = mapped_column(String(64))
+    spec: Mapped[str | None] = mapped_column(Text)
+    currency: Mapped[str] = mapped_column(String(8))
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    fee: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(12))
+    prizes: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TournamentTicketRow(Base):
+    """A satellite seat won by a player: its value waits in his ticket account until ``used_for`` (the
+    tournament it registered him for; NULL while unused)."""
+
+    __tablename__ = "tournament_tickets"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), index=True)
+    satellite: Mapped[str] = mapped_column(String(64))
+    target: Mapped[str] = mapped_column(String(64))
+    currency: Mapped[str] = mapped_column(String(8))
+    value: Mapped[int] = mapped_column(BigInteger)
+    account_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"))
+    won_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_for: Mapped[str | None] = mapped_column(String(64))
+
+
+class TournamentEntryRow(Base):
+    """A player registered in a tournament: the account his buy-in came from (wallet or ticket account),
+    his chips after his last finished hand and his place once out."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[str] = mapped_column(String(64), ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(20))
+    source_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"))
+    ticket_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("tournament_tickets.id"))
+    stack: Mapped[int | None] = mapped_column(BigInteger)
+    place: Mapped[int | None] = mapped_column(Integer)
+    registered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TournamentHandRow(Base):
+    """A tournament hand's full PHH (audit only: every hole card). Tournament chips are not money, so the
+    hand is not journaled; its histories are stored when it ends."""
+
+    __tablename__ = "tournament_hands"
+
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)  # a Rush phase's hand ids are long
+    tournament_id: Mapped[str] = mapped_column(String(64), index=True)
+    table_id: Mapped[str] = mapped_column(String(128))
+    game: Mapped[str] = mapped_column(String(64))
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    full_phh: Mapped[str] = mapped_column(Text)
+
+
+class TournamentPlayerHandRow(Base):
+    """One player's own view of a tournament hand he was dealt into."""
+
+    __tablename__ = "tournament_player_hands"
+    __table_args__ = (Index("ix_tournament_player_hands_player_id_ended_at", "player_id", "ended_at"),)
+
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(128), ForeignKey("tournament_hands.id"), primary_key=True)
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    phh: Mapped[str] = mapped_column(Text)
+    pokerstars: Mapped[str] = mapped_column(Text)

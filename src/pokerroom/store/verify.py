@@ -110,6 +110,22 @@ async def verify_ledger(db: Database) -> VerifyReport:
             "SELECT id FROM hands WHERE status = 'ended' AND tx_id IS NULL",
             "hand {0} has an end record but no settlement",
         )
+        await _check(
+            report,
+            conn,
+            "SELECT a.id, t.id, t.status, a.balance FROM ledger_accounts a "
+            "JOIN tournaments t ON t.id = a.ref "
+            "WHERE a.kind = 'prize_pool' AND t.status IN ('finished', 'cancelled') AND a.balance <> 0",
+            "prize pool {0} of tournament {1} ({2}) still holds {3}",
+        )
+        await _check(
+            report,
+            conn,
+            "SELECT a.id, a.balance, COALESCE(SUM(t.value), 0) FROM ledger_accounts a "
+            "LEFT JOIN tournament_tickets t ON t.account_id = a.id AND t.used_for IS NULL "
+            "WHERE a.kind = 'ticket' GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(SUM(t.value), 0)",
+            "ticket account {0} holds {1} but its unused tickets are worth {2}",
+        )
         # All money accounted for: stored balances of floored accounts plus the posted balances of the
         # unbounded system accounts sum to zero in every currency.
         rows = (
