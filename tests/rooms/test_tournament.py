@@ -37,6 +37,7 @@ from pokerroom.rooms.tournament.balance import (
 )
 from pokerroom.rooms.tournament.payouts import (
     default_percentages,
+    interrupted_shares,
     pay_places,
     prize_pool,
     satellite_prizes,
@@ -431,3 +432,18 @@ def run_to_end(d: TournamentDirector, seed: int = 9) -> list[object]:
                 cmd = random_command(t.hand, rng)  # type: ignore[arg-type]
                 out += d.act(t.seats[cmd.seat].player, cmd, now)
     return out
+
+
+def test_an_interrupted_tournament_pays_out_its_pool_by_chips_above_the_prize_everyone_was_sure_of() -> None:
+    """docs/decisions.md (RULES.md §9 is silent on interruptions): the lowest prize still to be won for
+    everybody, the rest by chips, the odd units to the biggest stacks; exactly the pool; players without
+    chips get nothing."""
+    # Not in the money (3 with chips, 2 places paid): by chips only; the odd unit to "b".
+    shares = interrupted_shares(1000, {"a": 1000, "b": 1500, "c": 500, "d": 0}, [600, 400])
+    assert shares == {"a": 333, "b": 501, "c": 166} and sum(shares.values()) == 1000
+    # In the money (3 left of 3 places): each is sure of 200; the other 400 by chips.
+    shares = interrupted_shares(1000, {"a": 100, "b": 2000, "c": 6900}, [500, 300, 200])
+    assert shares == {"a": 204, "b": 289, "c": 507} and sum(shares.values()) == 1000
+    # A pool smaller than the floors (a payout table not updated yet) is shared out all the same.
+    assert interrupted_shares(100, {"a": 1, "b": 1}, [500, 300]) == {"a": 50, "b": 50}
+    assert interrupted_shares(0, {"a": 10}, [10]) == {} and interrupted_shares(10, {"a": 0}, [10]) == {}

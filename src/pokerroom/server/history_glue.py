@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from pokerroom.history import HandContext, write_phh, write_pokerstars
+from collections.abc import Mapping
+from datetime import datetime
+
+from pokerroom.engine import HandState
+from pokerroom.history import HandContext, TournamentInfo, write_phh, write_pokerstars
 from pokerroom.rooms import FinishedHand
 from pokerroom.store import HandHistory, PlayerView
 
-__all__ = ["context_of", "histories_of"]
+__all__ = ["context_of", "histories_of", "tournament_histories"]
 
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "PLAY": ""}
 
@@ -26,10 +30,33 @@ def context_of(record: FinishedHand) -> HandContext:
 
 def histories_of(record: FinishedHand) -> HandHistory:
     """The full PHH (every card: audit only) and, per player dealt in, his PHH and PokerStars text."""
-    ctx = context_of(record)
-    hand = record.hand
+    return _histories(record.hand, context_of(record), record.players)
+
+
+def tournament_histories(
+    hand: HandState,
+    *,
+    table: str,
+    seats: int,
+    started_at: datetime | None,
+    players: Mapping[int, tuple[str, str]],
+    info: TournamentInfo,
+) -> HandHistory:
+    """The same for a tournament hand: amounts in tournament chips, the tournament in the header."""
+    ctx = HandContext(
+        hand_id=hand.hand_id,
+        table=table,
+        time=started_at,
+        players={seat: name for seat, (_, name) in players.items()},
+        seat_count=seats,
+        tournament=info,
+    )
+    return _histories(hand, ctx, players)
+
+
+def _histories(hand: HandState, ctx: HandContext, players: Mapping[int, tuple[str, str]]) -> HandHistory:
     views = {}
-    for seat, (player, _) in record.players.items():
+    for seat, (player, _) in players.items():
         views[int(player)] = PlayerView(
             phh=write_phh(hand, viewer=seat, context=ctx),
             pokerstars=write_pokerstars(hand, ctx, viewer=seat),

@@ -6,10 +6,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request
 
+from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.actor import ActionRefused
 from pokerroom.server.http import Me, _room
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
-from pokerroom.server.tournament import TournamentActor
+from pokerroom.server.tournament import TournamentActor, register_player, unregister_player
 
 __all__ = ["router"]
 
@@ -24,7 +25,8 @@ def _tournament(request: Request, tid: str) -> TournamentActor:
 
 
 def _refused(exc: ActionRefused) -> HTTPException:
-    return HTTPException(409, detail={"code": exc.code, "message": exc.message})
+    status = 404 if exc.code == "unknown_tournament" else 409
+    return HTTPException(status, detail={"code": exc.code, "message": exc.message})
 
 
 @router.get("/tournaments", tags=["tournaments"])
@@ -54,9 +56,8 @@ async def register(
 ) -> dict[str, Any]:
     """Register: the buy-in and fee are booked from the wallet (or the ticket) to the prize pool and the
     house; a sit-and-go starts when its last seat is taken."""
-    actor = _tournament(request, tid)
     try:
-        await actor.call(lambda: actor.register(str(me.id), me.name, ticket=ticket))
+        actor = await register_player(_room(request), tid, str(me.id), me.name, ticket=ticket)
     except ActionRefused as exc:
         raise _refused(exc) from None
     return {"ok": True, "tournament": actor.summary()}
@@ -65,9 +66,8 @@ async def register(
 @router.post("/tournaments/{tid}/unregister", tags=["tournaments"])
 async def unregister(tid: str, me: Me, request: Request) -> dict[str, Any]:
     """Unregister while registration is open: the whole buy-in comes back (to the ticket if one was used)."""
-    actor = _tournament(request, tid)
     try:
-        await actor.call(lambda: actor.unregister(str(me.id)))
+        actor = await unregister_player(_room(request), tid, str(me.id))
     except ActionRefused as exc:
         raise _refused(exc) from None
     return {"ok": True, "tournament": actor.summary()}
@@ -90,7 +90,7 @@ async def rebuy(
 @router.get("/account/tickets", tags=["tournaments"])
 async def tickets(me: Me, request: Request) -> dict[str, Any]:
     """Satellite tickets kept in the account until used."""
-    rows = [t for t in _room(request).tickets if t.player == str(me.id)]
+    rows = await _room(request).store.tournaments.tickets(me.id)
     return {"tickets": [{"target": t.target, "value": t.value, "satellite": t.satellite} for t in rows]}
 
 
@@ -101,14 +101,28 @@ async def schedule(me: Me, request: Request, body: Annotated[dict[str, Any], Bod
     if not me.is_admin:
         raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
     rush = body.pop("rush", False)
+    room = _room(request)
     try:
         if not isinstance(rush, bool):
             raise ScheduleError("rush is true or false")
         cfg = tournament_from_dict(body)
-        actor = _room(request).add_tournament(cfg, rush=rush)
+        if await room.store.tournaments.statuses([cfg.tournament_id]):
+            raise ScheduleError(f"tournament {cfg.tournament_id!r} exists already")
+        actor = room.add_tournament(cfg, rush=rush, spec=_spec(body, cfg, rush))
     except (ScheduleError, ValueError) as exc:
         raise HTTPException(422, detail={"code": "bad_tournament", "message": str(exc)}) from None
     return {"tournament": actor.summary()}
+
+
+def _spec(body: dict[str, Any], cfg: TournamentConfig, rush: bool) -> dict[str, Any]:
+    """The request as kept with the registrations, to open the tournament again after a restart: times
+    made absolute."""
+    spec = {k: v for k, v in body.items() if k != "start_in_minutes"}
+    if cfg.start_time is not None:
+        spec["start"] = cfg.start_time.isoformat()
+    if cfg.registration_opens is not None:
+        spec["registration_opens"] = cfg.registration_opens.isoformat()
+    return {**spec, "rush": rush}
 
 
 @router.get("/pools/{pool}", tags=["lobby"])

@@ -18,7 +18,8 @@ from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig,
 from pokerroom.server.actor import TableActor
 from pokerroom.server.connection import Connection
 from pokerroom.server.pool import PoolActor
-from pokerroom.server.tournament import Ticket, TournamentActor, TournamentTableView
+from pokerroom.server.tournament import TournamentActor, TournamentTableView
+from pokerroom.server.tournament_recovery import recover_tournaments
 from pokerroom.store import PLAY, POINTS, Player, Store
 
 __all__ = ["Room", "RoomSettings"]
@@ -49,7 +50,6 @@ class Room:
         self.actors: dict[str, TableActor] = {}
         self.pools: dict[str, PoolActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
-        self.tickets: list[Ticket] = []  # satellite seats kept in players' accounts until used
         self.players: dict[str, set[Connection]] = {}
         self.last_hands = LastHands()
         self.rng = secrets.SystemRandom()
@@ -58,7 +58,8 @@ class Room:
     # --------------------------------------------------------------------------- life cycle
 
     async def start(self) -> None:
-        """Migrate, recover unfinished hands, return chips left on tables by a crash, open the tables."""
+        """Migrate, recover unfinished hands, return chips left on tables by a crash, open the tables;
+        take back the tournaments the store kept (``tournament_recovery``)."""
         await self.store.db.upgrade()
         cancelled = await self.store.journal.recover()
         if cancelled:
@@ -69,10 +70,13 @@ class Room:
             self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
+        kept = await recover_tournaments(self)
         for t_cfg in self.settings.tournaments:
-            self.add_tournament(t_cfg)
+            if t_cfg.tournament_id not in kept:
+                self.add_tournament(t_cfg)
         for t_cfg in self.settings.rush_tournaments:
-            self.add_tournament(t_cfg, rush=True)
+            if t_cfg.tournament_id not in kept:
+                self.add_tournament(t_cfg, rush=True)
 
     def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> TableActor:
         """Open a table; its hand ids go on after the ``hands_before`` it already has in the journal."""
@@ -89,16 +93,26 @@ class Room:
         actor.start()
         return actor
 
-    def add_tournament(self, cfg: TournamentConfig, *, rush: bool = False) -> TournamentActor:
+    def add_tournament(
+        self, cfg: TournamentConfig, *, rush: bool = False, spec: dict[str, Any] | None = None
+    ) -> TournamentActor:
         """Open a tournament. A sit-and-go is a series: this opens its first copy, and each copy that
-        starts opens the next (ids ``<id>-<random>``)."""
+        starts opens the next (ids ``<id>-<random>``). ``spec`` is an admin request (kept with the
+        registrations, to open the tournament again after a restart)."""
         series = cfg.tournament_id if cfg.kind == "sng" else None
         if series is not None:
             cfg = replace(cfg, tournament_id=f"{series}-{secrets.token_hex(3)}")
+        return self.open_tournament(cfg, rush=rush, series=series, spec=spec)
+
+    def open_tournament(
+        self, cfg: TournamentConfig, *, rush: bool, series: str | None, spec: dict[str, Any] | None
+    ) -> TournamentActor:
+        """Open a tournament under its own id (a copy of a series, or one taken back after a restart)."""
         if cfg.tournament_id in self.tournaments:
             raise ValueError(f"tournament {cfg.tournament_id!r} exists already")
         kind = RushTournamentDirector if rush else TournamentDirector
-        actor = TournamentActor(self, kind(cfg, self.rng, self.settings.points), series=series)
+        director = kind(cfg, self.rng, self.settings.points)
+        actor = TournamentActor(self, director, series=series, spec=spec)
         self.tournaments[cfg.tournament_id] = actor
         actor.start()
         return actor
@@ -106,7 +120,9 @@ class Room:
     def next_in_series(self, actor: TournamentActor) -> None:
         assert actor.series is not None
         rush = isinstance(actor.director, RushTournamentDirector)
-        self.add_tournament(replace(actor.director.config, tournament_id=actor.series), rush=rush)
+        self.add_tournament(
+            replace(actor.director.config, tournament_id=actor.series), rush=rush, spec=actor.spec
+        )
 
     def tournament_table(self, table: str) -> TournamentTableView | None:
         for actor in self.tournaments.values():

@@ -13,14 +13,14 @@ import contextlib
 import html
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from pokerroom.engine import Command, command_from_dict
+from pokerroom.history import TournamentInfo
 from pokerroom.rooms import HandEvents, HandFinished, TurnClock
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.rush import EntryLeft, EntryMoved, EntryWaiting
@@ -29,7 +29,6 @@ from pokerroom.rooms.tournament import (
     Finished,
     PlayerMoved,
     TableHandEnded,
-    TournamentBuyIn,
     TournamentDirector,
     TournamentOverlay,
     TournamentPoints,
@@ -41,14 +40,25 @@ from pokerroom.rooms.tournament import (
 )
 from pokerroom.server.actor import ActionRefused
 from pokerroom.server.connection import Connection
+from pokerroom.server.history_glue import tournament_histories
 from pokerroom.server.mailbox import Mailbox
-from pokerroom.store import AccountKind
+from pokerroom.store import (
+    AccountKind,
+    Booking,
+    NewTicket,
+    Refund,
+    StoredEntry,
+    StoreError,
+    TournamentChanges,
+    TournamentHand,
+    TournamentRefused,
+)
 
 if TYPE_CHECKING:
     from pokerroom.server.pool import PoolActor
     from pokerroom.server.room import Room
 
-__all__ = ["Ticket", "TournamentActor", "TournamentTableView"]
+__all__ = ["TournamentActor", "TournamentTableView", "register_player", "unregister_player"]
 
 log = logging.getLogger("pokerroom.tournament")
 
@@ -57,30 +67,25 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass(frozen=True, slots=True)
-class Ticket:
-    """A satellite seat kept in the player's account: its value stays in the satellite's prize pool
-    (``source``, a ledger account) until the ticket registers for ``target``."""
-
-    player: str
-    target: str
-    value: int
-    source: int
-    satellite: str
-
-
 class TournamentActor(Mailbox):
-    def __init__(self, room: Room, director: TournamentDirector, *, series: str | None = None) -> None:
+    def __init__(
+        self,
+        room: Room,
+        director: TournamentDirector,
+        *,
+        series: str | None = None,
+        spec: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__()
         self.room = room
         self.series = series  # a sit-and-go of a series: a fresh copy opens when this one starts
+        self.spec = spec  # an admin-scheduled tournament: its request, to open it again after a restart
         self._respawned = False
         self.director = director
         self.tid = director.tid
         self.currency = director.config.currency
         self.subscribers: dict[int, dict[Connection, None]] = {}  # table number -> watchers
         self.seq: dict[int, int] = {}
-        self.paid_from: dict[str, tuple[int, Ticket | None]] = {}  # player -> (account, ticket used)
         self.prizes: dict[str, int] = {}  # player -> cash won
         self.tickets_won: dict[str, str] = {}  # player -> target
         self.hands_played = 0
@@ -88,6 +93,10 @@ class TournamentActor(Mailbox):
         self._accounts: dict[str, int] = {}
         self.rush_pool: PoolActor | None = None  # a Rush tournament's pool phase
         self.run = secrets.token_hex(4)  # in idempotency keys: a tournament id may come back after a restart
+        # What the store holds of this tournament (written when it changes): status, payouts, chips.
+        self._saved_status = "registering"
+        self._saved_prizes: list[int] = []
+        self._saved_chips: dict[str, tuple[int, int | None]] = {}
 
     # ----------------------------------------------------------------------------------- running
 
@@ -127,67 +136,89 @@ class TournamentActor(Mailbox):
     async def _pool(self) -> int:
         return await self._account(AccountKind.PRIZE_POOL, ref=self.tid)
 
-    async def _post(self, kind: str, postings: list[tuple[int, int]], key: str, memo: dict[str, Any]) -> None:
-        if any(amount for _, amount in postings):
-            await self.room.store.ledger.post(kind, postings, idempotency_key=key, memo=memo)
-
-    async def _book_entry(self, player: str, source: int, key: str, kind: str = "buy_in") -> None:
+    async def _entry_booking(self, player: str, source: int, key: str, kind: str) -> Booking:
         cfg = self.director.config
         house = await self._account(AccountKind.HOUSE)
         postings = [(source, -(cfg.buy_in + cfg.fee)), (await self._pool(), cfg.buy_in), (house, cfg.fee)]
-        await self._post(
-            "tourney_buyin", postings, key, {"tournament": self.tid, "player": player, "kind": kind}
+        return Booking(
+            "tourney_buyin", key, postings, {"tournament": self.tid, "player": player, "kind": kind}
         )
 
-    async def _book_refund(self, player: str, key: str) -> None:
-        cfg = self.director.config
-        source, ticket = self.paid_from.pop(player, (0, None))
-        if not source:
-            return
-        house = await self._account(AccountKind.HOUSE)
-        postings = [(source, cfg.buy_in + cfg.fee), (await self._pool(), -cfg.buy_in), (house, -cfg.fee)]
-        await self._post("tourney_refund", postings, key, {"tournament": self.tid, "player": player})
-        if ticket is not None:
-            self.room.tickets.append(ticket)
-        else:
-            await self.room.send_balance(player, self.currency)
+    async def _refund(self, player: str, key: str) -> Refund:
+        return Refund(int(player), await self._pool(), await self._account(AccountKind.HOUSE), key)
 
     # ----------------------------------------------------------------------------- registration
 
     async def register(self, player: str, name: str, *, ticket: bool = False) -> None:
-        """Book the buy-in (wallet or ticket) first, then register; a refusal gives the money back."""
+        """Book the buy-in (wallet or ticket) and keep the registration in the store first, then register;
+        a refusal gives the money back."""
         d = self.director
+        cfg = d.config
         now = _now()
         if not d.registration_open(now):
             raise ActionRefused("registration_closed", "registration is not open")
         if player in d.entrants:
             raise ActionRefused("already_registered", "you are registered already")
-        used: Ticket | None = None
+        store = self.room.store.tournaments
+        ticket_id: int | None = None
         if ticket:
-            used = next((t for t in self.room.tickets if t.player == player and t.target == self.tid), None)
-            if used is None:
+            found = [
+                t
+                for t in await store.tickets(int(player), target=self.tid)
+                if t.currency == self.currency and t.value == cfg.buy_in + cfg.fee
+            ]
+            if not found:
                 raise ActionRefused("no_ticket", "you have no ticket for this tournament")
-            self.room.tickets.remove(used)
-            source = used.source
+            ticket_id, source = found[0].id, found[0].account_id
         else:
             source = await self._account(AccountKind.WALLET, owner=int(player))
         key = f"treg:{self.tid}:{player}:{secrets.token_hex(6)}"
         try:
-            await self._book_entry(player, source, key)
-        except Exception:
-            if used is not None:
-                self.room.tickets.append(used)
-            raise
-        self.paid_from[player] = (source, used)
+            await store.register(
+                self.tid,
+                currency=self.currency,
+                buy_in=cfg.buy_in,
+                fee=cfg.fee,
+                player_id=int(player),
+                name=name,
+                source_id=source,
+                booking=await self._entry_booking(player, source, key, "buy_in"),
+                ticket_id=ticket_id,
+                series=self.series,
+                spec=self.spec,
+                stack=cfg.starting_stack if d.status == "running" else None,
+            )
+        except TournamentRefused as exc:
+            raise ActionRefused("registration_closed", str(exc)) from None
         try:
-            out = d.register(player, name, now, ticket=used is not None)
+            out = d.register(player, name, now, ticket=ticket_id is not None)
         except TableError as exc:
-            await self._book_refund(player, f"{key}:undo")
+            await self.room.store.tournaments.apply(
+                self.tid, TournamentChanges(refunds=[await self._refund(player, f"{key}:undo")])
+            )
             raise ActionRefused(exc.code, str(exc)) from None
-        if used is None:
+        if ticket_id is None:
             await self.room.send_balance(player, self.currency)
         await self.process(out)
         if self.series and not self._respawned and d.status == "running":
+            self._respawned = True
+            self.room.next_in_series(self)
+
+    async def restore(self, entries: Sequence[StoredEntry]) -> None:
+        """After a restart: take back the registrations the store kept (their money is in the prize pool
+        already); one the director refuses now is given back."""
+        now = _now()
+        out: list[object] = []
+        refunds = []
+        for e in entries:
+            try:
+                out += self.director.register(str(e.player_id), e.name, now, ticket=e.ticket_id is not None)
+            except TableError:
+                refunds.append(await self._refund(str(e.player_id), f"trestore:{self.tid}:{e.player_id}"))
+        if refunds:
+            await self.room.store.tournaments.apply(self.tid, TournamentChanges(refunds=refunds))
+        await self.process(out)
+        if self.series and not self._respawned and self.director.status == "running":
             self._respawned = True
             self.room.next_in_series(self)
 
@@ -197,18 +228,25 @@ class TournamentActor(Mailbox):
         e = d.entrants.get(player)
         if e is None or e.place is not None:
             raise ActionRefused("not_playing", "you are not in the tournament")
+        cfg = d.config
         kind = "add_on" if add_on else "rebuy"
         source = await self._account(AccountKind.WALLET, owner=int(player))
         key = f"t{kind}:{self.tid}:{player}:{secrets.token_hex(6)}"
-        await self._book_entry(player, source, key, kind)
+        store = self.room.store.tournaments
+        await store.add_chips(
+            self.tid, int(player), cfg.starting_stack, await self._entry_booking(player, source, key, kind)
+        )
         try:
             out = d.rebuy(player, _now(), add_on=add_on)
         except TableError as exc:
-            cfg = d.config
             house = await self._account(AccountKind.HOUSE)
             back = [(source, cfg.buy_in + cfg.fee), (await self._pool(), -cfg.buy_in), (house, -cfg.fee)]
-            await self._post(
-                "tourney_refund", back, f"{key}:undo", {"tournament": self.tid, "player": player}
+            memo = {"tournament": self.tid, "player": player}
+            await store.add_chips(
+                self.tid,
+                int(player),
+                -cfg.starting_stack,
+                Booking("tourney_refund", f"{key}:undo", back, memo),
             )
             raise ActionRefused("rebuy_refused", str(exc)) from None
         await self.room.send_balance(player, self.currency)
@@ -244,6 +282,9 @@ class TournamentActor(Mailbox):
         ]
 
     async def process(self, out: list[object]) -> None:
+        """Store what this step changed (money, chips, places, hands, status: one transaction), then tell
+        the players."""
+        await self._store(out)
         mine = self._rush_items(out)
         if mine:
             assert self.rush_pool is not None
@@ -264,30 +305,14 @@ class TournamentActor(Mailbox):
                     ).decode(),
                 )
                 self._broadcast_seats(item.table_no)
-            elif isinstance(item, TournamentBuyIn):
-                pass  # booked before the director took it
             elif isinstance(item, TournamentRefund):
-                await self._book_refund(item.player, f"tref:{self.tid}:{item.player}:{secrets.token_hex(6)}")
-            elif isinstance(item, TournamentOverlay):
-                promotions = await self._account(AccountKind.PROMOTIONS)
-                await self._post(
-                    "tourney_overlay",
-                    [(promotions, -item.amount), (await self._pool(), item.amount)],
-                    f"toverlay:{self.tid}:{self.run}",
-                    {"tournament": self.tid},
-                )
+                if not item.ticket:
+                    await self.room.send_balance(item.player, self.currency)
             elif isinstance(item, TournamentPrize):
-                wallet = await self._account(AccountKind.WALLET, owner=int(item.player))
-                await self._post(
-                    "tourney_prize",
-                    [(await self._pool(), -item.amount), (wallet, item.amount)],
-                    f"tprize:{self.tid}:{self.run}:{item.player}",
-                    {"tournament": self.tid, "place": item.place},
-                )
                 self.prizes[item.player] = item.amount
                 await self.room.send_balance(item.player, self.currency)
             elif isinstance(item, TournamentTicket):
-                await self._ticket(item)
+                await self._use_ticket(item)
             elif isinstance(item, TournamentPoints):
                 await self.room.store.ledger.accrue_points(
                     int(item.player),
@@ -300,6 +325,85 @@ class TournamentActor(Mailbox):
                 self._notify_all({"type": "tournament_status", "status": self.director.status})
         self._after_hand_updates(out)
 
+    async def _store(self, out: list[object]) -> None:
+        changes = TournamentChanges()
+        for item in out:
+            if isinstance(item, TournamentRefund):
+                key = f"tref:{self.tid}:{item.player}:{secrets.token_hex(6)}"
+                changes.refunds.append(await self._refund(item.player, key))
+            elif isinstance(item, TournamentOverlay):
+                promotions = await self._account(AccountKind.PROMOTIONS)
+                changes.bookings.append(
+                    Booking(
+                        "tourney_overlay",
+                        f"toverlay:{self.tid}:{self.run}",
+                        [(promotions, -item.amount), (await self._pool(), item.amount)],
+                        {"tournament": self.tid},
+                    )
+                )
+            elif isinstance(item, TournamentPrize):
+                wallet = await self._account(AccountKind.WALLET, owner=int(item.player))
+                changes.bookings.append(
+                    Booking(
+                        "tourney_prize",
+                        f"tprize:{self.tid}:{self.run}:{item.player}",
+                        [(await self._pool(), -item.amount), (wallet, item.amount)],
+                        {"tournament": self.tid, "place": item.place},
+                    )
+                )
+            elif isinstance(item, TournamentTicket):
+                changes.tickets.append(
+                    NewTicket(
+                        int(item.player),
+                        self.tid,
+                        item.target,
+                        self.currency,
+                        item.value,
+                        await self._account(AccountKind.TICKET, ref=item.player),
+                        await self._pool(),
+                        await self._account(AccountKind.PROMOTIONS),
+                        f"tticket:{self.tid}:{self.run}:{item.player}",
+                    )
+                )
+            elif isinstance(item, TableHandEnded | HandFinished):
+                changes.hands.append(self._hand_record(item))
+        d = self.director
+        status = "registering" if d.status == "announced" else d.status
+        if status != self._saved_status:
+            changes.status = status
+        if d.prizes != self._saved_prizes and status != "registering":
+            changes.prizes = list(d.prizes)
+        chips: dict[str, tuple[int, int | None]] = {}
+        if status != "registering":
+            for e in d.entrants.values():
+                now = (e.stack if e.place is None else 0, e.place)
+                if self._saved_chips.get(e.player) != now:
+                    chips[e.player] = now
+        changes.chips = {int(p): c for p, c in chips.items()}
+        if not changes:
+            return
+        await self.room.store.tournaments.apply(self.tid, changes)
+        self._saved_status = status
+        self._saved_prizes = list(d.prizes)
+        self._saved_chips.update(chips)
+
+    def _hand_record(self, item: TableHandEnded | HandFinished) -> TournamentHand:
+        cfg = self.director.config
+        info = TournamentInfo(self.tid, cfg.name, cfg.buy_in, cfg.fee, self.director.level(_now()).number)
+        if isinstance(item, TableHandEnded):
+            hand, table = item.hand, item.table_id
+            name, seats = f"{cfg.name} - table {item.number}", cfg.table_size
+            started, players = item.started_at, item.players
+        else:
+            rec = item.record
+            hand, table, name, seats = rec.hand, rec.table_id, rec.table_name, rec.seats
+            started, players = rec.started_at, dict(rec.players)
+        history = tournament_histories(
+            hand, table=name, seats=seats, started_at=started, players=players, info=info
+        )
+        game = f"{hand.variant.code}/{hand.structure.betting.value}"
+        return TournamentHand(hand.hand_id, table, game, _now(), history)
+
     def _after_hand_updates(self, out: list[object]) -> None:
         for number in {x.number for x in out if isinstance(x, TableHandEnded)}:
             self.hands_played += 1
@@ -309,16 +413,14 @@ class TournamentActor(Mailbox):
                 for conn in self.subscribers[number]:
                     conn.send(orjson.dumps(self.snapshot(number, conn)).decode())
 
-    async def _ticket(self, item: TournamentTicket) -> None:
-        """A satellite seat: registered at once for the target if it is open, else kept in the account."""
-        ticket = Ticket(item.player, item.target, item.value, await self._pool(), self.tid)
+    async def _use_ticket(self, item: TournamentTicket) -> None:
+        """A satellite seat (kept in the store): registered at once for the target if it is open."""
         self.tickets_won[item.player] = item.target
-        self.room.tickets.append(ticket)
         target = self.room.tournaments.get(item.target)
         if target is None:
             return
         name = self.director.entrants[item.player].name
-        with contextlib.suppress(ActionRefused, TableError):
+        with contextlib.suppress(ActionRefused, TableError, StoreError):
             await target.call(lambda: target.register(item.player, name, ticket=True))
 
     # ----------------------------------------------------------------------------- broadcasting
@@ -541,6 +643,29 @@ class TournamentActor(Mailbox):
         if number not in self.director.tables and number not in self.subscribers:
             return None
         return TournamentTableView(self, number)
+
+
+def _actor_of(room: Room, tid: str) -> TournamentActor:
+    actor = room.tournaments.get(tid)
+    if actor is None:
+        raise ActionRefused("unknown_tournament", "no such tournament")
+    return actor
+
+
+async def register_player(room: Room, tid: str, player: str, name: str, *, ticket: bool) -> TournamentActor:
+    """Register a player (the HTTP endpoint and the ``tournament_register`` message): refusals are
+    :class:`ActionRefused` with the codes of docs/protocol.md, a wallet short of the buy-in the store's
+    ``insufficient_funds``."""
+    actor = _actor_of(room, tid)
+    await actor.call(lambda: actor.register(player, name, ticket=ticket))
+    return actor
+
+
+async def unregister_player(room: Room, tid: str, player: str) -> TournamentActor:
+    """Unregister a player (HTTP and ``tournament_unregister``)."""
+    actor = _actor_of(room, tid)
+    await actor.call(lambda: actor.unregister(player))
+    return actor
 
 
 class TournamentTableView:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -11,6 +11,7 @@ from pokerroom.engine import ConfigError
 __all__ = [
     "SatellitePrizes",
     "default_percentages",
+    "interrupted_shares",
     "pay_places",
     "prize_pool",
     "satellite_prizes",
@@ -95,3 +96,23 @@ def satellite_prizes(pool: int, seat_value: int, guaranteed_seats: int = 0) -> S
     if n < guaranteed_seats:
         return SatellitePrizes(guaranteed_seats, 0, guaranteed_seats * seat_value - pool)
     return SatellitePrizes(n, rest, 0)
+
+
+def interrupted_shares(pool: int, stacks: Mapping[str, int], prizes: Sequence[int]) -> dict[str, int]:
+    """A running tournament that cannot go on (the server stopped): what is left in the prize pool goes
+    to the players still holding chips. Each first gets the prize of the lowest place any of them could
+    still finish in (nobody gets less than he was sure of); the rest is split in proportion to chips
+    (chips are worth the same everywhere), rounded down, the leftover units one each to the biggest
+    stacks (ties by player id). The shares add up to the pool exactly (docs/decisions.md)."""
+    players = [p for p, s in stacks.items() if s > 0]
+    if not players or pool <= 0:
+        return {}
+    n = len(players)
+    floor = min(prizes[n - 1] if n <= len(prizes) else 0, pool // n)
+    rest = pool - floor * n
+    chips = sum(stacks[p] for p in players)
+    shares = {p: floor + rest * stacks[p] // chips for p in players}
+    leftover = pool - sum(shares.values())
+    for p in sorted(players, key=lambda p: (-stacks[p], p))[:leftover]:
+        shares[p] += 1
+    return shares

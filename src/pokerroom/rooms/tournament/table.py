@@ -62,6 +62,8 @@ class TableHandEnded(Notice):
     starting: dict[str, int]  # player -> stack at the start of the hand
     stacks: dict[str, int]  # player -> stack now
     hand: HandState = field(compare=False)
+    players: dict[int, tuple[str, str]] = field(default_factory=dict)  # seat -> (player, name), dealt in
+    started_at: datetime | None = None
 
 
 class TournamentTable:
@@ -91,6 +93,7 @@ class TournamentTable:
         self.hands = 0
         self.vacated: list[int] = []  # stud balancing: seats in the order they were vacated
         self._starting: dict[str, int] = {}
+        self._started_at: datetime | None = None
 
     # --------------------------------------------------------------------------------- seats
 
@@ -151,6 +154,7 @@ class TournamentTable:
             return []
         self.hand_players = {s: (self.seats[s].player, self.seats[s].name) for s in dealt}
         self._starting = {self.seats[s].player: self.seats[s].stack for s in dealt}
+        self._started_at = now
         self.hands += 1
         self.hand = HandState.start(
             variant=self.variant,
@@ -238,7 +242,18 @@ class TournamentTable:
                 and self.hands % self.timing.refill_every == 0
             ):
                 p.time_bank = min(self.timing.time_bank, p.time_bank + self.timing.bank_refill)
-        return [TableHandEnded(self.tid, self.number, hand.hand_id, dict(self._starting), stacks, hand)]
+        return [
+            TableHandEnded(
+                self.tid,
+                self.number,
+                hand.hand_id,
+                dict(self._starting),
+                stacks,
+                hand,
+                dict(self.hand_players),
+                self._started_at,
+            )
+        ]
 
     def tick(self, now: datetime) -> Output:
         out: Output = []

@@ -1,0 +1,114 @@
+"""Tournaments after a restart (docs/decisions.md, "Tournaments"): nothing the store kept is lost.
+
+- A tournament that had not started opens again with its registrations (its money is still in its prize
+  pool) when the room still offers it (the same id in the settings, a copy of a sit-and-go series of the
+  settings, or an admin-scheduled one, whose request was kept) at the same buy-in; otherwise every
+  registration is refunded, buy-in and fee, to the account it came from.
+- A tournament that was running cannot go on (its hands and clocks lived in memory): it is cancelled and
+  what is left in its prize pool goes to the players still holding chips after their last finished hand
+  (``interrupted_shares``: the lowest prize they were sure of, the rest by chips), with their fee back.
+- Satellite tickets live in the store and need nothing.
+
+Each tournament is settled in one transaction with idempotency keys, so a crash during the recovery
+itself is recovered the next time.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
+
+from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.rooms.tournament.payouts import interrupted_shares
+from pokerroom.server.schedule import ScheduleError, tournament_from_dict
+from pokerroom.store import AccountKind, Booking, Refund, StoredTournament, TournamentChanges
+
+if TYPE_CHECKING:
+    from pokerroom.server.room import Room
+
+__all__ = ["recover_tournaments"]
+
+log = logging.getLogger("pokerroom.tournament")
+
+
+async def recover_tournaments(room: Room) -> set[str]:
+    """Deal with every tournament the store holds as registering or running; returns the settings ids
+    (tournament ids, sit-and-go series) the room must not open afresh: taken back, or over already."""
+    settings: dict[str, tuple[TournamentConfig, bool]] = {
+        c.tournament_id: (c, False) for c in room.settings.tournaments
+    } | {c.tournament_id: (c, True) for c in room.settings.rush_tournaments}
+    kept: set[str] = set()
+    for rec in await room.store.tournaments.live():
+        if rec.status == "running":
+            await _cancel_interrupted(room, rec)
+            continue
+        found = _config_for(rec, settings)
+        if found is None:
+            await _refund_all(room, rec, "it is not offered any more")
+            continue
+        cfg, rush = found
+        if (cfg.currency, cfg.buy_in, cfg.fee) != (rec.currency, rec.buy_in, rec.fee):
+            await _refund_all(room, rec, "its buy-in changed")
+            continue
+        actor = room.open_tournament(cfg, rush=rush, series=rec.series, spec=rec.spec)
+        await actor.call(partial(actor.restore, rec.entries))
+        log.warning("tournament %s: %d registration(s) taken back", rec.id, len(rec.entries))
+        kept.add(rec.series or rec.id)
+    fixed = [tid for tid, (c, _) in settings.items() if c.kind != "sng"]
+    kept |= set(await room.store.tournaments.statuses(fixed))  # taken back above, or over
+    return kept
+
+
+def _config_for(
+    rec: StoredTournament, settings: dict[str, tuple[TournamentConfig, bool]]
+) -> tuple[TournamentConfig, bool] | None:
+    if rec.spec is not None:
+        spec = dict(rec.spec)
+        rush = bool(spec.pop("rush", False))
+        try:
+            cfg = tournament_from_dict(spec)
+        except ScheduleError:
+            return None
+        return replace(cfg, tournament_id=rec.id), rush
+    key = rec.series or rec.id
+    if key not in settings:
+        return None
+    cfg, rush = settings[key]
+    return replace(cfg, tournament_id=rec.id), rush
+
+
+async def _refund_all(room: Room, rec: StoredTournament, why: str) -> None:
+    ledger = room.store.ledger
+    pool = await ledger.account(AccountKind.PRIZE_POOL, rec.currency, ref=rec.id)
+    house = await ledger.account(AccountKind.HOUSE, rec.currency)
+    refunds = [Refund(e.player_id, pool, house, f"trecover:{rec.id}:{e.player_id}") for e in rec.entries]
+    await room.store.tournaments.apply(rec.id, TournamentChanges(refunds=refunds, status="cancelled"))
+    log.warning(
+        "tournament %s cancelled after a restart (%s): %d buy-in(s) refunded", rec.id, why, len(refunds)
+    )
+
+
+async def _cancel_interrupted(room: Room, rec: StoredTournament) -> None:
+    ledger = room.store.ledger
+    pool = await ledger.account(AccountKind.PRIZE_POOL, rec.currency, ref=rec.id)
+    left = (await ledger.get_account(pool)).balance
+    stacks = {str(e.player_id): e.stack or 0 for e in rec.entries if e.place is None}
+    shares = interrupted_shares(left, stacks, rec.prizes)
+    postings: list[tuple[int, int]] = [(pool, -left)]
+    if shares:
+        house = await ledger.account(AccountKind.HOUSE, rec.currency)
+        for player, amount in sorted(shares.items()):
+            wallet = await ledger.account(AccountKind.WALLET, rec.currency, owner_id=int(player))
+            postings += [(wallet, amount + rec.fee), (house, -rec.fee)]
+    elif left:  # nobody holds chips (the last hand was never stored): the house keeps nothing of it
+        postings.append((await ledger.account(AccountKind.PROMOTIONS, rec.currency), left))
+    booking = Booking("tourney_cancel", f"tinterrupted:{rec.id}", postings, {"tournament": rec.id})
+    await room.store.tournaments.apply(rec.id, TournamentChanges(bookings=[booking], status="cancelled"))
+    log.warning(
+        "tournament %s was running when the room stopped: cancelled, %d paid from its pool to %d player(s)",
+        rec.id,
+        left,
+        len(shares),
+    )
