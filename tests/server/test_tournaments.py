@@ -24,6 +24,7 @@ from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import PLAY, AccountKind, Role, verify_ledger
 
 from .conftest import LiveServer, serve_room
+from .wire import Wire
 
 FAST = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=2)
 LEVEL = 0.03  # minutes: a level every 1.8 s
@@ -355,3 +356,48 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         assert sum(b.moves for b, _ in bots) >= actor.rush_pool.hands_played
         assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
         assert (await verify_ledger(s.room.store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_registration_over_the_websocket_follows_the_http_rules(sng: LiveServer) -> None:
+    """``tournament_register`` / ``tournament_unregister`` (docs/protocol.md): an ack, the buy-in and fee
+    booked (R216) and fully refunded (R217) with a balance frame; the HTTP endpoints' codes as errors;
+    a refused request changes nothing."""
+    token = await register(sng, "wendy")
+    actor = open_sng(sng)
+    cfg = actor.director.config
+    anonymous = await Wire.open(sng)
+    w = await Wire.open(sng, token)
+    try:
+        await anonymous.send({"type": "tournament_register", "tournament": actor.tid, "ref": "a"})
+        assert (await anonymous.reply("a"))["code"] == "login_required"
+        async with httpx.AsyncClient(base_url=sng.url, headers={"Authorization": f"Bearer {token}"}) as http:
+            before = (await http.get("/api/account")).json()["balances"]["PLAY"]
+        await w.send({"type": "tournament_register", "tournament": actor.tid, "ref": "r1"})
+        assert (await w.reply("r1"))["type"] == "ack"
+        balances = [m["amount"] for m in w.seen if m["type"] == "balance"]  # sent before the ack
+        assert balances == [before - cfg.buy_in - cfg.fee]
+        me = str((await sng.room.store.accounts.find("wendy")).id)
+        assert me in actor.director.entrants
+        for ref, msg, code in [
+            ("r2", {"type": "tournament_register", "tournament": actor.tid}, "already_registered"),
+            ("r3", {"type": "tournament_register", "tournament": "nope"}, "unknown_tournament"),
+            ("r4", {"type": "tournament_register", "tournament": "a b"}, "invalid_field"),
+            ("r5", {"type": "tournament_register", "tournament": actor.tid, "ticket": 1}, "invalid_field"),
+            ("r6", {"type": "tournament_unregister", "tournament": "nope"}, "unknown_tournament"),
+        ]:
+            await w.send({**msg, "ref": ref})
+            assert (await w.reply(ref))["code"] == code, ref
+        await w.send({"type": "tournament_unregister", "tournament": actor.tid, "ref": "u1"})
+        assert (await w.reply("u1"))["type"] == "ack"
+        assert [m["amount"] for m in w.seen if m["type"] == "balance"][-1] == before
+        assert me not in actor.director.entrants
+        await w.send({"type": "tournament_unregister", "tournament": actor.tid, "ref": "u2"})
+        assert (await w.reply("u2"))["code"] == "unregister_refused"
+        await w.send({"type": "tournament_register", "tournament": actor.tid, "ticket": True, "ref": "t"})
+        assert (await w.reply("t"))["code"] == "no_ticket"
+    finally:
+        await w.close()
+        await anonymous.close()
+    assert me not in actor.director.entrants
+    assert (await verify_ledger(sng.room.store.db)).ok

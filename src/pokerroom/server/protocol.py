@@ -206,6 +206,28 @@ class PoolAct(_Msg):
     action: Action
 
 
+# Tournaments (docs/protocol.md "Tournaments"): the same rules and codes as the HTTP endpoints.
+TournamentId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+class TournamentRegister(_Msg):
+    """Register for a tournament: buy-in and fee from the wallet (or a satellite ticket with ``ticket``)
+    to the prize pool and the house; answered with an ``ack`` (a sit-and-go starts when its last seat is
+    taken) or an ``error``."""
+
+    type: Literal["tournament_register"]
+    tournament: TournamentId
+    ticket: bool = False
+
+
+class TournamentUnregister(_Msg):
+    """Unregister while registration is open: the whole buy-in comes back (to the ticket if one was
+    used); answered with an ``ack`` or an ``error``."""
+
+    type: Literal["tournament_unregister"]
+    tournament: TournamentId
+
+
 ClientMessage = Annotated[
     Hello
     | Subscribe
@@ -225,7 +247,9 @@ ClientMessage = Annotated[
     | PoolJoin
     | PoolLeave
     | QuickFold
-    | PoolAct,
+    | PoolAct
+    | TournamentRegister
+    | TournamentUnregister,
     Field(discriminator="type"),
 ]
 _client = TypeAdapter(ClientMessage)
@@ -506,4 +530,6 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     PoolLeave,
     QuickFold,
     PoolAct,
+    TournamentRegister,
+    TournamentUnregister,
 )

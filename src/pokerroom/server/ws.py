@@ -20,6 +20,7 @@ from pokerroom.server.actor import ActionRefused, TableActor
 from pokerroom.server.connection import Connection, TokenBucket
 from pokerroom.server.pool import pool_request
 from pokerroom.server.room import Room
+from pokerroom.server.tournament import register_player, unregister_player
 from pokerroom.store import Player, StoreError
 
 __all__ = ["websocket_endpoint"]
@@ -191,6 +192,8 @@ async def _handle(room: Room, conn: Connection, msg: BaseModel) -> None:
         await _guard(conn, ref, lambda: _last_hands(room, conn, msg))
     elif isinstance(msg, p.PoolJoin | p.PoolLeave | p.QuickFold | p.PoolAct):
         await _guard(conn, ref, lambda: pool_request(room, conn, msg))
+    elif isinstance(msg, p.TournamentRegister | p.TournamentUnregister):
+        await _guard(conn, ref, lambda: _tournament(room, conn, msg))
     else:
         await _guard(conn, ref, lambda: _request(room, conn, msg))
 
@@ -201,6 +204,18 @@ async def _request(room: Room, conn: Connection, msg: BaseModel) -> None:
     kind = msg.type  # type: ignore[attr-defined]
     await actor.call(lambda: actor.request(conn, kind, **data))
     conn.send(_ack(getattr(msg, "ref", None)))
+
+
+async def _tournament(
+    room: Room, conn: Connection, msg: p.TournamentRegister | p.TournamentUnregister
+) -> None:
+    if conn.player is None:
+        raise ActionRefused("login_required", "log in first")
+    if isinstance(msg, p.TournamentRegister):
+        await register_player(room, msg.tournament, conn.player, conn.name, ticket=msg.ticket)
+    else:
+        await unregister_player(room, msg.tournament, conn.player)
+    conn.send(_ack(msg.ref))
 
 
 async def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:

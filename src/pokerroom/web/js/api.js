@@ -40,8 +40,6 @@ export const api = {
   lobby: () => call("GET", "/api/lobby"),
   tournaments: () => call("GET", "/api/tournaments"),
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
-  registerTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/register`, {}),
-  unregisterTournament: (id) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/unregister`, {}),
   rebuy: (id, addOn = false) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/rebuy`, { add_on: addOn }),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
 };

@@ -163,7 +163,7 @@ export class Lobby {
           action.append(
             h("button", { type: "button", class: "t-register", "data-tournament": id, onclick: async () => {
               try {
-                await api.registerTournament(id);
+                await this.app.socket.request({ type: "tournament_register", tournament: id });
                 msg.textContent = " Registered";
                 this.app.refreshBalance();
               } catch (err) {
@@ -172,7 +172,7 @@ export class Lobby {
             }, text: "Register" }),
             h("button", { type: "button", class: "t-unregister", onclick: async () => {
               try {
-                await api.unregisterTournament(id);
+                await this.app.socket.request({ type: "tournament_unregister", tournament: id });
                 msg.textContent = " Unregistered";
                 this.app.refreshBalance();
               } catch (err) {

@@ -8,6 +8,7 @@ export class Socket {
     this.seq = new Map(); // table id -> last seq
     this.pending = new Map(); // table id -> timer waiting for its snapshot
     this.ref = 0;
+    this.waiting = new Map(); // ref -> {resolve, reject} of a request() awaiting its ack or error
     this.queue = [];
     this.closedByUs = false;
     this.retry = 0;
@@ -51,6 +52,13 @@ export class Socket {
   }
 
   dispatch(msg) {
+    if ((msg.type === "ack" || msg.type === "error") && this.waiting.has(msg.ref)) {
+      const { resolve, reject } = this.waiting.get(msg.ref);
+      this.waiting.delete(msg.ref);
+      if (msg.type === "ack") resolve(msg);
+      else reject(Object.assign(new Error(msg.message), { code: msg.code }));
+      return;
+    }
     const table = msg.table;
     if (table && typeof msg.seq === "number") {
       const last = this.seq.get(table);
@@ -80,6 +88,14 @@ export class Socket {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else this.queue.push(msg);
     return msg.ref;
+  }
+
+  // Send a request and wait for its answer: resolves with the ack, rejects with the error (its message).
+  request(msg) {
+    return new Promise((resolve, reject) => {
+      const ref = this.send(msg);
+      this.waiting.set(ref, { resolve, reject });
+    });
   }
 
   watch(table, handler) {

@@ -197,8 +197,8 @@ export class TournamentDialog {
     const entered = (d.entrants || []).some((e) => String(e.player) === me);
     if (s.status === "registering" || s.status === "announced") {
       box.append(entered
-        ? h("button", { type: "button", class: "t-unregister", onclick: run(() => api.unregisterTournament(s.tournament), "Unregistered"), text: "Unregister" })
-        : h("button", { type: "button", class: "primary t-register", onclick: run(() => api.registerTournament(s.tournament), "Registered"), text: `Register (${buyInText(s)})` }));
+        ? h("button", { type: "button", class: "t-unregister", onclick: run(() => this.app.socket.request({ type: "tournament_unregister", tournament: s.tournament }), "Unregistered"), text: "Unregister" })
+        : h("button", { type: "button", class: "primary t-register", onclick: run(() => this.app.socket.request({ type: "tournament_register", tournament: s.tournament }), "Registered"), text: `Register (${buyInText(s)})` }));
     }
     const mine = (d.standings || []).find((e) => String(e.player) === me && !e.place);
     if (mine) {
