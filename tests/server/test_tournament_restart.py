@@ -7,13 +7,16 @@ tickets stay in the account, and afterwards no prize pool of a tournament that i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from pokerroom.bots.runner import start_tournament_bots
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.room import Room, RoomSettings
@@ -36,6 +39,14 @@ def trio() -> TournamentConfig:
 
 def duel() -> TournamentConfig:
     return TournamentConfig("duel", "Duel", kind="sng", max_players=2, buy_in=1000, fee=100, timing=SLOW)
+
+
+async def stop_bots(bots: Sequence[tuple[Any, asyncio.Task[None]]]) -> None:
+    for bot, task in bots:
+        await bot.stop()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
 
 
 def settings(*tournaments: TournamentConfig) -> RoomSettings:
@@ -203,3 +214,21 @@ async def test_a_running_tournament_is_cancelled_and_its_pool_paid_by_chips(tmp_
                 text = (await http.get(f"/api/hands/{hand_id}.txt")).text
             assert f"Tournament #{tid}" in text and "folds" in text
             assert "_tournament_id" in phh or tid in phh
+
+
+@pytest.mark.asyncio
+async def test_bots_registered_before_a_restart_play_on(tmp_path: Path) -> None:
+    """``pokerroom serve`` registers its demo bots again on every start: bots whose registration came back
+    are taken as registered, and the restored sit-and-go fills and starts (R218)."""
+    async with serve_room(tmp_path, settings(trio())) as s:
+        (sng,) = copy_of(s.room, "trio")
+        bots = await start_tournament_bots(s.url, sng, 2, ["caller"], think=(0, 0), prefix="tb")
+        await stop_bots(bots)
+    async with serve_room(tmp_path, settings(trio())) as s:
+        assert len(s.room.tournaments[sng].director.entrants) == 2
+        bots = await start_tournament_bots(s.url, sng, 3, ["caller"], think=(0, 0), prefix="tb")
+        try:
+            assert s.room.tournaments[sng].director.status in ("running", "finished")
+            assert len(copy_of(s.room, "trio")) == 2  # the next copy of the series opened
+        finally:
+            await stop_bots(bots)

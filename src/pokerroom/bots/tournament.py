@@ -48,6 +48,9 @@ class TournamentBot(PoolBot):
             f"{self.base}/api/tournaments/{self.tournament}/register",
             headers={"Authorization": f"Bearer {self.token}"},
         )
+        if r.status_code == 409 and r.json()["detail"]["code"] == "already_registered":
+            self.registered = True  # kept across a restart of the room (docs/decisions.md)
+            return
         r.raise_for_status()
         self.registered = True
 
