@@ -356,6 +356,15 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         assert sum(b.moves for b, _ in bots) >= actor.rush_pool.hands_played
         assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
         assert (await verify_ledger(s.room.store.db)).ok
+        # Every hand of both phases is in its players' hand histories (docs/decisions.md).
+        stored: set[str] = set()
+        for e in d.entrants.values():
+            stored |= {
+                h.hand_id for h in await s.room.store.histories.player_hands(int(e.player), limit=1000)
+            }
+        pool_hands = {h for h in stored if h.startswith(f"{actor.rush_pool.pid}-t")}
+        assert len(pool_hands) == actor.rush_pool.hands_played
+        assert len(stored - pool_hands) == actor.hands_played
 
 
 @pytest.mark.asyncio
