@@ -7,6 +7,7 @@ hand goes, projects events per viewer and broadcasts them with a per-table seque
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 import secrets
@@ -287,11 +288,19 @@ class TableActor(Mailbox):
         )
 
     async def _journal_commands(self, hand: HandState) -> None:
+        """Journal the hand's new commands; they are queued together (one group commit) and are all
+        durable when this returns, before their events are broadcast."""
         journal = self.room.store.journal
-        while self._journaled < len(hand.commands):
-            command = hand.commands[self._journaled]
-            await journal.record_command(hand.hand_id, self._journaled + 1, command.to_dict())
-            self._journaled += 1
+        first = self._journaled
+        todo = [
+            journal.record_command(hand.hand_id, first + i + 1, command.to_dict())
+            for i, command in enumerate(hand.commands[first:])
+        ]
+        if len(todo) == 1:
+            await todo[0]
+        elif todo:
+            await asyncio.gather(*todo)
+        self._journaled = first + len(todo)
 
     async def _finish(self, item: HandFinished) -> None:
         record = item.record
@@ -317,9 +326,7 @@ class TableActor(Mailbox):
                 half = f" ({e.half})" if e.half else ""
                 text = f"{names} wins {_fmt(e.amount, currency)}{half}{what}"
                 self.broadcast({"type": "chat", "table": self.tid, "from": "dealer", "text": text})
-        self._hand = None
-        for player in {p for p, _ in record.players.values()}:
-            await self.room.send_balance(player, currency)
+        self._hand = None  # (no balance message: a hand moves seat stacks, never the wallets)
 
     async def _book_top_up(self, item: TopUp) -> None:
         ledger = self.room.store.ledger

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,12 +15,14 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 ENV_URL = "POKERROOM_DATABASE_URL"
 ENV_SCHEMA = "POKERROOM_DATABASE_SCHEMA"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _SCHEMA_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+INLINE_BUSY_S = 0.05  # inline SQLite: the longest SQLite's own busy handler may block the event loop
 
 
 def default_url() -> str:
@@ -57,6 +62,7 @@ class Database:
         max_overflow: int = 10,
         sqlite_synchronous: str = "FULL",
         sqlite_busy_timeout_s: float = 30.0,
+        sqlite_inline: bool = True,
     ) -> None:
         self.url = resolve_url(url)
         parsed = make_url(self.url)
@@ -67,6 +73,8 @@ class Database:
         if schema is not None and not _SCHEMA_RE.match(schema):
             raise ValueError(f"bad schema name {schema!r}")
         self.schema = schema
+        self.sqlite_inline = False
+        self._busy_wait_s = 0.0
         kwargs: dict[str, Any] = {"echo": echo}
         if self.dialect == "sqlite":
             if schema is not None:
@@ -77,6 +85,13 @@ class Database:
             if database and database != ":memory:":
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"timeout": sqlite_busy_timeout_s}
+            self.sqlite_inline = bool(
+                sqlite_inline and database and database != ":memory:" and not parsed.query
+            )
+            if self.sqlite_inline:
+                assert database is not None
+                kwargs["async_creator"] = _inline_connector(str(Path(database).expanduser()), INLINE_BUSY_S)
+                sqlite_busy_timeout_s, self._busy_wait_s = INLINE_BUSY_S, sqlite_busy_timeout_s
         else:
             kwargs["pool_size"] = pool_size
             kwargs["max_overflow"] = max_overflow
@@ -108,8 +123,22 @@ class Database:
             return
         if self._write_lock is None:
             self._write_lock = asyncio.Lock()
-        async with self._write_lock, self._write_engine.begin() as conn:
+        async with self._write_lock, contextlib.AsyncExitStack() as stack:
+            conn = await self._begin_write(stack)
             yield conn
+
+    async def _begin_write(self, stack: contextlib.AsyncExitStack) -> AsyncConnection:
+        """BEGIN IMMEDIATE. Inline, SQLite's busy handler may only block the event loop for a moment
+        (``INLINE_BUSY_S``): while another process holds the write lock, wait here without blocking, up
+        to the configured busy timeout."""
+        give_up = time.monotonic() + self._busy_wait_s
+        while True:
+            try:
+                return await stack.enter_async_context(self._write_engine.begin())
+            except OperationalError as exc:
+                if not self.sqlite_inline or "locked" not in str(exc) or time.monotonic() > give_up:
+                    raise
+            await asyncio.sleep(0.01)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -181,3 +210,76 @@ def _tune_sqlite(engine: AsyncEngine, synchronous: str, busy_timeout_s: float) -
     def _on_begin(conn: Connection) -> None:
         mode = conn.get_execution_options().get("pokerroom_begin", "DEFERRED")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+class _Inline:
+    """Stands in for aiosqlite's queue to its worker thread. Each call runs at once on the event loop's own
+    thread (a statement on a small database takes microseconds, less than handing it to a thread and
+    back), except ``commit``, whose fsync can take milliseconds: it runs on a worker thread while the loop
+    goes on. Calls on one connection never overlap (its user awaits each), so the thread switch is safe
+    with ``check_same_thread=False``."""
+
+    def put_nowait(self, item: tuple[asyncio.Future[Any] | None, Any]) -> None:
+        future, function = item
+        if future is not None and getattr(getattr(function, "func", None), "__name__", "") == "commit":
+            done = future.get_loop().run_in_executor(None, function)
+            done.add_done_callback(lambda d: _copy_result(d, future))
+            return
+        try:
+            result = function()
+        except BaseException as exc:
+            if future is not None and not future.done():
+                future.set_exception(exc)
+        else:
+            if future is not None and not future.done():
+                future.set_result(result)
+
+
+def _copy_result(source: asyncio.Future[Any], target: asyncio.Future[Any]) -> None:
+    if target.done():
+        return
+    if source.cancelled():
+        target.cancel()
+    elif (exc := source.exception()) is not None:
+        target.set_exception(exc)
+    else:
+        target.set_result(source.result())
+
+
+class _NoThread:
+    daemon = True
+
+    def start(self) -> None:
+        pass
+
+    def join(self, timeout: float | None = None) -> None:
+        pass
+
+    def is_alive(self) -> bool:
+        return False
+
+
+def inline_supported() -> bool:
+    """Whether the installed aiosqlite has the shape the inline mode relies on (0.22: a connection holding
+    a ``_tx`` queue and a ``_thread``); otherwise SQLite runs through aiosqlite's threads as usual."""
+    import aiosqlite
+
+    probe = aiosqlite.connect(":memory:")
+    return hasattr(probe, "_tx") and isinstance(getattr(probe, "_thread", None), threading.Thread)
+
+
+def _inline_connector(path: str, busy_timeout_s: float) -> Any:
+    import aiosqlite
+
+    supported = inline_supported()
+
+    async def connect() -> Any:
+        conn = aiosqlite.connect(path, timeout=busy_timeout_s, check_same_thread=False)
+        if supported:
+            conn._tx = _Inline()  # type: ignore[assignment]
+            conn._thread = _NoThread()  # type: ignore[assignment]
+        else:
+            conn._thread.daemon = True
+        return await conn
+
+    return connect

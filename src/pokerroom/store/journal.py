@@ -11,14 +11,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, literal, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.booking import Change
 from pokerroom.store.db import Database
 from pokerroom.store.errors import (
-    BadSequence,
     DeckMismatch,
     HandExists,
     HandNotOpen,
@@ -29,6 +28,7 @@ from pokerroom.store.errors import (
     UnknownHand,
     UnknownSession,
 )
+from pokerroom.store.group import CommandWriter
 from pokerroom.store.histories import HandHistory, insert_history
 from pokerroom.store.kinds import AccountKind, Transaction, check_amount, check_currency
 from pokerroom.store.ledger import Ledger
@@ -126,6 +126,7 @@ class HandJournal:
         self.db = db
         self.ledger = ledger
         self.clock = clock
+        self.writer = CommandWriter(db)
 
     async def start_hand(
         self,
@@ -250,47 +251,14 @@ class HandJournal:
         self, hand_id: str, seq: int, command: Any, *, now: datetime | None = None
     ) -> None:
         """Append an accepted command (JSON text, or data that is turned into canonical JSON) as number
-        ``seq`` (1, 2, ...). Repeating the last command with the same content is a no-op."""
+        ``seq`` (1, 2, ...). Repeating a stored command with the same content is a no-op. Returns once the
+        command is committed; the commands of all tables that arrive during one write go together in the
+        next (group commit, :mod:`pokerroom.store.group`)."""
         _check_hand_id(hand_id)
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
             raise InvalidRecord("a command sequence number is an int >= 1")
         body = _command_text(command)
-        now = now or self.clock()
-        last = (
-            select(func.coalesce(func.max(HandCommandRow.seq), 0))
-            .where(HandCommandRow.hand_id == hand_id)
-            .scalar_subquery()
-        )
-        stmt = insert(HandCommandRow).from_select(
-            ["hand_id", "seq", "command", "recorded_at"],
-            select(
-                literal(hand_id), literal(seq), literal(body), literal(now, HandCommandRow.recorded_at.type)
-            ).where(
-                select(HandRow.id).where(HandRow.id == hand_id, HandRow.status == "open").exists(),
-                last == seq - 1,
-            ),
-        )
-        async with self.db.write() as conn:
-            if (await conn.execute(stmt)).rowcount == 1:
-                return
-            status = (
-                await conn.execute(select(HandRow.status).where(HandRow.id == hand_id))
-            ).scalar_one_or_none()
-            if status is None:
-                raise UnknownHand(hand_id)
-            same = (
-                await conn.execute(
-                    select(HandCommandRow.command).where(
-                        HandCommandRow.hand_id == hand_id, HandCommandRow.seq == seq
-                    )
-                )
-            ).scalar_one_or_none()
-            if same is not None and same == body:
-                return
-            if status != "open":
-                raise HandNotOpen(hand_id, status)
-            expected = int((await conn.execute(select(last))).scalar_one()) + 1
-            raise BadSequence(hand_id, expected, seq)
+        await self.writer.append(hand_id, seq, body, now or self.clock())
 
     async def end_hand(
         self,

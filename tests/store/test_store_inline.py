@@ -1,0 +1,104 @@
+"""SQLite inline (pokerroom.store.db): statements run on the event loop's own thread, commits on a worker
+thread; a write transaction that finds the database locked by another connection waits without blocking
+the loop (SQLite's own busy handler may only block it for INLINE_BUSY_S) up to the busy timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+
+from pokerroom.store import Database
+from pokerroom.store.db import INLINE_BUSY_S, inline_supported
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _db(path: Path, **kw: object) -> Database:
+    db = Database(f"sqlite+aiosqlite:///{path}", **kw)  # type: ignore[arg-type]
+    async with db.write() as conn:
+        await conn.execute(text("CREATE TABLE IF NOT EXISTS t (x INTEGER)"))
+    return db
+
+
+def _aiosqlite_threads() -> int:
+    return sum(1 for t in threading.enumerate() if "_connection_worker_thread" in t.name)
+
+
+async def test_the_installed_aiosqlite_runs_inline_and_starts_no_connection_thread(tmp_path: Path) -> None:
+    assert inline_supported()
+    before = _aiosqlite_threads()
+    db = await _db(tmp_path / "a.db")
+    assert db.sqlite_inline
+    async with db.write() as conn:
+        await conn.execute(text("INSERT INTO t VALUES (1)"))
+    async with db.read() as conn:
+        assert (await conn.execute(text("SELECT count(*) FROM t"))).scalar_one() == 1
+    assert _aiosqlite_threads() == before
+    await db.dispose()
+
+
+async def test_memory_databases_and_the_option_keep_the_threaded_driver(tmp_path: Path) -> None:
+    db = await _db(tmp_path / "b.db", sqlite_inline=False)
+    assert not db.sqlite_inline
+    async with db.write() as conn:
+        await conn.execute(text("INSERT INTO t VALUES (2)"))
+    async with db.read() as conn:
+        assert (await conn.execute(text("SELECT x FROM t"))).scalar_one() == 2
+    await db.dispose()
+    assert not Database("sqlite+aiosqlite:///:memory:").sqlite_inline
+
+
+async def test_a_write_waits_for_another_connection_without_failing_then_lands(tmp_path: Path) -> None:
+    db = await _db(tmp_path / "c.db")
+    other = sqlite3.connect(tmp_path / "c.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holding the write lock
+
+    async def write() -> None:
+        async with db.write() as conn:
+            await conn.execute(text("INSERT INTO t VALUES (3)"))
+
+    task = asyncio.create_task(write())
+    ticks = 0
+    for _ in range(10):  # the loop keeps turning while the writer waits, well past INLINE_BUSY_S
+        await asyncio.sleep(INLINE_BUSY_S)
+        ticks += 1
+    assert ticks == 10 and not task.done()
+    other.execute("COMMIT")
+    other.close()
+    await task
+    async with db.read() as conn:
+        assert (await conn.execute(text("SELECT x FROM t"))).scalar_one() == 3
+    await db.dispose()
+
+
+async def test_a_write_gives_up_after_the_busy_timeout(tmp_path: Path) -> None:
+    db = await _db(tmp_path / "d.db", sqlite_busy_timeout_s=0.3)
+    other = sqlite3.connect(tmp_path / "d.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(OperationalError, match="locked"):
+        async with db.write() as conn:
+            await conn.execute(text("INSERT INTO t VALUES (4)"))
+    other.execute("ROLLBACK")
+    other.close()
+    async with db.write() as conn:  # and works again once the lock is free
+        await conn.execute(text("INSERT INTO t VALUES (5)"))
+    await db.dispose()
+
+
+async def test_a_failed_statement_rolls_back_and_the_connection_goes_on(tmp_path: Path) -> None:
+    db = await _db(tmp_path / "e.db")
+    with pytest.raises(OperationalError):
+        async with db.write() as conn:
+            await conn.execute(text("INSERT INTO t VALUES (6)"))
+            await conn.execute(text("INSERT INTO nowhere VALUES (1)"))
+    async with db.write() as conn:
+        await conn.execute(text("INSERT INTO t VALUES (7)"))
+    async with db.read() as conn:
+        assert list((await conn.execute(text("SELECT x FROM t"))).scalars()) == [7]
+    await db.dispose()
