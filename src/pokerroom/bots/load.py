@@ -132,7 +132,14 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
     if profile:
         asyncio.get_running_loop().create_task(_profile(*profile.split(":")))
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, lifespan="on", backlog=4096
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,  # as `pokerroom serve`
+        lifespan="on",
+        backlog=4096,
     )
     await uvicorn.Server(config).serve()
 

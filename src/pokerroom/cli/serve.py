@@ -74,6 +74,7 @@ async def _serve(
             host=host,
             port=port,
             ws_max_size=65536,
+            ws_per_message_deflate=False,  # small JSON frames: compressing them costs more than it saves
             log_level="warning",
             lifespan="on",
         )
