@@ -97,12 +97,12 @@ class CommandWriter:
         """Check every command of ``batch`` against the database and the commands before it, insert the
         accepted ones; the error of each refused one (None for accepted and repeated ones)."""
         hands = sorted({item.hand_id for item in batch})
-        top = (
+        last_seq = (
             select(func.coalesce(func.max(HandCommandRow.seq), 0))
             .where(HandCommandRow.hand_id == HandRow.id)
             .scalar_subquery()
         )
-        q = select(HandRow.id, HandRow.status, top.label("last")).where(HandRow.id.in_(hands))
+        q = select(HandRow.id, HandRow.status, last_seq.label("last")).where(HandRow.id.in_(hands))
         if not self.db.is_sqlite:  # an end record waits for the commands committed with this batch
             q = q.with_for_update(of=HandRow, read=True)
         found = (await conn.execute(q)).all()
