@@ -63,13 +63,22 @@ async def test_a_player_sits_plays_against_bots_and_cashes_out(server: LiveServe
             assert welcome["type"] == "welcome" and welcome["player"]["name"] == "carol"
             await ws.send(orjson.dumps({"type": "subscribe", "table": "holdem-nl", "ref": "s"}).decode())
             snap = await recv_until(ws, lambda m: m["type"] == "snapshot")
-            free = [s for s in range(1, snap["state"]["seats"] + 1) if str(s) not in snap["state"]["players"]]
-            await ws.send(
-                orjson.dumps(
-                    {"type": "sit", "table": "holdem-nl", "seat": free[0], "buy_in": 2000, "ref": "sit"}
-                ).decode()
-            )
-            await recv_until(ws, lambda m: m["type"] == "ack" and m["ref"] == "sit")
+            taken = {int(s) for s in snap["state"]["players"]}
+            for _ in range(snap["state"]["seats"]):  # the bots may take a seat the snapshot showed free
+                seat = min(set(range(1, snap["state"]["seats"] + 1)) - taken)
+                await ws.send(
+                    orjson.dumps(
+                        {"type": "sit", "table": "holdem-nl", "seat": seat, "buy_in": 2000, "ref": "sit"}
+                    ).decode()
+                )
+                answer = await recv_until(
+                    ws, lambda m: m["type"] in ("ack", "error") and m.get("ref") == "sit"
+                )
+                if answer["type"] == "ack":
+                    break
+                assert answer["code"] == "seat_taken", answer
+                taken.add(seat)
+            assert answer["type"] == "ack"
             played, acts = 0, 0
             acks: list[dict[str, Any]] = []
             while played < 3:
