@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import Room
-from storehelpers import CHEAP_HASHER
+from storehelpers import CHEAP_HASHER, FakeClock
 from test_store_journal import start
 
 from pokerroom.store import BadSequence, Database, HandNotOpen, Store, UnknownHand
@@ -30,7 +30,9 @@ async def two_hands(room: Room) -> None:
     await start(room, "h2", "t2")
 
 
-async def test_concurrent_commands_of_several_tables_go_in_one_transaction_in_order(room: Room) -> None:
+async def test_concurrent_commands_of_several_tables_go_in_one_transaction_in_order(
+    room: Room, clock: FakeClock
+) -> None:
     await two_hands(room)
     j = room.store.journal
     before = j.writer.flushes
@@ -44,6 +46,7 @@ async def test_concurrent_commands_of_several_tables_go_in_one_transaction_in_or
         got = await j.commands(hand)
         assert [c.seq for c in got] == list(range(1, 11))
         assert [c.command for c in got] == [{"hand": hand, "n": n} for n in range(1, 11)]
+        assert {c.recorded_at for c in got} == {clock.now}
 
 
 async def test_a_refused_command_fails_alone_and_the_rest_of_its_batch_lands(room: Room) -> None:

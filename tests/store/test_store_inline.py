@@ -102,3 +102,33 @@ async def test_a_failed_statement_rolls_back_and_the_connection_goes_on(tmp_path
     async with db.read() as conn:
         assert list((await conn.execute(text("SELECT x FROM t"))).scalars()) == [7]
     await db.dispose()
+
+
+async def test_raw_write_commits_rolls_back_on_error_and_waits_for_the_lock(tmp_path: Path) -> None:
+    db = await _db(tmp_path / "f.db")
+    async with db.raw_write() as raw:
+        raw.execute("INSERT INTO t VALUES (8)")
+    with pytest.raises(sqlite3.OperationalError):
+        async with db.raw_write() as raw:
+            raw.execute("INSERT INTO t VALUES (9)")
+            raw.execute("INSERT INTO nowhere VALUES (1)")
+    other = sqlite3.connect(tmp_path / "f.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+
+    async def write() -> None:
+        async with db.raw_write() as raw:
+            raw.execute("INSERT INTO t VALUES (10)")
+
+    task = asyncio.create_task(write())
+    for _ in range(4):
+        await asyncio.sleep(INLINE_BUSY_S)
+    assert not task.done()
+    other.execute("COMMIT")
+    other.close()
+    await task
+    async with db.read() as conn:
+        assert list((await conn.execute(text("SELECT x FROM t ORDER BY x"))).scalars()) == [8, 10]
+    await db.dispose()
+    with pytest.raises(RuntimeError):
+        async with Database("sqlite+aiosqlite:///:memory:").raw_write():
+            pass

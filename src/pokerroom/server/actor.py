@@ -129,23 +129,18 @@ class TableActor(Mailbox):
                 conn.send(text)
         self.room.notify_player(player, text, exclude=self.subscribers)
 
-    def _viewer(self, conn: Connection, dealt_in: tuple[int, ...]) -> tuple[int | None, bool]:
-        if conn.player is None:
-            return None, False
-        seat = self.table.seat_of(conn.player)
-        if seat is None or seat not in dealt_in:
-            return None, False
-        return seat, True
-
     def _broadcast_events(self, item: HandEvents) -> None:
+        seats = {p.player: s for s, p in self.table.seats.items() if s in item.dealt_in}
+        viewers = [
+            (conn, seats.get(conn.player) if conn.player is not None else None) for conn in self.subscribers
+        ]
         for event in item.events:
             seq = self._next_seq()
             public = event.public_view()
             cache: dict[int, str] = {}
             full_text = ""
-            for conn in self.subscribers:
-                seat, dealt_in = self._viewer(conn, item.dealt_in)
-                if event.visible_to(seat, dealt_in):
+            for conn, seat in viewers:  # each text is encoded once, for every viewer who may see it
+                if event.visible_to(seat, seat is not None):
                     if not full_text:
                         full_text = self._event_text(item.hand_id, seq, event.to_dict())
                     conn.send(full_text)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -75,6 +76,9 @@ class Database:
         self.schema = schema
         self.sqlite_inline = False
         self._busy_wait_s = 0.0
+        self._raw: sqlite3.Connection | None = None
+        self._raw_path: str | None = None
+        self._synchronous = sqlite_synchronous.upper()
         kwargs: dict[str, Any] = {"echo": echo}
         if self.dialect == "sqlite":
             if schema is not None:
@@ -90,7 +94,8 @@ class Database:
             )
             if self.sqlite_inline:
                 assert database is not None
-                kwargs["async_creator"] = _inline_connector(str(Path(database).expanduser()), INLINE_BUSY_S)
+                self._raw_path = str(Path(database).expanduser())
+                kwargs["async_creator"] = _inline_connector(self._raw_path, INLINE_BUSY_S)
                 sqlite_busy_timeout_s, self._busy_wait_s = INLINE_BUSY_S, sqlite_busy_timeout_s
         else:
             kwargs["pool_size"] = pool_size
@@ -126,6 +131,54 @@ class Database:
         async with self._write_lock, contextlib.AsyncExitStack() as stack:
             conn = await self._begin_write(stack)
             yield conn
+
+    @asynccontextmanager
+    async def raw_write(self) -> AsyncIterator[sqlite3.Connection]:
+        """Inline SQLite only: a write transaction on a plain ``sqlite3`` connection of this database's
+        own, under the same lock as :meth:`write` (``BEGIN IMMEDIATE``, waited for as there; the COMMIT
+        and its fsync on a worker thread; ROLLBACK on error). For a hot path that SQLAlchemy's
+        per-statement overhead would dominate (the journal's group commit)."""
+        if not self.sqlite_inline:
+            raise RuntimeError("raw_write is for inline SQLite only")
+        if self._write_lock is None:
+            self._write_lock = asyncio.Lock()
+        async with self._write_lock:
+            raw = self._raw_connection()
+            if raw.in_transaction:  # left open by a commit that failed after its caller was cancelled
+                raw.execute("ROLLBACK")
+            give_up = time.monotonic() + self._busy_wait_s
+            while True:
+                try:
+                    raw.execute("BEGIN IMMEDIATE")
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or time.monotonic() > give_up:
+                        raise
+                await asyncio.sleep(0.01)
+            try:
+                yield raw
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+            commit = asyncio.get_running_loop().run_in_executor(None, raw.commit)
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                await asyncio.wait([commit])  # the connection is not touched until the commit is over
+                raise
+            except BaseException:
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+                raise
+
+    def _raw_connection(self) -> sqlite3.Connection:
+        if self._raw is None:
+            assert self._raw_path is not None
+            raw = sqlite3.connect(self._raw_path, isolation_level=None, check_same_thread=False)
+            for pragma in _sqlite_pragmas(self._synchronous, INLINE_BUSY_S):
+                raw.execute(pragma)
+            self._raw = raw
+        return self._raw
 
     async def _begin_write(self, stack: contextlib.AsyncExitStack) -> AsyncConnection:
         """BEGIN IMMEDIATE. Inline, SQLite's busy handler may only block the event loop for a moment
@@ -168,6 +221,9 @@ class Database:
             return await conn.run_sync(_current)
 
     async def dispose(self) -> None:
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
         await self.engine.dispose()
 
     async def __aenter__(self) -> Database:
@@ -194,16 +250,23 @@ def _alembic(sync_conn: Connection, command_name: str, revision: str) -> None:
     getattr(command, command_name)(cfg, revision)
 
 
+def _sqlite_pragmas(synchronous: str, busy_timeout_s: float) -> list[str]:
+    return [
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA foreign_keys=ON",
+        f"PRAGMA synchronous={synchronous}",
+        f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}",
+    ]
+
+
 def _tune_sqlite(engine: AsyncEngine, synchronous: str, busy_timeout_s: float) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take transaction control away from the driver: we emit BEGIN ourselves (below).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA synchronous={synchronous}")
-        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")
+        for pragma in _sqlite_pragmas(synchronous, busy_timeout_s):
+            cursor.execute(pragma)
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
