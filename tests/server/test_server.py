@@ -79,14 +79,16 @@ async def test_a_player_sits_plays_against_bots_and_cashes_out(server: LiveServe
                 assert answer["code"] == "seat_taken", answer
                 taken.add(seat)
             assert answer["type"] == "ack"
-            played, acts = 0, 0
+            played, acts, balances = 0, 0, 0
             acks: list[dict[str, Any]] = []
             while played < 3:
                 # One stream of frames: an act's ack may arrive after the next turn it caused.
                 msg = await recv_until(
-                    ws, lambda m: m["type"] in ("turn", "event", "ack", "error"), timeout=30
+                    ws, lambda m: m["type"] in ("turn", "event", "ack", "error", "balance"), timeout=30
                 )
-                if msg["type"] in ("ack", "error"):
+                if msg["type"] == "balance":
+                    balances += 1
+                elif msg["type"] in ("ack", "error"):
                     if msg.get("ref") == "a":
                         acks.append(msg)
                 elif msg["type"] == "turn" and msg.get("decision"):
@@ -111,6 +113,7 @@ async def test_a_player_sits_plays_against_bots_and_cashes_out(server: LiveServe
                     acts += 1
                 elif msg["type"] == "event" and msg["event"]["type"] == "hand_ended":
                     played += 1
+            assert balances == 0  # a hand moves seat stacks, not the wallet: no balance frame
             while len(acks) < 2 * acts:
                 acks.append(
                     await recv_until(ws, lambda m: m["type"] in ("ack", "error") and m.get("ref") == "a")
