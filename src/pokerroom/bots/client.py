@@ -145,6 +145,10 @@ class BotClient:
             self.stats.errors += 1
             code = str(msg.get("code"))
             self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+            if code == "seat_taken" and self.seat is None and self.running():
+                # Another player took the seat our snapshot showed free: look again and sit elsewhere.
+                await asyncio.sleep(0.05 + 0.2 * self.rng.random())
+                await self._send({"type": "subscribe", "table": self.table})
         elif kind == "ack":
             sent = self._pending.pop(str(msg.get("ref")), None)
             if sent is not None:
