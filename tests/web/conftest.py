@@ -13,18 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
 from pokerroom.engine import Betting
 from pokerroom.rooms import Timing
 from pokerroom.rooms.rush_rules import RushTiming
 from pokerroom.rooms.tournament import TournamentConfig
-from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.room import RoomSettings
-from pokerroom.store import Store
-from tests.server.conftest import LiveServer, free_port
+from tests.server.conftest import LiveServer, serve_room
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -84,27 +81,13 @@ FAST_REBUY = TournamentConfig(
 @contextlib.asynccontextmanager
 async def web_room(tmp: Path) -> AsyncIterator[LiveServer]:
     """The demo room (cash tables, Rush pools, the sit-and-go) with fast clocks on a fresh SQLite store."""
-    url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
     settings = RoomSettings(
         tables=tuple(demo_tables(TIMING)),
         pools=tuple(demo_pools(RushTiming(action=12.0, reduced_action=12.0, time_bank=5.0))),
         tournaments=(*demo_tournaments(TIMING, level_minutes=5.0), FAST_SNG, FAST_REBUY),
     )
-    app = create_app(Store.open(url), settings)
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            await task
-        await asyncio.sleep(0.02)
-    try:
-        yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
-    finally:
-        server.should_exit = True
-        await task
+    async with serve_room(tmp, settings) as live:
+        yield live
 
 
 def _need_browser() -> Any:

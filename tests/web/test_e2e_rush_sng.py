@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.bots.runner import start_pool_bots
+from pokerroom.rooms.tournament import TournamentConfig
 from tests.web.conftest import FAST_REBUY, FAST_SNG, POOL, Room
 from tests.web.player import CARD_RE, Player, Seen
 
@@ -187,23 +188,30 @@ def _wait_balance(page: Any, amount: int) -> None:
     page.wait_for_function(f"Number(document.querySelector('#balance').dataset.amount) === {amount}")
 
 
+def _register_new_player(room: Room, page: Any, cfg: TournamentConfig) -> tuple[Player, str, int]:
+    """A new user registers for the open sit-and-go of ``cfg`` from the Tournaments tab; buy-in and fee
+    leave his wallet. Returns the player, the tournament id and the wallet before the buy-in."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="tournaments"]')
+    row = page.locator(f'tr[data-tournament^="{cfg.tournament_id}-"]:has(button.t-register)').first
+    tid = row.get_attribute("data-tournament")
+    assert tid
+    before = _balance(page)
+    row.locator("button.t-register").click()
+    row.get_by_text("Registered").wait_for()
+    _wait_balance(page, before - cfg.buy_in - cfg.fee)
+    return p, tid, before
+
+
 def test_sit_and_go_played_to_the_end(room: Room, page: Any, screenshots: Path) -> None:
     """A 6-player sit-and-go (hyper levels, 15 big blinds) with one browser user and five bots, played to
     the end: the buy-in and fee leave the wallet, the user checks / calls from the action bar until he is
     out or has won, the Tournaments tab shows the tournament finished with his place, the prizes add up to
     exactly the prize pool (R: payouts paid from the pool), his wallet rose by his prize, and the ledger
     verifies."""
-    p = Player(page, room.url)
-    p.register()
-    page.click('.tab[data-tab="tournaments"]')
-    row = page.locator(f'tr[data-tournament^="{FAST_SNG.tournament_id}-"]:has(button.t-register)').first
-    tid = row.get_attribute("data-tournament")
-    assert tid
-    before = _balance(page)
-    row.locator("button.t-register").click()
-    row.get_by_text("Registered").wait_for()
+    p, tid, before = _register_new_player(room, page, FAST_SNG)
     after_buy_in = before - FAST_SNG.buy_in - FAST_SNG.fee
-    _wait_balance(page, after_buy_in)
     room.start_tournament_bots(tid, 5)
     tile = page.locator(f'.tile[data-table^="{tid}-t"]').first
     tile.wait_for(timeout=60_000)
@@ -282,17 +290,8 @@ def test_rebuy_and_add_on_from_the_table(room: Room, page: Any) -> None:
     """R232: in the rebuy period a player at or below the starting stack rebuys between hands, and takes the
     add-on once at the end of the period; each books buy-in + fee from the wallet and adds the buy-in to
     the prize pool. The table shows the buttons in their period and the server's answer."""
-    p = Player(page, room.url)
-    p.register()
-    page.click('.tab[data-tab="tournaments"]')
-    row = page.locator(f'tr[data-tournament^="{FAST_REBUY.tournament_id}-"]:has(button.t-register)').first
-    tid = row.get_attribute("data-tournament")
-    assert tid
-    before = _balance(page)
-    row.locator("button.t-register").click()
-    row.get_by_text("Registered").wait_for()
+    p, tid, before = _register_new_player(room, page, FAST_REBUY)
     cost = FAST_REBUY.buy_in + FAST_REBUY.fee
-    _wait_balance(page, before - cost)
     room.start_tournament_bots(tid, 1, prefix="rbot")
     tile = page.locator(f'.tile[data-table^="{tid}-t"]').first
     tile.wait_for(timeout=60_000)
