@@ -577,28 +577,9 @@ class Ledger:
         check_key(idempotency_key)
         if not isinstance(kind, str) or not 1 <= len(kind) <= 16:
             raise InvalidAmount("a transaction kind is a string of 1-16 characters")
-        merged: dict[int, int] = {}
-        for account_id, amount in postings:
-            if isinstance(amount, bool) or not isinstance(amount, int) or isinstance(account_id, bool):
-                raise InvalidAmount("postings are (account id, int amount) pairs")
-            merged[account_id] = merged.get(account_id, 0) + amount
+        merged = merge_postings(postings)
         async with self.db.read() as conn:
-            rows = {
-                r.id: r
-                for r in (
-                    await conn.execute(
-                        select(AccountRow.id, AccountRow.currency, AccountRow.balance).where(
-                            AccountRow.id.in_(list(merged))
-                        )
-                    )
-                ).all()
-            }
-        for account_id in merged:
-            if account_id not in rows:
-                raise UnknownAccount(account_id)
-        full = [(a, rows[a].currency, d) for a, d in merged.items() if d]
-        changes = [Change(a, d, cur) for a, cur, d in full if rows[a].balance is not None]
-        request = {"op": "post", "kind": kind, "postings": sorted(merged.items()), "memo": dict(memo or {})}
+            request, full, changes = await plan_postings(conn, merged, kind, memo)
         async with self.db.write() as conn:
             return await self._book(conn, idempotency_key, kind, request, full, changes, now, memo=memo)
 
@@ -790,6 +771,34 @@ class PreparedSettlement:
 
     def session_ids(self) -> set[int]:
         return {c.account_id for c in self.changes if c.kind is AccountKind.SEAT}
+
+
+def merge_postings(postings: Sequence[tuple[int, int]]) -> dict[int, int]:
+    """``(account id, amount)`` pairs summed per account (checked to be integers)."""
+    merged: dict[int, int] = {}
+    for account_id, amount in postings:
+        if isinstance(amount, bool) or not isinstance(amount, int) or isinstance(account_id, bool):
+            raise InvalidAmount("postings are (account id, int amount) pairs")
+        merged[account_id] = merged.get(account_id, 0) + amount
+    return merged
+
+
+async def plan_postings(
+    conn: AsyncConnection, merged: Mapping[int, int], kind: str, memo: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], list[tuple[int, str, int]], list[Change]]:
+    """What :meth:`Ledger.post` books for ``merged``: the request (its fingerprint), the postings with their
+    currencies and the floored balance changes. Raises :class:`UnknownAccount` for a missing account."""
+    query = select(AccountRow.id, AccountRow.currency, AccountRow.balance).where(
+        AccountRow.id.in_(list(merged))
+    )
+    rows = {r.id: r for r in (await conn.execute(query)).all()}
+    for account_id in merged:
+        if account_id not in rows:
+            raise UnknownAccount(account_id)
+    full = [(a, rows[a].currency, d) for a, d in merged.items() if d]
+    changes = [Change(a, d, cur) for a, cur, d in full if rows[a].balance is not None]
+    request = {"op": "post", "kind": kind, "postings": sorted(merged.items()), "memo": dict(memo or {})}
+    return request, full, changes
 
 
 async def _not_in_hand(conn: AsyncConnection, session_id: int) -> None:

@@ -20,12 +20,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from pokerroom.store.booking import Change
 from pokerroom.store.db import Database
-from pokerroom.store.errors import StoreError, UnknownAccount
+from pokerroom.store.errors import StoreError
 from pokerroom.store.histories import HandHistory, check_history
 from pokerroom.store.kinds import check_key
-from pokerroom.store.ledger import Ledger
+from pokerroom.store.ledger import Ledger, merge_postings, plan_postings
 from pokerroom.store.models import (
     AccountRow,
     TournamentEntryRow,
@@ -458,30 +457,8 @@ class TournamentStore:
     async def _book(self, conn: AsyncConnection, booking: Booking, now: datetime) -> Any:
         """``Ledger.post`` on this open transaction (the same request, so a retry is recognised)."""
         check_key(booking.key)
-        merged: dict[int, int] = {}
-        for account_id, amount in booking.postings:
-            merged[account_id] = merged.get(account_id, 0) + amount
+        merged = merge_postings(booking.postings)
         if not any(merged.values()):
             return None
-        rows = {
-            r.id: r
-            for r in (
-                await conn.execute(
-                    select(AccountRow.id, AccountRow.currency, AccountRow.balance, AccountRow.kind).where(
-                        AccountRow.id.in_(list(merged))
-                    )
-                )
-            ).all()
-        }
-        for account_id in merged:
-            if account_id not in rows:
-                raise UnknownAccount(account_id)
-        full = [(a, rows[a].currency, d) for a, d in merged.items() if d]
-        changes = [Change(a, d, cur) for a, cur, d in full if rows[a].balance is not None]
-        request = {
-            "op": "post",
-            "kind": booking.kind,
-            "postings": sorted(merged.items()),
-            "memo": dict(booking.memo),
-        }
+        request, full, changes = await plan_postings(conn, merged, booking.kind, booking.memo)
         return await self.ledger.book_in(conn, booking.key, booking.kind, request, full, changes, now)
