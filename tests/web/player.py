@@ -45,6 +45,9 @@ class Player:
         self.sent: list[str] = []
         self.shot: Path | None = None  # a screenshot of the table at the first decision
         self.keys = False  # check and call with the keyboard shortcut instead of the button
+        # Fold rather than call more than this (a player who must keep playing, e.g. a Rush entry, whose
+        # stack a bot's all-in would otherwise end, and with it the entry).
+        self.max_call: int | None = None
         self.errors: list[str] = []  # script errors in the page: any is a bug
         page.on("websocket", self._on_ws)
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
@@ -207,7 +210,9 @@ class Player:
             assert len(labels) == len(d["choices"])
             for label, amount in zip(labels, d["choices"], strict=True):
                 assert label.replace(",", "").endswith(str(amount)), (label, amount)
-        if self.keys and (d["check"] or d["call"] > 0):
+        if not d["check"] and self.max_call is not None and d["call"] > self.max_call:
+            bar.locator('button[data-action="fold"]').click(timeout=2000)
+        elif self.keys and (d["check"] or d["call"] > 0):
             self.page.locator("body").press("c")  # the keyboard shortcut for check / call
         elif d["check"]:
             bar.locator('button[data-action="check"]').click(timeout=2000)

@@ -200,6 +200,7 @@ def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
     tile.wait_for()
     p.shot = screenshots / "rush.png"
     p.shot.unlink(missing_ok=True)
+    p.max_call = 80  # four big blinds: a bot's all-in must not end the entry before the reload
     seen = Seen()
     played = _hands(1)
     p.play(f"{POOL}#1", seen, until=lambda s, t: s.decisions > 0 and played(s, t), raise_once=False)

@@ -64,6 +64,7 @@ def test_rush_quick_fold_moves_to_new_table(room: Room, page: Any, screenshots: 
     _start_pool_bots(room, EXTRA_BOTS, EXTRA_ENTRIES)
     p = Player(page, room.url)
     p.register()
+    p.max_call = 80  # four big blinds: a bot's all-in must not end the entry before it quick-folds
     page.click('.tab[data-tab="rush"]')
     page.click(f'button.join-pool[data-pool="{POOL}"]')
     page.locator("dialog.pool-dialog .pool-confirm").click()
