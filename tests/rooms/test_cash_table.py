@@ -274,6 +274,36 @@ def test_last_hands_keep_fifty_per_session() -> None:
     assert hands[0].hand_id == f"t1-{55}"
 
 
+def test_a_kept_hand_shows_each_viewer_what_the_finished_hand_shows_him() -> None:
+    """The last-hand window keeps a packed copy of each hand (R182-R184 views from the copy)."""
+    t = holdem_table()
+    last = LastHands()
+    for name in ("ann", "bob"):
+        last.start_session(name)
+    start_heads_up(t)
+    clock = 1.0
+    records = []
+    while len(records) < 3:
+        while not t.in_hand:
+            clock += 5
+            t.tick(at(clock))
+        while t.in_hand:
+            d = t.hand.pending  # type: ignore[union-attr]
+            out = t.act(t.seats[d.seat].player, Call(d.seat) if d.call else Check(d.seat), at(clock))  # type: ignore[union-attr]
+        for x in out:
+            if isinstance(x, HandFinished):
+                last.add(x.record)
+                records.append(x.record)
+    for record in records:
+        kept = last.get("ann", record.hand_id)
+        assert kept is not None and kept is last.get("bob", record.hand_id)  # one copy for both players
+        assert kept.events == tuple(record.hand.events)
+        assert kept.variant == record.hand.variant.code and kept.players == record.players
+        for seat in (None, 1, 2):
+            assert kept.events_for(seat) == record.events_for(seat)
+        assert kept.seat_of("bob") == record.seat_of("bob") == 2
+
+
 def test_stud_table_deals_newcomers_at_once_with_antes() -> None:
     cfg = TableConfig(
         "s",

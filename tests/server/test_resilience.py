@@ -106,7 +106,7 @@ async def test_after_the_grace_the_timeout_rules_apply(tmp_path: Path) -> None:
             await _poll(lambda: actor.hands_played >= mark + 2)
             other = next(p.player for seat, p in table.seats.items() if seat != 1)
             record = s.room.last_hands.hands(other)[0]
-            started = next(e for e in record.hand.events if isinstance(e, HandStarted))
+            started = next(e for e in record.events if isinstance(e, HandStarted))
             assert 1 not in started.seats and len(started.seats) == 2
             assert table.seats[1].status == "sitting_out"
         finally:

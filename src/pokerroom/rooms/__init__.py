@@ -23,7 +23,7 @@ from pokerroom.rooms.notices import (
     TurnClock,
 )
 from pokerroom.rooms.points import Discipline, HappyHour, PointsPolicy, hand_points, share_points
-from pokerroom.rooms.record import FinishedHand, LastHands
+from pokerroom.rooms.record import FinishedHand, LastHands, RecalledHand
 from pokerroom.rooms.seating import HandPlan, Positions, SeatStatus, plan_hand
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "PointsPolicy",
     "Positions",
     "PostPrompt",
+    "RecalledHand",
     "SeatChanged",
     "SeatOffer",
     "SeatStatus",

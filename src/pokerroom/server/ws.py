@@ -227,7 +227,7 @@ async def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
                 "hand_id": h.hand_id,
                 "table": h.table_name,
                 "started_at": h.started_at.isoformat(),
-                "variant": h.hand.variant.code,
+                "variant": h.variant,
                 "seat": h.seat_of(conn.player),
             }
             for h in room.last_hands.hands(conn.player)
