@@ -148,3 +148,26 @@ async def test_malformed_frames_get_error_codes_and_the_connection_survives(serv
             assert (msg["type"], msg["code"]) == ("error", code), frame[:40]
         await ws.send('{"type": "ping", "ref": "p"}')
         assert orjson.loads(await ws.recv()) == {"type": "pong", "ref": "p"}
+
+
+async def test_a_server_process_freezes_its_startup_heap(tmp_path: Any) -> None:
+    """`pokerroom serve` starts the app with ``freeze_heap``: what is alive once the room has started
+    leaves the collector's young and old generations, so full collections (which stop the event loop)
+    walk only what the room creates while it runs. Apps in tests leave the heap alone."""
+    import gc
+
+    from pokerroom.server.app import create_app
+    from pokerroom.server.room import RoomSettings
+    from pokerroom.store import Store
+
+    for freeze in (False, True):
+        store = Store.open(f"sqlite+aiosqlite:///{tmp_path / f'{freeze}.db'}")
+        await store.db.upgrade()
+        app = create_app(store, RoomSettings(tables=()), freeze_heap=freeze)
+        gc.unfreeze()
+        try:
+            async with app.router.lifespan_context(app):
+                assert (gc.get_freeze_count() > 0) is freeze
+                assert app.state.room is not None
+        finally:
+            gc.unfreeze()

@@ -127,7 +127,7 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
     await store.db.upgrade()
     tokens = await _make_accounts(store, players)
     Path(tokens_path).write_text(json.dumps(tokens))
-    app = create_app(store, RoomSettings(tables=tuple(load_tables(tables))))
+    app = create_app(store, RoomSettings(tables=tuple(load_tables(tables))), freeze_heap=True)
     profile = os.environ.get("POKERROOM_LOAD_PROFILE")  # "FILE:SECONDS": profile the server that long
     if profile:
         asyncio.get_running_loop().create_task(_profile(*profile.split(":")))

@@ -67,7 +67,7 @@ async def _serve(
     )
     pool_bots = 8 if demo_bots else 0
     bots *= len(settings.tables)
-    web_app = create_app(store, settings)
+    web_app = create_app(store, settings, freeze_heap=True)
     server = uvicorn.Server(
         uvicorn.Config(
             web_app,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,14 +23,22 @@ __all__ = ["WEB_DIR", "create_app"]
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
-def create_app(store: Store, settings: RoomSettings) -> FastAPI:
-    """An app serving one room on ``store``; the room starts with the app's lifespan."""
+def create_app(store: Store, settings: RoomSettings, *, freeze_heap: bool = False) -> FastAPI:
+    """An app serving one room on ``store``; the room starts with the app's lifespan.
+
+    ``freeze_heap`` (for a server process of its own, not for tests that start many apps in one process):
+    once the room has started, the objects alive then (modules, classes, the room's configuration) move
+    to the collector's permanent generation, so that a full garbage collection no longer walks them; each
+    such walk stops the event loop (docs/decisions.md, "Garbage collection pauses")."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         room = Room(store, settings)
         await room.start()
         app.state.room = room
+        if freeze_heap:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
