@@ -214,6 +214,15 @@ async def test_a_running_tournament_is_cancelled_and_its_pool_paid_by_chips(tmp_
                 text = (await http.get(f"/api/hands/{hand_id}.txt")).text
             assert f"Tournament #{tid}" in text and "folds" in text
             assert "_tournament_id" in phh or tid in phh
+        # The lobby still lists it among the finished ones, and its page opens (from the store).
+        async with httpx.AsyncClient(base_url=s.url) as http:
+            finished = (await http.get("/api/tournaments", params={"status": "finished"})).json()["finished"]
+            row = next(r for r in finished if r["tournament"] == tid)
+            assert (row["status"], row["entrants"], row["name"]) == ("cancelled", 2, "Duel")
+            page = (await http.get(f"/api/tournaments/{tid}")).json()
+        assert page["archived"] is True and page["summary"] == row
+        assert sorted(e["name"] for e in page["entrants"]) == ["alice", "bobby"]
+        assert page["tables"] == [] and page["level"] is None
 
 
 @pytest.mark.asyncio
@@ -232,3 +241,34 @@ async def test_bots_registered_before_a_restart_play_on(tmp_path: Path) -> None:
             assert len(copy_of(s.room, "trio")) == 2  # the next copy of the series opened
         finally:
             await stop_bots(bots)
+
+
+@pytest.mark.asyncio
+async def test_tournaments_that_ended_before_a_restart_stay_in_the_lobby(tmp_path: Path) -> None:
+    """A finished tournament's row, places and payout table are in the store; after a restart the lobby's
+    finished list shows it and its page gives the payouts and the players by finishing place."""
+    async with serve_room(tmp_path, settings(trio())) as s:
+        (sng,) = copy_of(s.room, "trio")
+        tokens = {n: await register(s, n) for n in ("alice", "bobby")}
+        for token in tokens.values():
+            assert (await post(s, token, f"/api/tournaments/{sng}/register")).status_code == 200
+        ids = {e.name: int(e.player) for e in s.room.tournaments[sng].director.entrants.values()}
+        # Its end as the tournament actor stores it (places, payout table, status; the money aside).
+        await s.room.store.tournaments.apply(
+            sng,
+            TournamentChanges(
+                chips={ids["alice"]: (0, 2), ids["bobby"]: (0, 1)}, prizes=[1000], status="finished"
+            ),
+        )
+    async with serve_room(tmp_path, settings(trio())) as s:
+        assert sng not in s.room.tournaments and sng in s.room.archive
+        async with httpx.AsyncClient(base_url=s.url) as http:
+            lobby = (await http.get("/api/tournaments")).json()
+            assert sng in [r["tournament"] for r in lobby["finished"]]
+            assert sng not in [r["tournament"] for r in lobby["upcoming"] + lobby["running"]]
+            page = (await http.get(f"/api/tournaments/{sng}")).json()
+            missing = await http.get("/api/tournaments/no-such-one")
+        assert page["summary"]["status"] == "finished" and page["summary"]["prize_pool"] == 1000
+        assert page["payouts"] == [{"place": 1, "amount": 1000}]
+        assert [(e["name"], e["place"]) for e in page["standings"]] == [("bobby", 1), ("alice", 2)]
+        assert missing.status_code == 404

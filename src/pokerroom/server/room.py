@@ -19,6 +19,7 @@ from pokerroom.server.actor import TableActor
 from pokerroom.server.connection import Connection
 from pokerroom.server.pool import PoolActor
 from pokerroom.server.tournament import TournamentActor, TournamentTableView
+from pokerroom.server.tournament_archive import ArchivedTournament, load_archive
 from pokerroom.server.tournament_recovery import recover_tournaments
 from pokerroom.store import PLAY, POINTS, Player, Store
 
@@ -50,6 +51,7 @@ class Room:
         self.actors: dict[str, TableActor] = {}
         self.pools: dict[str, PoolActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
+        self.archive: dict[str, ArchivedTournament] = {}  # ended before this start (tournament_archive)
         self.players: dict[str, set[Connection]] = {}
         self.last_hands = LastHands()
         self.rng = secrets.SystemRandom()
@@ -71,6 +73,7 @@ class Room:
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
         kept = await recover_tournaments(self)
+        self.archive = await load_archive(self)
         for t_cfg in self.settings.tournaments:
             if t_cfg.tournament_id not in kept:
                 self.add_tournament(t_cfg)
@@ -224,6 +227,7 @@ class Room:
                 else "finished"
             )
             groups[group].append(row)
+        groups["finished"] += [a.summary() for tid, a in self.archive.items() if tid not in self.tournaments]
         for rows in groups.values():
             rows.sort(key=lambda r: (r["start_time"] or "", r["name"]))
         groups["finished"] = groups["finished"][-50:]

@@ -29,6 +29,7 @@ from pokerroom.rooms.tournament import (
     Finished,
     PlayerMoved,
     TableHandEnded,
+    TournamentConfig,
     TournamentDirector,
     TournamentOverlay,
     TournamentPoints,
@@ -65,6 +66,54 @@ log = logging.getLogger("pokerroom.tournament")
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def tournament_summary(
+    cfg: TournamentConfig, tid: str, status: str, entrants: int, remaining: int, prize_pool: int
+) -> dict[str, Any]:
+    """A tournament's lobby row (docs/protocol.md, "Tournaments")."""
+    return {
+        "tournament": tid,
+        "name": cfg.name,
+        "kind": cfg.kind,
+        "status": status,
+        "variant": cfg.variant,
+        "betting": cfg.betting.value,
+        "currency": cfg.currency,
+        "buy_in": cfg.buy_in,
+        "fee": cfg.fee,
+        "starting_stack": cfg.starting_stack,
+        "table_size": cfg.table_size,
+        "level_minutes": cfg.level_minutes,
+        "min_players": cfg.min_players,
+        "max_players": cfg.max_players,
+        "start_time": cfg.start_time.isoformat() if cfg.start_time else None,
+        "entrants": entrants,
+        "remaining": remaining,
+        "prize_pool": prize_pool,
+        "guarantee": cfg.guarantee,
+        "freeroll": cfg.is_freeroll,
+        "satellite_to": cfg.target or None,
+        "rebuy_levels": cfg.rebuy_levels,
+        "add_on": cfg.add_on,
+        "late_registration_levels": cfg.late_registration_levels,
+        "featured": cfg.featured,
+    }
+
+
+def tournament_structure(cfg: TournamentConfig) -> list[dict[str, Any]]:
+    """The blind and ante levels, as the tournament page shows them."""
+    return [
+        {
+            "level": n,
+            "small_blind": lvl.small_blind,
+            "big_blind": lvl.big_blind,
+            "ante": lvl.ante,
+            "minutes": cfg.level_minutes,
+        }
+        for n in range(1, 19)
+        for lvl in (BlindLevel.default(n),)
+    ]
 
 
 class TournamentActor(Mailbox):
@@ -570,51 +619,15 @@ class TournamentActor(Mailbox):
 
     def summary(self) -> dict[str, Any]:
         d = self.director
-        cfg = d.config
-        return {
-            "tournament": self.tid,
-            "name": cfg.name,
-            "kind": cfg.kind,
-            "status": d.status,
-            "variant": cfg.variant,
-            "betting": cfg.betting.value,
-            "currency": cfg.currency,
-            "buy_in": cfg.buy_in,
-            "fee": cfg.fee,
-            "starting_stack": cfg.starting_stack,
-            "table_size": cfg.table_size,
-            "level_minutes": cfg.level_minutes,
-            "min_players": cfg.min_players,
-            "max_players": cfg.max_players,
-            "start_time": cfg.start_time.isoformat() if cfg.start_time else None,
-            "entrants": len(d.entrants),
-            "remaining": len(d.remaining),
-            "prize_pool": d.pool if d.status != "registering" else cfg.buy_in * len(d.entrants),
-            "guarantee": cfg.guarantee,
-            "freeroll": cfg.is_freeroll,
-            "satellite_to": cfg.target or None,
-            "rebuy_levels": cfg.rebuy_levels,
-            "add_on": cfg.add_on,
-            "late_registration_levels": cfg.late_registration_levels,
-            "featured": cfg.featured,
-        }
+        pool = d.pool if d.status != "registering" else d.config.buy_in * len(d.entrants)
+        return tournament_summary(d.config, self.tid, d.status, len(d.entrants), len(d.remaining), pool)
 
     def details(self) -> dict[str, Any]:
         d = self.director
         now = _now()
         return {
             "summary": self.summary(),
-            "structure": [
-                {
-                    "level": n,
-                    "small_blind": lvl.small_blind,
-                    "big_blind": lvl.big_blind,
-                    "ante": lvl.ante,
-                    "minutes": d.config.level_minutes,
-                }
-                for n in range(1, 19)
-                for lvl in (BlindLevel.default(n),)
-            ],
+            "structure": tournament_structure(d.config),
             "entrants": [{"player": e.player, "name": e.name} for e in d.entrants.values()],
             "payouts": [{"place": i, "amount": a} for i, a in enumerate(d.prizes, start=1)],
             "seats_won": d.seats_won,

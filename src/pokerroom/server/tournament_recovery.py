@@ -28,7 +28,7 @@ from pokerroom.store import AccountKind, Booking, Refund, StoredTournament, Tour
 if TYPE_CHECKING:
     from pokerroom.server.room import Room
 
-__all__ = ["recover_tournaments"]
+__all__ = ["config_for", "recover_tournaments", "settings_by_id"]
 
 log = logging.getLogger("pokerroom.tournament")
 
@@ -36,15 +36,13 @@ log = logging.getLogger("pokerroom.tournament")
 async def recover_tournaments(room: Room) -> set[str]:
     """Deal with every tournament the store holds as registering or running; returns the settings ids
     (tournament ids, sit-and-go series) the room must not open afresh: taken back, or over already."""
-    settings: dict[str, tuple[TournamentConfig, bool]] = {
-        c.tournament_id: (c, False) for c in room.settings.tournaments
-    } | {c.tournament_id: (c, True) for c in room.settings.rush_tournaments}
+    settings = settings_by_id(room)
     kept: set[str] = set()
     for rec in await room.store.tournaments.live():
         if rec.status == "running":
             await _cancel_interrupted(room, rec)
             continue
-        found = _config_for(rec, settings)
+        found = config_for(rec, settings)
         if found is None:
             await _refund_all(room, rec, "it is not offered any more")
             continue
@@ -61,9 +59,19 @@ async def recover_tournaments(room: Room) -> set[str]:
     return kept
 
 
-def _config_for(
+def settings_by_id(room: Room) -> dict[str, tuple[TournamentConfig, bool]]:
+    """The room's tournaments and sit-and-go series by id, each with whether it is a Rush tournament."""
+    return {c.tournament_id: (c, False) for c in room.settings.tournaments} | {
+        c.tournament_id: (c, True) for c in room.settings.rush_tournaments
+    }
+
+
+def config_for(
     rec: StoredTournament, settings: dict[str, tuple[TournamentConfig, bool]]
 ) -> tuple[TournamentConfig, bool] | None:
+    """The configuration of a stored tournament and whether it is a Rush tournament: its own (an admin's
+    request, kept with it) or that of the settings' tournament or series it came from; None when neither
+    exists any more."""
     if rec.spec is not None:
         spec = dict(rec.spec)
         rush = bool(spec.pop("rush", False))

@@ -190,12 +190,20 @@ class TournamentStore:
 
     async def live(self) -> list[StoredTournament]:
         """Tournaments registering or running, with their entries (what a restart must deal with)."""
+        return await self._load(TournamentRow.status.in_(LIVE), TournamentRow.created_at)
+
+    async def finished(self, limit: int = 50) -> list[StoredTournament]:
+        """The ``limit`` tournaments finished or cancelled last, newest first, with their entries (the
+        lobby's "finished" list after a restart)."""
+        return await self._load(
+            TournamentRow.status.in_(("finished", "cancelled")), TournamentRow.updated_at.desc(), limit
+        )
+
+    async def _load(self, where: Any, order: Any, limit: int | None = None) -> list[StoredTournament]:
         async with self.db.read() as conn:
             rows = (
                 await conn.execute(
-                    select(TournamentRow)
-                    .where(TournamentRow.status.in_(LIVE))
-                    .order_by(TournamentRow.created_at)
+                    select(TournamentRow).where(where).order_by(order, TournamentRow.id).limit(limit)
                 )
             ).all()
             entries = (
