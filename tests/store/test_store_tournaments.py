@@ -196,3 +196,22 @@ async def test_verify_finds_money_left_in_the_pool_of_a_finished_tournament(room
     await s.ledger.post("test", [(await wallet(room, room.bob), -5), (account, 5)], idempotency_key="odd")
     report = await s.verify()
     assert not report.ok and any("unused tickets are worth 0" in p for p in report.problems)
+
+
+async def test_tournaments_that_ended_are_read_back_newest_first(room: Room, clock: FakeClock) -> None:
+    s = room.store
+    for tid in ("t1", "t2", "t3"):
+        await enter(room, tid, room.alice, await wallet(room, room.alice))
+        clock.advance(timedelta(seconds=1))
+    await s.tournaments.apply(
+        "t2", TournamentChanges(chips={room.alice: (0, 1)}, prizes=[1000], status="finished")
+    )
+    clock.advance(timedelta(seconds=1))
+    await s.tournaments.apply("t1", TournamentChanges(status="cancelled"))
+    ended = await s.tournaments.finished()
+    assert [(t.id, t.status) for t in ended] == [("t1", "cancelled"), ("t2", "finished")]  # t3 registers
+    assert ended[1].prizes == (1000,) and [(e.player_id, e.place) for e in ended[1].entries] == [
+        (room.alice, 1)
+    ]
+    assert [t.id for t in await s.tournaments.finished(limit=1)] == ["t1"]
+    assert [t.id for t in await s.tournaments.live()] == ["t3"]
