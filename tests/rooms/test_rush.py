@@ -293,3 +293,31 @@ def test_a_disconnected_entry_leaves_after_the_grace_and_nothing_is_ever_overdue
             break
     assert playing.entry_id not in p.entries  # folded by the clock, then gone once its hand ended
     assert p.size >= 11
+
+
+def test_leaving_mid_hand_times_out_its_turns_at_once() -> None:
+    """§8.2: an entry that leaves in a hand without a quick fold open to it has its turns timed out at
+    once (check if free, else fold; nobody waits for its clock) and is gone when it folds or the hand ends."""
+    p = pool()
+    fill(p, 12)
+    dealt(p)
+    t = next(iter(p.tables.values()))
+    # Its turn: seat 3 (UTG) faces the big blind, so leaving folds it now and frees it at once.
+    utg = t.entries[3]
+    out = p.leave(utg, T0)
+    assert t.hand.players[3].folded and utg not in p.entries
+    assert any(isinstance(x, EarlyExit) and x.entry == utg for x in out)
+    assert isinstance(t.hand.pending, BetDecision) and t.hand.pending.seat == 4
+    # The unraised big blind may not quick-fold (R200): it stays, and when the action reaches it, it
+    # checks at once, then checks on until the hand ends, and leaves then.
+    bb = t.entries[2]
+    assert not p.can_quick_fold(bb)
+    assert p.leave(bb, T0) == [] and bb in p.entries
+    for seat in (4, 5, 6, 1):
+        p.act(t.entries[seat], Call(seat), T0)
+    assert 2 not in t.clocks and not t.hand.players[2].folded  # it checked without waiting for its clock
+    while t.table_id in p.tables:
+        d = t.hand.pending
+        assert isinstance(d, BetDecision) and d.seat != 2
+        p.act(t.entries[d.seat], Check(d.seat) if d.check else Call(d.seat), T0)
+    assert bb not in p.entries

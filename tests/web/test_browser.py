@@ -213,6 +213,12 @@ def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
     assert tile.locator(".seat.mine .card").count() == 2
     assert seen.decisions > 0 and set(seen.own_cards) <= {2}
     tile.locator(".leave-btn").click()
+    # The entry leaves (at once, by a quick fold, or when its hand ends) and its window offers to join again.
+    tile.locator(".rush-left").wait_for(timeout=30_000)
+    assert tile.locator(".rush-left").inner_text() == "This entry left the pool."
+    tile.locator(".rejoin-btn").click()
+    assert page.locator("dialog.pool-dialog").is_visible()
+    page.locator("dialog.pool-dialog .dialog-close").click()
 
 
 def test_tournament(room: Room, page: Any, screenshots: Path) -> None:

@@ -190,14 +190,17 @@ class RushPool:
         return out
 
     def leave(self, entry_id: str, now: datetime) -> Output:
-        """Leave the pool: at once when waiting; by a quick fold when one is allowed; else after the hand
-        (its turns meanwhile time out)."""
+        """Leave the pool: at once when waiting; by a quick fold when one is allowed; else its turns time
+        out at once (check, or fold) and it leaves when it folds or the hand ends (§8.2)."""
         e = self._entry(entry_id)
         if e.state != "playing":
             return self._remove(e)
         e.leaving = True
         if self.can_quick_fold(entry_id):
             return self.quick_fold(entry_id, now)
+        t = self.tables.get(e.table or "")
+        if t is not None and isinstance(t.hand.pending, BetDecision) and t.hand.pending.seat == e.seat:
+            return self._after(t, now)  # its turn now: timed out at once (see _after)
         return []
 
     def eliminate(self, entry_id: str) -> None:
@@ -323,7 +326,12 @@ class RushPool:
             e = self.entries.get(t.entries[seat])
             if seat in t.left or e is None or e.table != t.table_id:
                 return self._apply(t, Fold(seat) if pending.fold else TimeOut(seat), now)
-            if e is not None and e.disconnected_at is not None:
+            if e.leaving:  # it asked to leave: its turns time out at once, and a fold frees it (§8.2)
+                out = self._apply(t, TimeOut(seat), now, timed_out=True)
+                if e.table == t.table_id and t.hand.players[seat].folded:
+                    out += self._release(t, e, now)
+                return out
+            if e.disconnected_at is not None:
                 return self._apply(t, TimeOut(seat), now, timed_out=True)
         waiting = set(hand.waiting_for())
         for seat in list(t.clocks):

@@ -90,7 +90,12 @@ export class RushTile extends Tile {
   controlParts() {
     const parts = [];
     if (this.status === "left") {
-      parts.push(h("span", { class: "hint", text: "This entry left the pool." }));
+      const broke = this.stack === 0;
+      parts.push(h("span", { class: "hint rush-left",
+        text: broke ? "Out of chips: this entry left the pool." : "This entry left the pool." }));
+      const open = (this.app.lobby.data.pools || []).find((p) => p.pool === this.pool.pool);
+      if (open) parts.push(h("button", { type: "button", class: "rejoin-btn", onclick: () => this.app.poolDialog.open(open),
+        text: "Join again" }));
       return parts;
     }
     if (this.status === "waiting") parts.push(h("span", { class: "hint rush-wait", text: "Finding you a new table..." }));
