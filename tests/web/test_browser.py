@@ -212,6 +212,7 @@ def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
     tile.locator(".seat.mine .card").first.wait_for(timeout=45_000)
     assert tile.locator(".seat.mine .card").count() == 2
     assert seen.decisions > 0 and set(seen.own_cards) <= {2}
+    assert tile.locator(".chat").count() == 1 and not tile.locator(".chat").is_visible()  # no chat in Rush
     tile.locator(".leave-btn").click()
     # The entry leaves (at once, by a quick fold, or when its hand ends) and its window offers to join again.
     tile.locator(".rush-left").wait_for(timeout=30_000)
