@@ -343,3 +343,31 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
     assert hand.players[folder].folded and all(folds(w) for w in others)  # seen when reached
     assert folds(windows[folder_player]) == []  # the folder had left the hand
     await store.close()
+
+
+async def test_leaving_mid_hand_does_not_keep_the_table_waiting(tmp_path: Path) -> None:
+    """§8.2 (docs/decisions.md): an entry that leaves at its turn, with no quick fold open to it (a pool of
+    four entries cannot form two tables), has that turn and any later one timed out at once, not after its
+    30-second clock, and leaves with its stack back in the wallet; the pool deals on."""
+    slow = RushTiming(action=30.0, reduced_action=30.0, time_bank=0.0, disconnect_grace=60.0)
+    async with serve_room(tmp_path, RoomSettings(pools=tuple(demo_pools(slow))), durable=False) as s:
+        bots = await start_pool_bots(s.url, POOL, 3, ["caller"], think=(0, 0.01), seed=3)
+        try:
+            token = await register(s, "alice")
+            player = int((await s.room.store.accounts.find("alice")).id)
+            before = await s.room.store.ledger.balance(player, PLAY)
+            async with websockets.connect(f"{s.ws}?token={token}") as ws:
+                await recv_until(ws, lambda m: m["type"] == "welcome")
+                await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
+                await recv_until(ws, lambda m: m["type"] == "pool_turn" and m.get("decision"))
+                await send(ws, {"type": "pool_leave", "pool": POOL, "entry": 1, "ref": "l"})
+                left = await recv_until(
+                    ws, lambda m: m["type"] == "pool_entry" and m["status"] == "left", timeout=10
+                )
+            actor = s.room.pools[POOL]
+            assert actor.pool.dealing and f"{player}#1" not in actor.pool.entries
+            assert await s.room.store.ledger.balance(player, PLAY) == before - 2000 + left["stack"]
+        finally:
+            await stop_bots(bots)
+        report = await verify_ledger(s.room.store.db)
+        assert report.ok, report.problems
