@@ -24,6 +24,7 @@ from pokerroom.rooms import (
     BuyInOutOfRange,
     CashOut,
     CashTable,
+    FinishedHand,
     HandEvents,
     HandFinished,
     HandSettlement,
@@ -248,27 +249,35 @@ def test_auto_post_off_prompts_and_declining_sits_out() -> None:
     assert t.seats[bb.seat].sitting_out
 
 
-def test_last_hands_keep_fifty_per_session() -> None:
-    t = holdem_table()
-    last = LastHands()
-    last.start_session("ann")
-    start_heads_up(t)
-    seen = 0
+def play_heads_up(t: CashTable, last: LastHands, hands: int, *, call: bool) -> list[FinishedHand]:
+    """Play ``hands`` hands at a started heads-up table, checking when free and otherwise calling (or
+    folding), keeping each hand in ``last``; the finished hands' records."""
+    records: list[FinishedHand] = []
     clock = 1.0
-    for _ in range(55):
+    while len(records) < hands:
         while not t.in_hand:
             clock += 5
             t.tick(at(clock))
             if t.seats[1].sitting_out:
                 t.sit_in("ann", at(clock))
+        out: list[object] = []
         while t.in_hand:
             d = t.hand.pending  # type: ignore[union-attr]
-            out = t.act(t.seats[d.seat].player, Fold(d.seat) if d.call else Check(d.seat), at(clock))  # type: ignore[union-attr]
+            answer = (Call(d.seat) if call else Fold(d.seat)) if d.call else Check(d.seat)  # type: ignore[union-attr]
+            out = t.act(t.seats[d.seat].player, answer, at(clock))  # type: ignore[union-attr]
         for x in out:
             if isinstance(x, HandFinished):
                 last.add(x.record)
-                seen += 1
-    assert seen == 55
+                records.append(x.record)
+    return records
+
+
+def test_last_hands_keep_fifty_per_session() -> None:
+    t = holdem_table()
+    last = LastHands()
+    last.start_session("ann")
+    start_heads_up(t)
+    assert len(play_heads_up(t, last, 55, call=False)) == 55
     hands = last.hands("ann")
     assert len(hands) == 50  # R183: the 51st most recent hand is not offered
     assert hands[0].hand_id == f"t1-{55}"
@@ -281,19 +290,7 @@ def test_a_kept_hand_shows_each_viewer_what_the_finished_hand_shows_him() -> Non
     for name in ("ann", "bob"):
         last.start_session(name)
     start_heads_up(t)
-    clock = 1.0
-    records = []
-    while len(records) < 3:
-        while not t.in_hand:
-            clock += 5
-            t.tick(at(clock))
-        while t.in_hand:
-            d = t.hand.pending  # type: ignore[union-attr]
-            out = t.act(t.seats[d.seat].player, Call(d.seat) if d.call else Check(d.seat), at(clock))  # type: ignore[union-attr]
-        for x in out:
-            if isinstance(x, HandFinished):
-                last.add(x.record)
-                records.append(x.record)
+    records = play_heads_up(t, last, 3, call=True)
     for record in records:
         kept = last.get("ann", record.hand_id)
         assert kept is not None and kept is last.get("bob", record.hand_id)  # one copy for both players
