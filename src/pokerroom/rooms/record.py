@@ -57,9 +57,9 @@ class FinishedHand:
 class RecalledHand:
     """A finished hand as the "last hand" window keeps it: its facts, and its events pickled and
     compressed (under 1 KB for a six-handed hold'em hand). A busy room keeps tens of thousands of these;
-    as engine objects they were millions of containers that every full garbage collection walked, which
-    stalled the server for half a second at a time. The bytes are made here from our own objects and never
-    come from outside the process."""
+    as engine objects they were hundreds of thousands of containers, and more as the window filled, that
+    every full garbage collection walked, which stalled the server for half a second at a time. The bytes
+    are made here from our own objects and never come from outside the process."""
 
     hand_id: str
     table_name: str
