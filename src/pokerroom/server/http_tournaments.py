@@ -48,10 +48,9 @@ async def tournaments(
 async def tournament(tid: str, request: Request) -> dict[str, Any]:
     """Structure, entrants, prize pool and payouts, standings, tables, the level clock; for a tournament
     that ended before the room last started, what the store kept (``"archived": true``)."""
-    archived = _room(request).archive.get(tid)
-    if archived is not None and tid not in _room(request).tournaments:
-        return archived.details()
-    return _tournament(request, tid).details()
+    room = _room(request)
+    archived = room.archive.get(tid)
+    return archived.details() if archived is not None else _tournament(request, tid).details()
 
 
 @router.post("/tournaments/{tid}/register", tags=["tournaments"])

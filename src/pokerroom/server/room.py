@@ -51,7 +51,9 @@ class Room:
         self.actors: dict[str, TableActor] = {}
         self.pools: dict[str, PoolActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
-        self.archive: dict[str, ArchivedTournament] = {}  # ended before this start (tournament_archive)
+        # Ended before this start (tournament_archive); an id that is over never opens again, so these
+        # never share an id with ``tournaments``.
+        self.archive: dict[str, ArchivedTournament] = {}
         self.players: dict[str, set[Connection]] = {}
         self.last_hands = LastHands()
         self.rng = secrets.SystemRandom()
@@ -227,7 +229,7 @@ class Room:
                 else "finished"
             )
             groups[group].append(row)
-        groups["finished"] += [a.summary() for tid, a in self.archive.items() if tid not in self.tournaments]
+        groups["finished"] += [a.summary() for a in self.archive.values()]
         for rows in groups.values():
             rows.sort(key=lambda r: (r["start_time"] or "", r["name"]))
         groups["finished"] = groups["finished"][-50:]
