@@ -7,35 +7,62 @@ fixed-limit half-bet rule (§3.6); ``unit`` is the fixed-limit bet unit U of the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Final
 
 from pokerroom.cards import Card
 from pokerroom.engine.stakes import Betting, Structure
 
 __all__ = ["BetDecision", "PlayerState", "Round", "bet_options"]
 
+_FL: Final = Betting.FIXED_LIMIT  # constants: the compiled module reads them without an enum lookup
+_PL: Final = Betting.POT_LIMIT
 
-@dataclass(slots=True)
+
+# The classes below write their own ``__init__`` (init=False): compiled by mypyc it runs natively, while
+# the one the dataclass decorator generates would run as interpreted Python on every construction.
+
+
+@dataclass(slots=True, init=False)
 class PlayerState:
     """A dealt-in player's state in the hand (mutable; owned by the hand)."""
 
     seat: int
     stack: int
     starting_stack: int
-    auto_muck: bool = True
-    hole: list[Card] = field(default_factory=list)
-    up: list[bool] = field(default_factory=list)
-    folded: bool = False
-    all_in: bool = False
-    bet: int = 0  # own bet this round (live chips only)
-    paid: int = 0  # everything put in this hand, after uncalled returns
-    acted: bool = False  # acted voluntarily since the round began
-    level_seen: int = 0  # H when he last acted (PL/NL reopening)
-    wagers_seen: int = 0  # n when he last acted (FL reopening)
-    done: bool = False  # finished the current draw or discard
-    quick_folded: bool = False  # Rush: folded out of turn; shown when the action reaches him
-    shown: bool = False
-    mucked: bool = False
+    auto_muck: bool
+    hole: list[Card]
+    up: list[bool]
+    folded: bool
+    all_in: bool
+    bet: int  # own bet this round (live chips only)
+    paid: int  # everything put in this hand, after uncalled returns
+    acted: bool  # acted voluntarily since the round began
+    level_seen: int  # H when he last acted (PL/NL reopening)
+    wagers_seen: int  # n when he last acted (FL reopening)
+    done: bool  # finished the current draw or discard
+    quick_folded: bool  # Rush: folded out of turn; shown when the action reaches him
+    shown: bool
+    mucked: bool
+
+    def __init__(self, seat: int, stack: int, starting_stack: int, auto_muck: bool = True) -> None:
+        self.seat = seat
+        self.stack = stack
+        self.starting_stack = starting_stack
+        self.auto_muck = auto_muck
+        self.hole = []
+        self.up = []
+        self.folded = False
+        self.all_in = False
+        self.bet = 0
+        self.paid = 0
+        self.acted = False
+        self.level_seen = 0
+        self.wagers_seen = 0
+        self.done = False
+        self.quick_folded = False
+        self.shown = False
+        self.mucked = False
 
     @property
     def active(self) -> bool:
@@ -49,23 +76,38 @@ class PlayerState:
         return [c for c, u in zip(self.hole, self.up, strict=True) if u]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Round:
     """The state of the current betting round."""
 
     structure: Structure
-    unit: int = 0  # FL: the bet unit of the round
-    big_unit: int = 0  # FL open pair: the big bet may be used (0: no)
-    big_made: bool = False  # FL open pair: a big-bet wager was made
-    level: int = 0
-    min_raise: int = 0
-    counted: int = 0
-    wagers: int = 0
-    capped_round: bool = True  # FL: the cap applies in this round
-    bring_in: int = 0  # stud: the bring-in amount while the bring-in player must act
-    bring_in_seat: int | None = None
-    stud_first_round: bool = False
-    aggressor: int | None = None
+    unit: int  # FL: the bet unit of the round
+    big_unit: int  # FL open pair: the big bet may be used (0: no)
+    big_made: bool  # FL open pair: a big-bet wager was made
+    level: int
+    min_raise: int
+    counted: int
+    wagers: int
+    capped_round: bool  # FL: the cap applies in this round
+    bring_in: int  # stud: the bring-in amount while the bring-in player must act
+    bring_in_seat: int | None
+    stud_first_round: bool
+    aggressor: int | None
+
+    def __init__(self, structure: Structure) -> None:
+        self.structure = structure
+        self.unit = 0
+        self.big_unit = 0
+        self.big_made = False
+        self.level = 0
+        self.min_raise = 0
+        self.counted = 0
+        self.wagers = 0
+        self.capped_round = True
+        self.bring_in = 0
+        self.bring_in_seat = None
+        self.stud_first_round = False
+        self.aggressor = None
 
     @property
     def betting(self) -> Betting:
@@ -73,14 +115,14 @@ class Round:
 
     def raise_allowed(self, p: PlayerState) -> bool:
         """Is the round open to this player (RULES.md §3.6) and, in FL, below the cap?"""
-        if self.betting is Betting.FIXED_LIMIT:
+        if self.betting is _FL:
             if self.capped_round and self.wagers >= self.structure.cap:
                 return False
             return not p.acted or self.wagers > p.wagers_seen
         return not p.acted or self.level - p.level_seen >= self.min_raise
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class BetDecision:
     """What the player to act may do. Amounts are chips; raise amounts are "raise to" totals.
 
@@ -103,7 +145,37 @@ class BetDecision:
     bring_in: int
     stack: int
     bet: int
-    kind: str = "bet"
+    kind: str
+
+    def __init__(
+        self,
+        seat: int,
+        fold: bool,
+        check: bool,
+        call: int,
+        to_call: int,
+        raise_kind: str,
+        min_to: int,
+        max_to: int,
+        choices: tuple[int, ...],
+        bring_in: int,
+        stack: int,
+        bet: int,
+        kind: str = "bet",
+    ) -> None:
+        self.seat = seat
+        self.fold = fold
+        self.check = check
+        self.call = call
+        self.to_call = to_call
+        self.raise_kind = raise_kind
+        self.min_to = min_to
+        self.max_to = max_to
+        self.choices = choices
+        self.bring_in = bring_in
+        self.stack = stack
+        self.bet = bet
+        self.kind = kind
 
     @property
     def can_raise(self) -> bool:
@@ -167,7 +239,7 @@ def bet_options(rnd: Round, p: PlayerState, pot_total: int, *, raising: bool = T
     min_to = max_to = 0
     choices = ()
     if raising and p.stack > to_call and rnd.raise_allowed(p):
-        if rnd.betting is Betting.FIXED_LIMIT:
+        if rnd.betting is _FL:
             targets = {rnd.counted + rnd.unit}
             if rnd.big_unit and not rnd.big_made:
                 targets.add(rnd.counted + rnd.big_unit)
@@ -181,7 +253,7 @@ def bet_options(rnd: Round, p: PlayerState, pot_total: int, *, raising: bool = T
                     min_to = max_to = all_in_to
             else:
                 hi = all_in_to
-                if rnd.betting is Betting.POT_LIMIT:
+                if rnd.betting is _PL:
                     limit = rnd.level + pot_total + to_call  # raise-to <= H + pot after the call
                     if limit < all_in_to:
                         hi = max(lo, limit - limit % chip)

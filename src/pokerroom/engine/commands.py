@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pokerroom.cards import Card, NotationError, format_cards, parse_cards
-from pokerroom.engine.errors import BadCommand
+from pokerroom.engine.errors import BadCommand, InvalidCards
 
 __all__ = [
     "BringIn",
@@ -38,6 +38,12 @@ class Command:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, "seat": self.seat}
+
+    def check(self) -> None:
+        """Raise :class:`BadCommand` unless every field has its declared type. A caller may build a
+        command by hand with anything in it; the engine checks it before reading a field (its compiled
+        modules would otherwise stop on the wrong type with a bare TypeError)."""
+        _check_int(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,10 @@ class RaiseTo(Command):
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, "seat": self.seat, "amount": self.amount}
 
+    def check(self) -> None:
+        _check_int(self.seat, "seat")
+        _check_int(self.amount, "amount")
+
 
 @dataclass(frozen=True, slots=True)
 class BringIn(Command):
@@ -83,6 +93,10 @@ class Draw(Command):
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.discard)}
 
+    def check(self) -> None:
+        _check_int(self.seat, "seat")
+        _check_cards(self, self.discard, "discard")
+
 
 @dataclass(frozen=True, slots=True)
 class Discard(Command):
@@ -93,6 +107,10 @@ class Discard(Command):
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.cards)}
+
+    def check(self) -> None:
+        _check_int(self.seat, "seat")
+        _check_cards(self, self.cards, "cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +140,18 @@ class TimeOut(Command):
     """The player's time ran out; the engine decides what that means (RULES.md R104, R153, R164)."""
 
     kind: ClassVar[str] = "timeout"
+
+
+def _check_int(value: object, name: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadCommand(f"field {name!r} must be an integer")
+
+
+def _check_cards(command: Command, value: object, name: str) -> None:
+    if not isinstance(value, tuple):
+        raise BadCommand(f"field {name!r} must be a tuple of cards")
+    if not all(isinstance(c, Card) for c in value):
+        raise InvalidCards(command.seat, command.kind, "the cards must be cards of your hand")
 
 
 _SIMPLE: dict[str, type[Command]] = {

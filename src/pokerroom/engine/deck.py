@@ -49,7 +49,12 @@ class ListDeck:
         cards: Sequence[Card],
         spec: DeckSpec | None = None,
         reshuffle_order: Sequence[Card] | None = None,
+        *,
+        _permutations: bool = False,
     ) -> None:
+        if _permutations and spec is not None:  # shuffled(): both orders are permutations of spec
+            self._setup(list(cards), spec, list(reshuffle_order) if reshuffle_order is not None else None)
+            return
         cards = list(cards)
         if len(set(cards)) != len(cards):
             raise ConfigError("a deck may not hold a card twice")
@@ -77,10 +82,9 @@ class ListDeck:
     ) -> ListDeck:
         """A fresh deck for one hand: a uniform permutation from ``rng`` and, unless ``reshuffle`` is
         False (games without draws never reshuffle), an independent one for a reshuffle of discards."""
-        deck = cls.__new__(cls)
         cards = shuffle(spec.cards(), rng)
-        deck._setup(cards, spec, shuffle(spec.cards(), rng) if reshuffle else None)
-        return deck
+        order = shuffle(spec.cards(), rng) if reshuffle else None
+        return cls(cards, spec, order, _permutations=True)
 
     @classmethod
     def from_text(cls, text: str, spec: DeckSpec | None = None) -> ListDeck:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from pokerroom.cards import Card, DeckSpec
 from pokerroom.engine.betting import BetDecision, PlayerState, Round, bet_options
@@ -75,6 +75,15 @@ from pokerroom.engine.stakes import Betting, RakeRule, Structure
 from pokerroom.engine.stud import bring_in_seat, first_to_act, has_open_pair
 from pokerroom.eval import HandValue, evaluate, ranker
 
+# Enum members as module constants: the compiled engine reads a constant instead of looking the member up
+# on its enum class at every comparison.
+_BETTING: Final = Phase.BETTING
+_DRAW: Final = Phase.DRAW
+_DISCARD: Final = Phase.DISCARD
+_SHOWDOWN: Final = Phase.SHOWDOWN
+_DONE: Final = Phase.DONE
+_FL: Final = Betting.FIXED_LIMIT
+
 _RANKERS: dict[tuple[str, int, int], Callable[[Sequence[int]], int]] = {}
 
 
@@ -127,7 +136,7 @@ class HandState:
         hand_id: str = "",
     ) -> HandState:
         """Start a hand: check the settings, post the forced bets and deal the first street."""
-        self = cls.__new__(cls)
+        self = cls()
         self._init(variant, structure, seats, deck, button, blinds, rake, hand_id)
         self._begin()
         return self
@@ -160,7 +169,7 @@ class HandState:
             )
         stakes = structure.stakes
         if variant.is_stud:
-            if structure.betting is not Betting.FIXED_LIMIT or stakes.bring_in <= 0:
+            if structure.betting is not _FL or stakes.bring_in <= 0:
                 raise ConfigError("stud games are fixed limit with a bring-in")
             if stakes.bring_in >= stakes.small_bet:
                 raise ConfigError("the bring-in must be less than the small bet")
@@ -168,6 +177,7 @@ class HandState:
             raise ConfigError("a blind game needs a big blind")
         self.variant = variant
         self.structure = structure
+        self._stud = variant.is_stud  # read at every street: kept here, not asked of the variant
         self.hand_id = hand_id
         self.rake_rule = rake
         self.deck = deck
@@ -187,7 +197,7 @@ class HandState:
         self.board = []
         self.events = []
         self.commands = []
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.street = 0
         self.rnd = Round(structure)
         self.to_act: int | None = None
@@ -309,7 +319,7 @@ class HandState:
         if level:
             rnd.counted = level
             rnd.wagers = 1 + raises
-            if self.structure.betting is not Betting.FIXED_LIMIT:
+            if self.structure.betting is not _FL:
                 rnd.min_raise = max(level, self.structure.min_bet)  # preflop R starts at the BB (§3.5)
 
     def _post(self, p: PlayerState, amount: int, what: str, live: bool) -> None:
@@ -327,11 +337,11 @@ class HandState:
         s = self.variant.streets[street]
         structure = self.structure
         rnd = Round(structure)
-        if structure.betting is Betting.FIXED_LIMIT:
+        if structure.betting is _FL:
             rnd.unit = structure.stakes.big_bet if s.big_bet else structure.stakes.small_bet
         else:
             rnd.min_raise = structure.min_bet
-        rnd.stud_first_round = self.variant.is_stud and street == 0
+        rnd.stud_first_round = self._stud and street == 0
         not_folded = sum(1 for p in self.players.values() if not p.folded)
         rnd.capped_round = not (structure.heads_up_uncapped and not_folded == 2)
         self.rnd = rnd
@@ -349,7 +359,7 @@ class HandState:
         receivers = [s for s in self._after(self.button) if not self.players[s].folded]
         if street.deal:
             n = len(receivers)
-            if self.variant.is_stud and len(street.deal) == 1 and index > 0:
+            if self._stud and len(street.deal) == 1 and index > 0:
                 stub = self.deck.remaining()
                 if stub < n:  # one community card for everybody (RULES.md §5.7)
                     if stub >= 2:
@@ -393,7 +403,7 @@ class HandState:
         self.rnd.bring_in = self.structure.stakes.bring_in
 
     def _first_actor_round0(self) -> None:
-        if self.variant.is_stud:
+        if self._stud:
             self.to_act = self.rnd.bring_in_seat
         else:
             self.to_act = self._first_needing(self._after(self._last_blind))
@@ -428,7 +438,7 @@ class HandState:
 
     def _apply_quick_fold(self, seat: int) -> None:
         p = self.players[seat]
-        if self.phase is not Phase.BETTING or p.folded or p.all_in or p.quick_folded:
+        if self.phase is not _BETTING or p.folded or p.all_in or p.quick_folded:
             raise IllegalAction(seat, "quick fold", "only a player still betting may quick-fold")
         if not self.faces_bet(seat) or not self._needs_action(p):
             raise IllegalAction(seat, "quick fold", "a player who could check may not quick-fold")
@@ -500,8 +510,6 @@ class HandState:
     def _apply_raise(self, p: PlayerState, amount: int, opts: BetDecision) -> None:
         rnd = self.rnd
         chip = self.structure.stakes.chip_unit
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise BadCommand("a raise-to amount must be an integer")
         if not opts.raise_kind:
             raise IllegalAction(p.seat, "raise", "raising is not allowed now")
         if not opts.allows(amount, chip):
@@ -516,7 +524,7 @@ class HandState:
         if rnd.bring_in_seat is not None:  # completing instead of bringing in
             rnd.bring_in = 0
             rnd.bring_in_seat = None
-        if self.structure.betting is Betting.FIXED_LIMIT:
+        if self.structure.betting is _FL:
             full = amount - rnd.counted
             if 2 * full >= rnd.unit:  # a full wager, or an all-in of at least half a bet (§3.6)
                 rnd.counted = amount
@@ -592,13 +600,13 @@ class HandState:
 
     def _advance(self) -> None:
         """Run dealer steps until the hand needs a decision or is over."""
-        while self.phase is not Phase.DONE:
+        while self.phase is not _DONE:
             if self._live == 1:
-                if self.phase is Phase.BETTING:
+                if self.phase is _BETTING:
                     self._end_round()
                 self._finish_uncontested()
                 return
-            if self.phase is Phase.BETTING:
+            if self.phase is _BETTING:
                 if self.to_act is not None and self._needs_action(self.players[self.to_act]):
                     if self._reveal_quick_fold(self.players[self.to_act]):
                         continue
@@ -614,17 +622,17 @@ class HandState:
                     continue
                 self._maybe_expose()
                 self._enter_street(self.street + 1)
-            elif self.phase is Phase.DRAW:
+            elif self.phase is _DRAW:
                 if self.to_act is not None:
                     return
                 self._maybe_expose()
                 self._start_betting()
-            elif self.phase is Phase.DISCARD:
+            elif self.phase is _DISCARD:
                 if any(not p.done for p in self._active()):
                     return
                 self._maybe_expose(current_draw=self.variant.streets[self.street].draw)
                 self._deal_and_continue()
-            elif self.phase is Phase.SHOWDOWN and self._run_showdown():
+            elif self.phase is _SHOWDOWN and self._run_showdown():
                 return
 
     def _enter_street(self, index: int) -> None:
@@ -638,7 +646,7 @@ class HandState:
         if street.discard:
             for p in self.players.values():
                 p.done = False
-            self.phase = Phase.DISCARD
+            self.phase = _DISCARD
             self.to_act = None
             return
         self._deal_and_continue()
@@ -649,26 +657,22 @@ class HandState:
         if street.draw:
             for p in self.players.values():
                 p.done = False
-            self.phase = Phase.DRAW
+            self.phase = _DRAW
             self.to_act = self._next_drawer()
             return
         self._start_betting()
 
     def _start_betting(self) -> None:
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self._open_round(self.street)
         if self.betting_closed():
             self.to_act = None
             self._end_round_silently()
             return
         street = self.variant.streets[self.street]
-        if self.variant.is_stud:
+        if self._stud:
             boards = [(p.seat, p.upcards()) for p in self._active()]
-            if (
-                street.open_pair
-                and self.structure.betting is Betting.FIXED_LIMIT
-                and has_open_pair([b for _, b in boards])
-            ):
+            if street.open_pair and self.structure.betting is _FL and has_open_pair([b for _, b in boards]):
                 self.rnd.big_unit = self.structure.stakes.big_bet
             assert self.variant.showing is not None
             best = first_to_act(boards, self.variant.showing)
@@ -781,7 +785,7 @@ class HandState:
         return next(s for s in self._after(self.button) if s in active)
 
     def _begin_showdown(self) -> None:
-        self.phase = Phase.SHOWDOWN
+        self.phase = _SHOWDOWN
         self.to_act = None
         self.pots = self._current_pots()
         if self.exposed:
@@ -874,7 +878,7 @@ class HandState:
         self._finish()
 
     def _finish(self) -> None:
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.to_act = None
         seats = self.order
         stacks = tuple(self.players[s].stack for s in seats)
@@ -885,20 +889,20 @@ class HandState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
 
     @property
     def pending(self) -> Pending:
         """What the hand waits for, as data."""
-        if self.phase is Phase.DONE:
+        if self.phase is _DONE:
             return HandComplete()
-        if self.phase is Phase.DISCARD:
+        if self.phase is _DISCARD:
             count = self.variant.streets[self.street].discard
             return DiscardDecision(tuple(p.seat for p in self._active() if not p.done), count)
         assert self.to_act is not None
-        if self.phase is Phase.DRAW:
+        if self.phase is _DRAW:
             return DrawDecision(self.to_act, self.variant.max_draw)
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             return ShowDecision(self.to_act)
         return self._decision(self.to_act)
 
@@ -923,18 +927,18 @@ class HandState:
         """Does another player have more chips in front of him in this round than ``seat`` (a real bet to
         call, not only a nominal blind that an all-in player could not cover)?"""
         p = self.players[seat]
-        if self.phase is not Phase.BETTING or p.folded:
+        if self.phase is not _BETTING or p.folded:
             return False
         return max((q.bet for q in self.players.values() if q is not p), default=0) > p.bet
 
     def must_act(self, seat: int) -> bool:
         """Will the player in ``seat`` be asked to act in the current betting round?"""
-        return self.phase is Phase.BETTING and self._needs_action(self.players[seat])
+        return self.phase is _BETTING and self._needs_action(self.players[seat])
 
     def to_call(self, seat: int) -> int:
         """What the player in ``seat`` owes to stay in the current betting round (0 outside betting)."""
         p = self.players[seat]
-        if self.phase is not Phase.BETTING or p.folded:
+        if self.phase is not _BETTING or p.folded:
             return 0
         return max(0, self.rnd.level - p.bet)
 
@@ -965,7 +969,8 @@ class HandState:
         when the command is not legal now."""
         if not isinstance(command, Command):
             raise BadCommand("not a command")
-        if self.phase is Phase.DONE:
+        command.check()
+        if self.phase is _DONE:
             raise HandOver()
         seat = command.seat
         if seat not in self.players:
@@ -973,7 +978,7 @@ class HandState:
         mark = len(self.events)
         if isinstance(command, QuickFold):
             self._apply_quick_fold(seat)
-        elif self.phase is Phase.DISCARD:
+        elif self.phase is _DISCARD:
             p = self.players[seat]
             if p.folded or p.done:
                 raise NotYourTurn(seat, self.waiting_for())
@@ -983,11 +988,11 @@ class HandState:
         else:
             if seat != self.to_act:
                 raise NotYourTurn(seat, self.waiting_for())
-            if self.phase is Phase.DRAW:
+            if self.phase is _DRAW:
                 if not isinstance(command, Draw | TimeOut):
                     raise IllegalAction(seat, command.kind, "a draw is pending")
                 self._apply_draw(command)
-            elif self.phase is Phase.SHOWDOWN:
+            elif self.phase is _SHOWDOWN:
                 if not isinstance(command, Show | Muck | TimeOut):
                     raise IllegalAction(seat, command.kind, "show or muck is pending")
                 self._apply_show(command)

@@ -213,20 +213,25 @@ class HandValue:
     "no low"), most significant first.
     """
 
-    __slots__ = ("cards", "category", "description", "rank", "rule")
+    __slots__ = ("cards", "rank", "rule")
 
     rule: str
     rank: int
-    category: str
-    description: str
     cards: tuple[Card, ...]
 
     def __init__(self, rule: str, rank: int, cards: Sequence[Card] = ()) -> None:
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "category", category_of(rule, rank))
-        object.__setattr__(self, "description", describe(rule, rank))
         object.__setattr__(self, "cards", tuple(cards))
+
+    # Words are made when asked for: the engine ranks every hand at a showdown and reads few of them.
+    @property
+    def category(self) -> str:
+        return category_of(self.rule, self.rank)
+
+    @property
+    def description(self) -> str:
+        return describe(self.rule, self.rank)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("HandValue is immutable")
