@@ -1,5 +1,7 @@
 """The hand engine: one hand of any game as a sans-I/O state machine (ARCHITECTURE.md)."""
 
+# First: it decides whether the compiled modules or their sources load (pokerroom/engine/native.py).
+from pokerroom.engine.native import running_build  # isort: skip
 from pokerroom.engine.betting import BetDecision
 from pokerroom.engine.commands import (
     BringIn,
@@ -46,7 +48,11 @@ from pokerroom.engine.spec import ForcedBets, Showing, Street, VariantSpec
 from pokerroom.engine.stakes import Betting, RakeRule, Stakes, Structure
 from pokerroom.engine.state import HandState
 
+BUILD: str = running_build()
+"""Which build of the engine runs: ``"mypyc"`` (compiled at install) or ``"python"`` (the sources)."""
+
 __all__ = [
+    "BUILD",
     "AmountOutOfRange",
     "Audience",
     "BadCommand",

@@ -1,0 +1,74 @@
+"""Build hook: compile the hand engine's hot modules with mypyc (docs/engine-speed.md).
+
+The modules stay ordinary typed Python; mypyc turns them into C extensions that run the same code
+about twice as fast. ``POKERROOM_PURE=1`` at install time skips the compilation, and so does a machine
+without a C compiler or Python headers: the install then says so and the sources run. Beside the
+compiled modules the build writes ``compiled.txt`` (module, SHA-256 of its source), from which
+``pokerroom.engine.native`` decides at import whether the compiled modules are current.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+# The modules every action of every hand runs through. Commands, events and specs stay interpreted:
+# callers build, subclass, pickle and compare them freely.
+COMPILED = ["state", "betting", "pots", "deck", "showdown", "stud"]
+SOURCES = [f"src/pokerroom/engine/{name}.py" for name in COMPILED]
+MANIFEST = "compiled.txt"  # pokerroom.engine.native.MANIFEST
+
+
+def say(text: str) -> None:
+    print(f"pokerroom: {text}", file=sys.stderr)
+
+
+class EngineBuildExt(build_ext):
+    """Builds the compiled engine and its manifest; any failure leaves the pure Python engine."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        try:
+            super().run()
+        except (Exception, SystemExit) as exc:  # no compiler or headers, a compile error: run the sources
+            self._remove_outputs()
+            say(f"the engine was not compiled ({exc}); it runs as pure Python")
+            return
+        manifest = Path(self.get_ext_fullpath("pokerroom.engine.state")).parent / MANIFEST
+        lines = []
+        for name, source in zip(COMPILED, SOURCES, strict=True):
+            digest = hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
+            lines.append(f"pokerroom.engine.{name} {digest}\n")
+        manifest.write_text("".join(lines))
+
+    def _remove_outputs(self) -> None:
+        for ext in self.extensions:
+            Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+        manifest = Path(self.get_ext_fullpath("pokerroom.engine.state")).parent / MANIFEST
+        manifest.unlink(missing_ok=True)
+
+
+def ext_modules() -> list[object]:
+    if os.environ.get("POKERROOM_PURE") == "1":
+        say("POKERROOM_PURE=1: the engine is not compiled")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        say("mypyc is not installed; the engine runs as pure Python")
+        return []
+    try:
+        return list(mypycify(SOURCES, opt_level="3", group_name="pokerroom_engine"))
+    except (Exception, SystemExit) as exc:  # mypyc could not translate the sources: run them as they are
+        say(f"mypyc failed ({exc}); the engine runs as pure Python")
+        return []
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": EngineBuildExt})

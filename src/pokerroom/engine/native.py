@@ -1,0 +1,104 @@
+"""Which build of the engine runs: the modules compiled by mypyc at install time, or their sources.
+
+``setup.py`` compiles the engine's hot modules with mypyc and writes ``compiled.txt`` beside them:
+one line per module, its name and the SHA-256 of the source it was compiled from. This module is
+imported first by ``pokerroom.engine`` and decides, before any engine module loads:
+
+- no ``compiled.txt``: nothing was compiled (``POKERROOM_PURE=1`` at install, or no C compiler);
+- ``POKERROOM_PURE=1`` in the environment: the sources run even though compiled modules exist
+  (tests and benchmarks compare the two builds this way);
+- a source edited since the build (an editable install): its compiled module is stale, so every
+  compiled module is loaded from source instead, with a warning to rebuild. Running yesterday's
+  compiled code while today's source is on screen is the one thing this must never do.
+
+Compiled modules call one another directly, so they load all compiled or all from source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["choose", "compiled_modules", "running_build"]
+
+_HERE = Path(__file__).resolve().parent
+MANIFEST = "compiled.txt"
+
+
+def compiled_modules(here: Path = _HERE) -> dict[str, str]:
+    """Module name -> SHA-256 of the source it was compiled from (empty: nothing compiled)."""
+    try:
+        text = (here / MANIFEST).read_text()
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        name, _, digest = line.partition(" ")
+        if name and digest:
+            out[name] = digest
+    return out
+
+
+def _source(here: Path, name: str) -> Path:
+    return here / f"{name.rpartition('.')[2]}.py"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def choose(here: Path, pure: bool) -> tuple[str, list[str], list[str]]:
+    """(build, modules to load from source, stale modules) for the package directory ``here``."""
+    modules = compiled_modules(here)
+    if not modules or not all(_source(here, n).exists() for n in modules):
+        return ("mypyc" if modules else "python"), [], []
+    stale = [n for n, digest in modules.items() if _digest(_source(here, n)) != digest]
+    if pure or stale:
+        return "python", sorted(modules), sorted(stale)
+    return "mypyc", [], []
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Loads the named engine modules from their ``.py`` files, ahead of the compiled ones."""
+
+    def __init__(self, here: Path, names: list[str]) -> None:
+        self.here = here
+        self.names = set(names)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _source(self.here, fullname))
+
+
+def _install() -> None:
+    _, from_source, stale = choose(_HERE, os.environ.get("POKERROOM_PURE") == "1")
+    if stale:
+        warnings.warn(
+            f"pokerroom: {', '.join(stale)} changed since the engine was compiled; running the engine "
+            "from source (rebuild with: pip install -e .)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    if from_source:
+        sys.meta_path.insert(0, _SourceFinder(_HERE, from_source))
+
+
+def running_build() -> str:
+    """``"mypyc"`` when the compiled engine modules run, ``"python"`` when their sources do."""
+    import pokerroom.engine.state as state
+
+    return "python" if (state.__file__ or "").endswith(".py") else "mypyc"
+
+
+_install()

@@ -1,0 +1,132 @@
+"""The compiled engine: which build runs, the guard against stale compiled modules, and commands whose
+fields have the wrong type (a compiled module would stop on them with a bare TypeError)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pokerroom.engine.state as state_module
+from pokerroom.engine import (
+    BUILD,
+    BadCommand,
+    BetDecision,
+    Betting,
+    Call,
+    Check,
+    Discard,
+    Draw,
+    DrawDecision,
+    EngineError,
+    InvalidCards,
+    RaiseTo,
+    Stakes,
+)
+from pokerroom.engine.native import MANIFEST, choose
+
+from .helpers import start
+
+NL = Betting.NO_LIMIT
+
+
+def _package(tmp_path: Path, sources: dict[str, str], compiled_from: dict[str, str] | None) -> Path:
+    for name, text in sources.items():
+        (tmp_path / f"{name}.py").write_text(text)
+    if compiled_from is not None:
+        lines = [
+            f"pokerroom.engine.{name} {hashlib.sha256(text.encode()).hexdigest()}\n"
+            for name, text in compiled_from.items()
+        ]
+        (tmp_path / MANIFEST).write_text("".join(lines))
+    return tmp_path
+
+
+def test_without_a_manifest_nothing_is_compiled(tmp_path: Path) -> None:
+    here = _package(tmp_path, {"state": "x = 1\n"}, None)
+    assert choose(here, pure=False) == ("python", [], [])
+
+
+def test_current_compiled_modules_run_unless_pure_is_asked(tmp_path: Path) -> None:
+    sources = {"state": "x = 1\n", "betting": "y = 2\n"}
+    here = _package(tmp_path, sources, sources)
+    assert choose(here, pure=False) == ("mypyc", [], [])
+    every = ["pokerroom.engine.betting", "pokerroom.engine.state"]
+    assert choose(here, pure=True) == ("python", every, [])
+
+
+def test_a_source_edited_after_the_build_loads_every_module_from_source(tmp_path: Path) -> None:
+    """Compiled modules call each other directly: one stale module sends all of them back to source."""
+    here = _package(
+        tmp_path, {"state": "x = 1\n", "betting": "y = 3\n"}, {"state": "x = 1\n", "betting": "y = 2\n"}
+    )
+    build, from_source, stale = choose(here, pure=False)
+    assert build == "python"
+    assert from_source == ["pokerroom.engine.betting", "pokerroom.engine.state"]
+    assert stale == ["pokerroom.engine.betting"]
+
+
+def _build_in_child(env: dict[str, str]) -> list[str]:
+    code = "import pokerroom.engine as e, pokerroom.engine.state as s; print(e.BUILD); print(s.__file__)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True, check=True
+    )
+    return out.stdout.split()
+
+
+def test_pure_environment_runs_the_sources() -> None:
+    build, path = _build_in_child({"POKERROOM_PURE": "1"})
+    assert build == "python"
+    assert path.endswith("state.py")
+
+
+def test_build_reports_what_runs() -> None:
+    source = (state_module.__file__ or "").endswith(".py")
+    running = "python" if source else "mypyc"
+    assert running == BUILD
+    if os.environ.get("CI") == "true" and os.environ.get("POKERROOM_PURE") != "1":
+        # CI installs with the compiler at hand: a silent fallback to the sources would leave the
+        # compiled engine, the one users run, untested.
+        assert running == "mypyc", "the engine was not compiled at install"
+
+
+def _draw_hand() -> tuple[object, int]:
+    hand = start("draw5", NL, Stakes.blinds(1, 2), [100, 100, 100])
+    while not isinstance(hand.pending, DrawDecision):
+        p = hand.pending
+        assert isinstance(p, BetDecision)
+        hand.apply(Call(p.seat) if p.call else Check(p.seat))
+    return hand, hand.pending.seat
+
+
+@pytest.mark.parametrize(
+    ("make", "error"),
+    [
+        (lambda seat, hole: Draw(seat, list(hole[:1])), BadCommand),  # a list, not a tuple
+        (lambda seat, hole: Draw(seat, ("As",)), InvalidCards),  # a string, not a card
+        (lambda seat, hole: Draw(str(seat), hole[:1]), BadCommand),  # a seat that is not a number
+        (lambda seat, hole: Draw(True, hole[:1]), BadCommand),  # a bool is no seat
+        (lambda seat, hole: Discard(seat, list(hole[:2])), BadCommand),
+    ],
+)
+def test_a_command_with_a_field_of_the_wrong_type_is_a_typed_error(make: object, error: type) -> None:
+    hand, seat = _draw_hand()
+    before = hand.snapshot()  # type: ignore[attr-defined]
+    hole = hand.hole_cards(seat)  # type: ignore[attr-defined]
+    with pytest.raises(error) as info:
+        hand.apply(make(seat, hole))  # type: ignore[attr-defined, operator]
+    assert isinstance(info.value, EngineError)
+    assert hand.snapshot() == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("amount", [2.5, "10", None, True])
+def test_a_raise_to_that_is_not_an_integer_is_a_bad_command(amount: object) -> None:
+    hand = start("holdem", NL, Stakes.blinds(1, 2), [100, 100, 100])
+    before = hand.snapshot()
+    with pytest.raises(BadCommand):
+        hand.apply(RaiseTo(hand.pending.seat, amount))  # type: ignore[arg-type, union-attr]
+    assert hand.snapshot() == before
