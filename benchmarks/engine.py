@@ -22,6 +22,7 @@ import cProfile
 import os
 import pstats
 import random
+import subprocess
 import sys
 import time
 import warnings
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from pokerroom.engine import (  # noqa: E402
+    BUILD,
     BetDecision,
     Betting,
     BringIn,
@@ -345,6 +347,19 @@ def profile(hands: int) -> None:
 # ------------------------------------------------------------------------------------------ main
 
 
+BUILD_TEXT = {
+    "mypyc": "compiled by mypyc at install (POKERROOM_PURE=1 runs the sources)",
+    "python": "pure Python (not compiled: see docs/engine-speed.md)",
+}
+
+
+def other_build_rate(quick: bool, env: dict[str, str]) -> float:
+    """Our headline rate in a child process with ``env`` added (another build of the engine)."""
+    argv = [sys.executable, __file__, "--headline", *(["--quick"] if quick else [])]
+    out = subprocess.run(argv, env={**os.environ, **env}, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def ratio(ours: float, theirs: float | None) -> str:
     return f"x{ours / theirs:.1f}" if theirs else "-"
 
@@ -353,11 +368,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller batches")
     parser.add_argument("--profile", action="store_true", help="profile our 6-max NL hold'em loop")
+    parser.add_argument("--headline", action="store_true", help="print only our 6-max NL hold'em rate")
     args = parser.parse_args()
     scale = 0.25 if args.quick else 1.0
+    if args.headline:  # used by the run below to measure the other build of the engine
+        print(f"{best_of(our_hands('holdem', NL), int(3000 * scale))[0]:.0f}")
+        return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     version = getattr(pk, "__version__", None) or ("not installed" if pk is None else _pk_version())
     print(f"pokerroom.engine benchmark: one core, PokerKit {version}, load average {load:.2f}")
+    print(f"engine build: {BUILD_TEXT[BUILD]}")
     print(
         "hands per CPU second, best of 3 batches; actions per hand in brackets; (xN) = pokerroom / PokerKit\n"
     )
@@ -373,6 +393,12 @@ def main() -> None:
         line += f" | PokerKit {theirs_rate:6.0f} [{theirs_actions:4.1f}] | {ratio(ours_rate, theirs_rate)}"
         line += "  (target x30)"
     print(line, flush=True)
+    if BUILD == "mypyc":  # the same loop on the engine's sources, for comparison
+        pure = other_build_rate(args.quick, {"POKERROOM_PURE": "1"})
+        line = f"{'  the same, engine run from source':<44} ours {pure:8.0f}"
+        if theirs_rate:
+            line += f"{'':8} | PokerKit {theirs_rate:6.0f}        | {ratio(pure, theirs_rate)}"
+        print(line, flush=True)
 
     print("\nevery game (6 players, 5 in 5-Card Draw 7-A), each structure it allows:")
     for code, v in VARIANTS.items():
