@@ -2,7 +2,8 @@
 
     python benchmarks/engine.py              # full run (two to four minutes)
     python benchmarks/engine.py --quick      # smaller batches
-    python benchmarks/engine.py --profile    # also profile our 6-max no-limit hold'em loop (cProfile)
+    POKERROOM_PURE=1 python benchmarks/engine.py --profile   # also profile our 6-max NL hold'em loop
+                                             # (cProfile cannot see into the compiled modules)
 
 Work: whole hands with random legal actions (fold 35 %, raise 20 % to a random legal amount, else
 check or call; draws discard a random number of cards), from the shuffle to the payout, every dealer
@@ -10,6 +11,10 @@ step included. PokerKit plays the same policy with every dealer step automated. 
 actions a hand took on average, to show the work is the same. Time is process CPU time (the machine is
 shared: CPU time is steadier than wall time under load). Figures are the best of three batches;
 (xN) is how many times faster pokerroom is. Target for 6-max no-limit hold'em: x30 or more.
+
+The engine build is printed first: the install compiles the engine's hot modules with mypyc
+(docs/engine-speed.md). When it did, the headline is also measured on the sources, in a child process
+with POKERROOM_PURE=1, so one run shows both builds against the same PokerKit figure.
 
 PHH replay: every file under tests/fixtures/phh is parsed and replayed to the end, by
 ``pokerroom.history`` (read_phh + replay) and by PokerKit (HandHistory.loads + iterating the states).
@@ -259,6 +264,10 @@ def profile(hands: int) -> None:
     from pokerroom.cards import DeckSpec
     from pokerroom.eval import evaluate
 
+    if BUILD == "mypyc":
+        print("\nProfile: cProfile cannot see into the compiled engine modules; profile their sources with")
+        print("POKERROOM_PURE=1 python benchmarks/engine.py --profile, or the compiled build with perf.")
+        return
     run = our_hands("holdem", NL, seed=7)
     run(100)  # warm-up: the evaluation tables are built on first use
     rate, _ = best_of(run, hands)
