@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -17,17 +18,24 @@ from pokerroom.engine import (
     BadCommand,
     BetDecision,
     Betting,
+    Blinds,
     Call,
     Check,
+    ConfigError,
     Discard,
     Draw,
     DrawDecision,
     EngineError,
+    HandState,
     InvalidCards,
+    ListDeck,
     RaiseTo,
+    SeatSetup,
     Stakes,
+    Structure,
 )
 from pokerroom.engine.native import MANIFEST, choose
+from pokerroom.variants import get_variant
 
 from .helpers import start
 
@@ -130,3 +138,45 @@ def test_a_raise_to_that_is_not_an_integer_is_a_bad_command(amount: object) -> N
     with pytest.raises(BadCommand):
         hand.apply(RaiseTo(hand.pending.seat, amount))  # type: ignore[arg-type, union-attr]
     assert hand.snapshot() == before
+
+
+def _start_with(seats: list[SeatSetup], **kw: object) -> None:
+    v = get_variant("holdem")
+    HandState.start(
+        variant=v,
+        structure=Structure(NL, Stakes.blinds(1, 2)),
+        seats=seats,
+        deck=ListDeck.shuffled(v.deck, random.Random(1)),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    ("seats", "kw"),
+    [
+        ([SeatSetup(1, 10.5), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
+        ([SeatSetup(1.0, 10), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
+        ([SeatSetup("1", 10), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
+        ([SeatSetup(True, 10), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
+        ([SeatSetup(1, 10, "yes"), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
+        ([(1, 10), (2, 100)], {}),
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(small=(1, 0.5), big=(2, 1))}),
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(big=(2, 2), live=[(1, 2)])}),  # type: ignore[arg-type]
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": {"big": (2, 2)}}),
+    ],
+)
+def test_start_data_of_the_wrong_type_is_a_config_error(
+    seats: list[SeatSetup], kw: dict[str, object]
+) -> None:
+    """Both builds: ConfigError, never a bare TypeError from a compiled module reading a typed field."""
+    with pytest.raises(ConfigError):
+        _start_with(seats, **kw)
+
+
+@pytest.mark.parametrize("kw", [{"button": "1"}, {"button": 1.5}, {"hand_id": 5}])
+def test_an_argument_against_its_annotation_is_refused(kw: dict[str, object]) -> None:
+    """A scalar argument of ``HandState.start`` is checked against its annotation where the compiled
+    method is called (TypeError, before any code runs); from source, ``check_start`` raises ConfigError.
+    Record fields (seats, blinds) are checked by ``check_start`` in both builds (above)."""
+    with pytest.raises(ConfigError if BUILD == "python" else TypeError):
+        _start_with([SeatSetup(1, 10), SeatSetup(2, 100)], **kw)

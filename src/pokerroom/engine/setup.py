@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pokerroom.engine.betting import BetDecision
+from pokerroom.engine.errors import ConfigError
 
 __all__ = [
     "Blinds",
@@ -16,6 +17,7 @@ __all__ = [
     "Phase",
     "SeatSetup",
     "ShowDecision",
+    "check_start",
 ]
 
 
@@ -95,3 +97,41 @@ class HandComplete:
 
 
 Pending = BetDecision | DrawDecision | DiscardDecision | ShowDecision | HandComplete
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _pairs(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 and _is_int(p[0]) and _is_int(p[1]) for p in value
+    )
+
+
+def check_start(seats: object, button: object, blinds: object, hand_id: object) -> None:
+    """Raise :class:`ConfigError` unless the data a hand starts with has the declared types and values.
+
+    This module is interpreted; the engine's compiled modules check types as they read, and would stop
+    on a float stack or a string seat with a bare ``TypeError``. ``HandState.start`` calls this first."""
+    if not isinstance(seats, list | tuple) or not all(isinstance(s, SeatSetup) for s in seats):
+        raise ConfigError("seats must be a sequence of SeatSetup")
+    numbers = [s.seat for s in seats]
+    if len(set(numbers)) != len(numbers) or any(not _is_int(n) or n < 1 for n in numbers):
+        raise ConfigError("seats must be distinct positive integers")
+    for s in seats:
+        if not _is_int(s.stack) or s.stack <= 0:
+            raise ConfigError("every player dealt in needs a positive integer stack")
+        if not isinstance(s.auto_muck, bool):
+            raise ConfigError("auto_muck must be True or False")
+    if button is not None and not (isinstance(button, int) and not isinstance(button, bool) and button > 0):
+        raise ConfigError("the button must be a seat number")
+    if blinds is not None:
+        if not isinstance(blinds, Blinds):
+            raise ConfigError("blinds must be a Blinds record")
+        one = tuple(b for b in (blinds.small, blinds.big) if b is not None)
+        many = (blinds.straddles, blinds.live, blinds.dead, () if blinds.antes is None else blinds.antes)
+        if not _pairs(one) or not all(_pairs(m) for m in many):
+            raise ConfigError("forced bets must be (seat, amount) pairs of integers")
+    if not isinstance(hand_id, str):
+        raise ConfigError("the hand id must be a string")

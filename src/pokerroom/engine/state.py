@@ -68,6 +68,7 @@ from pokerroom.engine.setup import (
     Phase,
     SeatSetup,
     ShowDecision,
+    check_start,
 )
 from pokerroom.engine.showdown import Award, ShownTracker, award_pot
 from pokerroom.engine.spec import VariantSpec
@@ -136,6 +137,7 @@ class HandState:
         hand_id: str = "",
     ) -> HandState:
         """Start a hand: check the settings, post the forced bets and deal the first street."""
+        check_start(seats, button, blinds, hand_id)
         self = cls()
         self._init(variant, structure, seats, deck, button, blinds, rake, hand_id)
         self._begin()
@@ -154,14 +156,7 @@ class HandState:
     ) -> None:
         variant.check_structure(structure.betting)
         variant.check_players(len(seats))
-        numbers = [s.seat for s in seats]
-        if len(set(numbers)) != len(numbers) or any(
-            not isinstance(n, int) or isinstance(n, bool) or n < 1 for n in numbers
-        ):
-            raise ConfigError("seats must be distinct positive integers")
-        for s in seats:
-            if not isinstance(s.stack, int) or isinstance(s.stack, bool) or s.stack <= 0:
-                raise ConfigError("every player dealt in needs a positive integer stack")
+        numbers = [s.seat for s in seats]  # checked by check_start
         expected = variant.deck_for(len(seats))
         if deck.spec is not expected:
             raise ConfigError(
