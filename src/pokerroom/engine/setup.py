@@ -99,13 +99,9 @@ class HandComplete:
 Pending = BetDecision | DrawDecision | DiscardDecision | ShowDecision | HandComplete
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _pairs(value: object) -> bool:
     return isinstance(value, tuple) and all(
-        isinstance(p, tuple) and len(p) == 2 and _is_int(p[0]) and _is_int(p[1]) for p in value
+        isinstance(p, tuple) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int for p in value
     )
 
 
@@ -113,18 +109,23 @@ def check_start(seats: object, button: object, blinds: object, hand_id: object) 
     """Raise :class:`ConfigError` unless the data a hand starts with has the declared types and values.
 
     This module is interpreted; the engine's compiled modules check types as they read, and would stop
-    on a float stack or a string seat with a bare ``TypeError``. ``HandState.start`` calls this first."""
-    if not isinstance(seats, list | tuple) or not all(isinstance(s, SeatSetup) for s in seats):
+    on a float stack or a string seat with a bare ``TypeError``. ``HandState.start`` calls this first.
+    Numbers must be plain ``int`` (not ``bool``, not a float that happens to be whole)."""
+    if not isinstance(seats, list | tuple):
         raise ConfigError("seats must be a sequence of SeatSetup")
-    numbers = [s.seat for s in seats]
-    if len(set(numbers)) != len(numbers) or any(not _is_int(n) or n < 1 for n in numbers):
-        raise ConfigError("seats must be distinct positive integers")
-    for s in seats:
-        if not _is_int(s.stack) or s.stack <= 0:
+    numbers: set[int] = set()
+    for s in seats:  # one pass: this runs at the start of every hand
+        if not isinstance(s, SeatSetup):
+            raise ConfigError("seats must be a sequence of SeatSetup")
+        seat = s.seat
+        if type(seat) is not int or seat < 1 or seat in numbers:
+            raise ConfigError("seats must be distinct positive integers")
+        numbers.add(seat)
+        if type(s.stack) is not int or s.stack <= 0:
             raise ConfigError("every player dealt in needs a positive integer stack")
-        if not isinstance(s.auto_muck, bool):
+        if type(s.auto_muck) is not bool:
             raise ConfigError("auto_muck must be True or False")
-    if button is not None and not (isinstance(button, int) and not isinstance(button, bool) and button > 0):
+    if button is not None and not (type(button) is int and button > 0):
         raise ConfigError("the button must be a seat number")
     if blinds is not None:
         if not isinstance(blinds, Blinds):
@@ -133,5 +134,5 @@ def check_start(seats: object, button: object, blinds: object, hand_id: object) 
         many = (blinds.straddles, blinds.live, blinds.dead, () if blinds.antes is None else blinds.antes)
         if not _pairs(one) or not all(_pairs(m) for m in many):
             raise ConfigError("forced bets must be (seat, amount) pairs of integers")
-    if not isinstance(hand_id, str):
+    if type(hand_id) is not str:
         raise ConfigError("the hand id must be a string")

@@ -163,7 +163,8 @@ class HandState:
                 f"{variant.name} with {len(seats)} players is dealt from a {expected.size}-card deck"
             )
         stakes = structure.stakes
-        if variant.is_stud:
+        self._stud = variant.is_stud  # read at every street: kept here, not asked of the variant
+        if self._stud:
             if structure.betting is not _FL or stakes.bring_in <= 0:
                 raise ConfigError("stud games are fixed limit with a bring-in")
             if stakes.bring_in >= stakes.small_bet:
@@ -172,7 +173,6 @@ class HandState:
             raise ConfigError("a blind game needs a big blind")
         self.variant = variant
         self.structure = structure
-        self._stud = variant.is_stud  # read at every street: kept here, not asked of the variant
         self.hand_id = hand_id
         self.rake_rule = rake
         self.deck = deck
@@ -185,7 +185,7 @@ class HandState:
         self._live = len(numbers)  # players who have not folded
         self._pot = 0  # everything put in, after uncalled returns
         self._decision_cache: BetDecision | None = None
-        if variant.is_stud:
+        if self._stud:
             self.button = None
         else:
             self.button = max(self.order) if button is None else button
@@ -263,12 +263,12 @@ class HandState:
             if antes.get(seat, 0) > 0:
                 self._post(self.players[seat], antes[seat], "ante", live=False)
         self._open_round(0)
-        if not v.is_stud:
+        if not self._stud:
             if blinds is None:
                 blinds = self._default_blinds()
             self._post_blinds(blinds)
         self._deal_street(0)
-        if v.is_stud:
+        if self._stud:
             self._choose_bring_in()
         self._first_actor_round0()
         self._advance()

@@ -15,6 +15,7 @@ compares the keys lexicographically, and suits never enter a rank (RULES.md R8).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from pokerroom.cards import Card, Rank
@@ -175,6 +176,7 @@ def _high_words(name: str, k: Sequence[int]) -> str:
     return f"{r[0].title} high"
 
 
+@lru_cache(maxsize=1 << 16)  # a rule has a few thousand ranks; a showdown describes the hands shown
 def describe(rule: str, rank: int) -> str:
     """The English description of a rank, e.g. ``"Full house, kings full of sevens"``."""
     cat, slots = unpack(rank)
