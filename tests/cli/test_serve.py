@@ -15,6 +15,8 @@ from pathlib import Path
 
 import httpx
 
+from pokerroom.engine import BUILD
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -72,6 +74,8 @@ def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
     try:
         lines = _lines(proc)
         _wait_for(lines, f"open http://127.0.0.1:{port}/", 120, seen)  # at once, before the bots log in
+        engine = "hand engine: compiled" if BUILD == "mypyc" else "hand engine: pure Python"
+        _wait_for(lines, engine, 10, seen)  # the build that runs is said at the start
         page = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
         assert page.status_code == 200 and "<title>pokerroom</title>" in page.text
         assert httpx.get(f"http://127.0.0.1:{port}/static/js/main.js", timeout=10).status_code == 200

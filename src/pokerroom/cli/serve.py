@@ -87,9 +87,16 @@ async def _serve(
             typer.echo(f"pokerroom could not listen on {host}:{port} (is the port in use?)", err=True)
             raise typer.Exit(1)
         await asyncio.sleep(0.05)
+    from pokerroom.engine import BUILD
+
     url = f"http://{host}:{port}/"
     typer.echo(f"pokerroom is running: open {url}")
     typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
+    typer.echo(
+        "  hand engine: compiled (mypyc)"
+        if BUILD == "mypyc"
+        else "  hand engine: pure Python, not compiled at install (slower; see docs/engine-speed.md)"
+    )
     if open_browser:
         with contextlib.suppress(Exception):
             webbrowser.open(url)
