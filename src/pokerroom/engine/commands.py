@@ -40,9 +40,10 @@ class Command:
         return {"type": self.kind, "seat": self.seat}
 
     def check(self) -> None:
-        """Raise :class:`BadCommand` unless every field has its declared type. A caller may build a
-        command by hand with anything in it; the engine checks it before reading a field (its compiled
-        modules would otherwise stop on the wrong type with a bare TypeError)."""
+        """Raise :class:`BadCommand` unless every field has its declared type (:class:`InvalidCards`
+        for something in a card tuple that is not a card). A caller may build a command by hand with
+        anything in it; the engine checks it before reading a field (its compiled modules would
+        otherwise stop on the wrong type with a bare TypeError). Subclasses extend it."""
         _check_int(self.seat, "seat")
 
 
@@ -72,7 +73,7 @@ class RaiseTo(Command):
         return {"type": self.kind, "seat": self.seat, "amount": self.amount}
 
     def check(self) -> None:
-        _check_int(self.seat, "seat")
+        Command.check(self)
         _check_int(self.amount, "amount")
 
 
@@ -94,7 +95,7 @@ class Draw(Command):
         return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.discard)}
 
     def check(self) -> None:
-        _check_int(self.seat, "seat")
+        Command.check(self)
         _check_cards(self, self.discard, "discard")
 
 
@@ -109,7 +110,7 @@ class Discard(Command):
         return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.cards)}
 
     def check(self) -> None:
-        _check_int(self.seat, "seat")
+        Command.check(self)
         _check_cards(self, self.cards, "cards")
 
 
