@@ -61,6 +61,7 @@ from pokerroom.engine import (  # noqa: E402
     Structure,
     VariantSpec,
 )
+from pokerroom.engine.native import BUILD_WORDS  # noqa: E402
 from pokerroom.variants import VARIANTS  # noqa: E402
 
 try:
@@ -356,12 +357,6 @@ def profile(hands: int) -> None:
 # ------------------------------------------------------------------------------------------ main
 
 
-BUILD_TEXT = {
-    "mypyc": "compiled by mypyc at install (POKERROOM_PURE=1 runs the sources)",
-    "python": "pure Python (not compiled: see docs/engine-speed.md)",
-}
-
-
 def other_build_rate(quick: bool, env: dict[str, str]) -> float:
     """Our headline rate in a child process with ``env`` added (another build of the engine)."""
     argv = [sys.executable, __file__, "--headline", *(["--quick"] if quick else [])]
@@ -386,7 +381,7 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     version = getattr(pk, "__version__", None) or ("not installed" if pk is None else _pk_version())
     print(f"pokerroom.engine benchmark: one core, PokerKit {version}, load average {load:.2f}")
-    print(f"engine build: {BUILD_TEXT[BUILD]}")
+    print(f"engine build: {BUILD_WORDS[BUILD]}")
     print(
         "hands per CPU second, best of 3 batches; actions per hand in brackets; (xN) = pokerroom / PokerKit\n"
     )

@@ -88,15 +88,12 @@ async def _serve(
             raise typer.Exit(1)
         await asyncio.sleep(0.05)
     from pokerroom.engine import BUILD
+    from pokerroom.engine.native import BUILD_WORDS
 
     url = f"http://{host}:{port}/"
     typer.echo(f"pokerroom is running: open {url}")
     typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
-    typer.echo(
-        "  hand engine: compiled (mypyc)"
-        if BUILD == "mypyc"
-        else "  hand engine: pure Python, not compiled at install (slower; see docs/engine-speed.md)"
-    )
+    typer.echo(f"  hand engine: {BUILD_WORDS[BUILD]}")
     if open_browser:
         with contextlib.suppress(Exception):
             webbrowser.open(url)

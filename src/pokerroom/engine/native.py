@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["choose", "compiled_modules", "running_build"]
+__all__ = ["BUILD_WORDS", "choose", "compiled_modules", "running_build"]
 
 _HERE = Path(__file__).resolve().parent
 MANIFEST = "compiled.txt"
@@ -99,6 +99,13 @@ def running_build() -> str:
     import pokerroom.engine.state as state
 
     return "python" if (state.__file__ or "").endswith(".py") else "mypyc"
+
+
+BUILD_WORDS = {
+    "mypyc": "compiled (mypyc)",
+    "python": "pure Python, not compiled at install (slower; see docs/engine-speed.md)",
+}
+"""How ``pokerroom serve`` and the benchmark name each build."""
 
 
 _install()
