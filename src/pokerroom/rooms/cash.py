@@ -25,6 +25,7 @@ from pokerroom.engine import (
     SeatSetup,
     TimeOut,
 )
+from pokerroom.rooms.clock import Clock, Clocks, refill_bank, spend_bank
 from pokerroom.rooms.config import TableConfig
 from pokerroom.rooms.effects import BuyIn, CashOut, Effect, HandSettlement, TopUp
 from pokerroom.rooms.errors import (
@@ -44,7 +45,6 @@ from pokerroom.rooms.notices import (
     PostPrompt,
     SeatChanged,
     SeatOffer,
-    TurnClock,
 )
 from pokerroom.rooms.points import Discipline, PointsPolicy, hand_points, share_points
 from pokerroom.rooms.record import FinishedHand
@@ -97,14 +97,6 @@ class Player:
 
 
 @dataclass(slots=True)
-class _Clock:
-    seat: int
-    started: datetime
-    action_deadline: datetime
-    bank_deadline: datetime
-
-
-@dataclass(slots=True)
 class _Offer:
     player: str
     seat: int
@@ -141,7 +133,7 @@ class CashTable:
         self.waiting_list: list[str] = []
         self.offers: dict[str, _Offer] = {}
         self.prompt: _Prompt | None = None
-        self._clocks: dict[int, _Clock] = {}
+        self.clocks = Clocks(config.table_id)
         self._hand_players: dict[int, tuple[str, str]] = {}
         self._plan: HandPlan | None = None
         self._hand_ids = list(hand_ids or [])
@@ -174,8 +166,8 @@ class CashTable:
         """Seat -> (player id, name) of the players dealt into the current hand."""
         return dict(self._hand_players)
 
-    def clock(self, seat: int) -> _Clock | None:
-        return self._clocks.get(seat)
+    def clock(self, seat: int) -> Clock | None:
+        return self.clocks.get(seat)
 
     def _changed(self, p: Player) -> SeatChanged:
         return SeatChanged(self.tid, p.seat, p.player, p.name, p.stack, p.status, p.markers)
@@ -249,7 +241,7 @@ class CashTable:
     def next_deadline(self) -> datetime | None:
         """The next moment :meth:`tick` has something to do (the server sleeps until then)."""
         t = self.config.timing
-        times: list[datetime] = [c.bank_deadline for c in self._clocks.values()]
+        times: list[datetime] = [d] if (d := self.clocks.next_deadline()) is not None else []
         times += [o.expires for o in self.offers.values()]
         if self.prompt is not None:
             times.append(self.prompt.deadline)
@@ -535,17 +527,12 @@ class CashTable:
     def _apply(self, command: Command, now: datetime, *, timed_out: bool) -> Output:
         assert self.hand is not None
         seat = command.seat
-        clock = self._clocks.get(seat)
         events = self.hand.apply(command)
+        clock = self.clocks.stop(seat)
         p = self.seats.get(seat)
         if clock is not None and p is not None:
-            used = (now - clock.started).total_seconds() - self.config.timing.action
-            if timed_out:
-                p.time_bank = 0.0
-                p.timed_out = True
-            elif used > 0:
-                p.time_bank = max(0.0, p.time_bank - used)
-        self._clocks.pop(seat, None)
+            p.time_bank = spend_bank(p.time_bank, clock, now, timed_out=timed_out)
+            p.timed_out = p.timed_out or timed_out
         out: Output = [HandEvents(self.tid, self.hand_id, tuple(events), tuple(self._hand_players))]
         return self._after_change(now, out)
 
@@ -572,24 +559,18 @@ class CashTable:
 
     def _start_clocks(self, now: datetime) -> Output:
         assert self.hand is not None
-        waiting = set(self.hand.waiting_for())
-        for seat in list(self._clocks):
-            if seat not in waiting:
-                del self._clocks[seat]
-        out: Output = []
-        t = self.config.timing
-        for seat in sorted(waiting - set(self._clocks)):
-            p = self.seats[seat]
-            action = now + timedelta(seconds=t.action)
-            clock = _Clock(seat, now, action, action + timedelta(seconds=p.time_bank))
-            self._clocks[seat] = clock
-            out.append(TurnClock(self.tid, seat, now, clock.action_deadline, clock.bank_deadline))
-        return out
+        started = self.clocks.sync(
+            self.hand.waiting_for(), now, action=self.config.timing.action, bank=self._bank
+        )
+        return list(started)
+
+    def _bank(self, seat: int) -> float:
+        return self.seats[seat].time_bank
 
     def _end_hand(self, now: datetime) -> Output:
         hand = self.hand
         assert hand is not None and self.hand_started_at is not None
-        self._clocks.clear()
+        self.clocks.clear()
         stacks = hand.stacks()
         results = {self._hand_players[s][0]: stacks[s] - hand.players[s].starting_stack for s in stacks}
         contributions = {self._hand_players[s][0]: c for s, c in hand.contributions().items()}
@@ -618,8 +599,9 @@ class CashTable:
             if p is None or p.player != self._hand_players[seat][0]:
                 continue
             p.stack = stack
-            if p.hands_dealt % t.refill_every == 0:
-                p.time_bank = min(t.time_bank, p.time_bank + t.bank_refill)
+            p.time_bank = refill_bank(
+                p.time_bank, p.hands_dealt, full=t.time_bank, refill=t.bank_refill, every=t.refill_every
+            )
         for p in list(self.seats.values()):
             out += self._apply_top_ups([p])
             if p.leaving:
@@ -640,12 +622,12 @@ class CashTable:
         out: Output = []
         t = self.config.timing
         if self.in_hand:
-            for seat, clock in sorted(self._clocks.items()):
-                if now >= clock.bank_deadline and self.in_hand:
+            for seat in self.clocks.due(now):
+                if self.in_hand and seat in self.clocks:
                     try:
                         out += self._apply(TimeOut(seat), now, timed_out=True)
                     except EngineError:  # the decision moved on meanwhile
-                        self._clocks.pop(seat, None)
+                        self.clocks.stop(seat)
         if self.prompt is not None and now >= self.prompt.deadline:
             for seat in sorted(self.prompt.seats):
                 self._set_sitting_out(self.seats[seat], now)

@@ -24,9 +24,10 @@ from pokerroom.engine import (
     Structure,
     TimeOut,
 )
+from pokerroom.rooms.clock import Clocks, spend_bank
 from pokerroom.rooms.effects import BuyIn, CashOut, EarlyExit, HandSettlement, TopUp
 from pokerroom.rooms.errors import BuyInOutOfRange, TableError
-from pokerroom.rooms.notices import HandEvents, HandFinished, Notice, TurnClock
+from pokerroom.rooms.notices import HandEvents, HandFinished, Notice
 from pokerroom.rooms.points import Discipline, PointsPolicy, hand_points, share_points
 from pokerroom.rooms.record import FinishedHand
 from pokerroom.rooms.rush_rules import (
@@ -86,14 +87,6 @@ class Entry:
 
 
 @dataclass(slots=True)
-class _Clock:
-    started: datetime
-    action_deadline: datetime
-    bank_deadline: datetime
-    bank_usable: bool
-
-
-@dataclass(slots=True)
 class RushTable:
     table_id: str
     hand: HandState
@@ -102,7 +95,10 @@ class RushTable:
     started_at: datetime
     left: set[int] = field(default_factory=set)  # seats whose entry quick-folded and moved on
     released: dict[str, int] = field(default_factory=dict)
-    clocks: dict[int, _Clock] = field(default_factory=dict)
+    clocks: Clocks = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clocks = Clocks(self.table_id)
 
 
 class RushPool:
@@ -269,7 +265,7 @@ class RushPool:
         t.left.add(e.seat)
         t.released[e.entry_id] = result
         e.stack = p.stack
-        t.clocks.pop(e.seat, None)
+        t.clocks.stop(e.seat)
         out: Output = [EarlyExit(self.pid, t.hand.hand_id, e.entry_id, result)]
         if e.leaving:
             out += self._remove(e)
@@ -301,16 +297,12 @@ class RushPool:
 
     def _apply(self, t: RushTable, command: Command, now: datetime, *, timed_out: bool = False) -> Output:
         seat = command.seat
-        clock = t.clocks.pop(seat, None)
         events = t.hand.apply(command)
+        clock = t.clocks.stop(seat)
         eid = t.entries[seat]
         e = self.entries.get(eid)
         if e is not None and clock is not None and e.table == t.table_id:
-            used = (now - clock.action_deadline).total_seconds()
-            if timed_out:
-                e.time_bank = 0.0
-            elif used > 0 and clock.bank_usable:
-                e.time_bank = max(0.0, e.time_bank - used)
+            e.time_bank = spend_bank(e.time_bank, clock, now, timed_out=timed_out)
         out: Output = [HandEvents(t.table_id, t.hand.hand_id, tuple(events), tuple(t.entries))]
         self._prune_blocks(t)
         return out + self._after(t, now)
@@ -333,20 +325,20 @@ class RushPool:
                 return out
             if e.disconnected_at is not None:
                 return self._apply(t, TimeOut(seat), now, timed_out=True)
-        waiting = set(hand.waiting_for())
-        for seat in list(t.clocks):
-            if seat not in waiting:
-                del t.clocks[seat]
         timing = self.config.timing
-        for seat in sorted(waiting - set(t.clocks)):
-            e = self.entries.get(t.entries[seat])
-            reduced = preflop_unraised(hand)
-            action = now + timedelta(seconds=timing.reduced_action if reduced else timing.action)
-            bank = 0.0 if reduced or e is None else e.time_bank
-            clock = _Clock(now, action, action + timedelta(seconds=bank), not reduced)
-            t.clocks[seat] = clock
-            out.append(TurnClock(t.table_id, seat, now, clock.action_deadline, clock.bank_deadline))
+        reduced = preflop_unraised(hand)  # R209, R210: the reduced action time, and no time bank
+        out += t.clocks.sync(
+            hand.waiting_for(),
+            now,
+            action=timing.reduced_action if reduced else timing.action,
+            bank=lambda seat: self._bank(t, seat),
+            bank_usable=not reduced,
+        )
         return out
+
+    def _bank(self, t: RushTable, seat: int) -> float:
+        e = self.entries.get(t.entries[seat])
+        return e.time_bank if e is not None else 0.0
 
     def _finish(self, t: RushTable, now: datetime) -> Output:
         hand = t.hand
@@ -456,12 +448,12 @@ class RushPool:
     def tick(self, now: datetime) -> Output:
         out: Output = []
         for t in list(self.tables.values()):
-            for seat, clock in sorted(t.clocks.items()):
-                if t.table_id in self.tables and now >= clock.bank_deadline and not t.hand.is_over:
+            for seat in t.clocks.due(now):
+                if t.table_id in self.tables and seat in t.clocks and not t.hand.is_over:
                     try:
                         out += self._apply(t, TimeOut(seat), now, timed_out=True)
                     except EngineError:
-                        t.clocks.pop(seat, None)
+                        t.clocks.stop(seat)
         grace = self.config.timing.disconnect_grace
         for e in list(self.entries.values()):
             if e.disconnected_at is not None and (now - e.disconnected_at).total_seconds() >= grace:
@@ -473,7 +465,7 @@ class RushPool:
         return out
 
     def next_deadline(self) -> datetime | None:
-        times = [c.bank_deadline for t in self.tables.values() for c in t.clocks.values()]
+        times = [d for t in self.tables.values() if (d := t.clocks.next_deadline()) is not None]
         grace = timedelta(seconds=self.config.timing.disconnect_grace)
         times += [  # an entry already leaving goes at the end of its hand: no deadline of its own
             e.disconnected_at + grace

@@ -4,7 +4,7 @@ everybody, sitting-out players folded at their turn (RULES.md §9.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from pokerroom.cards import RandomSource
 from pokerroom.engine import (
@@ -23,9 +23,10 @@ from pokerroom.engine import (
     TimeOut,
     VariantSpec,
 )
+from pokerroom.rooms.clock import Clocks, refill_bank, spend_bank
 from pokerroom.rooms.config import Timing
 from pokerroom.rooms.errors import NotSeated, TableError
-from pokerroom.rooms.notices import HandEvents, Notice, TurnClock
+from pokerroom.rooms.notices import HandEvents, Notice
 from pokerroom.rooms.seating import Positions, SeatStatus, plan_hand
 
 __all__ = ["TPlayer", "TournamentTable"]
@@ -44,13 +45,7 @@ class TPlayer:
     sit_out_next_hand: bool = False
     waits_for_button: bool = False  # moved in between the button and the small blind
     disconnected: bool = False
-
-
-@dataclass(slots=True)
-class _Clock:
-    started: datetime
-    action_deadline: datetime
-    bank_deadline: datetime
+    hands_dealt: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +84,7 @@ class TournamentTable:
         self.positions: Positions | None = None
         self.hand: HandState | None = None
         self.hand_players: dict[int, tuple[str, str]] = {}
-        self.clocks: dict[int, _Clock] = {}
+        self.clocks = Clocks(self.tid)
         self.hands = 0
         self.vacated: list[int] = []  # stud balancing: seats in the order they were vacated
         self._starting: dict[str, int] = {}
@@ -156,6 +151,8 @@ class TournamentTable:
         self._starting = {self.seats[s].player: self.seats[s].stack for s in dealt}
         self._started_at = now
         self.hands += 1
+        for s in dealt:
+            self.seats[s].hands_dealt += 1
         self.hand = HandState.start(
             variant=self.variant,
             structure=Structure(self.betting, stakes, heads_up_uncapped=False),  # R59: cap kept heads-up
@@ -185,16 +182,13 @@ class TournamentTable:
     def _apply(self, command: Command, now: datetime, *, timed_out: bool) -> Output:
         assert self.hand is not None
         seat = command.seat
-        clock = self.clocks.pop(seat, None)
         events = self.hand.apply(command)
+        clock = self.clocks.stop(seat)
         p = self.seats.get(seat)
         if p is not None and clock is not None:
-            used = (now - clock.action_deadline).total_seconds()
+            p.time_bank = spend_bank(p.time_bank, clock, now, timed_out=timed_out)
             if timed_out:
-                p.time_bank = 0.0
                 p.sitting_out = True  # §9.3: a timeout puts the player in sit-out until he returns
-            elif used > 0:
-                p.time_bank = max(0.0, p.time_bank - used)
         out: Output = [HandEvents(self.tid, self.hand.hand_id, tuple(events), tuple(self.hand_players))]
         return out + self._after(now)
 
@@ -216,32 +210,25 @@ class TournamentTable:
         ]:
             return self._apply(TimeOut(p_waiting[0]), now, timed_out=False)
         out: Output = []
-        waiting = set(hand.waiting_for())
-        for seat in list(self.clocks):
-            if seat not in waiting:
-                del self.clocks[seat]
-        for seat in sorted(waiting - set(self.clocks)):
-            action = now + timedelta(seconds=self.timing.action)
-            clock = _Clock(now, action, action + timedelta(seconds=self.seats[seat].time_bank))
-            self.clocks[seat] = clock
-            out.append(TurnClock(self.tid, seat, now, clock.action_deadline, clock.bank_deadline))
+        out += self.clocks.sync(hand.waiting_for(), now, action=self.timing.action, bank=self._bank)
         return out
+
+    def _bank(self, seat: int) -> float:
+        return self.seats[seat].time_bank
 
     def _end(self, now: datetime) -> Output:
         hand = self.hand
         assert hand is not None
         self.clocks.clear()
         stacks: dict[str, int] = {}
+        t = self.timing
         for seat, stack in hand.stacks().items():
             p = self.seats[seat]
             p.stack = stack
             stacks[p.player] = stack
-            if (
-                p.time_bank < self.timing.time_bank
-                and hand.hand_id
-                and self.hands % self.timing.refill_every == 0
-            ):
-                p.time_bank = min(self.timing.time_bank, p.time_bank + self.timing.bank_refill)
+            p.time_bank = refill_bank(
+                p.time_bank, p.hands_dealt, full=t.time_bank, refill=t.bank_refill, every=t.refill_every
+            )
         return [
             TableHandEnded(
                 self.tid,
@@ -259,17 +246,16 @@ class TournamentTable:
         out: Output = []
         if not self.in_hand:
             return out
-        for seat, clock in sorted(self.clocks.items()):
-            if self.in_hand and now >= clock.bank_deadline:
+        for seat in self.clocks.due(now):
+            if self.in_hand and seat in self.clocks:
                 try:
                     out += self._apply(TimeOut(seat), now, timed_out=True)
                 except EngineError:
-                    self.clocks.pop(seat, None)
+                    self.clocks.stop(seat)
         return out
 
     def next_deadline(self) -> datetime | None:
-        times = [c.bank_deadline for c in self.clocks.values()]
-        return min(times) if times else None
+        return self.clocks.next_deadline()
 
 
 def _strictly_between(seat: int, start: int, end: int, size: int) -> bool:
