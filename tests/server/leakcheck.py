@@ -32,7 +32,7 @@ from pokerroom.engine.events import (
     Mucked,
 )
 from pokerroom.rooms import HandEvents
-from pokerroom.server.actor import TableActor
+from pokerroom.server.cash import CashActor
 
 CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$")
 
@@ -104,17 +104,18 @@ class Recorder:
     def __init__(self) -> None:
         self.hands: dict[tuple[str, str], HandTruth] = {}
 
-    def wrap(self, actor: TableActor) -> None:
-        original = actor._broadcast_events
+    def wrap(self, actor: CashActor) -> None:
+        core = actor.core
+        original = core.events
 
         def recording(item: HandEvents) -> None:
             truth = self.hands.setdefault((actor.tid, item.hand_id), HandTruth(item.hand_id))
-            for i, event in enumerate(item.events):  # the actor numbers the events in this order
-                truth.seqs[actor.seq + i + 1] = len(truth.events)
+            for i, event in enumerate(item.events):  # the table core numbers the events in this order
+                truth.seqs[core.seq + i + 1] = len(truth.events)
                 truth.events.append(event)
             original(item)
 
-        actor._broadcast_events = recording  # type: ignore[method-assign]
+        core.events = recording  # type: ignore[method-assign]
 
 
 @dataclass

@@ -87,7 +87,7 @@ class LoopbackRoom:
         return client
 
     def hands_played(self) -> int:
-        return sum(a.hands_played for a in self.room.actors.values())
+        return sum(a.hands_played for a in self.room.tables.values())
 
     async def close(self) -> None:
         for c in self.clients:
@@ -121,7 +121,7 @@ async def open_room(
     room = Room(store, RoomSettings(tables=tuple(tables)))
     await room.start()
     recorder = Recorder()
-    for actor in room.actors.values():
+    for actor in room.tables.values():
         recorder.wrap(actor)
         actor.table.halted = True  # no hand starts until every bot is seated (a faster set-up)
     lb = LoopbackRoom(room, store, recorder)
@@ -149,7 +149,7 @@ async def open_room(
             bot.player_id = str(player.id)
             client = lb.connect(bot.name, cfg.table_id, player, bot)
             await bot._send({"type": "subscribe", "table": cfg.table_id})
-            actor = room.actors[cfg.table_id]
+            actor = room.tables[cfg.table_id]
             for _ in range(6000):  # the bot sits when its snapshot arrives
                 seat = actor.table.seat_of(str(player.id))
                 if seat is not None:
@@ -158,7 +158,7 @@ async def open_room(
                 await asyncio.sleep(0.01)
             else:
                 raise AssertionError(f"{bot.name} could not sit at {cfg.table_id}")
-    for actor in room.actors.values():
+    for actor in room.tables.values():
         actor.table.halted = False
     return lb
 
@@ -167,11 +167,11 @@ async def play_until(lb: LoopbackRoom, hands: int, *, timeout: float) -> None:
     """Wait until every table has played ``hands`` hands (or fail after ``timeout`` seconds)."""
 
     async def wait() -> None:
-        while min(a.hands_played for a in lb.room.actors.values()) < hands:
+        while min(a.hands_played for a in lb.room.tables.values()) < hands:
             await asyncio.sleep(0.05)
 
     await asyncio.wait_for(wait(), timeout)
 
 
 def summary(lb: LoopbackRoom) -> dict[str, Any]:
-    return {t: a.hands_played for t, a in lb.room.actors.items()}
+    return {t: a.hands_played for t, a in lb.room.tables.items()}

@@ -171,14 +171,14 @@ async def test_ten_thousand_malformed_frames_leave_the_room_standing(tmp_path: P
 async def _fuzz_room(s: LiveServer) -> None:
     tokens = [await register(s, f"fuzzer{i}") for i in range(CONNECTIONS - 2)]
     wires = [await Wire.open(s, t) for t in tokens] + [await Wire.open(s) for _ in range(2)]
-    before = {tid: a.hands_played for tid, a in s.room.actors.items()}
+    before = {tid: a.hands_played for tid, a in s.room.tables.items()}
     codes: dict[str, int] = {}
     per = FRAMES // len(wires)
     await asyncio.gather(*(_fuzz(w, random.Random(i), per, codes) for i, w in enumerate(wires)))
     assert sum(codes.values()) == per * len(wires) >= FRAMES
     assert "internal_error" not in codes, codes
     assert {"bad_json", "bad_message", "invalid_field", "unknown_type", "frame_too_large"} <= set(codes)
-    assert {"stale_hand", "unknown_table", "login_required", "bad_version"} <= set(codes)
+    assert {"not_seated", "unknown_table", "login_required", "bad_version"} <= set(codes)
     # the connections are still usable, and the tables kept dealing (no table is stuck)
     for w in wires:
         await w.send({"type": "ping", "ref": "alive"})
@@ -186,8 +186,8 @@ async def _fuzz_room(s: LiveServer) -> None:
         await w.close()
 
     async def dealt_after() -> None:
-        while any(s.room.actors[t].hands_played < before[t] + 3 for t in TABLES):
+        while any(s.room.tables[t].hands_played < before[t] + 3 for t in TABLES):
             await asyncio.sleep(0.1)
 
     await asyncio.wait_for(dealt_after(), 120)
-    assert all(not a.table.halted for a in s.room.actors.values())
+    assert all(not a.table.halted for a in s.room.tables.values())

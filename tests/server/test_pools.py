@@ -155,7 +155,8 @@ async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServe
                 turn = await recv_until(
                     ws,
                     lambda m, h=move["hand_id"]: (
-                        m["type"] == "pool_turn"
+                        m["type"] == "turn"
+                        and m.get("pool") == POOL
                         and m["hand_id"] == h
                         and (m["can_quick_fold"] or m.get("decision"))
                     ),
@@ -189,7 +190,7 @@ async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServe
 async def _settled(s: LiveServer) -> None:
     actor = s.room.pools[POOL]
     for _ in range(500):
-        if not actor.pool.tables and not actor.open and not actor.pool.entries and not actor.sessions:
+        if not actor.pool.tables and not actor.books and not actor.pool.entries and not actor.sessions:
             break
         await asyncio.sleep(0.02)
     assert actor.pool.dealing and not actor.pool.entries, (actor.pool.entries, actor.pool.tables)
@@ -280,15 +281,15 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
     await store.db.upgrade()
     cfg = demo_pools(RushTiming(action=600, reduced_action=600, time_bank=0))[0]
     room = Room(store, RoomSettings())
-    actor = PoolActor(room, RushPool(cfg, random.Random(5)))  # not started: the test drives it
+    actor = PoolActor(room.services, RushPool(cfg, random.Random(5)))  # not started: the test drives it
     windows: dict[str, _Window] = {}
     for i in range(12):
         p = await store.accounts.register(f"player{i}", "hunter-22-poker")
         await store.ledger.play_money_top_up(p.id, idempotency_key=f"welcome:{p.id}")
         w = _Window(str(p.id), p.name)
         windows[w.player] = w
-        room.players[w.player] = {w}  # type: ignore[arg-type]
-        await actor.join(w, 1, 2000)
+        room.players.add(w)  # type: ignore[arg-type]
+        await actor.join(w, 1, 2000)  # type: ignore[arg-type]
     assert actor.pool.tables == {}
     await actor.process(actor.pool.deal(datetime.now(UTC)))
     assert len(actor.pool.tables) == 2
@@ -301,33 +302,35 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
     others = [windows[t.names[s][0]] for s in t.entries if s != folder]
     for w in windows.values():
         w.frames.clear()
-    await actor.quick_fold(windows[folder_player], 1)
+    await actor.quick_fold(windows[folder_player], 1)  # type: ignore[arg-type]
     assert hand.players[folder].quick_folded and not hand.is_over
     escrow = await store.ledger.system_balance(AccountKind.ESCROW, PLAY, ref=hand.hand_id)
     assert escrow == hand.players[folder].paid  # its result is booked at once
     mine = windows[folder_player].frames
     assert [f["status"] for f in mine if f["type"] == "pool_entry"] == ["waiting"]
-    assert all(f["type"] != "pool_event" for f in mine)
+    assert all(f["type"] != "event" for f in mine)
     for w in others:
         assert w.frames == []  # nothing at all: the fold is not visible yet
     # A player reconnecting now gets his window back: the table, the hand as his seat sees it, the clock.
     back = others[0]
     seat = next(s for s, (p, _) in t.names.items() if p == back.player)
-    actor.resync(back)
+    actor.connect(back)  # type: ignore[arg-type]
     kinds = [f["type"] for f in back.frames]
-    assert kinds[0] == "pool_move" and back.frames[0]["seat"] == seat and "pool_turn" in kinds
-    dealt = [
-        f["event"] for f in back.frames if f["type"] == "pool_event" and f["event"]["type"] == "cards_dealt"
-    ]
-    assert all((d["seat"] == seat) != ("??" in d["cards"]) for d in dealt)  # his cards only
-    assert not any(f["type"] == "pool_event" and f["event"]["type"] == "action" for f in back.frames)
+    assert kinds == ["pool_move", "snapshot"] and back.frames[0]["seat"] == seat
+    state = back.frames[1]["state"]
+    assert state["kind"] == "rush" and state["you"] == seat and back.frames[1]["entry"] == 1
+    cards = {s: p["cards"] for s, p in state["hand"]["players"].items()}
+    assert all((int(s) == seat) != ("??" in c) for s, c in cards.items() if c)  # his cards only
+    assert state["hand"]["players"][str(folder)]["folded"] is False  # the quick fold is not seen yet
+    assert str(pending.seat) in state["clocks"]
     back.frames.clear()
 
     def folds(w: _Window) -> list[dict[str, Any]]:
         return [
             f
             for f in w.frames
-            if f["type"] == "pool_event"
+            if f["type"] == "event"
+            and f.get("pool") == cfg.pool_id
             and f["event"]["type"] == "action"
             and f["event"]["seat"] == folder
             and f["table"] == t.table_id
@@ -339,7 +342,7 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
         player = t.names[d.seat][0]
         action = {"type": "call"} if d.call else {"type": "check"}
         assert not any(folds(w) for w in others)
-        await actor.act(windows[player], 1, hand.hand_id, len(hand.commands), action)
+        await actor.act(windows[player], 1, hand.hand_id, len(hand.commands), action)  # type: ignore[arg-type]
     assert hand.players[folder].folded and all(folds(w) for w in others)  # seen when reached
     assert folds(windows[folder_player]) == []  # the folder had left the hand
     await store.close()
@@ -359,7 +362,9 @@ async def test_leaving_mid_hand_does_not_keep_the_table_waiting(tmp_path: Path) 
             async with websockets.connect(f"{s.ws}?token={token}") as ws:
                 await recv_until(ws, lambda m: m["type"] == "welcome")
                 await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
-                await recv_until(ws, lambda m: m["type"] == "pool_turn" and m.get("decision"))
+                await recv_until(
+                    ws, lambda m: m["type"] == "turn" and m.get("pool") == POOL and m.get("decision")
+                )
                 await send(ws, {"type": "pool_leave", "pool": POOL, "entry": 1, "ref": "l"})
                 left = await recv_until(
                     ws, lambda m: m["type"] == "pool_entry" and m["status"] == "left", timeout=10

@@ -115,7 +115,7 @@ async def test_over_real_sockets_players_and_an_observer_see_only_their_cards(tm
     tables = [t for t in demo_tables(TIMING, games=games) if t.betting.value in ("NL", "FL")][1:]
     async with live_server(tmp_path, tables) as s:
         recorder = Recorder()
-        for actor in s.room.actors.values():
+        for actor in s.room.tables.values():
             recorder.wrap(actor)
         viewers: list[Viewer] = []
         watchers = [asyncio.create_task(_observe(s.ws, t.table_id, viewers)) for t in tables]
@@ -141,7 +141,7 @@ async def test_over_real_sockets_players_and_an_observer_see_only_their_cards(tm
         try:
 
             async def enough() -> None:
-                while min(a.hands_played for a in s.room.actors.values()) < (30 if SOAK else 4):
+                while min(a.hands_played for a in s.room.tables.values()) < (30 if SOAK else 4):
                     await asyncio.sleep(0.1)
 
             await asyncio.wait_for(enough(), 300)

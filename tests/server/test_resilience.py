@@ -58,7 +58,7 @@ async def test_a_player_who_reconnects_within_the_grace_carries_on(tmp_path: Pat
         wires, tokens = {1: alice, 2: bob}, {1: alice_t, 2: bob_t}
         seat = turn["seat"]
         await wires[seat].close()  # the player to act drops
-        table = s.room.actors[TABLE].table
+        table = s.room.tables[TABLE].table
         await _poll(lambda: table.seats[seat].disconnected_at is not None)
         back = await Wire.open(s, tokens[seat])
         await back.send({"type": "subscribe", "table": TABLE})
@@ -94,7 +94,7 @@ async def test_after_the_grace_the_timeout_rules_apply(tmp_path: Path) -> None:
         alice = await Wire.open(s, await register(s, "alice"))
         await sit(alice, TABLE, 1)
         bots = await start_bots(s.url, 2, ["caller"], tables=[TABLE], think=(0, 0), seed=5)
-        actor = s.room.actors[TABLE]
+        actor = s.room.tables[TABLE]
         table = actor.table
         try:
             await _poll(lambda: table.hand is not None and 1 in table.hand.players)
@@ -126,7 +126,7 @@ async def test_a_hand_in_progress_at_a_crash_is_cancelled_and_stacks_return(tmp_
         await sit(wires[0], TABLE, 1, buy_in=2000)
         await sit(wires[1], TABLE, 2, buy_in=1500)
         turn = await wires[0].until(lambda m: m["type"] == "turn")
-        hand = s.room.actors[TABLE].table.hand
+        hand = s.room.tables[TABLE].table.hand
         assert hand is not None and hand.hand_id == turn["hand_id"]
         assert sum(p.paid for p in hand.players.values()) > 0  # the blinds are in the pot
         open_hands = await s.room.store.journal.open_hands()

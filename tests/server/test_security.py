@@ -34,7 +34,7 @@ async def room(tmp_path: Path) -> AsyncIterator[LiveServer]:
 
 def _state(s: LiveServer) -> Any:
     """What a refused request must not change: seats, stacks, and the hand's commands."""
-    t = s.room.actors[TABLE].table
+    t = s.room.tables[TABLE].table
     hand = t.hand
     return (
         {seat: (p.player, p.stack) for seat, p in t.seats.items()},
@@ -63,7 +63,7 @@ async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServe
     assert (await bad_token.reply("b"))["code"] == "login_required"
     await bad_token.send({"type": "hello", "version": 1, "token": "forged", "ref": "h"})
     assert (await bad_token.reply("h"))["code"] == "bad_token"
-    assert room.room.actors[TABLE].table.seats == {}
+    assert room.room.tables[TABLE].table.seats == {}
 
     alice_t, bob_t = await register(room, "alice"), await register(room, "bob")
     alice, bob = await Wire.open(room, alice_t), await Wire.open(room, bob_t)

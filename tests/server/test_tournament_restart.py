@@ -181,7 +181,8 @@ async def test_a_running_tournament_is_cancelled_and_its_pool_paid_by_chips(tmp_
         try:
             await w.send({"type": "subscribe", "table": f"{tid}-t1", "ref": "s"})
             snap = await w.until(lambda m: m["type"] == "snapshot")
-            action_no = snap["state"]["decision"]["action_no"]
+            assert snap["state"]["hand"]["decision"]["seat"] == seat
+            action_no = snap["state"]["hand"]["action_no"]
             await w.send(
                 {
                     "type": "act",

@@ -351,9 +351,9 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
             await stop(bots)
         d = actor.director
         assert d.status == "finished" and sum(actor.prizes.values()) == d.pool == 12 * 100
-        assert actor.rush_pool is not None and actor.rush_pool.hands_played > 0  # the Rush phase was played
+        assert actor.rush_hands > 0  # the Rush phase was played
         assert actor.hands_played > 0  # and the final table
-        assert sum(b.moves for b, _ in bots) >= actor.rush_pool.hands_played
+        assert sum(b.moves for b, _ in bots) >= actor.rush_hands
         assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
         assert (await verify_ledger(s.room.store.db)).ok
         # Every hand of both phases is in its players' hand histories (docs/decisions.md).
@@ -362,8 +362,8 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
             stored |= {
                 h.hand_id for h in await s.room.store.histories.player_hands(int(e.player), limit=1000)
             }
-        pool_hands = {h for h in stored if h.startswith(f"{actor.rush_pool.pid}-t")}
-        assert len(pool_hands) == actor.rush_pool.hands_played
+        pool_hands = {h for h in stored if h.startswith(f"{actor.tid}-rush-t")}
+        assert len(pool_hands) == actor.rush_hands
         assert len(stored - pool_hands) == actor.hands_played
 
 

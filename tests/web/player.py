@@ -61,15 +61,13 @@ class Player:
             return
         msg = json.loads(payload)
         self.frames.append(msg)
-        if msg.get("type") in ("turn", "pool_turn") and msg.get("decision"):
+        if msg.get("type") == "turn" and msg.get("decision"):
             self.decisions[msg["hand_id"], msg["action_no"]] = msg["decision"]
         elif msg.get("type") == "snapshot":
             state = msg["state"]
             hand = state.get("hand") or {}
             if hand.get("decision"):
                 self.decisions[hand["hand_id"], hand["action_no"]] = hand["decision"]
-            elif state.get("decision") and state.get("hand_id"):  # a tournament table's snapshot
-                self.decisions[state["hand_id"], state["decision"]["action_no"]] = state["decision"]
 
     def decision_of(self, bar: Any) -> dict[str, Any]:
         """The decision the server sent for the one the action bar shows."""

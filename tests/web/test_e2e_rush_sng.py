@@ -127,7 +127,9 @@ def test_rush_quick_fold_moves_to_new_table(room: Room, page: Any, screenshots: 
     # to act again (the others see our fold only when the action reaches our seat).
     acks = [i for i, f in enumerate(p.frames) if f.get("type") == "ack" and f.get("ref") == ref]
     after = p.frames[acks[0] :]
-    assert not [f for f in after if f.get("type") == "pool_turn" and f.get("hand_id") == old_hand]
+    assert not [
+        f for f in after if f.get("type") == "turn" and f.get("pool") and f.get("hand_id") == old_hand
+    ]
     assert not p.errors, p.errors
     tile.locator(".leave-btn").click()
 

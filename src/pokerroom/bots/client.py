@@ -72,6 +72,7 @@ class BotClient:
         self._ws: Any = None
         self._pending: dict[str, float] = {}
         self._acted: float | None = None  # when the last action was sent, until its event comes back
+        self._deciding: tuple[str, int] | None = None  # the decision (hand id, action number) taken up
         self._ref = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
@@ -134,9 +135,7 @@ class BotClient:
             self._on_event(event, msg["hand_id"])
         elif kind == "turn":
             if msg.get("decision") and msg["seat"] == self.seat:
-                task = asyncio.create_task(self._decide(msg))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._schedule(msg)
         elif kind == "seat":
             await self._on_seat(msg)
         elif kind == "prompt":
@@ -159,13 +158,15 @@ class BotClient:
         mine = state.get("you")
         if mine is not None:
             self.seat = int(mine)
+            self._resume(state.get("hand"))
             return
         free = [s for s in range(1, state["seats"] + 1) if str(s) not in state["players"]]
         if not free:
             await self._send({"type": "waiting_list", "table": self.table, "join": True})
             return
         seat = self.preferred_seat if self.preferred_seat in free else self.rng.choice(free)
-        buy_in = state["buy_in"]["max"] or 2 * state["buy_in"]["min"]
+        limits = (state.get("cash") or {}).get("buy_in") or {"min": 0, "max": 0}
+        buy_in = limits["max"] or 2 * limits["min"]
         await self._send({"type": "sit", "table": self.table, "seat": seat, "buy_in": buy_in})
 
     async def _on_seat(self, msg: dict[str, Any]) -> None:
@@ -176,9 +177,34 @@ class BotClient:
         self.seat = msg["seat"]
         if msg["status"] == "sitting_out":
             if msg["stack"] <= 0:
-                low = self.state.get("buy_in", {}).get("min", 0) or 1
+                low = ((self.state.get("cash") or {}).get("buy_in") or {}).get("min", 0) or 1
                 await self._send({"type": "top_up", "table": self.table, "amount": low})
             await self._send({"type": "sit_in", "table": self.table, "post_missed": True})
+
+    def _schedule(self, turn: dict[str, Any]) -> None:
+        """Decide on a turn, once per decision (a snapshot may repeat a turn already in hand)."""
+        key = (turn["hand_id"], turn["action_no"])
+        if key == self._deciding:
+            return
+        self._deciding = key
+        task = asyncio.create_task(self._decide(turn))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _resume(self, hand: dict[str, Any] | None) -> None:
+        """A snapshot in the middle of a hand (a reconnect): the cards so far, and the decision if it is
+        ours."""
+        if hand is None or self.seat is None:
+            return
+        me = hand["players"].get(str(self.seat))
+        if me is None:
+            return
+        self.hand_id = hand["hand_id"]
+        self.hole = [c for c in me["cards"] if c != "??"]
+        self.board = list(hand["board"])
+        decision = hand.get("decision")
+        if decision:
+            self._schedule({"hand_id": hand["hand_id"], "action_no": hand["action_no"], "decision": decision})
 
     def _on_event(self, e: dict[str, Any], hand_id: str) -> None:
         kind = e["type"]

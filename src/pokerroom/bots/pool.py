@@ -105,10 +105,12 @@ class PoolBot(BotClient):
             e.moves += 1
             self.moves += 1
             self.stats.hands += 1
-        elif kind == "pool_event":
+        elif kind == "event" and "pool" in msg:
             self._on_entry_event(msg)
-        elif kind == "pool_turn":
+        elif kind == "turn" and "pool" in msg:
             await self._on_turn(msg)
+        elif kind == "snapshot" and "pool" in msg:
+            await self._on_entry_snapshot(msg)
         elif kind == "pool_entry" and msg["status"] == "left":
             self.entries.pop(msg["entry"], None)
             if self.rejoin and self.running():
@@ -130,6 +132,22 @@ class PoolBot(BotClient):
             e.hole += [c for c in ev["cards"] if c != "??"]
         elif ev["type"] == "board_dealt":
             e.board += ev["cards"]
+
+    async def _on_entry_snapshot(self, msg: dict[str, Any]) -> None:
+        """A window given back on reconnecting: its hand so far, and its decision if one is pending."""
+        state = msg["state"]
+        hand = state.get("hand")
+        e = self.entries.setdefault(msg["entry"], _EntryState())
+        if hand is None or state.get("you") is None:
+            return
+        e.table, e.seat, e.hand_id = msg["table"], int(state["you"]), hand["hand_id"]
+        e.hole = [c for c in hand["players"][str(e.seat)]["cards"] if c != "??"]
+        e.board = list(hand["board"])
+        e.opponents = max(1, len(hand["players"]) - 1)
+        if hand.get("decision"):
+            turn = {"entry": msg["entry"], "hand_id": hand["hand_id"], "action_no": hand["action_no"]}
+            turn.update(seat=e.seat, decision=hand["decision"])
+            await self._on_turn(turn)
 
     async def _on_turn(self, msg: dict[str, Any]) -> None:
         e = self.entries.get(msg["entry"])

@@ -83,7 +83,7 @@ class TournamentBot(PoolBot):
 
     async def _on_tournament_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if isinstance(kind, str) and kind.startswith("pool_"):
+        if isinstance(kind, str) and (kind.startswith("pool_") or "pool" in msg):
             if kind == "pool_move":
                 self.pool = msg["pool"]
             await self._on_pool_message(msg)
@@ -99,6 +99,7 @@ class TournamentBot(PoolBot):
                 self.state = msg["state"]
                 you = self.state.get("you")
                 self.seat = int(you) if you is not None else None
+                self._resume(self.state.get("hand"))
         elif kind in ("seat", "prompt"):
             pass  # no seat choice, no optional blinds in a tournament
         elif msg.get("table") in (None, self.table):

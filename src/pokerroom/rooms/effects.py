@@ -75,3 +75,4 @@ class EarlyExit(Effect):
     hand_id: str
     entry: str
     result: int
+    table: str = ""  # the Rush table the entry left

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from pokerroom.cards import RandomSource
 from pokerroom.engine import (
@@ -39,8 +40,24 @@ from pokerroom.rooms.rush_rules import (
     quick_fold_allowed,
     seat_order,
 )
+from pokerroom.rooms.view import seat_view, table_state
 
-__all__ = ["Entry", "EntryLeft", "EntryMoved", "EntryWaiting", "RushPool", "RushTable"]
+__all__ = [
+    "Entry",
+    "EntryLeft",
+    "EntryMoved",
+    "EntryWaiting",
+    "RushPool",
+    "RushTable",
+    "entry_key",
+    "rush_table_view",
+]
+
+
+def entry_key(player: str, number: int) -> str:
+    """The id of a player's entry ``number`` in a pool (keys in :attr:`RushPool.entries`)."""
+    return f"{player}#{number}"
+
 
 Output = list[object]
 
@@ -53,6 +70,7 @@ class EntryMoved(Notice):
     player: str
     seat: int
     hand_id: str
+    table: str  # the new table's id
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +102,7 @@ class Entry:
     leaving: bool = False
     disconnected_at: datetime | None = None
     queued: int = 0
+    number: int = 1  # the entry's number among its player's entries (1..max_entries)
 
 
 @dataclass(slots=True)
@@ -125,6 +144,11 @@ class RushPool:
 
     # ---------------------------------------------------------------------------------- queries
 
+    def names_table(self, table_id: str) -> bool:
+        """Is ``table_id`` the name of one of this pool's tables, now or in the past?"""
+        prefix = f"{self.pid}-t"
+        return table_id.startswith(prefix) and table_id[len(prefix) :].isdigit()
+
     def entries_of(self, player: str) -> list[Entry]:
         return [e for e in self.entries.values() if e.player == player]
 
@@ -149,9 +173,10 @@ class RushPool:
     def join(self, player: str, name: str, buy_in: int, now: datetime) -> Output:
         """A new entry (R196: at most ``max_entries`` per player); it posts the BB on its first hand."""
         self.check_join(player, buy_in)
-        numbers = {int(e.entry_id.rsplit("#", 1)[1]) for e in self.entries_of(player)}
+        numbers = {e.number for e in self.entries_of(player)}
         number = min(n for n in range(1, self.config.max_entries + 1) if n not in numbers)
-        entry = Entry(f"{player}#{number}", player, name, buy_in, self.config.timing.time_bank)
+        entry = Entry(entry_key(player, number), player, name, buy_in, self.config.timing.time_bank)
+        entry.number = number
         self.entries[entry.entry_id] = entry
         out: Output = [BuyIn(self.pid, player, number, buy_in, entry.entry_id)]
         out += self._enqueue(entry)
@@ -266,7 +291,7 @@ class RushPool:
         t.released[e.entry_id] = result
         e.stack = p.stack
         t.clocks.stop(e.seat)
-        out: Output = [EarlyExit(self.pid, t.hand.hand_id, e.entry_id, result)]
+        out: Output = [EarlyExit(self.pid, t.hand.hand_id, e.entry_id, result, t.table_id)]
         if e.leaving:
             out += self._remove(e)
         elif e.stack <= 0:
@@ -439,7 +464,7 @@ class RushPool:
             e.hands += 1
             e.since_bb = 0 if s == 2 else e.since_bb + 1
             e.time_bank = cfg.timing.time_bank  # R211
-            out.append(EntryMoved(self.pid, eid, e.player, s, hand.hand_id))
+            out.append(EntryMoved(self.pid, eid, e.player, s, hand.hand_id, tid))
         out.append(HandEvents(tid, hand.hand_id, tuple(hand.events), tuple(seats)))
         return out + self._after(t, now)
 
@@ -473,3 +498,47 @@ class RushPool:
             if e.disconnected_at is not None and not (e.state == "playing" and e.leaving)
         ]
         return min(times) if times else None
+
+
+def rush_table_view(pool: RushPool, table_id: str, entry_id: str, now: datetime) -> dict[str, Any] | None:
+    """A Rush table as one entry seated there sees it (the ``snapshot`` of kind ``rush``); None when the
+    entry is not at that table any more. Other players are shown by name only."""
+    t = pool.tables.get(table_id)
+    e = pool.entries.get(entry_id)
+    if t is None or e is None or e.table != table_id or e.seat is None:
+        return None
+    hand = t.hand
+    players = {
+        str(s): seat_view(
+            player if s == e.seat else None,
+            name,
+            hand.players[s].stack,
+            "playing",
+            (),
+            e.time_bank if s == e.seat else 0.0,
+        )
+        for s, (player, name) in sorted(t.names.items())
+    }
+    return table_state(
+        kind="rush",
+        table_id=table_id,
+        name=pool.config.name,
+        spec=pool.config.spec,
+        betting=pool.config.betting,
+        currency=pool.config.currency,
+        stakes=pool.stakes,
+        seats=pool.table_size,
+        players=players,
+        you=e.seat,
+        button=hand.button,
+        hand=hand,
+        dealt=e.seat,
+        clocks=t.clocks,
+        now=now,
+        rush={
+            "pool": pool.pid,
+            "entry": e.number,
+            "quick_fold": pool.quick_fold_offered(),
+            "can_quick_fold": pool.can_quick_fold(entry_id),
+        },
+    )

@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pokerroom.engine import BetDecision, HandState
-from pokerroom.rooms.cash import CashTable, Player
+from pokerroom.engine import BetDecision, Betting, HandState, Stakes, VariantSpec
+from pokerroom.rooms.cash import CashTable
+from pokerroom.rooms.clock import Clocks
 
-__all__ = ["hand_view", "table_view"]
+__all__ = ["clocks_view", "hand_view", "seat_view", "stakes_view", "table_state", "table_view"]
 
 
 def _cards_for(hand: HandState, seat: int, viewer: int | None) -> list[str]:
@@ -64,57 +65,115 @@ def hand_view(hand: HandState, viewer: int | None) -> dict[str, Any]:
     return data
 
 
-def _seat(p: Player) -> dict[str, Any]:
+def seat_view(
+    player: str | None,
+    name: str,
+    stack: int,
+    status: str = "playing",
+    markers: tuple[str, ...] = (),
+    time_bank: float = 0.0,
+) -> dict[str, Any]:
+    """One occupied seat as every viewer sees it (``player`` is None where ids are not shown: Rush)."""
     return {
-        "player": p.player,
-        "name": p.name,
-        "stack": p.stack,
-        "status": p.status,
-        "markers": list(p.markers),
-        "time_bank": round(p.time_bank, 1),
+        "player": player,
+        "name": name,
+        "stack": stack,
+        "status": status,
+        "markers": list(markers),
+        "time_bank": round(time_bank, 1),
+    }
+
+
+def stakes_view(st: Stakes) -> dict[str, int]:
+    return {
+        "small_blind": st.small_blind,
+        "big_blind": st.big_blind,
+        "small_bet": st.small_bet,
+        "big_bet": st.big_bet,
+        "ante": st.ante,
+        "bring_in": st.bring_in,
+        "chip_unit": st.chip_unit,
+    }
+
+
+def clocks_view(clocks: Clocks, now: datetime) -> dict[str, dict[str, float]]:
+    return {
+        str(seat): {"action_left": clock.action_left(now), "bank_left": clock.bank_left(now)}
+        for seat, clock in clocks.items()
+    }
+
+
+def table_state(
+    *,
+    kind: str,
+    table_id: str,
+    name: str,
+    spec: VariantSpec,
+    betting: Betting,
+    currency: str,
+    stakes: Stakes,
+    seats: int,
+    players: dict[str, dict[str, Any]],
+    you: int | None,
+    button: int | None,
+    hand: HandState | None,
+    dealt: int | None,
+    clocks: Clocks,
+    now: datetime,
+    cash: dict[str, Any] | None = None,
+    tournament: dict[str, Any] | None = None,
+    rush: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The one shape of a table as a viewer sees it, for every kind of table (docs/protocol.md,
+    "snapshot"): the parts every table has, and one part of its own kind (the others are None).
+
+    ``you`` is the viewer's seat at the table, ``dealt`` his seat if he is dealt into the current hand
+    (only then does he see his own cards and his decision)."""
+    live = hand is not None and not hand.is_over
+    return {
+        "kind": kind,
+        "table": table_id,
+        "name": name,
+        "variant": spec.code,
+        "variant_name": spec.name,
+        "betting": betting.value,
+        "currency": currency,
+        "stakes": stakes_view(stakes),
+        "seats": seats,
+        "players": players,
+        "you": you,
+        "button": hand.button if live and hand is not None else button,
+        "hand": hand_view(hand, dealt) if live and hand is not None else None,
+        "clocks": clocks_view(clocks, now) if live else {},
+        "cash": cash,
+        "tournament": tournament,
+        "rush": rush,
     }
 
 
 def table_view(table: CashTable, viewer: str | None, now: datetime) -> dict[str, Any]:
-    """Everything a client needs to draw the table for ``viewer`` (a player id, or ``None``)."""
+    """Everything a client needs to draw a cash table for ``viewer`` (a player id, or ``None``)."""
     cfg = table.config
-    st = cfg.stakes
     seat = table.seat_of(viewer) if viewer is not None else None
     lo, hi = cfg.buy_in_range
-    data: dict[str, Any] = {
-        "table": cfg.table_id,
-        "name": cfg.name,
-        "variant": cfg.variant,
-        "variant_name": cfg.spec.name,
-        "betting": cfg.betting.value,
-        "stakes": {
-            "small_blind": st.small_blind,
-            "big_blind": st.big_blind,
-            "small_bet": st.small_bet,
-            "big_bet": st.big_bet,
-            "ante": st.ante,
-            "bring_in": st.bring_in,
-            "chip_unit": st.chip_unit,
+    return table_state(
+        kind="cash",
+        table_id=cfg.table_id,
+        name=cfg.name,
+        spec=cfg.spec,
+        betting=cfg.betting,
+        currency=cfg.currency,
+        stakes=cfg.stakes,
+        seats=cfg.seats,
+        players={
+            str(s): seat_view(p.player, p.name, p.stack, p.status, p.markers, p.time_bank)
+            for s, p in sorted(table.seats.items())
         },
-        "currency": cfg.currency,
-        "seats": cfg.seats,
-        "buy_in": {"min": lo, "max": hi},
-        "players": {str(s): _seat(p) for s, p in sorted(table.seats.items())},
-        "you": seat,
-        "waiting_list": len(table.waiting_list),
-        "hand": None,
-        "clocks": {},
-    }
-    if table.in_hand and table.hand is not None:
-        dealt = seat if seat is not None and table.dealt_in(viewer or "") else None
-        data["hand"] = hand_view(table.hand, dealt)
-        for s in table.hand.waiting_for():
-            clock = table.clock(s)
-            if clock is not None:
-                data["clocks"][str(s)] = {
-                    "action_left": max(0.0, (clock.action_deadline - now).total_seconds()),
-                    "bank_left": max(
-                        0.0, (clock.bank_deadline - max(now, clock.action_deadline)).total_seconds()
-                    ),
-                }
-    return data
+        you=seat,
+        button=table.positions.button if table.positions is not None else None,
+        hand=table.hand,
+        dealt=seat if seat is not None and table.dealt_in(viewer or "") else None,
+        clocks=table.clocks,
+        now=now,
+        cash={"buy_in": {"min": lo, "max": hi}, "waiting_list": len(table.waiting_list)},
+    )

@@ -8,6 +8,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from pokerroom.server.ids import PlayerKey
+
 __all__ = ["Connection", "TokenBucket"]
 
 
@@ -47,7 +49,7 @@ class Connection:
         self._close = close
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.max_queue = max_queue
-        self.player: str | None = None  # the logged-in player's id (rooms use str ids)
+        self.player: PlayerKey | None = None  # the logged-in player (server.ids)
         self.name: str = ""
         self.session_token: str | None = None
         self.tables: set[str] = set()

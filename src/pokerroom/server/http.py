@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from pokerroom.rooms.view import table_view
+from pokerroom.server.ids import player_key
 from pokerroom.server.room import Room
 from pokerroom.store import PLAY, Player, StoreError
 
@@ -125,10 +126,11 @@ async def lobby(
 @router.get("/tables/{table_id}", tags=["lobby"])
 async def table_details(table_id: str, request: Request) -> dict[str, Any]:
     """A table as an observer sees it: seats, stacks, the public cards of the hand in progress."""
-    actor = _room(request).actors.get(table_id)
+    room = _room(request)
+    actor = room.tables.get(table_id)
     if actor is None:
         raise HTTPException(404, detail={"code": "unknown_table", "message": "no such table"})
-    return {"summary": actor.summary(), "state": table_view(actor.table, None, datetime.now(UTC))}
+    return {"summary": actor.summary(), "state": table_view(actor.table, None, room.clock.now())}
 
 
 @router.get("/account", tags=["cashier"])
@@ -143,7 +145,7 @@ async def play_money(me: Me, request: Request) -> dict[str, Any]:
     room = _room(request)
     key = f"play-topup:{me.id}:{datetime.now(UTC).isoformat(timespec='seconds')}"
     await room.store.ledger.play_money_top_up(me.id, idempotency_key=key)
-    await room.send_balance(str(me.id), PLAY)
+    await room.players.send_balance(player_key(me.id), PLAY)
     return {"balances": await room.balances(me.id)}
 
 
@@ -205,7 +207,7 @@ async def health(request: Request) -> dict[str, Any]:
     room = _room(request)
     return {
         "ok": True,
-        "tables": len(room.actors),
-        "players_online": len(room.players),
+        "tables": len(room.tables),
+        "players_online": room.players.count(),
         "started_at": room.started_at.isoformat(),
     }

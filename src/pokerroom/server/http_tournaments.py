@@ -6,11 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request
 
+from pokerroom.engine import EngineError
 from pokerroom.rooms.tournament import TournamentConfig
-from pokerroom.server.actor import ActionRefused
+from pokerroom.server.errors import Refused, error_details
 from pokerroom.server.http import Me, _room
+from pokerroom.server.ids import player_key
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
-from pokerroom.server.tournament import TournamentActor, register_player, unregister_player
+from pokerroom.server.tournament import TournamentActor
 
 __all__ = ["router"]
 
@@ -24,9 +26,10 @@ def _tournament(request: Request, tid: str) -> TournamentActor:
     return actor
 
 
-def _refused(exc: ActionRefused) -> HTTPException:
+def _refused(exc: Refused | EngineError) -> HTTPException:
     status = 404 if exc.code == "unknown_tournament" else 409
-    return HTTPException(status, detail={"code": exc.code, "message": exc.message})
+    detail = {"code": exc.code, "message": str(exc), "details": error_details(exc)}
+    return HTTPException(status, detail=detail)
 
 
 @router.get("/tournaments", tags=["tournaments"])
@@ -60,8 +63,9 @@ async def register(
     """Register: the buy-in and fee are booked from the wallet (or the ticket) to the prize pool and the
     house; a sit-and-go starts when its last seat is taken."""
     try:
-        actor = await register_player(_room(request), tid, str(me.id), me.name, ticket=ticket)
-    except ActionRefused as exc:
+        actor = _room(request).tournament(tid)
+        await actor.call(lambda: actor.register(player_key(me.id), me.name, ticket=ticket))
+    except (Refused, EngineError) as exc:
         raise _refused(exc) from None
     return {"ok": True, "tournament": actor.summary()}
 
@@ -70,8 +74,9 @@ async def register(
 async def unregister(tid: str, me: Me, request: Request) -> dict[str, Any]:
     """Unregister while registration is open: the whole buy-in comes back (to the ticket if one was used)."""
     try:
-        actor = await unregister_player(_room(request), tid, str(me.id))
-    except ActionRefused as exc:
+        actor = _room(request).tournament(tid)
+        await actor.call(lambda: actor.unregister(player_key(me.id)))
+    except (Refused, EngineError) as exc:
         raise _refused(exc) from None
     return {"ok": True, "tournament": actor.summary()}
 
@@ -84,8 +89,8 @@ async def rebuy(
     at the end of the period): the buy-in and fee are booked from the wallet."""
     actor = _tournament(request, tid)
     try:
-        await actor.call(lambda: actor.rebuy(str(me.id), add_on=add_on))
-    except ActionRefused as exc:
+        await actor.call(lambda: actor.rebuy(player_key(me.id), add_on=add_on))
+    except (Refused, EngineError) as exc:
         raise _refused(exc) from None
     return {"ok": True, "tournament": actor.summary()}
 
@@ -134,4 +139,4 @@ async def pool(pool: str, request: Request, me: Me) -> dict[str, Any]:
     actor = _room(request).pools.get(pool)
     if actor is None:
         raise HTTPException(404, detail={"code": "unknown_pool", "message": "no such pool"})
-    return {"summary": actor.summary(), "entries": actor.entries_view(str(me.id))}
+    return {"summary": actor.summary(), "entries": actor.windows.entries_view(player_key(me.id))}

@@ -1,23 +1,34 @@
-"""The inbox every actor of the server runs on: one task that runs queued jobs one at a time, so nothing
-else mutates what the actor owns and no lock is needed. Each actor writes its own ``_run`` loop (when to
-tick, what its clock is) around :meth:`Mailbox.serve_one`."""
+"""The inbox every actor of the server runs on: one task runs queued jobs one at a time, so nothing else
+mutates what the actor owns and no lock is needed; between jobs it lets time pass on its injected clock.
+
+An actor says when it next has something to do (:meth:`Mailbox.next_deadline`) and what to do then
+(:meth:`Mailbox.tick`); the loop waits for a job or that moment, whichever comes first.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from typing import Any
+
+from pokerroom.server.clock import Clock
 
 __all__ = ["Mailbox"]
 
 Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]"]
 
+MAX_WAIT = timedelta(seconds=1)  # the longest the loop sleeps without looking at its deadlines again
+IDLE_WAIT = timedelta(seconds=0.1)  # after a tick that changed nothing, before a due deadline is tried again
+
 
 class Mailbox:
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
         self.inbox: asyncio.Queue[Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self.waiting = False  # waiting for a job or the clock, with nothing queued (tests read it)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=self.task_name())
@@ -37,13 +48,19 @@ class Mailbox:
         await self.inbox.put((job, fut))
         return await fut
 
-    async def serve_one(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for a job and run it; its result or exception goes back to the
-        caller and the actor goes on. True if a job ran."""
+    async def serve_one(self, deadline: datetime | None) -> bool:
+        """Wait until ``deadline`` for a job and run it; its result or exception goes back to the caller
+        and the actor goes on. True if a job ran."""
         try:
-            fn, fut = await asyncio.wait_for(self.inbox.get(), timeout)
-        except TimeoutError:
-            return False
+            fn, fut = self.inbox.get_nowait()
+        except asyncio.QueueEmpty:
+            self.waiting = True
+            try:
+                fn, fut = await self.clock.wait(self.inbox.get(), deadline)
+            except TimeoutError:
+                return False
+            finally:
+                self.waiting = False
         try:
             result = await fn()
         except Exception as exc:
@@ -54,5 +71,23 @@ class Mailbox:
                 fut.set_result(result)
         return True
 
+    def next_deadline(self) -> datetime | None:
+        """When :meth:`tick` next has something to do (None: nothing planned)."""
+        return None
+
+    async def tick(self) -> bool:
+        """Let the actor's time pass; True if anything happened."""
+        return False
+
     async def _run(self) -> None:
-        raise NotImplementedError
+        idle = False
+        while True:
+            now = self.clock.now()
+            deadline = self.next_deadline()
+            if deadline is None or deadline > now + MAX_WAIT:
+                deadline = now + MAX_WAIT
+            if idle:  # a deadline that is due but changes nothing must not spin the event loop
+                deadline = max(deadline, now + IDLE_WAIT)
+            ran = await self.serve_one(deadline)
+            acted = await self.tick()
+            idle = not ran and not acted

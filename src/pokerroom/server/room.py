@@ -1,26 +1,34 @@
-"""The room: every table actor, the connected clients, the store, and the lobby."""
+"""The room: every actor (cash tables, Rush pools, tournaments), the connected players, and the lobby.
+
+The room builds the :class:`~pokerroom.server.services.Services` its actors share (the store, the clock,
+the randomness, the players' channels) and hands each actor only those; no actor sees the room.
+"""
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-import orjson
-
+from pokerroom.cards import RandomSource
 from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
 from pokerroom.rooms.rush import RushPool
 from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig, TournamentDirector
-from pokerroom.server.actor import TableActor
+from pokerroom.server.cash import CashActor
+from pokerroom.server.clock import Clock, SystemClock
 from pokerroom.server.connection import Connection
+from pokerroom.server.errors import Refused
+from pokerroom.server.ids import player_key
+from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
-from pokerroom.server.tournament import TournamentActor, TournamentTableView
-from pokerroom.server.tournament_archive import ArchivedTournament, load_archive
-from pokerroom.server.tournament_recovery import recover_tournaments
+from pokerroom.server.rush import RushWindows
+from pokerroom.server.services import Services
+from pokerroom.server.tournament import TournamentActor
+from pokerroom.server.tournament.archive import ArchivedTournament, load_archive
+from pokerroom.server.tournament.recovery import recover_tournaments, settings_by_id
 from pokerroom.store import PLAY, POINTS, Player, Store
 
 __all__ = ["Room", "RoomSettings"]
@@ -40,30 +48,35 @@ class RoomSettings:
     message_burst: float = 40.0  # ... in bursts of this many (docs/protocol.md, "Limits")
 
 
-def _unsubscriber(actor: TableActor, conn: Connection) -> Callable[[], Awaitable[None]]:
-    return lambda: actor.unsubscribe(conn)
-
-
 class Room:
-    def __init__(self, store: Store, settings: RoomSettings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: RoomSettings,
+        *,
+        clock: Clock | None = None,
+        rng: RandomSource | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
-        self.actors: dict[str, TableActor] = {}
+        self.clock: Clock = clock or SystemClock()
+        self.rng: RandomSource = rng or secrets.SystemRandom()
+        self.players = Players(store.ledger)
+        self.last_hands = LastHands()
+        self.services = Services(store, self.clock, self.rng, self.players, self.last_hands, settings.points)
+        self.tables: dict[str, CashActor] = {}
         self.pools: dict[str, PoolActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
-        # Ended before this start (tournament_archive); an id that is over never opens again, so these
+        # Ended before this start (tournament.archive); an id that is over never opens again, so these
         # never share an id with ``tournaments``.
         self.archive: dict[str, ArchivedTournament] = {}
-        self.players: dict[str, set[Connection]] = {}
-        self.last_hands = LastHands()
-        self.rng = secrets.SystemRandom()
-        self.started_at = datetime.now(UTC)
+        self.started_at: datetime = self.clock.now()
 
     # --------------------------------------------------------------------------- life cycle
 
     async def start(self) -> None:
         """Migrate, recover unfinished hands, return chips left on tables by a crash, open the tables;
-        take back the tournaments the store kept (``tournament_recovery``)."""
+        take back the tournaments the store kept (``tournament.recovery``)."""
         await self.store.db.upgrade()
         cancelled = await self.store.journal.recover()
         if cancelled:
@@ -74,8 +87,13 @@ class Room:
             self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
-        kept = await recover_tournaments(self)
-        self.archive = await load_archive(self)
+        settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
+
+        def reopen(cfg: TournamentConfig, rush: bool, series: str | None, spec: Any) -> TournamentActor:
+            return self.open_tournament(cfg, rush=rush, series=series, spec=spec)
+
+        kept = await recover_tournaments(self.store, settings, reopen)
+        self.archive = await load_archive(self.store, settings)
         for t_cfg in self.settings.tournaments:
             if t_cfg.tournament_id not in kept:
                 self.add_tournament(t_cfg)
@@ -83,17 +101,17 @@ class Room:
             if t_cfg.tournament_id not in kept:
                 self.add_tournament(t_cfg, rush=True)
 
-    def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> TableActor:
+    def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> CashActor:
         """Open a table; its hand ids go on after the ``hands_before`` it already has in the journal."""
         table = CashTable(cfg, self.rng, self.settings.points)
         table.hand_count = hands_before
-        actor = TableActor(self, table)
-        self.actors[cfg.table_id] = actor
+        actor = CashActor(self.services, table)
+        self.tables[cfg.table_id] = actor
         actor.start()
         return actor
 
     def add_pool(self, cfg: PoolConfig) -> PoolActor:
-        actor = PoolActor(self, RushPool(cfg, self.rng, self.settings.points))
+        actor = PoolActor(self.services, RushPool(cfg, self.rng, self.settings.points))
         self.pools[cfg.pool_id] = actor
         actor.start()
         return actor
@@ -117,10 +135,12 @@ class Room:
             raise ValueError(f"tournament {cfg.tournament_id!r} exists already")
         kind = RushTournamentDirector if rush else TournamentDirector
         director = kind(cfg, self.rng, self.settings.points)
-        actor = TournamentActor(self, director, series=series, spec=spec)
+        actor = TournamentActor(self.services, director, self, series=series, spec=spec)
         self.tournaments[cfg.tournament_id] = actor
         actor.start()
         return actor
+
+    # The tournaments' host (server.tournament.TournamentHost).
 
     def next_in_series(self, actor: TournamentActor) -> None:
         assert actor.series is not None
@@ -129,83 +149,76 @@ class Room:
             replace(actor.director.config, tournament_id=actor.series), rush=rush, spec=actor.spec
         )
 
-    def tournament_table(self, table: str) -> TournamentTableView | None:
-        for actor in self.tournaments.values():
-            view = actor.table_view(table)
-            if view is not None:
-                return view
-        return None
-
-    def tournament_pool(self, pool_id: str) -> PoolActor | None:
-        """The pool of a Rush tournament in its Rush phase."""
-        for actor in self.tournaments.values():
-            if actor.rush_pool is not None and actor.rush_pool.pid == pool_id:
-                return actor.rush_pool
-        return None
-
-    def is_pool_table(self, table: str) -> bool:
-        pools = [*self.pools.values(), *(t.rush_pool for t in self.tournaments.values() if t.rush_pool)]
-        return table in self.pools or any(p.pid == table or p.owns_table(table) for p in pools)
+    async def register_with_ticket(self, target: str, player: str, name: str) -> None:
+        actor = self.tournaments.get(target)
+        if actor is not None:
+            await actor.call(lambda: actor.register(player, name, ticket=True))
 
     async def stop(self) -> None:
-        for actor in self.actors.values():
+        for actor in self.tables.values():
             await actor.stop()
         for pool in self.pools.values():
             await pool.stop()
         for tournament in self.tournaments.values():
             await tournament.stop()
 
+    # ----------------------------------------------------------------------------- finding
+
+    def tournament(self, tid: str) -> TournamentActor:
+        actor = self.tournaments.get(tid)
+        if actor is None:
+            raise Refused("unknown_tournament", "no such tournament", tournament=tid)
+        return actor
+
+    def tournament_of_table(self, table: str) -> TournamentActor | None:
+        return next((t for t in self.tournaments.values() if t.has_table(table)), None)
+
+    def pool(self, pool_id: str) -> PoolActor | TournamentActor:
+        """A Rush pool, or the Rush tournament whose pool phase has this id."""
+        actor = self.pools.get(pool_id)
+        if actor is not None:
+            return actor
+        for t in self.tournaments.values():
+            windows = t.rush_windows()
+            if windows is not None and windows.pid == pool_id:
+                return t
+        raise Refused("unknown_pool", "no such pool", pool=pool_id)
+
+    def _all_windows(self) -> list[RushWindows]:
+        out = [p.windows for p in self.pools.values()]
+        out += [w for t in self.tournaments.values() if (w := t.rush_windows()) is not None]
+        return out
+
+    def is_pool_table(self, table: str) -> bool:
+        return table in self.pools or any(w.owns_table(table) for w in self._all_windows())
+
     # ---------------------------------------------------------------------------- clients
 
     def attach(self, conn: Connection, player: Player | None) -> None:
         if player is None:
             return
-        conn.player = str(player.id)
+        conn.player = player_key(player.id)
         conn.name = player.name
-        first = not self.players.get(conn.player)
-        self.players.setdefault(conn.player, set()).add(conn)
-        if first:
+        if self.players.add(conn):
             self.last_hands.start_session(conn.player)
         for pool in self.pools.values():
-            pool.connect(conn.player)
-            pool.resync(conn)
+            pool.connect(conn)
         for tournament in self.tournaments.values():
             tournament.director.set_connected(conn.player, True)
             tournament.tell_seat(conn)
-            if tournament.rush_pool is not None:
-                tournament.rush_pool.resync(conn)
 
     async def detach(self, conn: Connection) -> None:
         for tid in list(conn.tables):
-            actor = self.actors.get(tid)
+            actor = self.tables.get(tid)
             if actor is not None:
-                await actor.call(_unsubscriber(actor, conn))
+                await actor.call(lambda actor=actor: actor.unsubscribe(conn))  # type: ignore[misc]
         for tournament in self.tournaments.values():
-            for watchers in tournament.subscribers.values():
-                watchers.pop(conn, None)
-        if conn.player is not None:
-            conns = self.players.get(conn.player)
-            if conns is not None:
-                conns.discard(conn)
-                if not conns:
-                    del self.players[conn.player]
-                    for pool in self.pools.values():
-                        pool.disconnect(conn.player)
-                    for tournament in self.tournaments.values():
-                        tournament.director.set_connected(conn.player, False)
-
-    def notify_player(self, player: str, text: str, exclude: Iterable[Connection] = ()) -> None:
-        skip = set(exclude)
-        for conn in self.players.get(player, ()):
-            if conn not in skip:
-                conn.send(text)
-
-    async def send_balance(self, player: str, currency: str) -> None:
-        if player not in self.players:
-            return
-        amount = await self.store.ledger.balance(int(player), currency)
-        text = orjson.dumps({"type": "balance", "currency": currency, "amount": amount}).decode()
-        self.notify_player(player, text)
+            tournament.forget(conn)
+        if conn.player is not None and self.players.remove(conn):
+            for pool in self.pools.values():
+                pool.disconnect(conn.player)
+            for tournament in self.tournaments.values():
+                tournament.director.set_connected(conn.player, False)
 
     async def balances(self, player_id: int) -> dict[str, int]:
         out = {}
@@ -251,7 +264,7 @@ class Room:
         max_stake: int | None = None,
     ) -> list[dict[str, Any]]:
         rows = []
-        for actor in self.actors.values():
+        for actor in self.tables.values():
             row = actor.summary()
             if game and row["variant"] != game:
                 continue

@@ -1,39 +1,33 @@
-"""The WebSocket endpoint: authenticate, validate every frame, route requests to table actors.
+"""The WebSocket endpoint: authenticate, validate every frame, hand each request to its route.
 
 A malformed, oversized or hostile frame gets an ``error`` frame with a stable code; the connection and
-the table go on. A client that floods is rate limited, then disconnected.
+the table go on. A client that floods is rate limited, then disconnected. Where each message goes is
+:mod:`pokerroom.server.routes`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, cast
 
 import orjson
-from pydantic import BaseModel
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from pokerroom.engine import EngineError
 from pokerroom.server import protocol as p
-from pokerroom.server.actor import ActionRefused, TableActor
 from pokerroom.server.connection import Connection, TokenBucket
-from pokerroom.server.pool import pool_request
+from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.room import Room
-from pokerroom.server.tournament import register_player, unregister_player
+from pokerroom.server.routes import handle, welcome
 from pokerroom.store import Player, StoreError
 
 __all__ = ["websocket_endpoint"]
 
 log = logging.getLogger("pokerroom.ws")
 
+_handle = handle  # (the loopback tests hand frames to the same function)
+
 
 def _error(code: str, message: str, ref: str | None = None) -> str:
-    return orjson.dumps({"type": "error", "code": code, "message": message, "ref": ref}).decode()
-
-
-def _ack(ref: str | None, duplicate: bool = False) -> str:
-    return orjson.dumps({"type": "ack", "ref": ref, "duplicate": duplicate}).decode()
+    return orjson.dumps(error_frame(Refused(code, message), ref)).decode()
 
 
 async def _authenticate(room: Room, token: str | None) -> Player | None:
@@ -53,15 +47,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     conn.start()
     player = await _authenticate(room, ws.query_params.get("token") or ws.cookies.get("pokerroom_token"))
     room.attach(conn, player)
-    conn.send(
-        orjson.dumps(
-            {
-                "type": "welcome",
-                "version": p.PROTOCOL_VERSION,
-                "player": {"id": conn.player, "name": conn.name} if conn.player else None,
-            }
-        ).decode()
-    )
+    conn.send(orjson.dumps(welcome(conn)).decode())
     strikes = 0
     try:
         while not conn.closed:
@@ -88,167 +74,3 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     finally:
         await room.detach(conn)
         await conn.stop()
-
-
-def _actor(room: Room, table: str) -> TableActor:
-    # a tournament table answers the same requests as a table actor (server/tournament.py)
-    actor = room.actors.get(table) or cast("TableActor | None", room.tournament_table(table))
-    if actor is None:
-        if room.is_pool_table(table):  # R212: nobody observes a Rush table
-            raise ActionRefused("no_observers", "Rush tables cannot be observed")
-        raise ActionRefused("unknown_table", "no such table")
-    return actor
-
-
-async def _guard(conn: Connection, ref: str | None, job: Callable[[], Awaitable[Any]]) -> Any:
-    """Run a request; any refusal becomes an ``error`` frame with its stable code (and the request's ref)."""
-    try:
-        return await job()
-    except ActionRefused as exc:
-        conn.send(_error(exc.code, exc.message, ref))
-    except EngineError as exc:  # engine and table errors: public information only
-        conn.send(_error(exc.code, str(exc), ref))
-    except StoreError as exc:
-        conn.send(_error(getattr(exc, "code", "store_error"), str(exc), ref))
-    except Exception:
-        log.exception("request failed")
-        conn.send(_error("internal_error", "the request failed", ref))
-    return _FAILED
-
-
-_FAILED = object()
-
-
-async def _handle(room: Room, conn: Connection, msg: BaseModel) -> None:
-    ref = getattr(msg, "ref", None)
-    if isinstance(msg, p.Ping):
-        conn.send(orjson.dumps({"type": "pong", "ref": ref}).decode())
-    elif isinstance(msg, p.Hello):
-        if msg.version != p.PROTOCOL_VERSION:
-            conn.send(_error("bad_version", f"this server speaks protocol version {p.PROTOCOL_VERSION}", ref))
-            return
-        if msg.token and conn.player is None:
-            player = await _authenticate(room, msg.token)
-            if player is None:
-                conn.send(_error("bad_token", "the session token is unknown or expired", ref))
-                return
-            room.attach(conn, player)
-        conn.send(
-            orjson.dumps(
-                {
-                    "type": "welcome",
-                    "version": p.PROTOCOL_VERSION,
-                    "player": {"id": conn.player, "name": conn.name} if conn.player else None,
-                }
-            ).decode()
-        )
-    elif isinstance(msg, p.Subscribe):
-
-        async def sub() -> None:
-            actor = _actor(room, msg.table)
-            snap = await actor.call(lambda: actor.subscribe(conn))
-            conn.tables.add(msg.table)
-            conn.send(orjson.dumps(snap).decode())
-
-        await _guard(conn, ref, sub)
-    elif isinstance(msg, p.Unsubscribe):
-
-        async def unsub() -> None:
-            actor = _actor(room, msg.table)
-            await actor.call(lambda: actor.unsubscribe(conn))
-            conn.tables.discard(msg.table)
-            conn.send(_ack(ref))
-
-        await _guard(conn, ref, unsub)
-    elif isinstance(msg, p.Sit):
-
-        async def sit() -> None:
-            actor = _actor(room, msg.table)
-            await actor.call(lambda: actor.sit(conn, msg.seat, msg.buy_in, msg.post_now))
-            conn.tables.add(msg.table)
-            conn.send(_ack(ref))
-
-        await _guard(conn, ref, sit)
-    elif isinstance(msg, p.Act):
-
-        async def act() -> None:
-            actor = _actor(room, msg.table)
-            action = msg.action.model_dump(exclude_none=True)
-            dup = await actor.call(lambda: actor.act(conn, msg.hand_id, msg.action_no, action))
-            conn.send(_ack(ref, bool(dup)))
-
-        await _guard(conn, ref, act)
-    elif isinstance(msg, p.Chat):
-        if not conn.chats.take():
-            conn.send(_error("chat_rate_limited", "you are chatting too fast", ref))
-            return
-
-        async def chat() -> None:
-            actor = _actor(room, msg.table)
-            await actor.call(lambda: actor.chat(conn, msg.text))
-
-        await _guard(conn, ref, chat)
-    elif isinstance(msg, p.LastHands):
-        await _guard(conn, ref, lambda: _last_hands(room, conn, msg))
-    elif isinstance(msg, p.PoolJoin | p.PoolLeave | p.QuickFold | p.PoolAct):
-        await _guard(conn, ref, lambda: pool_request(room, conn, msg))
-    elif isinstance(msg, p.TournamentRegister | p.TournamentUnregister):
-        await _guard(conn, ref, lambda: _tournament(room, conn, msg))
-    else:
-        await _guard(conn, ref, lambda: _request(room, conn, msg))
-
-
-async def _request(room: Room, conn: Connection, msg: BaseModel) -> None:
-    data = msg.model_dump(exclude={"ref", "type", "table"})
-    actor = _actor(room, msg.table)  # type: ignore[attr-defined]
-    kind = msg.type  # type: ignore[attr-defined]
-    await actor.call(lambda: actor.request(conn, kind, **data))
-    conn.send(_ack(getattr(msg, "ref", None)))
-
-
-async def _tournament(
-    room: Room, conn: Connection, msg: p.TournamentRegister | p.TournamentUnregister
-) -> None:
-    if conn.player is None:
-        raise ActionRefused("login_required", "log in first")
-    if isinstance(msg, p.TournamentRegister):
-        await register_player(room, msg.tournament, conn.player, conn.name, ticket=msg.ticket)
-    else:
-        await unregister_player(room, msg.tournament, conn.player)
-    conn.send(_ack(msg.ref))
-
-
-async def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
-    if conn.player is None:
-        raise ActionRefused("login_required", "log in first")
-    if msg.hand_id is None:
-        hands = [
-            {
-                "hand_id": h.hand_id,
-                "table": h.table_name,
-                "started_at": h.started_at.isoformat(),
-                "variant": h.variant,
-                "seat": h.seat_of(conn.player),
-            }
-            for h in room.last_hands.hands(conn.player)
-        ]
-        conn.send(orjson.dumps({"type": "last_hands", "hands": hands}).decode())
-        return
-    record = room.last_hands.get(conn.player, msg.hand_id)
-    if record is None:
-        raise ActionRefused("unknown_hand", "that hand is not among your last 50 hands of this session")
-    seat = record.seat_of(conn.player)
-    events = [e.to_dict() for e in record.events_for(seat)]
-    players = {str(s): name for s, (_, name) in record.players.items()}
-    conn.send(
-        orjson.dumps(
-            {
-                "type": "last_hand",
-                "hand_id": record.hand_id,
-                "table": record.table_name,
-                "seat": seat,
-                "players": players,
-                "events": events,
-            }
-        ).decode()
-    )

@@ -10,7 +10,7 @@ from pokerroom.engine import Command
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.notices import HandFinished
 from pokerroom.rooms.points import PointsPolicy
-from pokerroom.rooms.rush import RushPool
+from pokerroom.rooms.rush import RushPool, entry_key
 from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament.config import TournamentConfig
 from pokerroom.rooms.tournament.director import Output, PlayerMoved, TournamentDirector
@@ -78,7 +78,7 @@ class RushTournamentDirector(TournamentDirector):
         return []
 
     def entry_of(self, player: str) -> str:
-        return f"{player}#1"
+        return entry_key(player, 1)
 
     # --------------------------------------------------------------------------------- play
 

@@ -23,8 +23,8 @@ export class SitDialog {
 
   open(tile, seat) {
     const st = tile.model.state;
-    const { min } = st.buy_in;
-    const max = st.buy_in.max || 0; // 0: no maximum
+    const { min } = st.cash.buy_in;
+    const max = st.cash.buy_in.max || 0; // 0: no maximum
     const amount = h("input", { type: "number", name: "buy_in", min, max: max || undefined, step: 1,
       value: max || 2 * min, required: true, "aria-label": "Buy-in" });
     const range = max ? `between ${fmt(min, st.currency)} and ${fmt(max, st.currency)}` : `at least ${fmt(min, st.currency)}`;

@@ -148,7 +148,7 @@ class App {
     const st = tile.model.state;
     if (tile.pool) {
       if (tile.status !== "left") this.socket.send({ type: "pool_leave", pool: tile.pool.pool, entry: tile.entry });
-    } else if (st && st.you !== null && st.you !== undefined && !st.tournament) {
+    } else if (st && st.you !== null && st.you !== undefined && st.kind === "cash") {
       if (!confirm("Leave your seat at this table?")) return;
       this.socket.send({ type: "leave", table: id });
     }
@@ -156,6 +156,23 @@ class App {
     tile.destroy();
     this.tiles.delete(id);
     if (this.focused === tile) this.focused = null;
+    this.saveOpen();
+    this.lobby.renderList();
+  }
+
+  // The server closed a table we watch (broken up, tournament over, pool closed): close its tile, and
+  // follow our player to the table he was moved to.
+  tableClosed(tile, msg) {
+    this.socket.handlers.delete(tile.id);
+    this.socket.seq.delete(tile.id);
+    tile.destroy();
+    this.tiles.delete(tile.id);
+    if (this.focused === tile) this.focused = null;
+    const why = { broken: "was broken up", finished: "is over", closed: "closed" }[msg.reason] || "closed";
+    const name = (tile.model.state && tile.model.state.name) || tile.id;
+    const dest = msg.moved_to;
+    this.$("#conn").textContent = dest ? `${name} ${why}: you play at ${dest.table} now` : `${name} ${why}`;
+    if (dest && !this.tiles.has(dest.table)) this.openTable(dest.table);
     this.saveOpen();
     this.lobby.renderList();
   }
@@ -218,8 +235,8 @@ class App {
   }
 
   onMessage(msg) {
-    if (msg.type && msg.type.startsWith("pool_")) {
-      this.onPool(msg);
+    if ((msg.type && msg.type.startsWith("pool_")) || msg.pool !== undefined) {
+      this.onPool(msg); // a Rush entry's window: pool_* frames, and its table's frames (with pool and entry)
       return;
     }
     if (msg.type === "tournament_seat") {

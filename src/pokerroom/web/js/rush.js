@@ -15,7 +15,8 @@ export class RushTile extends Tile {
     this.model.state = {
       table: "", name: `${pool.name} \u00b7 entry ${entry}`, variant: pool.variant, betting: pool.betting,
       stakes: { ...pool.stakes, chip_unit: 1 }, currency: pool.currency, seats: pool.table_size, players: {},
-      you: null, hand: null, clocks: {}, buy_in: null, rush: true,
+      you: null, hand: null, clocks: {}, kind: "rush", cash: null, tournament: null,
+      rush: { pool: pool.pool, entry, quick_fold: false, can_quick_fold: false },
     };
     this.render();
   }
@@ -47,7 +48,17 @@ export class RushTile extends Tile {
         this.canQuickFold = Boolean(msg.quick_fold);
         break;
       }
-      case "pool_event":
+      case "snapshot": {
+        // The window given back on reconnecting: the hand so far as this entry's seat sees it.
+        const name = st.name;
+        m.snapshot(msg.state);
+        m.state.name = name;
+        this.status = "playing";
+        this.canQuickFold = Boolean(msg.state.rush && msg.state.rush.can_quick_fold);
+        this.selected.clear();
+        break;
+      }
+      case "event":
         if (msg.event.type === "hand_started" && st.table !== msg.table) {
           st.table = msg.table;
           st.players = {};
@@ -59,7 +70,7 @@ export class RushTile extends Tile {
         if (msg.event.type === "hand_started" || msg.event.type === "hand_ended") this.selected.clear();
         if (msg.event.type === "action" && msg.event.seat === st.you && msg.event.action === "fold") this.status = "waiting";
         break;
-      case "pool_turn":
+      case "turn":
         m.turn(msg);
         this.canQuickFold = Boolean(msg.can_quick_fold);
         break;

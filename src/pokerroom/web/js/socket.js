@@ -60,7 +60,8 @@ export class Socket {
       return;
     }
     const table = msg.table;
-    if (table && typeof msg.seq === "number") {
+    // (a Rush entry's window is not subscribed: its frames carry the pool and are never checked for gaps)
+    if (table && typeof msg.seq === "number" && msg.pool === undefined) {
       const last = this.seq.get(table);
       if (msg.type === "snapshot") {
         this.seq.set(table, msg.seq);

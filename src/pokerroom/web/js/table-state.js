@@ -22,17 +22,11 @@ export class TableState {
     return this.state ? this.state.hand : null;
   }
 
+  // One shape for every kind of table (docs/protocol.md, "snapshot"): the parts every table has, and
+  // one part of its kind (cash, tournament or rush).
   snapshot(state) {
     this.clocks.clear();
     this.decision = null;
-    if (Array.isArray(state.hand_events)) {
-      // A tournament table's snapshot gives the hand so far as events: replay them.
-      this.state = { ...state, hand: null };
-      for (const e of state.hand_events) this.event(state.hand_id, e);
-      const d = state.decision;
-      if (d && this.state.hand) this.decision = { decision: d, hand_id: state.hand_id, action_no: d.action_no };
-      return;
-    }
     if (!("hand" in state)) state.hand = null;
     this.state = state;
     const hand = state.hand;

@@ -73,7 +73,7 @@ export class Tile {
         m.snapshot(msg.state);
         this.selected.clear();
         if (msg.state.tournament) {
-          this.levelClock = new LevelClock(msg.state.level);
+          this.levelClock = new LevelClock(msg.state.tournament.level);
           this.loadTournament();
         }
         break;
@@ -97,6 +97,9 @@ export class Tile {
       case "offer":
         m.offer = msg;
         break;
+      case "table_closed":
+        this.app.tableClosed(this, msg);
+        return;
       default:
         return;
     }
@@ -111,12 +114,12 @@ export class Tile {
     if (!st || !st.tournament || this.tournamentLoading || Date.now() - (this.tournamentAt || 0) < 3000) return;
     this.tournamentLoading = true;
     try {
-      const d = await api.tournament(st.tournament);
+      const d = await api.tournament(st.tournament.tournament);
       this.tournament = d.summary;
       const me = this.app.me ? String(this.app.me.id) : "";
       this.standing = (d.standings || []).find((e) => String(e.player) === me) || null;
       this.levelClock = new LevelClock(d.level);
-      if (d.level && this.model.state) this.model.state.level = d.level;
+      if (d.level && this.model.state && this.model.state.tournament) this.model.state.tournament.level = d.level;
       this.tournamentAt = Date.now();
       this.render();
     } catch {
@@ -128,7 +131,7 @@ export class Tile {
 
   async buy(addOn) {
     try {
-      await api.rebuy(this.model.state.tournament, addOn);
+      await api.rebuy(this.model.state.tournament.tournament, addOn);
       this.notice.textContent = addOn ? "Add-on taken" : "Rebought";
       this.notice.dataset.code = "";
       this.tournamentAt = 0;
@@ -176,7 +179,7 @@ export class Tile {
       st.tournament ? h("span", { class: "next-level", role: "timer", text: this.levelClock ? this.levelClock.text() : "" }) : null,
       h("span", { class: "spacer" }),
       st.tournament ? h("button", { type: "button", class: "t-info-btn",
-        onclick: () => this.app.tournamentDialog.open(st.tournament), text: "Tournament" }) : null,
+        onclick: () => this.app.tournamentDialog.open(st.tournament.tournament), text: "Tournament" }) : null,
       h("button", { type: "button", class: "last-hand-btn", onclick: () => this.app.lastHands.open(),
         text: "Last hand" }),
       h("button", { type: "button", class: "close-btn", "aria-label": `Close ${st.name}`,
@@ -249,7 +252,7 @@ export class Tile {
     if (!sp) {
       el.classList.add("empty");
       el.setAttribute("aria-label", `Seat ${seat}, empty`);
-      if ((st.you === null || st.you === undefined) && this.app.me && st.buy_in) {
+      if ((st.you === null || st.you === undefined) && this.app.me && st.cash) {
         el.append(h("button", { type: "button", class: "sit-btn", "data-seat": seat,
           onclick: () => this.app.sitDialog.open(this, seat), text: "Sit here" }));
       } else {
@@ -382,7 +385,7 @@ export class Tile {
       if (!full) return [];
       return [h("button", { type: "button", class: "waitlist-btn",
         onclick: () => this.send({ type: "waiting_list", table: this.id, join: true }),
-        text: `Join waiting list (${st.waiting_list})` })];
+        text: `Join waiting list (${st.cash ? st.cash.waiting_list : 0})` })];
     }
     const me = st.players[String(st.you)] || {};
     const sittingOut = me.status === "sitting_out";
@@ -391,9 +394,10 @@ export class Tile {
       this.autoPost = autoPost.checked;
       this.send({ type: "settings", table: this.id, auto_post: autoPost.checked });
     });
-    const room = st.buy_in.max ? st.buy_in.max - (me.stack || 0) : 10 * st.buy_in.min; // max 0: no maximum
+    const limits = st.cash.buy_in;
+    const room = limits.max ? limits.max - (me.stack || 0) : 10 * limits.min; // max 0: no maximum
     const topUpBox = h("input", { type: "number", class: "top-up-amount", min: 1, max: Math.max(1, room),
-      value: Math.max(1, st.buy_in.max ? room : st.buy_in.min), "aria-label": "Top-up amount" });
+      value: Math.max(1, limits.max ? room : limits.min), "aria-label": "Top-up amount" });
     return [
       h("button", { type: "button", class: sittingOut ? "sit-in-btn" : "sit-out-btn",
         onclick: () => this.send(sittingOut
@@ -417,7 +421,7 @@ export class Tile {
     const out = me.status === "sitting_out";
     const hand = st.hand;
     const inHand = Boolean(hand && !hand.over && hand.players[String(st.you)]);
-    const can = rebuyOptions(this.tournament, st.level, me.stack ?? 0, inHand, Boolean(this.standing && this.standing.add_on));
+    const can = rebuyOptions(this.tournament, st.tournament.level, me.stack ?? 0, inHand, Boolean(this.standing && this.standing.add_on));
     return [h("button", { type: "button", class: out ? "sit-in-btn" : "sit-out-btn",
       onclick: () => this.send(out ? { type: "sit_in", table: this.id, post_missed: false }
         : { type: "sit_out", table: this.id, when: "next_hand" }),
@@ -429,8 +433,9 @@ export class Tile {
 }
 
 export function stakesLabel(st) {
-  if (st.level && st.level.number) {
-    const l = st.level;
+  const level = st.tournament && st.tournament.level;
+  if (level && level.number) {
+    const l = level;
     const blinds = st.betting === "FL" ? `${fmt(l.small_bet)}/${fmt(l.big_bet)}` : `${fmt(l.small_blind)}/${fmt(l.big_blind)}`;
     return `Level ${l.number}: ${blinds}${l.ante ? `, ante ${fmt(l.ante)}` : ""}`;
   }

@@ -16,53 +16,58 @@ itself is recovered the next time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any
 
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.payouts import interrupted_shares
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
-from pokerroom.store import AccountKind, Booking, Refund, StoredTournament, TournamentChanges
+from pokerroom.server.tournament.actor import TournamentActor
+from pokerroom.store import AccountKind, Booking, Refund, Store, StoredTournament, TournamentChanges
 
-if TYPE_CHECKING:
-    from pokerroom.server.room import Room
+# Opens a stored tournament again: (config, rush, series, spec) -> its actor.
+Opener = Callable[[TournamentConfig, bool, "str | None", "dict[str, Any] | None"], TournamentActor]
 
 __all__ = ["config_for", "recover_tournaments", "settings_by_id"]
 
 log = logging.getLogger("pokerroom.tournament")
 
 
-async def recover_tournaments(room: Room) -> set[str]:
+async def recover_tournaments(
+    store: Store, settings: dict[str, tuple[TournamentConfig, bool]], open_tournament: Opener
+) -> set[str]:
     """Deal with every tournament the store holds as registering or running; returns the settings ids
     (tournament ids, sit-and-go series) the room must not open afresh: taken back, or over already."""
-    settings = settings_by_id(room)
     kept: set[str] = set()
-    for rec in await room.store.tournaments.live():
+    for rec in await store.tournaments.live():
         if rec.status == "running":
-            await _cancel_interrupted(room, rec)
+            await _cancel_interrupted(store, rec)
             continue
         found = config_for(rec, settings)
         if found is None:
-            await _refund_all(room, rec, "it is not offered any more")
+            await _refund_all(store, rec, "it is not offered any more")
             continue
         cfg, rush = found
         if (cfg.currency, cfg.buy_in, cfg.fee) != (rec.currency, rec.buy_in, rec.fee):
-            await _refund_all(room, rec, "its buy-in changed")
+            await _refund_all(store, rec, "its buy-in changed")
             continue
-        actor = room.open_tournament(cfg, rush=rush, series=rec.series, spec=rec.spec)
-        await actor.call(partial(actor.restore, rec.entries))
+        actor = open_tournament(cfg, rush, rec.series, rec.spec)
+        await actor.call(partial(actor.restore, list(rec.entries)))
         log.warning("tournament %s: %d registration(s) taken back", rec.id, len(rec.entries))
         kept.add(rec.series or rec.id)
     fixed = [tid for tid, (c, _) in settings.items() if c.kind != "sng"]
-    kept |= set(await room.store.tournaments.statuses(fixed))  # taken back above, or over
+    kept |= set(await store.tournaments.statuses(fixed))  # taken back above, or over
     return kept
 
 
-def settings_by_id(room: Room) -> dict[str, tuple[TournamentConfig, bool]]:
+def settings_by_id(
+    tournaments: Sequence[TournamentConfig], rush_tournaments: Sequence[TournamentConfig]
+) -> dict[str, tuple[TournamentConfig, bool]]:
     """The room's tournaments and sit-and-go series by id, each with whether it is a Rush tournament."""
-    return {c.tournament_id: (c, False) for c in room.settings.tournaments} | {
-        c.tournament_id: (c, True) for c in room.settings.rush_tournaments
+    return {c.tournament_id: (c, False) for c in tournaments} | {
+        c.tournament_id: (c, True) for c in rush_tournaments
     }
 
 
@@ -87,19 +92,19 @@ def config_for(
     return replace(cfg, tournament_id=rec.id), rush
 
 
-async def _refund_all(room: Room, rec: StoredTournament, why: str) -> None:
-    ledger = room.store.ledger
+async def _refund_all(store: Store, rec: StoredTournament, why: str) -> None:
+    ledger = store.ledger
     pool = await ledger.account(AccountKind.PRIZE_POOL, rec.currency, ref=rec.id)
     house = await ledger.account(AccountKind.HOUSE, rec.currency)
     refunds = [Refund(e.player_id, pool, house, f"trecover:{rec.id}:{e.player_id}") for e in rec.entries]
-    await room.store.tournaments.apply(rec.id, TournamentChanges(refunds=refunds, status="cancelled"))
+    await store.tournaments.apply(rec.id, TournamentChanges(refunds=refunds, status="cancelled"))
     log.warning(
         "tournament %s cancelled after a restart (%s): %d buy-in(s) refunded", rec.id, why, len(refunds)
     )
 
 
-async def _cancel_interrupted(room: Room, rec: StoredTournament) -> None:
-    ledger = room.store.ledger
+async def _cancel_interrupted(store: Store, rec: StoredTournament) -> None:
+    ledger = store.ledger
     pool = await ledger.account(AccountKind.PRIZE_POOL, rec.currency, ref=rec.id)
     left = (await ledger.get_account(pool)).balance
     stacks = {str(e.player_id): e.stack or 0 for e in rec.entries if e.place is None}
@@ -113,7 +118,7 @@ async def _cancel_interrupted(room: Room, rec: StoredTournament) -> None:
     elif left:  # nobody holds chips (the last hand was never stored): the house keeps nothing of it
         postings.append((await ledger.account(AccountKind.PROMOTIONS, rec.currency), left))
     booking = Booking("tourney_cancel", f"tinterrupted:{rec.id}", postings, {"tournament": rec.id})
-    await room.store.tournaments.apply(rec.id, TournamentChanges(bookings=[booking], status="cancelled"))
+    await store.tournaments.apply(rec.id, TournamentChanges(bookings=[booking], status="cancelled"))
     log.warning(
         "tournament %s was running when the room stopped: cancelled, %d paid from its pool to %d player(s)",
         rec.id,

@@ -8,15 +8,12 @@ in each player's ledger history)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pokerroom.rooms.tournament import TournamentConfig
-from pokerroom.server.tournament import tournament_structure, tournament_summary
-from pokerroom.server.tournament_recovery import config_for, settings_by_id
-from pokerroom.store import StoredTournament
-
-if TYPE_CHECKING:
-    from pokerroom.server.room import Room
+from pokerroom.server.tournament.recovery import config_for
+from pokerroom.server.tournament.views import tournament_structure, tournament_summary
+from pokerroom.store import Store, StoredTournament
 
 __all__ = ["ArchivedTournament", "load_archive"]
 
@@ -52,12 +49,13 @@ class ArchivedTournament:
         }
 
 
-async def load_archive(room: Room, limit: int = 50) -> dict[str, ArchivedTournament]:
+async def load_archive(
+    store: Store, settings: dict[str, tuple[TournamentConfig, bool]], limit: int = 50
+) -> dict[str, ArchivedTournament]:
     """The last ``limit`` finished or cancelled tournaments whose configuration is still known (from the
     settings, or kept with an admin's request), by id."""
-    settings = settings_by_id(room)
     out: dict[str, ArchivedTournament] = {}
-    for rec in await room.store.tournaments.finished(limit):
+    for rec in await store.tournaments.finished(limit):
         found = config_for(rec, settings)
         if found is not None:
             out[rec.id] = ArchivedTournament(found[0], rec)

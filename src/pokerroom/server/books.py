@@ -1,0 +1,83 @@
+"""A hand with money at stake, in the hand journal as it goes: cash tables and Rush pools share it.
+
+At the start the journal gets the seats, their sessions and stacks, and a commitment to the deck
+(``sha256(salt:deck)``); every accepted command is journaled, and durable, before its events go out; a
+Rush entry that quick-folds is released into the hand's escrow at once; the end record reveals the deck
+and the salt and books the settlement, with the hand histories, in one transaction. A hand a crash (or a
+store fault) interrupts is settled from this record by the journal's recovery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Mapping, Sequence
+
+import orjson
+
+from pokerroom.engine import HandState
+from pokerroom.store import HandHistory, HandJournal, SeatRecord, deck_commitment
+
+__all__ = ["HandBook"]
+
+
+class HandBook:
+    __slots__ = ("commitment", "deck_text", "hand", "journal", "journaled", "salt")
+
+    def __init__(self, journal: HandJournal, hand: HandState) -> None:
+        self.journal = journal
+        self.hand = hand
+        self.salt = secrets.token_hex(16)
+        self.deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
+        self.commitment = deck_commitment(self.deck_text, self.salt)
+        self.journaled = 0
+
+    async def open(self, *, table_id: str, currency: str, seats: Sequence[SeatRecord]) -> None:
+        hand = self.hand
+        await self.journal.start_hand(
+            hand.hand_id,
+            table_id=table_id,
+            game=f"{hand.variant.code}/{hand.structure.betting.value}",
+            currency=currency,
+            seats=seats,
+            deck_commitment=self.commitment,
+        )
+
+    async def record(self) -> None:
+        """Journal the hand's new commands; they are queued together (one group commit) and are all
+        durable when this returns, before their events are broadcast."""
+        first = self.journaled
+        commands = self.hand.commands[first:]
+        todo = [
+            self.journal.record_command(self.hand.hand_id, first + i + 1, command.to_dict())
+            for i, command in enumerate(commands)
+        ]
+        if len(todo) == 1:
+            await todo[0]
+        elif todo:
+            await asyncio.gather(*todo)
+        self.journaled = first + len(todo)
+
+    async def release(self, session_id: int, result: int) -> None:
+        """Rush: a seat quick-folded out of the hand; its result is final and booked now."""
+        await self.record()
+        await self.journal.release_seat(self.hand.hand_id, session_id, result)
+
+    async def close(
+        self,
+        *,
+        deltas: Mapping[int, int],
+        rake: int,
+        points: Mapping[int, int],
+        history: HandHistory | None,
+    ) -> None:
+        await self.record()
+        await self.journal.end_hand(
+            self.hand.hand_id,
+            deck_text=self.deck_text,
+            salt=self.salt,
+            deltas=deltas,
+            rake=rake,
+            points=points,
+            history=history,
+        )

@@ -1,0 +1,366 @@
+"""One actor per cash table: an asyncio task that owns a :class:`~pokerroom.rooms.CashTable` and its hand.
+
+Every change to the table goes through the actor's inbox, so nothing else mutates it and no lock is
+needed (ARCHITECTURE.md). The actor books the table's money effects in the ledger, journals the hand as
+it goes (:class:`~pokerroom.server.books.HandBook`) and leaves the wire to the table core
+(:class:`~pokerroom.server.core.TableCore`): projection, turns, action numbers, snapshots.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import secrets
+from typing import Any
+
+import orjson
+
+from pokerroom.engine.events import HandStarted, PotAwarded
+from pokerroom.rooms import (
+    BuyIn,
+    CashOut,
+    CashTable,
+    HandEvents,
+    HandFinished,
+    HandSettlement,
+    OfferExpired,
+    Output,
+    PostPrompt,
+    SeatChanged,
+    SeatOffer,
+    TopUp,
+    TurnClock,
+)
+from pokerroom.rooms.record import FinishedHand
+from pokerroom.rooms.view import table_view
+from pokerroom.server.books import HandBook
+from pokerroom.server.connection import Connection
+from pokerroom.server.core import Action, TableCore, Watch
+from pokerroom.server.errors import Refused
+from pokerroom.server.history_glue import histories_of
+from pokerroom.server.ids import PlayerKey, store_id
+from pokerroom.server.mailbox import Mailbox
+from pokerroom.server.services import Services
+from pokerroom.store import SeatRecord, StoreError
+
+__all__ = ["CashActor", "chat_text", "fmt_amount", "login_of"]
+
+log = logging.getLogger("pokerroom.table")
+
+
+def fmt_amount(amount: int, currency: str) -> str:
+    return f"{amount:,}" if currency == "PLAY" else f"{amount / 100:,.2f}"
+
+
+def login_of(conn: Connection) -> PlayerKey:
+    """The player of a connection, or ``login_required``."""
+    if conn.player is None:
+        raise Refused("login_required", "log in first")
+    return conn.player
+
+
+def chat_text(text: str) -> str:
+    """A chat line as it goes out: printable characters only, at most 200, HTML-escaped."""
+    clean = "".join(ch for ch in text if ch.isprintable()).strip()[:200]
+    if not clean:
+        raise Refused("empty_chat", "nothing to say")
+    return html.escape(clean)
+
+
+class CashActor(Mailbox):
+    kind = "cash"
+
+    def __init__(self, services: Services, table: CashTable) -> None:
+        super().__init__(services.clock)
+        self.services = services
+        self.table = table
+        self.tid = table.config.table_id
+        self.core = TableCore(self.tid, table.seat_of)
+        self.sessions: dict[str, int] = {}  # player -> seat session (ledger account) id
+        self.book: HandBook | None = None
+        self.hands_played = 0
+
+    # ----------------------------------------------------------------------------------- running
+
+    def task_name(self) -> str:
+        return f"table {self.tid}"
+
+    def next_deadline(self) -> Any:
+        return self.table.next_deadline()
+
+    async def tick(self) -> bool:
+        try:
+            out = self.table.tick(self.clock.now())
+            if out:
+                await self.process(out)
+            return bool(out)
+        except Exception:
+            self.halt("tick failed")
+            return False
+
+    def halt(self, why: str) -> None:
+        """Something failed between the table and the store: stop dealing so that the two cannot drift
+        apart. The ledger stays the truth; a restart cancels the open hand and returns every stack."""
+        if not self.table.halted:
+            log.exception("table %s halted: %s", self.tid, why)
+        self.table.halted = True
+
+    # ----------------------------------------------------------------------------- processing
+
+    async def process(self, out: Output) -> None:
+        try:
+            await self._process(out)
+        except Exception:
+            self.halt("booking or journaling failed")
+            raise
+
+    async def _process(self, out: Output) -> None:
+        finished = next((n.record for n in out if isinstance(n, HandFinished)), None)
+        now = self.clock.now()
+        for item in out:
+            if isinstance(item, HandEvents):
+                await self._journal(item, finished)
+                self.core.events(item)
+            elif isinstance(item, HandFinished):
+                await self._finish(item)
+            elif isinstance(item, SeatChanged):
+                self.core.broadcast(
+                    {
+                        "type": "seat",
+                        "seat": item.seat,
+                        "player": item.player,
+                        "name": item.name,
+                        "stack": item.stack,
+                        "status": item.status,
+                        "markers": list(item.markers),
+                    }
+                )
+            elif isinstance(item, TurnClock):
+                if self.table.hand is not None:
+                    self.core.turn(self.table.hand, item, now)
+            elif isinstance(item, SeatOffer):
+                left = (item.expires - now).total_seconds()
+                self._tell(
+                    item.player, {"type": "offer", "table": self.tid, "seat": item.seat, "expires_in": left}
+                )
+            elif isinstance(item, OfferExpired):
+                self._tell(
+                    item.player,
+                    {
+                        "type": "error",
+                        "code": "offer_expired",
+                        "message": f"the seat offer at {self.table.config.name} expired",
+                        "ref": None,
+                        "details": {"table": self.tid, "seat": item.seat},
+                    },
+                )
+            elif isinstance(item, PostPrompt):
+                self._tell(
+                    item.player,
+                    {
+                        "type": "prompt",
+                        "table": self.tid,
+                        "seat": item.seat,
+                        "amount": item.amount,
+                        "what": item.what,
+                        "expires_in": (item.deadline - now).total_seconds(),
+                    },
+                )
+            elif isinstance(item, TopUp):
+                await self._book_top_up(item)
+            elif isinstance(item, CashOut):
+                await self._book_cash_out(item)
+            elif isinstance(item, BuyIn | HandSettlement):
+                pass  # a buy-in is booked before the seat is taken; a settlement with its hand's end
+
+    def _tell(self, player: str, frame: dict[str, Any]) -> None:
+        self.services.players.notify(player, orjson.dumps(frame).decode())
+
+    # ------------------------------------------------------------------------------ the journal
+
+    async def _journal(self, item: HandEvents, finished: FinishedHand | None) -> None:
+        """Journal what the hand did, before its events go out; its start record first."""
+        ended = finished if finished is not None and finished.hand_id == item.hand_id else None
+        hand = ended.hand if ended is not None else self.table.hand
+        if hand is None or hand.hand_id != item.hand_id:
+            return
+        if any(isinstance(e, HandStarted) for e in item.events):
+            players = dict(ended.players) if ended is not None else self.table.hand_players()
+            self.book = HandBook(self.services.store.journal, hand)
+            seats = [
+                SeatRecord(
+                    seat, store_id(players[seat][0]), self.sessions[players[seat][0]], p.starting_stack
+                )
+                for seat, p in hand.players.items()
+            ]
+            await self.book.open(table_id=self.tid, currency=self.table.config.currency, seats=seats)
+        if self.book is not None:
+            await self.book.record()
+
+    async def _finish(self, item: HandFinished) -> None:
+        record = item.record
+        s = record.settlement
+        if self.book is not None:
+            await self.book.close(
+                deltas={self.sessions[p]: d for p, d in s.results.items()},
+                rake=s.rake,
+                points={store_id(p): v for p, v in s.points.items()},
+                history=histories_of(record),
+            )
+        self.book = None
+        self.hands_played += 1
+        self.services.last_hands.add(record)
+        currency = self.table.config.currency
+        for e in record.hand.events:
+            if isinstance(e, PotAwarded):
+                names = ", ".join(record.players[w][1] for w in e.winners)
+                what = f" with {e.description[0].lower()}{e.description[1:]}" if e.description else ""
+                half = f" ({e.half})" if e.half else ""
+                text = f"{names} wins {fmt_amount(e.amount, currency)}{half}{what}"
+                self.core.broadcast({"type": "chat", "from": "dealer", "text": text})
+
+    async def _book_top_up(self, item: TopUp) -> None:
+        try:
+            await self.services.store.ledger.top_up(
+                self.sessions[item.player],
+                item.amount,
+                idempotency_key=f"topup:{self.tid}:{secrets.token_hex(8)}",
+            )
+        except StoreError as exc:
+            await self.process(self.table.refuse_top_up(item.player, item.amount))
+            self._tell(
+                item.player,
+                {
+                    "type": "error",
+                    "code": "top_up_failed",
+                    "message": "the top-up could not be booked",
+                    "ref": None,
+                    "details": {"table": self.tid, "amount": item.amount, "reason": exc.code},
+                },
+            )
+            return
+        await self.services.players.send_balance(item.player, self.table.config.currency)
+
+    async def _book_cash_out(self, item: CashOut) -> None:
+        session = self.sessions.pop(item.player, None)
+        if session is None:
+            return
+        await self.services.store.ledger.cash_out(session, idempotency_key=f"cashout:{session}")
+        await self.services.players.send_balance(item.player, self.table.config.currency)
+
+    # ---------------------------------------------------------------------- client requests
+
+    def snapshot(self, conn: Connection) -> dict[str, Any]:
+        state = table_view(self.table, conn.player, self.clock.now())
+        return {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
+
+    async def subscribe(self, conn: Connection) -> dict[str, Any]:
+        self.core.watch(conn, Watch(conn.send, conn.player))
+        if conn.player is not None:
+            self.table.connect(conn.player, self.clock.now())
+        return self.snapshot(conn)
+
+    async def unsubscribe(self, conn: Connection) -> None:
+        self.core.unwatch(conn)
+        if conn.player is not None and not self.core.watched_by(conn.player):
+            self.table.disconnect(conn.player, self.clock.now())
+
+    async def sit(self, conn: Connection, seat: int, buy_in: int, post_now: bool) -> None:
+        player = login_of(conn)
+        self.table.check_sit(player, seat, buy_in)
+        booked = await self.services.store.ledger.buy_in(
+            store_id(player),
+            self.tid,
+            self.table.config.currency,
+            buy_in,
+            idempotency_key=f"buyin:{self.tid}:{player}:{secrets.token_hex(8)}",
+        )
+        self.sessions[player] = booked.session_id
+        self.core.watch(conn, Watch(conn.send, conn.player))
+        out = self.table.sit(player, conn.name, seat, buy_in, self.clock.now(), post_now=post_now)
+        await self.process(out)
+        await self.services.players.send_balance(player, self.table.config.currency)
+
+    async def request(self, conn: Connection, name: str, **kw: Any) -> None:
+        """leave, top_up, sit_out, sit_in, settings, waiting_list, answer_post."""
+        player = login_of(conn)
+        now = self.clock.now()
+        t = self.table
+        out: Output
+        if name == "leave":
+            out = t.leave(player, now)
+        elif name == "top_up":
+            out = t.top_up(player, kw["amount"], now)
+        elif name == "sit_out":
+            out = t.sit_out(player, now, kw["when"])
+        elif name == "sit_in":
+            out = t.sit_in(player, now, post_missed=kw["post_missed"])
+        elif name == "settings":
+            out = []
+            if kw.get("auto_post") is not None:
+                out += t.set_auto_post(player, kw["auto_post"])
+            if kw.get("auto_muck") is not None:
+                out += t.set_auto_muck(player, kw["auto_muck"])
+        elif name == "waiting_list":
+            out = t.join_waiting_list(player, now) if kw["join"] else t.leave_waiting_list(player, now)
+        elif name == "answer_post":
+            out = t.answer_post(player, kw["accept"], now)
+        else:
+            raise Refused("unknown_request", "unknown request", request=name)
+        await self.process(out)
+
+    async def act(self, conn: Connection, hand_id: str, action_no: int, action: Action) -> bool:
+        """Apply a decision; True if it was a retry of one already applied (acknowledged, not applied)."""
+        player = login_of(conn)
+        taken = self.core.accept(
+            self.table.hand, player, self.table.seat_of(player), hand_id, action_no, action
+        )
+        if taken is None:
+            return True
+        command, number = taken
+        out = self.table.act(player, command, self.clock.now())
+        self.core.applied(hand_id, number, player, action)
+        await self.process(out)
+        return False
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        player = login_of(conn)
+        clean = chat_text(text)
+        if self.table.seat_of(player) is None:
+            raise Refused("not_seated", "only players at the table may chat")
+        self.core.broadcast({"type": "chat", "from": conn.name, "text": clean})
+
+    # ---------------------------------------------------------------------------------- lobby
+
+    def summary(self) -> dict[str, Any]:
+        cfg = self.table.config
+        st = cfg.stakes
+        return {
+            "table": self.tid,
+            "name": cfg.name,
+            "variant": cfg.variant,
+            "variant_name": cfg.spec.name,
+            "betting": cfg.betting.value,
+            "currency": cfg.currency,
+            "seats": cfg.seats,
+            "players": len(self.table.seats),
+            "waiting": len(self.table.waiting_list),
+            "stakes": {
+                "small_blind": st.small_blind,
+                "big_blind": st.big_blind,
+                "small_bet": st.small_bet,
+                "big_bet": st.big_bet,
+                "ante": st.ante,
+                "bring_in": st.bring_in,
+            },
+            "stakes_label": stakes_label(self.table),
+            "hands": self.hands_played,
+        }
+
+
+def stakes_label(table: CashTable) -> str:
+    """ "20/40" in the lobby: small bet / big bet in fixed limit, the blinds otherwise (RULES.md §1.3)."""
+    cfg = table.config
+    st = cfg.stakes
+    lo, hi = (st.small_bet, st.big_bet) if cfg.betting.value == "FL" else (st.small_blind, st.big_blind)
+    return f"{fmt_amount(lo, cfg.currency)}/{fmt_amount(hi, cfg.currency)}"

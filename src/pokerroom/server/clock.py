@@ -1,0 +1,120 @@
+"""The server's clocks: the system clock in production, a manual one in tests.
+
+Every actor reads the time and waits through the clock it was given, never through ``datetime.now`` or
+``asyncio.sleep`` itself, so the server's table logic runs on a test's clock: time moves only when the
+test moves it, and a two-minute time bank passes in no time at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Awaitable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+__all__ = ["Clock", "ManualClock", "SystemClock"]
+
+T = TypeVar("T")
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time (aware, UTC)."""
+        ...
+
+    async def wait(self, aw: Awaitable[T], deadline: datetime | None) -> T:
+        """Await ``aw`` until ``deadline`` (None: without a limit); raise :class:`TimeoutError` when the
+        deadline comes first (``aw`` is then cancelled)."""
+        ...
+
+    async def sleep_until(self, deadline: datetime) -> None: ...
+
+
+class SystemClock:
+    """The real time."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def wait(self, aw: Awaitable[T], deadline: datetime | None) -> T:
+        if deadline is None:
+            return await aw
+        timeout = max(0.0, (deadline - self.now()).total_seconds())
+        return await asyncio.wait_for(aw, timeout)
+
+    async def sleep_until(self, deadline: datetime) -> None:
+        await asyncio.sleep(max(0.0, (deadline - self.now()).total_seconds()))
+
+
+class ManualClock:
+    """A clock that moves only when :meth:`advance` (or :meth:`advance_to`) moves it.
+
+    Waiters with a deadline are kept in a heap; moving the clock wakes those whose deadline has come, in
+    deadline order. :attr:`sleepers` says how many are waiting, and :meth:`next_deadline` when the next
+    one is due, so a test can move the time exactly to the next thing that happens.
+    """
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+        self._heap: list[tuple[datetime, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def now(self) -> datetime:
+        return self._now
+
+    @property
+    def sleepers(self) -> int:
+        return sum(1 for _, _, f in self._heap if not f.done())
+
+    def next_deadline(self) -> datetime | None:
+        live = [d for d, _, f in self._heap if not f.done()]
+        return min(live) if live else None
+
+    def _timer(self, deadline: datetime) -> asyncio.Future[None]:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if deadline <= self._now:
+            fut.set_result(None)
+        else:
+            heapq.heappush(self._heap, (deadline, next(self._order), fut))
+        return fut
+
+    async def wait(self, aw: Awaitable[T], deadline: datetime | None) -> T:
+        if deadline is None:
+            return await aw
+        task: asyncio.Future[T] = asyncio.ensure_future(aw)
+        timer = self._timer(deadline)
+        waiting: set[asyncio.Future[Any]] = {task, timer}
+        try:
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            task.cancel()
+            timer.cancel()
+            raise
+        if task.done():
+            timer.cancel()
+            return task.result()
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+        else:  # it finished in the same instant: keep its result rather than lose it
+            return task.result()
+        raise TimeoutError
+
+    async def sleep_until(self, deadline: datetime) -> None:
+        await self._timer(deadline)
+
+    def advance_to(self, when: datetime) -> None:
+        """Move the clock to ``when`` (never backwards) and wake every waiter that is due."""
+        if when > self._now:
+            self._now = when
+        while self._heap and self._heap[0][0] <= self._now:
+            _, _, fut = heapq.heappop(self._heap)
+            if not fut.done():
+                fut.set_result(None)
+
+    def advance(self, seconds: float) -> None:
+        self.advance_to(self._now + timedelta(seconds=seconds))

@@ -1,0 +1,27 @@
+"""What an actor may use of the room: a narrow set of services, injected (never the whole room).
+
+Each actor gets its clock, its randomness and its outbound channels here, as the engine gets its deck:
+tests give a manual clock, a seeded ``random.Random`` and connections that only record frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pokerroom.cards import RandomSource
+from pokerroom.rooms import LastHands, PointsPolicy
+from pokerroom.server.clock import Clock
+from pokerroom.server.players import Players
+from pokerroom.store import Store
+
+__all__ = ["Services"]
+
+
+@dataclass(frozen=True)
+class Services:
+    store: Store  # the ledger of record, the hand journal, tournaments and histories
+    clock: Clock
+    rng: RandomSource  # secrets.SystemRandom() in production
+    players: Players  # frames to one player wherever he is, balances
+    last_hands: LastHands  # the "last hand" window of every player
+    points: PointsPolicy | None = None

@@ -1,0 +1,401 @@
+"""One actor per tournament: an asyncio task that owns a tournament director (``rooms.tournament``).
+
+Its money is :class:`~pokerroom.server.tournament.money.TournamentBank`'s business; its tables are
+watched and played with the ordinary ``subscribe`` / ``act`` messages, each through its own
+:class:`~pokerroom.server.core.TableCore` (a Rush tournament's pool phase through
+:class:`~pokerroom.server.rush.RushWindows`). When a table closes (broken up, or the tournament is
+over) every watcher gets ``table_closed`` with the table and seat its player moved to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+import orjson
+
+from pokerroom.rooms import HandEvents, HandFinished, TurnClock
+from pokerroom.rooms.errors import TableError
+from pokerroom.rooms.rush import EntryLeft, EntryMoved, EntryWaiting
+from pokerroom.rooms.tournament import (
+    Finished,
+    PlayerMoved,
+    RushTournamentDirector,
+    TableHandEnded,
+    TournamentDirector,
+    TournamentPoints,
+    TournamentPrize,
+    TournamentRefund,
+    TournamentTable,
+    TournamentTicket,
+)
+from pokerroom.rooms.tournament.view import tournament_table_view
+from pokerroom.server.cash import chat_text, login_of
+from pokerroom.server.connection import Connection
+from pokerroom.server.core import Action, TableCore, Watch
+from pokerroom.server.errors import Refused
+from pokerroom.server.ids import store_id
+from pokerroom.server.mailbox import Mailbox
+from pokerroom.server.rush import RushWindows
+from pokerroom.server.services import Services
+from pokerroom.server.tournament.money import TournamentBank
+from pokerroom.server.tournament.views import director_summary, tournament_details
+from pokerroom.store import StoredEntry, StoreError
+
+__all__ = ["TournamentActor", "TournamentHost"]
+
+log = logging.getLogger("pokerroom.tournament")
+
+
+class TournamentHost(Protocol):
+    """What a tournament asks of the room: the next copy of its sit-and-go series, and a satellite
+    ticket's registration in its target tournament."""
+
+    def next_in_series(self, actor: TournamentActor) -> None: ...
+
+    async def register_with_ticket(self, target: str, player: str, name: str) -> None: ...
+
+
+class TournamentActor(Mailbox):
+    kind = "tournament"
+
+    def __init__(
+        self,
+        services: Services,
+        director: TournamentDirector,
+        host: TournamentHost,
+        *,
+        series: str | None = None,
+        spec: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(services.clock)
+        self.services = services
+        self.host = host
+        self.series = series  # a sit-and-go of a series: a fresh copy opens when this one starts
+        self.spec = spec  # an admin-scheduled tournament: its request, to open it again after a restart
+        self._respawned = False
+        self.director = director
+        self.tid = director.tid
+        self.currency = director.config.currency
+        self.bank = TournamentBank(services, director, series=series, spec=spec)
+        self.cores: dict[str, TableCore] = {}  # table id -> its core, while the table is open
+        self._numbers: dict[str, int] = {}  # table id -> the table's number in the director
+        self.windows: RushWindows | None = None  # a Rush tournament's pool phase
+        self.prizes: dict[str, int] = {}  # player -> cash won
+        self.tickets_won: dict[str, str] = {}  # player -> target
+        self.hands_played = 0  # hands at its tables
+        self.rush_hands = 0  # hands of its Rush phase
+        self.finished_at: datetime | None = None
+        self.halted = False
+
+    # ----------------------------------------------------------------------------------- running
+
+    def task_name(self) -> str:
+        return f"tournament {self.tid}"
+
+    def next_deadline(self) -> datetime | None:
+        if self.halted or self.director.status in ("finished", "cancelled"):
+            return None
+        deadline = self.director.next_deadline(self.clock.now())
+        rush = getattr(self.director, "rush", None)
+        if rush is not None and (due := rush.next_deadline()) is not None:  # the Rush phase's clocks
+            deadline = due if deadline is None else min(deadline, due)
+        return deadline
+
+    async def tick(self) -> bool:
+        if self.halted or self.director.status in ("finished", "cancelled"):
+            return False
+        try:
+            out = self.director.tick(self.clock.now())
+            if out:
+                await self.process(out)
+            return bool(out)
+        except Exception:
+            log.exception("tournament %s halted", self.tid)
+            self.halted = True
+            return False
+
+    # ----------------------------------------------------------------------------- registration
+
+    async def register(self, player: str, name: str, *, ticket: bool = False) -> None:
+        out, by_ticket = await self.bank.register(player, name, self.clock.now(), ticket=ticket)
+        if not by_ticket:
+            await self.services.players.send_balance(player, self.currency)
+        await self.process(out)
+        self._maybe_respawn()
+
+    async def restore(self, entries: list[StoredEntry]) -> None:
+        await self.process(await self.bank.restore(entries, self.clock.now()))
+        self._maybe_respawn()
+
+    def _maybe_respawn(self) -> None:
+        if self.series and not self._respawned and self.director.status == "running":
+            self._respawned = True
+            self.host.next_in_series(self)
+
+    async def rebuy(self, player: str, *, add_on: bool = False) -> None:
+        out = await self.bank.rebuy(player, self.clock.now(), add_on=add_on)
+        await self.services.players.send_balance(player, self.currency)
+        await self.process(out)
+        table = self.director.table_of(player)
+        if table is not None:
+            self._snapshots(table.tid)
+
+    async def unregister(self, player: str) -> None:
+        try:
+            out = self.director.unregister(player, self.clock.now())
+        except TableError as exc:
+            raise Refused("unregister_refused", str(exc)) from None
+        await self.process(out)
+
+    # ----------------------------------------------------------------------------- processing
+
+    def _rush_windows(self) -> RushWindows | None:
+        rush = getattr(self.director, "rush", None)
+        if rush is None:
+            return None
+        if self.windows is None or self.windows.pool is not rush:
+            self.windows = RushWindows(rush, self.services.players)
+        return self.windows
+
+    def _core(self, table_id: str) -> TableCore | None:
+        core = self.cores.get(table_id)
+        if core is not None:
+            return core
+        number = next((n for n, t in self.director.tables.items() if t.tid == table_id), None)
+        if number is None:
+            return None
+        core = self.cores[table_id] = TableCore(table_id, lambda player: self._seat_at(number, player))
+        self._numbers[table_id] = number
+        return core
+
+    def _seat_at(self, number: int, player: str) -> int | None:
+        table = self.director.tables.get(number)
+        return table.seat_of(player) if table is not None else None
+
+    async def process(self, out: list[object]) -> None:
+        """Store what this step changed (money, chips, places, hands, status: one transaction), then tell
+        the players."""
+        now = self.clock.now()
+        await self.bank.store_step(out, now)
+        windows = self._rush_windows()
+        for item in out:
+            if windows is not None and self._is_rush(item, windows):
+                windows.process([item], now, {}, out)
+                if isinstance(item, HandFinished):
+                    self.rush_hands += 1
+                    self.services.last_hands.add(item.record)
+            elif isinstance(item, HandEvents):
+                core = self._core(item.table_id)
+                if core is not None:
+                    core.events(item)
+            elif isinstance(item, TurnClock):
+                core = self._core(item.table_id)
+                table = self.director.tables.get(self._numbers.get(item.table_id, -1))
+                if core is not None and table is not None and table.hand is not None:
+                    core.turn(table.hand, item, now)
+            elif isinstance(item, PlayerMoved):
+                table = self.director.tables[item.table_no]
+                frame = {
+                    "type": "tournament_seat",
+                    "tournament": self.tid,
+                    "table": table.tid,
+                    "seat": item.seat,
+                }
+                self.services.players.notify(item.player, orjson.dumps(frame).decode())
+                self._snapshots(table.tid)
+            elif isinstance(item, TableHandEnded):
+                self.hands_played += 1
+                self._snapshots(item.table_id)
+            elif isinstance(item, TournamentRefund):
+                if not item.ticket:
+                    await self.services.players.send_balance(item.player, self.currency)
+            elif isinstance(item, TournamentPrize):
+                self.prizes[item.player] = item.amount
+                await self.services.players.send_balance(item.player, self.currency)
+            elif isinstance(item, TournamentTicket):
+                await self._use_ticket(item)
+            elif isinstance(item, TournamentPoints):
+                await self.services.store.ledger.accrue_points(
+                    store_id(item.player),
+                    item.centipoints,
+                    idempotency_key=f"tpoints:{self.tid}:{item.player}:{secrets.token_hex(6)}",
+                    reason=f"tournament {self.tid}",
+                )
+            elif isinstance(item, Finished):
+                self.finished_at = now
+                self._notify_all({"type": "tournament_status", "status": self.director.status})
+        self._close_gone_tables()
+
+    @staticmethod
+    def _is_rush(item: object, windows: RushWindows) -> bool:
+        if isinstance(item, EntryMoved | EntryWaiting | EntryLeft | HandFinished):
+            return True
+        return isinstance(item, HandEvents | TurnClock) and windows.owns_table(item.table_id)
+
+    def _close_gone_tables(self) -> None:
+        """Tell the watchers of every table that closed (broken up, or the tournament is over)."""
+        open_ids = {t.tid for t in self.director.tables.values()}
+        reason = "finished" if self.director.status in ("finished", "cancelled") else "broken"
+        for table_id in [t for t in self.cores if t not in open_ids]:
+            core = self.cores.pop(table_id)
+            self._numbers.pop(table_id, None)
+            core.close(reason, self._moved_to)
+
+    def _moved_to(self, watch: Watch) -> Mapping[str, Any] | None:
+        if watch.player is None:
+            return None
+        table = self.director.table_of(watch.player)
+        seat = table.seat_of(watch.player) if table is not None else None
+        return {"table": table.tid, "seat": seat} if table is not None and seat is not None else None
+
+    async def _use_ticket(self, item: TournamentTicket) -> None:
+        """A satellite seat (kept in the store): registered at once for the target if it is open."""
+        self.tickets_won[item.player] = item.target
+        name = self.director.entrants[item.player].name
+        with contextlib.suppress(Refused, TableError, StoreError):
+            await self.host.register_with_ticket(item.target, item.player, name)
+
+    # ----------------------------------------------------------------------------- broadcasting
+
+    def tell_seat(self, conn: Connection) -> None:
+        """A (re)connecting player still in this tournament is told where he sits; in the Rush phase his
+        window comes back."""
+        if conn.player is None:
+            return
+        e = self.director.entrants.get(conn.player)
+        table = self.director.table_of(conn.player)
+        if e is not None and e.place is None and table is not None:
+            msg = {"type": "tournament_seat", "tournament": self.tid, "table": table.tid, "seat": e.seat}
+            conn.send(orjson.dumps(msg).decode())
+        windows = self._rush_windows()
+        if windows is not None:
+            windows.resync(conn, self.clock.now())
+
+    def _notify_all(self, message: dict[str, Any]) -> None:
+        message["tournament"] = self.tid
+        text = orjson.dumps(message).decode()
+        for player in self.director.entrants:
+            self.services.players.notify(player, text)
+
+    def _snapshots(self, table_id: str) -> None:
+        """Seats, stacks or the level changed at a table: every watcher gets a fresh snapshot."""
+        core = self.cores.get(table_id)
+        number = self._numbers.get(table_id)
+        if core is None or number is None:
+            return
+        now = self.clock.now()
+        for watch in list(core.watchers.values()):
+            state = tournament_table_view(self.director, number, watch.player, now)
+            if state is not None:
+                frame = {"type": "snapshot", "table": table_id, "seq": core.seq, "state": state}
+                watch.send(orjson.dumps(frame).decode())
+
+    # ------------------------------------------------------------------------------ its tables
+
+    def has_table(self, table_id: str) -> bool:
+        return table_id in self.cores or any(t.tid == table_id for t in self.director.tables.values())
+
+    def _table(self, table_id: str) -> tuple[TableCore, TournamentTable]:
+        core = self._core(table_id)
+        table = self.director.tables.get(self._numbers.get(table_id, -1))
+        if core is None or table is None:
+            raise Refused("table_closed", "this tournament table is closed", table=table_id)
+        return core, table
+
+    async def subscribe(self, conn: Connection, table_id: str) -> dict[str, Any]:
+        core, table = self._table(table_id)
+        core.watch(conn, Watch(conn.send, conn.player))
+        if conn.player is not None:
+            self.director.set_connected(conn.player, True)
+        state = tournament_table_view(self.director, table.number, conn.player, self.clock.now())
+        return {"type": "snapshot", "table": table_id, "seq": core.seq, "state": state}
+
+    async def unsubscribe(self, conn: Connection, table_id: str) -> None:
+        core = self.cores.get(table_id)
+        if core is not None:
+            core.unwatch(conn)
+
+    def forget(self, conn: Connection) -> None:
+        for core in self.cores.values():
+            core.unwatch(conn)
+
+    async def table_request(self, conn: Connection, table_id: str, name: str) -> None:
+        player = login_of(conn)
+        self._table(table_id)
+        d = self.director
+        if name == "sit_out":
+            d.sit_out(player)
+        elif name == "sit_in":
+            d.sit_in(player)
+        else:
+            raise Refused("tournament_table", f"{name} is not possible at a tournament table", request=name)
+        self._snapshots(table_id)
+
+    async def act(
+        self, conn: Connection, table_id: str, hand_id: str, action_no: int, action: Action
+    ) -> bool:
+        player = login_of(conn)
+        core, table = self._table(table_id)
+        taken = core.accept(table.hand, player, table.seat_of(player), hand_id, action_no, action)
+        if taken is None:
+            return True
+        command, number = taken
+        out = self.director.act(player, command, self.clock.now())
+        core.applied(hand_id, number, player, action)
+        await self.process(out)
+        return False
+
+    async def chat(self, conn: Connection, table_id: str, text: str) -> None:
+        player = login_of(conn)
+        clean = chat_text(text)
+        core, table = self._table(table_id)
+        if table.seat_of(player) is None:
+            raise Refused("not_seated", "only players at the table may chat")
+        core.broadcast({"type": "chat", "from": conn.name, "text": clean})
+
+    # ---------------------------------------------------------------------------- the Rush phase
+
+    def rush_windows(self) -> RushWindows | None:
+        return self._rush_windows()
+
+    async def pool_act(
+        self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action
+    ) -> bool:
+        player = login_of(conn)
+        windows = self._rush_windows()
+        if windows is None:
+            raise Refused("stale_hand", "the Rush phase is over")
+        taken = windows.accept(player, entry, hand_id, action_no, action)
+        if taken is None:
+            return True
+        e, command, number = taken
+        table = e.table or ""
+        out = self.director.act(player, command, self.clock.now())
+        windows.applied(table, hand_id, number, player, action)
+        await self.process(out)
+        return False
+
+    async def quick_fold(self, conn: Connection, entry: int) -> None:
+        player = login_of(conn)
+        windows = self._rush_windows()
+        if windows is None or not isinstance(self.director, RushTournamentDirector):
+            raise Refused("quick_fold_refused", "Quick Fold is not possible now")
+        e = windows.entry(player, entry)
+        if not windows.pool.can_quick_fold(e.entry_id):
+            raise Refused("quick_fold_refused", "Quick Fold is not possible now")
+        await self.process(self.director.quick_fold(player, self.clock.now()))
+
+    # ---------------------------------------------------------------------------------- views
+
+    def summary(self) -> dict[str, Any]:
+        return director_summary(self.director)
+
+    def details(self) -> dict[str, Any]:
+        return tournament_details(
+            self.director, self.clock.now(), prizes=self.prizes, tickets=self.tickets_won
+        )

@@ -1,0 +1,266 @@
+"""A tournament's money in the ledger: buy-ins (or satellite tickets) to the prize pool and the house
+*before* the director takes the registration (given back if it refuses), refunds, the guarantee's overlay
+(from the promotions account), prizes, tickets and points, all from the director's effects; and what the
+store keeps of the tournament (status, payouts, chips, places, hands) so that a restart loses nothing.
+Tournament chips are not money: hands are not booked.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from pokerroom.history import TournamentInfo
+from pokerroom.rooms import HandFinished
+from pokerroom.rooms.errors import TableError
+from pokerroom.rooms.tournament import (
+    TableHandEnded,
+    TournamentDirector,
+    TournamentOverlay,
+    TournamentPrize,
+    TournamentRefund,
+    TournamentTicket,
+)
+from pokerroom.server.errors import Refused
+from pokerroom.server.history_glue import tournament_histories
+from pokerroom.server.ids import store_id
+from pokerroom.server.services import Services
+from pokerroom.store import (
+    AccountKind,
+    Booking,
+    NewTicket,
+    Refund,
+    StoredEntry,
+    TournamentChanges,
+    TournamentHand,
+    TournamentRefused,
+)
+
+__all__ = ["TournamentBank"]
+
+
+class TournamentBank:
+    def __init__(
+        self,
+        services: Services,
+        director: TournamentDirector,
+        *,
+        series: str | None,
+        spec: dict[str, Any] | None,
+    ) -> None:
+        self.services = services
+        self.director = director
+        self.tid = director.tid
+        self.currency = director.config.currency
+        self.series = series
+        self.spec = spec
+        self.run = secrets.token_hex(4)  # in idempotency keys: a tournament id may come back after a restart
+        self._accounts: dict[str, int] = {}
+        # What the store holds of this tournament (written when it changes): status, payouts, chips.
+        self._saved_status = "registering"
+        self._saved_prizes: list[int] = []
+        self._saved_chips: dict[str, tuple[int, int | None]] = {}
+
+    @property
+    def store(self) -> Any:
+        return self.services.store
+
+    async def account(self, kind: AccountKind, *, owner: int | None = None, ref: str | None = None) -> int:
+        key = f"{kind.value}:{owner}:{ref}"
+        if key not in self._accounts:
+            self._accounts[key] = await self.store.ledger.account(
+                kind, self.currency, owner_id=owner, ref=ref
+            )
+        return self._accounts[key]
+
+    async def prize_pool(self) -> int:
+        return await self.account(AccountKind.PRIZE_POOL, ref=self.tid)
+
+    async def entry_booking(self, player: str, source: int, key: str, kind: str) -> Booking:
+        cfg = self.director.config
+        house = await self.account(AccountKind.HOUSE)
+        postings = [
+            (source, -(cfg.buy_in + cfg.fee)),
+            (await self.prize_pool(), cfg.buy_in),
+            (house, cfg.fee),
+        ]
+        return Booking(
+            "tourney_buyin", key, postings, {"tournament": self.tid, "player": player, "kind": kind}
+        )
+
+    async def refund(self, player: str, key: str) -> Refund:
+        return Refund(store_id(player), await self.prize_pool(), await self.account(AccountKind.HOUSE), key)
+
+    # ----------------------------------------------------------------------------- registration
+
+    async def register(
+        self, player: str, name: str, now: datetime, *, ticket: bool
+    ) -> tuple[list[object], bool]:
+        """Book the buy-in (wallet or ticket) and keep the registration in the store first, then register;
+        a refusal gives the money back. Returns the director's output and whether a ticket paid."""
+        d = self.director
+        cfg = d.config
+        if not d.registration_open(now):
+            raise Refused("registration_closed", "registration is not open")
+        if player in d.entrants:
+            raise Refused("already_registered", "you are registered already")
+        tournaments = self.store.tournaments
+        ticket_id: int | None = None
+        if ticket:
+            found = [
+                t
+                for t in await tournaments.tickets(store_id(player), target=self.tid)
+                if t.currency == self.currency and t.value == cfg.buy_in + cfg.fee
+            ]
+            if not found:
+                raise Refused("no_ticket", "you have no ticket for this tournament")
+            ticket_id, source = found[0].id, found[0].account_id
+        else:
+            source = await self.account(AccountKind.WALLET, owner=store_id(player))
+        key = f"treg:{self.tid}:{player}:{secrets.token_hex(6)}"
+        try:
+            await tournaments.register(
+                self.tid,
+                currency=self.currency,
+                buy_in=cfg.buy_in,
+                fee=cfg.fee,
+                player_id=store_id(player),
+                name=name,
+                source_id=source,
+                booking=await self.entry_booking(player, source, key, "buy_in"),
+                ticket_id=ticket_id,
+                series=self.series,
+                spec=self.spec,
+                stack=cfg.starting_stack if d.status == "running" else None,
+            )
+        except TournamentRefused as exc:
+            raise Refused("registration_closed", str(exc)) from None
+        try:
+            out = d.register(player, name, now, ticket=ticket_id is not None)
+        except TableError:
+            await tournaments.apply(
+                self.tid, TournamentChanges(refunds=[await self.refund(player, f"{key}:undo")])
+            )
+            raise
+        return out, ticket_id is not None
+
+    async def restore(self, entries: Sequence[StoredEntry], now: datetime) -> list[object]:
+        """After a restart: take back the registrations the store kept (their money is in the prize pool
+        already); one the director refuses now is given back."""
+        out: list[object] = []
+        refunds = []
+        for e in entries:
+            try:
+                out += self.director.register(str(e.player_id), e.name, now, ticket=e.ticket_id is not None)
+            except TableError:
+                refunds.append(await self.refund(str(e.player_id), f"trestore:{self.tid}:{e.player_id}"))
+        if refunds:
+            await self.store.tournaments.apply(self.tid, TournamentChanges(refunds=refunds))
+        return out
+
+    async def rebuy(self, player: str, now: datetime, *, add_on: bool) -> list[object]:
+        """A rebuy (or the add-on) in its period: booked from the wallet first, given back if refused."""
+        d = self.director
+        e = d.entrants.get(player)
+        if e is None or e.place is not None:
+            raise Refused("not_playing", "you are not in the tournament")
+        cfg = d.config
+        kind = "add_on" if add_on else "rebuy"
+        source = await self.account(AccountKind.WALLET, owner=store_id(player))
+        key = f"t{kind}:{self.tid}:{player}:{secrets.token_hex(6)}"
+        tournaments = self.store.tournaments
+        booking = await self.entry_booking(player, source, key, kind)
+        await tournaments.add_chips(self.tid, store_id(player), cfg.starting_stack, booking)
+        try:
+            return d.rebuy(player, now, add_on=add_on)
+        except TableError as exc:
+            house = await self.account(AccountKind.HOUSE)
+            back = [(source, cfg.buy_in + cfg.fee), (await self.prize_pool(), -cfg.buy_in), (house, -cfg.fee)]
+            memo = {"tournament": self.tid, "player": player}
+            undo = Booking("tourney_refund", f"{key}:undo", back, memo)
+            await tournaments.add_chips(self.tid, store_id(player), -cfg.starting_stack, undo)
+            raise Refused("rebuy_refused", str(exc)) from None
+
+    # -------------------------------------------------------------------------------- the store
+
+    async def store_step(self, out: list[object], now: datetime) -> None:
+        """Store what one step changed (money, chips, places, hands, status) in one transaction."""
+        changes = TournamentChanges()
+        for item in out:
+            if isinstance(item, TournamentRefund):
+                key = f"tref:{self.tid}:{item.player}:{secrets.token_hex(6)}"
+                changes.refunds.append(await self.refund(item.player, key))
+            elif isinstance(item, TournamentOverlay):
+                promotions = await self.account(AccountKind.PROMOTIONS)
+                changes.bookings.append(
+                    Booking(
+                        "tourney_overlay",
+                        f"toverlay:{self.tid}:{self.run}",
+                        [(promotions, -item.amount), (await self.prize_pool(), item.amount)],
+                        {"tournament": self.tid},
+                    )
+                )
+            elif isinstance(item, TournamentPrize):
+                wallet = await self.account(AccountKind.WALLET, owner=store_id(item.player))
+                changes.bookings.append(
+                    Booking(
+                        "tourney_prize",
+                        f"tprize:{self.tid}:{self.run}:{item.player}",
+                        [(await self.prize_pool(), -item.amount), (wallet, item.amount)],
+                        {"tournament": self.tid, "place": item.place},
+                    )
+                )
+            elif isinstance(item, TournamentTicket):
+                changes.tickets.append(
+                    NewTicket(
+                        store_id(item.player),
+                        self.tid,
+                        item.target,
+                        self.currency,
+                        item.value,
+                        await self.account(AccountKind.TICKET, ref=item.player),
+                        await self.prize_pool(),
+                        await self.account(AccountKind.PROMOTIONS),
+                        f"tticket:{self.tid}:{self.run}:{item.player}",
+                    )
+                )
+            elif isinstance(item, TableHandEnded | HandFinished):
+                changes.hands.append(self.hand_record(item, now))
+        d = self.director
+        status = "registering" if d.status == "announced" else d.status
+        if status != self._saved_status:
+            changes.status = status
+        if d.prizes != self._saved_prizes and status != "registering":
+            changes.prizes = list(d.prizes)
+        chips: dict[str, tuple[int, int | None]] = {}
+        if status != "registering":
+            for e in d.entrants.values():
+                held = (e.stack if e.place is None else 0, e.place)
+                if self._saved_chips.get(e.player) != held:
+                    chips[e.player] = held
+        changes.chips = {store_id(p): c for p, c in chips.items()}
+        if not changes:
+            return
+        await self.store.tournaments.apply(self.tid, changes)
+        self._saved_status = status
+        self._saved_prizes = list(d.prizes)
+        self._saved_chips.update(chips)
+
+    def hand_record(self, item: TableHandEnded | HandFinished, now: datetime) -> TournamentHand:
+        cfg = self.director.config
+        info = TournamentInfo(self.tid, cfg.name, cfg.buy_in, cfg.fee, self.director.level(now).number)
+        if isinstance(item, TableHandEnded):
+            hand, table = item.hand, item.table_id
+            name, seats = f"{cfg.name} - table {item.number}", cfg.table_size
+            started, players = item.started_at, item.players
+        else:
+            rec = item.record
+            hand, table, name, seats = rec.hand, rec.table_id, rec.table_name, rec.seats
+            started, players = rec.started_at, dict(rec.players)
+        history = tournament_histories(
+            hand, table=name, seats=seats, started_at=started, players=players, info=info
+        )
+        game = f"{hand.variant.code}/{hand.structure.betting.value}"
+        return TournamentHand(hand.hand_id, table, game, now, history)
