@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest_asyncio
 import uvicorn
+from argon2 import PasswordHasher
 
 from pokerroom.rooms import TableConfig, Timing
 from pokerroom.server.app import create_app
@@ -19,6 +20,7 @@ from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.store import Database, Store
 
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 FAST = Timing(action=2.0, time_bank=1.0, between_hands=0.05, offer_time=5, disconnect_grace=3)
 
 
@@ -45,6 +47,7 @@ async def serve_room(tmp: Path, settings: RoomSettings, *, durable: bool = True)
     turns SQLite's syncing off for speed where durability is not under test."""
     url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
     store = Store.open(url) if durable else Store(Database(url, sqlite_synchronous="OFF"))
+    store.accounts.hasher = FAST_HASHER  # test accounts: a cheap hash (the rules of passwords are the same)
     app = create_app(store, settings)
     port = free_port()
     server = uvicorn.Server(

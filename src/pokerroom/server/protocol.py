@@ -1,9 +1,8 @@
-"""The WebSocket protocol, version 1: every message as a pydantic model (validation and JSON Schema).
+"""The WebSocket protocol: every client message as a pydantic model (validation and JSON Schema).
 
 Frames are JSON objects with a ``type``. Client messages are validated strictly (unknown fields, wrong
-types and out-of-range values are refused with an ``error`` frame carrying a stable ``code``); server
-messages are built as plain dicts for speed and described here for the schema and the tests.
-See ``docs/protocol.md``.
+types and out-of-range values are refused with an ``error`` frame carrying a stable ``code``); the
+server's messages are described in :mod:`pokerroom.server.frames`. See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -16,14 +15,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 __all__ = [
     "MAX_FRAME",
     "PROTOCOL_VERSION",
-    "SERVER_MESSAGES",
     "ClientMessage",
     "ProtocolError",
     "dumps",
     "parse_client",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: one snapshot shape, Rush windows on event/turn, table_closed, error details
 MAX_FRAME = 4096  # bytes; larger client frames are refused
 
 TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -284,232 +282,6 @@ def dumps(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-# ------------------------------------------------------------------------------------ server -> client
-# Described for the schema and tests; the server builds these as dicts.
-
-
-class Welcome(BaseModel):
-    type: Literal["welcome"]
-    version: int
-    player: dict[str, Any] | None
-
-
-class Snapshot(BaseModel):
-    """The whole table as the viewer may see it (see ``pokerroom.rooms.view.table_view``)."""
-
-    type: Literal["snapshot"]
-    table: str
-    seq: int
-    state: dict[str, Any]
-
-
-class EventMsg(BaseModel):
-    """One engine event of the current hand, projected for the viewer (hidden cards are ``"??"``)."""
-
-    type: Literal["event"]
-    table: str
-    seq: int
-    hand_id: str
-    event: dict[str, Any]
-
-
-class SeatMsg(BaseModel):
-    type: Literal["seat"]
-    table: str
-    seq: int
-    seat: int
-    player: str | None
-    name: str
-    stack: int
-    status: Literal["empty", "playing", "sitting_out", "waiting_bb", "leaving"]
-    markers: list[Literal["ML", "MS"]]
-
-
-class Turn(BaseModel):
-    """A decision started. ``decision`` (legal actions with min/max raise-to amounts, cards to draw or
-    discard) is present only in the copy sent to the player who decides; everyone gets the clock."""
-
-    type: Literal["turn"]
-    table: str
-    seq: int
-    hand_id: str
-    action_no: int
-    seat: int
-    action_left: float
-    bank_left: float
-    decision: dict[str, Any] | None = None
-
-
-class Offer(BaseModel):
-    type: Literal["offer"]
-    table: str
-    seat: int
-    expires_in: float
-
-
-class Prompt(BaseModel):
-    type: Literal["prompt"]
-    table: str
-    seat: int
-    amount: int
-    what: str
-    expires_in: float
-
-
-class ChatMsg(BaseModel):
-    """Chat; ``from`` is a player name or ``"dealer"`` (pot announcements, R181). Text is escaped by the
-    client; the server also refuses control characters."""
-
-    type: Literal["chat"]
-    table: str
-    seq: int
-    sender: str = Field(alias="from")
-    text: str
-
-
-class Balance(BaseModel):
-    type: Literal["balance"]
-    currency: str
-    amount: int
-
-
-class Ack(BaseModel):
-    type: Literal["ack"]
-    ref: str | None
-    duplicate: bool = False
-
-
-class Error(BaseModel):
-    type: Literal["error"]
-    code: str
-    message: str
-    ref: str | None = None
-
-
-class Pong(BaseModel):
-    type: Literal["pong"]
-    ref: str | None = None
-
-
-class LastHandsList(BaseModel):
-    type: Literal["last_hands"]
-    hands: list[dict[str, Any]]
-
-
-class LastHand(BaseModel):
-    type: Literal["last_hand"]
-    hand_id: str
-    events: list[dict[str, Any]]
-
-
-class PoolJoined(BaseModel):
-    """Answer to ``pool_join``: the numbers of the new entries."""
-
-    type: Literal["pool_joined"]
-    pool: str
-    entries: list[int]
-    ref: str | None = None
-
-
-class PoolEntry(BaseModel):
-    """An entry's state in the pool: ``waiting`` for its next table, or ``left`` the pool."""
-
-    type: Literal["pool_entry"]
-    pool: str
-    entry: int
-    status: Literal["waiting", "left"]
-    stack: int
-
-
-class PoolMove(BaseModel):
-    """The entry was dealt a hand at a new table: the window shows it (``players``: seat -> name;
-    ``stacks``: seat -> stack at the start of the hand). The hand's events follow as ``pool_event``."""
-
-    type: Literal["pool_move"]
-    pool: str
-    entry: int
-    table: str
-    hand_id: str
-    seat: int
-    seats: int
-    players: dict[str, dict[str, Any]]
-    button: int | None
-    stacks: dict[str, int]
-    stakes: dict[str, int]
-    quick_fold: bool
-
-
-class PoolEvent(BaseModel):
-    """One engine event of the entry's hand, projected for its seat; ``seq`` counts per entry and hand."""
-
-    type: Literal["pool_event"]
-    pool: str
-    entry: int
-    table: str
-    seq: int
-    hand_id: str
-    event: dict[str, Any]
-
-
-class PoolTurn(BaseModel):
-    """A decision started at the entry's table (``decision`` only when it is the entry's);
-    ``can_quick_fold`` tells whether Quick Fold is possible for the entry right now."""
-
-    type: Literal["pool_turn"]
-    pool: str
-    entry: int
-    table: str
-    seq: int
-    hand_id: str
-    action_no: int
-    seat: int
-    action_left: float
-    bank_left: float
-    can_quick_fold: bool
-    decision: dict[str, Any] | None = None
-
-
-class TournamentSeat(BaseModel):
-    """You sit at this tournament table now (the start, a move by balancing or a broken table, or on
-    reconnecting): subscribe to it to play."""
-
-    type: Literal["tournament_seat"]
-    tournament: str
-    table: str
-    seat: int
-
-
-class TournamentStatus(BaseModel):
-    """A tournament you entered is over (``finished``) or was ``cancelled`` (buy-ins refunded)."""
-
-    type: Literal["tournament_status"]
-    tournament: str
-    status: Literal["finished", "cancelled"]
-
-
-SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
-    Welcome,
-    Snapshot,
-    EventMsg,
-    SeatMsg,
-    Turn,
-    Offer,
-    Prompt,
-    ChatMsg,
-    Balance,
-    Ack,
-    Error,
-    Pong,
-    LastHandsList,
-    LastHand,
-    PoolJoined,
-    PoolEntry,
-    PoolMove,
-    PoolEvent,
-    PoolTurn,
-    TournamentSeat,
-    TournamentStatus,
-)
 CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Hello,
     Subscribe,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from pokerroom.server.protocol import CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES
+from pokerroom.server.frames import SERVER_MESSAGES
+from pokerroom.server.protocol import CLIENT_MESSAGES, PROTOCOL_VERSION
 
 __all__ = ["protocol_schema"]
 

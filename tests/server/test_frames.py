@@ -1,0 +1,226 @@
+"""Every frame the server sends is described by docs/protocol.schema.json, and every error code by
+docs/protocol.md (issue 14: "every outgoing frame typed").
+
+A mixed session over a live server: cash tables of every game family (board, stud, draw, Irish), a Rush
+pool, a sit-and-go to its end, observers, a reconnect, bad input. Every frame the server writes to any
+connection is validated against the schema of its type; nothing may hold a field the schema does not
+list."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import orjson
+import pytest
+
+from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
+from pokerroom.rooms import Timing
+from pokerroom.rooms.rush_rules import RushTiming
+from pokerroom.server.connection import Connection
+from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
+from pokerroom.server.errors import PROTOCOL_CODES, SERVER_CODES
+from pokerroom.server.frames import ERROR_CODES
+from pokerroom.server.room import RoomSettings
+
+from .conftest import serve_room
+from .wire import Wire, register
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text())
+FAST = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=30)
+GAMES = ("holdem", "omaha8", "stud", "irish", "deuce7_triple", "draw5")
+POOL = "rush-holdem-nl-6max"
+
+
+def _validator(kind: str) -> Any:
+    """A JSON Schema (draft 2020-12) validator of one server message, from docs/protocol.schema.json."""
+    return jsonschema_rs.validator_for(SCHEMA["server"][kind])
+
+
+def validate(frames: list[str]) -> tuple[dict[str, int], list[str]]:
+    """(frames seen by type, problems)."""
+    seen: dict[str, int] = {}
+    problems: list[str] = []
+    validators: dict[str, Any] = {}
+    for text in frames:
+        msg = orjson.loads(text)
+        kind = msg.get("type")
+        if kind not in SCHEMA["server"]:
+            problems.append(f"undocumented frame type {kind!r}: {text[:200]}")
+            continue
+        seen[kind] = seen.get(kind, 0) + 1
+        v = validators.get(kind)
+        if v is None:
+            v = validators[kind] = _validator(kind)
+        if not v.is_valid(msg):
+            first = next(iter(v.iter_errors(msg)))
+            problems.append(f"{kind}: {first.message} at {list(first.instance_path)}: {text[:300]}")
+    return seen, problems
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every frame the server hands to any connection."""
+    frames: list[str] = []
+    original = Connection.send
+
+    def send(self: Connection, text: str) -> None:
+        frames.append(text)
+        original(self, text)
+
+    monkeypatch.setattr(Connection, "send", send)
+    return frames
+
+
+async def _bad_input(w: Wire) -> None:
+    """Frames a client gets wrong, each refused with its code (and a ping and the last-hands window)."""
+    for raw in ("{", "[1]", '{"type": 5}', '{"type": "nope", "ref": "x"}', '{"type": "subscribe"}'):
+        await w.send(raw)
+    await w.send({"type": "ping", "ref": "p"})
+    await w.send({"type": "subscribe", "table": "no-such-table", "ref": "u"})
+    await w.send({"type": "subscribe", "table": POOL, "ref": "r"})
+    await w.send(
+        {
+            "type": "act",
+            "table": "holdem-nl",
+            "hand_id": "x",
+            "action_no": 0,
+            "action": {"type": "fold"},
+            "ref": "a",
+        }
+    )
+    await w.send({"type": "chat", "table": "holdem-nl", "text": "hi", "ref": "c"})
+    await w.send({"type": "last_hands", "ref": "l"})
+    await w.send({"type": "last_hands", "hand_id": "nope", "ref": "l2"})
+    await w.send({"type": "hello", "version": 1, "ref": "h"})
+    await w.send({"type": "tournament_register", "tournament": "nope", "ref": "t"})
+    await w.send(
+        {
+            "type": "pool_act",
+            "pool": POOL,
+            "entry": 1,
+            "hand_id": "x",
+            "action_no": 0,
+            "action": {"type": "fold"},
+            "ref": "pa",
+        }
+    )
+    await w.reply("pa")
+
+
+def _cards(data: Any) -> Iterator[str]:
+    if isinstance(data, str) and re.match(r"^(10|[2-9TJQKA])[cdhs]$", data):
+        yield data
+    elif isinstance(data, dict):
+        for v in data.values():
+            yield from _cards(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _cards(v)
+
+
+@pytest.mark.asyncio
+async def test_every_frame_of_a_mixed_session_matches_the_schema(tmp_path: Path, recorded: list[str]) -> None:
+    tables = demo_tables(FAST, games=GAMES)
+    pools = [replace(demo_pools(RushTiming(action=1.0, reduced_action=1.0, time_bank=0.5))[0])]
+    (sng,) = demo_tournaments(FAST, level_minutes=0.05)
+    sng = replace(sng, max_players=3, min_players=3, tournament_id="mini", name="Mini")
+    settings = RoomSettings(tables=tuple(tables), pools=tuple(pools), tournaments=(sng,))
+    async with serve_room(tmp_path, settings, durable=False) as s:
+        cash = await start_bots(s.url, 2 * len(tables), ["random", "caller"], think=(0, 0.01), seed=1)
+        rush = await start_pool_bots(s.url, POOL, 5, ["caller", "random"], think=(0, 0.01), seed=2)
+        (copy,) = [t for t in s.room.tournaments if t.startswith("mini-")]
+        tour = await start_tournament_bots(s.url, copy, 3, ["random"], think=(0, 0.01), seed=3)
+        try:
+            token = await register(s, "watcher")
+            observers = [await Wire.open(s) for _ in range(2)] + [await Wire.open(s, token)]
+            for i, cfg in enumerate(tables):
+                await observers[i % len(observers)].send({"type": "subscribe", "table": cfg.table_id})
+            await _bad_input(observers[2])
+            await observers[2].close()  # a reconnect: a fresh connection subscribes again
+            again = await Wire.open(s, token)
+            await again.send({"type": "subscribe", "table": "holdem-nl", "ref": "s"})
+            await again.until(lambda m: m["type"] == "snapshot")
+            actor = s.room.tournaments[copy]
+
+            async def enough() -> None:
+                while (
+                    min(a.hands_played for a in s.room.tables.values()) < 3
+                    or s.room.pools[POOL].hands_played < 5
+                    or actor.finished_at is None
+                ):
+                    await asyncio.sleep(0.05)
+
+            await asyncio.wait_for(enough(), 240)  # (the observers, who read nothing, go with the server)
+        finally:
+            everyone = [*cash, *rush, *tour]
+            for _, task in everyone:  # (no goodbyes: the server is shut down right after)
+                task.cancel()
+    seen, problems = validate(recorded)
+    assert not problems, problems[:5]
+    expected = {
+        "welcome", "snapshot", "event", "turn", "seat", "chat", "ack", "error", "pong", "balance",
+        "last_hands", "pool_joined", "pool_move", "pool_entry", "tournament_seat", "tournament_status",
+        "table_closed",
+    }  # fmt: skip
+    assert expected <= set(seen), expected - set(seen)
+    errors = {orjson.loads(t)["code"] for t in recorded if t.startswith('{"type":"error"')}
+    assert {
+        "bad_json",
+        "bad_message",
+        "unknown_type",
+        "invalid_field",
+        "unknown_table",
+        "no_observers",
+    } <= errors
+    assert {"not_seated", "unknown_hand", "bad_version", "unknown_tournament", "stale_hand"} <= errors
+
+
+def test_every_error_code_is_in_the_schema_and_the_document() -> None:
+    """The schema's ``error.code`` lists every code the code can send, and docs/protocol.md names each."""
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    enum = set(SCHEMA["server"]["error"]["properties"]["code"]["enum"])
+    assert enum == set(ERROR_CODES)
+    for code in ERROR_CODES:
+        assert f"`{code}`" in text, code
+    assert set(SERVER_CODES) | set(PROTOCOL_CODES) <= enum
+
+
+def test_every_refusal_in_the_server_uses_a_registered_code() -> None:
+    """A ``Refused("...")`` anywhere in the server names a code of SERVER_CODES or PROTOCOL_CODES."""
+    used: set[str] = set()
+    for path in (ROOT / "src" / "pokerroom" / "server").rglob("*.py"):
+        used |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', path.read_text()))
+    assert used, "the scan found nothing"
+    assert used <= set(SERVER_CODES) | set(PROTOCOL_CODES), used - set(SERVER_CODES) - set(PROTOCOL_CODES)
+
+
+def test_an_error_frame_carries_the_typed_fields_of_its_error() -> None:
+    """Errors keep their fields on the wire: a client can say "raise between 40 and 1,980"."""
+    from pokerroom.engine import AmountOutOfRange
+    from pokerroom.rooms import BuyInOutOfRange
+    from pokerroom.server.errors import Refused, error_frame
+    from pokerroom.store.errors import InsufficientFunds
+
+    frame = error_frame(AmountOutOfRange(3, 30, 40, 1980), "r1")
+    assert frame["code"] == "amount_out_of_range" and frame["ref"] == "r1"
+    assert {"amount": 30, "minimum": 40, "maximum": 1980, "seat": 3}.items() <= frame["details"].items()
+    assert error_frame(BuyInOutOfRange(10, 800, 2000))["details"] == {
+        "amount": 10,
+        "minimum": 800,
+        "maximum": 2000,
+    }
+    funds = error_frame(InsufficientFunds(17, 300, 800))["details"]
+    assert funds == {"balance": 300, "needed": 800}  # the account number stays inside
+    assert error_frame(Refused("stale_action", "moved on", current=7))["details"] == {"current": 7}
+    oops = error_frame(RuntimeError("secret As Kd inside"))
+    assert oops["code"] == "internal_error" and "As" not in json.dumps(oops)
+    for f in (frame, oops):
+        assert _validator("error").is_valid(f)
