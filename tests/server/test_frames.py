@@ -224,3 +224,40 @@ def test_an_error_frame_carries_the_typed_fields_of_its_error() -> None:
     assert oops["code"] == "internal_error" and "As" not in json.dumps(oops)
     for f in (frame, oops):
         assert _validator("error").is_valid(f)
+
+
+@pytest.mark.asyncio
+async def test_a_refused_raise_says_its_bounds_on_the_wire(tmp_path: Path) -> None:
+    """Issue 14: an ``error`` frame keeps the typed fields of its error: a raise below the minimum is
+    answered with ``details`` holding the amount and the legal range, as the decision offered it."""
+    tables = demo_tables(Timing(action=30, time_bank=0, between_hands=0.05), games=("holdem",))
+    async with serve_room(tmp_path, RoomSettings(tables=tuple(tables)), durable=False) as s:
+        wires = [await Wire.open(s, await register(s, name)) for name in ("alice", "bobby")]
+        for seat, w in enumerate(wires, start=1):
+            await w.send({"type": "subscribe", "table": "holdem-nl"})
+            await w.until(lambda m: m["type"] == "snapshot")
+            await w.send({"type": "sit", "table": "holdem-nl", "seat": seat, "buy_in": 2000, "ref": "sit"})
+            await w.reply("sit")
+        turn = None
+        while turn is None:
+            for w in wires:
+                try:
+                    turn = await w.until(
+                        lambda m: m["type"] == "turn" and bool(m.get("decision")), timeout=0.5
+                    )
+                    me = w
+                    break
+                except TimeoutError:
+                    continue
+        d = turn["decision"]
+        act = {
+            "type": "act",
+            "table": "holdem-nl",
+            "hand_id": turn["hand_id"],
+            "action_no": turn["action_no"],
+        }
+        await me.send({**act, "action": {"type": "raise_to", "amount": d["min_to"] - 1}, "ref": "low"})
+        err = await me.reply("low")
+        assert err["type"] == "error" and err["code"] == "amount_out_of_range"
+        assert err["details"]["minimum"] == d["min_to"] and err["details"]["maximum"] == d["max_to"]
+        assert err["details"]["amount"] == d["min_to"] - 1

@@ -132,6 +132,10 @@ class PoolBot(BotClient):
             e.hole += [c for c in ev["cards"] if c != "??"]
         elif ev["type"] == "board_dealt":
             e.board += ev["cards"]
+        elif ev["type"] == "drew" and ev["seat"] == e.seat:
+            e.hole = [c for c in e.hole if c not in ev["discarded"]] + ev["received"]
+        elif ev["type"] == "discarded" and ev["seat"] == e.seat:
+            e.hole = [c for c in e.hole if c not in ev["cards"]]
 
     async def _on_entry_snapshot(self, msg: dict[str, Any]) -> None:
         """A window given back on reconnecting: its hand so far, and its decision if one is pending."""

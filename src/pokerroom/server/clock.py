@@ -52,8 +52,8 @@ class ManualClock:
     """A clock that moves only when :meth:`advance` (or :meth:`advance_to`) moves it.
 
     Waiters with a deadline are kept in a heap; moving the clock wakes those whose deadline has come, in
-    deadline order. :attr:`sleepers` says how many are waiting, and :meth:`next_deadline` when the next
-    one is due, so a test can move the time exactly to the next thing that happens.
+    deadline order. :meth:`next_deadline` says when the next one is due, so a test can move the time
+    exactly to the next thing that happens.
     """
 
     def __init__(self, start: datetime | None = None) -> None:
@@ -64,13 +64,12 @@ class ManualClock:
     def now(self) -> datetime:
         return self._now
 
-    @property
-    def sleepers(self) -> int:
-        return sum(1 for _, _, f in self._heap if not f.done())
-
     def next_deadline(self) -> datetime | None:
-        live = [d for d, _, f in self._heap if not f.done()]
-        return min(live) if live else None
+        """When the earliest waiter is due (None: nobody waits)."""
+        heap = self._heap
+        while heap and heap[0][2].done():  # given up (its job came first) or woken already
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
 
     def _timer(self, deadline: datetime) -> asyncio.Future[None]:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -25,7 +25,8 @@ from pokerroom.store import StoreError
 
 __all__ = ["ERROR_CODES", "SERVER_MESSAGES", "EventModel"]
 
-SeenCard = Annotated[str, Field(pattern=r"^(\?\?|(10|[2-9TJQKA])[cdhs])$")]  # "??": a card the viewer may not see
+# A card as the viewer sees it ("??": one he may not see), and a card everybody sees.
+SeenCard = Annotated[str, Field(pattern=r"^(\?\?|(10|[2-9TJQKA])[cdhs])$")]
 ShownCard = Annotated[str, Field(pattern=r"^(10|[2-9TJQKA])[cdhs]$")]
 SeatKey = Annotated[str, Field(pattern=r"^[1-9][0-9]?$")]  # a seat number as a JSON object key
 
@@ -120,9 +121,7 @@ class ShowDecision(_Frame):
     seat: int
 
 
-Decision = Annotated[
-    BetDecision | DrawDecision | DiscardDecision | ShowDecision, Field(discriminator="kind")
-]
+Decision = Annotated[BetDecision | DrawDecision | DiscardDecision | ShowDecision, Field(discriminator="kind")]
 
 
 # ----------------------------------------------------------------------------------------- snapshot
