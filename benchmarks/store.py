@@ -35,10 +35,10 @@ SALT = "0123456789abcdef0123456789abcdef"
 
 async def _setup(store: Store) -> tuple[list[int], list[int]]:
     await store.db.upgrade()
-    admin = await store.accounts.register("admin", "s3cret-pass", role=Role.ADMIN)
+    admin = await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)
     players, sessions = [], []
     for i in range(PLAYERS):
-        p = await store.accounts.register(f"player{i}", "s3cret-pass")
+        p = await store.accounts.register(f"player{i}", "s3cret-pass-phrase")
         await store.ledger.deposit(p.id, "USD", 10**9, admin_id=admin.id, idempotency_key=f"d{i}")
         b = await store.ledger.buy_in(p.id, "bench", "USD", 10**8, idempotency_key=f"b{i}")
         players.append(p.id)

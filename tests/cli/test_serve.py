@@ -81,7 +81,7 @@ def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
         assert httpx.get(f"http://127.0.0.1:{port}/static/js/main.js", timeout=10).status_code == 200
         login = httpx.post(
             f"http://127.0.0.1:{port}/api/login",
-            json={"name": "demo", "password": "play-poker-1"},
+            json={"name": "demo", "password": "play-poker-for-fun"},
             timeout=10,
         )
         assert login.status_code == 200, login.text

@@ -24,6 +24,7 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, AccountKind, Database, Store, verify_ledger
 
 from .conftest import LiveServer, serve_room
+from .wire import auth
 
 pytestmark = pytest.mark.asyncio
 
@@ -83,7 +84,7 @@ async def test_the_lobby_lists_pools_with_game_stakes_and_players(pools: LiveSer
 
 async def test_join_with_entries_books_a_buy_in_each_and_refuses_a_fifth(pools: LiveServer) -> None:
     token = await register(pools, "alice")
-    async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+    async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
         await recv_until(ws, lambda m: m["type"] == "welcome")
         player = str((await pools.room.store.accounts.find("alice")).id)
         before = await pools.room.store.ledger.balance(int(player), PLAY)
@@ -122,7 +123,7 @@ async def test_r212_a_rush_table_cannot_be_observed(pools: LiveServer) -> None:
             await asyncio.sleep(0.02)
         table = next(iter(actor.pool.tables))
         token = await register(pools, "watcher")
-        async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+        async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
             await recv_until(ws, lambda m: m["type"] == "welcome")
             for target in (table, POOL):
                 await send(ws, {"type": "subscribe", "table": target, "ref": "s"})
@@ -142,7 +143,7 @@ async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServe
     bots = await start_pool_bots(pools.url, POOL, 11, ["caller"], think=(0.02, 0.1), quick_fold=0.0, seed=2)
     token = await register(pools, "quick")
     try:
-        async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+        async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
             await recv_until(ws, lambda m: m["type"] == "welcome")
             await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
             await recv_until(ws, lambda m: m["type"] == "pool_joined")
@@ -231,7 +232,7 @@ async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(pools: 
     bots = await start_pool_bots(pools.url, POOL, 3, ["caller"], think=(0, 0.01), seed=4)
     token = await register(pools, "gone")
     try:
-        async with websockets.connect(f"{pools.ws}?token={token}") as ws:
+        async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
             await recv_until(ws, lambda m: m["type"] == "welcome")
             await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000})
             await recv_until(ws, lambda m: m["type"] == "pool_move")
@@ -359,7 +360,7 @@ async def test_leaving_mid_hand_does_not_keep_the_table_waiting(tmp_path: Path) 
             token = await register(s, "alice")
             player = int((await s.room.store.accounts.find("alice")).id)
             before = await s.room.store.ledger.balance(player, PLAY)
-            async with websockets.connect(f"{s.ws}?token={token}") as ws:
+            async with websockets.connect(s.ws, additional_headers=auth(token)) as ws:
                 await recv_until(ws, lambda m: m["type"] == "welcome")
                 await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
                 await recv_until(

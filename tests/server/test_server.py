@@ -13,6 +13,7 @@ import websockets
 from pokerroom.bots.runner import start_bots
 
 from .conftest import LiveServer
+from .wire import auth
 
 pytestmark = pytest.mark.asyncio
 
@@ -58,7 +59,7 @@ async def test_a_player_sits_plays_against_bots_and_cashes_out(server: LiveServe
     token = await register(server, "carol")
     bots = await start_bots(server.url, 2, ["caller"], tables=["holdem-nl"], think=(0, 0.01))
     try:
-        async with websockets.connect(f"{server.ws}?token={token}") as ws:
+        async with websockets.connect(server.ws, additional_headers=auth(token)) as ws:
             welcome = orjson.loads(await ws.recv())
             assert welcome["type"] == "welcome" and welcome["player"]["name"] == "carol"
             await ws.send(orjson.dumps({"type": "subscribe", "table": "holdem-nl", "ref": "s"}).decode())

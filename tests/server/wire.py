@@ -13,6 +13,11 @@ import websockets
 from .conftest import LiveServer
 
 
+def auth(token: str) -> dict[str, str]:
+    """Headers that log a WebSocket in with a session token: the session cookie (never ``?token=``)."""
+    return {"Cookie": f"pokerroom_token={token}"}
+
+
 async def register(s: LiveServer, name: str, password: str = "hunter-22-poker") -> str:
     async with httpx.AsyncClient() as http:
         r = await http.post(f"{s.url}/api/register", json={"name": name, "password": password})
@@ -29,8 +34,8 @@ class Wire:
 
     @classmethod
     async def open(cls, s: LiveServer, token: str | None = None) -> Wire:
-        url = s.ws + (f"?token={token}" if token else "")
-        w = cls(await websockets.connect(url, max_size=2**22))
+        headers = auth(token) if token else None
+        w = cls(await websockets.connect(s.ws, max_size=2**22, additional_headers=headers))
         await w.until(lambda m: m["type"] == "welcome")
         return w
 

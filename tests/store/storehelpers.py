@@ -21,7 +21,7 @@ TABLES = (
     "ledger_accounts, auth_sessions, players"
 )
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-PASSWORD = "s3cret-pass"
+PASSWORD = "s3cret-pass-phrase"
 
 
 class FakeClock:

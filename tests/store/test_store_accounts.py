@@ -1,4 +1,5 @@
-"""Accounts: registration, argon2 login, lock-out with timed unlock, expiring hashed tokens, roles."""
+"""Accounts: registration, argon2 login, lock-out with timed unlock that a known device passes, expiring
+hashed tokens, roles."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ async def test_register_and_find_case_insensitively(store: Store) -> None:
 async def test_a_taken_name_is_refused_whatever_its_case(store: Store, taken: str) -> None:
     await store.accounts.register("alice", PASSWORD)
     with pytest.raises(NameTaken) as err:
-        await store.accounts.register(taken, "other-pass1")
+        await store.accounts.register(taken, "another-long-passphrase")
     assert err.value.code == "name_taken"
     assert await store.accounts.count() == 1
 
@@ -66,12 +67,42 @@ async def test_names_of_3_to_20_letters_digits_underscore_dash_are_fine(store: S
     assert (await store.accounts.register(name, PASSWORD)).name == name
 
 
-@pytest.mark.parametrize("password", ["short1!", "onlyletters", "12345678901", "xxalicexx9"])
+@pytest.mark.parametrize(
+    "password",
+    [
+        "short1!",
+        "fourteen-chars",  # 14: NIST SP 800-63B-4 asks 15 of a password that is the only factor
+        "password12345678",  # common (breach lists)
+        "1234567890123456",
+        "qwertyuiopasdfgh",  # a keyboard row
+        "aaaaaaaaaaaaaaaa",  # a repeat
+        "alicealicealice1",  # the account's name
+        "pokerpokerpoker1",  # the room's own words
+        "x" * 129,
+    ],
+)
 async def test_weak_passwords_are_refused(store: Store, password: str) -> None:
     with pytest.raises(WeakPassword) as err:
         await store.accounts.register("alice", password)
     assert err.value.code == "weak_password" and err.value.reason
     assert await store.accounts.count() == 0
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["quiet river stones", "correct horse battery staple", "ZEBRAKITEMANGOFLUTE", "ünïcödé-wörds-ok"],
+)
+async def test_no_composition_rules_only_length_and_guessability(store: Store, password: str) -> None:
+    """Letters only, spaces, capitals only, accents: all fine when long and not guessable."""
+    assert (await store.accounts.register("alice", password)).name == "alice"
+    assert (await store.accounts.login("alice", password)).player.name == "alice"
+
+
+async def test_passwords_are_compared_after_nfkc_normalization(store: Store) -> None:
+    composed = "caf\u00e9 au lait du matin"  # é as one code point
+    decomposed = "cafe\u0301 au lait du matin"  # e + combining acute
+    await store.accounts.register("alice", composed)
+    assert (await store.accounts.login("alice", decomposed)).player.name == "alice"
 
 
 async def test_the_password_is_stored_as_an_argon2_hash(store: Store) -> None:
@@ -93,15 +124,18 @@ async def test_login_checks_the_password(store: Store) -> None:
         await store.accounts.login("nobody", PASSWORD)
 
 
-async def test_three_failed_logins_in_a_row_lock_the_account_until_the_lock_runs_out(
+LOCK = LockPolicy()
+
+
+async def test_failed_logins_in_a_row_lock_the_account_until_the_lock_runs_out(
     store: Store, clock: FakeClock
 ) -> None:
     await store.accounts.register("alice", PASSWORD)
-    for _ in range(3):
+    for _ in range(LOCK.max_failures):
         with pytest.raises(BadCredentials):
             await store.accounts.login("alice", "wrong-pass1")
     with pytest.raises(AccountLocked) as err:
-        await store.accounts.login("alice", PASSWORD)  # even the right password
+        await store.accounts.login("alice", PASSWORD)  # even the right password, from a new device
     assert err.value.code == "account_locked"
     assert err.value.until == clock.now + LockPolicy().lock_for
     clock.advance(LockPolicy().lock_for - timedelta(seconds=1))
@@ -125,11 +159,11 @@ async def test_a_success_resets_the_failure_count(store: Store) -> None:
 
 async def test_after_an_unlock_the_count_starts_again(store: Store, clock: FakeClock) -> None:
     await store.accounts.register("alice", PASSWORD)
-    for _ in range(3):
+    for _ in range(LOCK.max_failures):
         with pytest.raises(BadCredentials):
             await store.accounts.login("alice", "wrong-pass1")
     clock.advance(timedelta(hours=1))
-    for _ in range(2):
+    for _ in range(LOCK.max_failures - 1):
         with pytest.raises(BadCredentials):
             await store.accounts.login("alice", "wrong-pass1")
     await store.accounts.login("alice", PASSWORD)
@@ -153,6 +187,81 @@ async def test_the_lock_policy_is_configurable_and_an_admin_can_unlock(
         await accounts.login("alice", PASSWORD)
     await accounts.unlock(p.id)
     await accounts.login("alice", PASSWORD)
+
+
+async def test_a_known_device_passes_the_lock_and_a_new_device_does_not(store: Store) -> None:
+    await store.accounts.register("alice", PASSWORD)
+    device = (await store.accounts.login("alice", PASSWORD)).device
+    bob_device = (await store.accounts.register("bob", PASSWORD), await store.accounts.login("bob", PASSWORD))
+    for _ in range(LOCK.max_failures):  # an attacker, from his own machine
+        with pytest.raises(BadCredentials):
+            await store.accounts.login("alice", "wrong-pass1")
+    with pytest.raises(AccountLocked):
+        await store.accounts.login("alice", PASSWORD)
+    with pytest.raises(AccountLocked):  # another account's device token is no key to alice's
+        await store.accounts.login("alice", PASSWORD, devices=[bob_device[1].device])
+    with pytest.raises(AccountLocked):  # nor is a forged one
+        await store.accounts.login("alice", PASSWORD, devices=[device[:-4] + "0000", "d1.x.y", "junk"])
+    again = await store.accounts.login("alice", PASSWORD, devices=["junk", device])
+    assert again.player.name == "alice"
+    assert again.device.split(".")[1] == device.split(".")[1]  # the same device, a fresh token
+    # the owner's login lifted the lock: a new device logs in again
+    assert (await store.accounts.login("alice", PASSWORD)).player.name == "alice"
+
+
+async def test_a_known_device_needs_the_password_and_is_distrusted_after_wrong_ones(store: Store) -> None:
+    await store.accounts.register("alice", PASSWORD)
+    device = (await store.accounts.login("alice", PASSWORD)).device
+    for _ in range(LOCK.device_failures):  # a stolen device cookie guessing
+        with pytest.raises((BadCredentials, AccountLocked)):
+            await store.accounts.login("alice", "wrong-pass1", devices=[device])
+    for _ in range(LOCK.max_failures):
+        with pytest.raises((BadCredentials, AccountLocked)):
+            await store.accounts.login("alice", "wrong-pass1")
+    with pytest.raises(AccountLocked):  # the device is no longer trusted
+        await store.accounts.login("alice", PASSWORD, devices=[device])
+
+
+async def test_a_new_password_voids_the_known_devices(store: Store) -> None:
+    p = await store.accounts.register("alice", PASSWORD)
+    device = (await store.accounts.login("alice", PASSWORD)).device
+    await store.accounts.set_password(p.id, "another-long-passphrase")
+    for _ in range(LOCK.max_failures):
+        with pytest.raises(BadCredentials):
+            await store.accounts.login("alice", "wrong-pass1")
+    with pytest.raises(AccountLocked):
+        await store.accounts.login("alice", "another-long-passphrase", devices=[device])
+    with pytest.raises(WeakPassword):
+        await store.accounts.set_password(p.id, "short")
+
+
+async def test_an_unknown_name_fails_and_locks_exactly_like_a_known_one(
+    store: Store, clock: FakeClock
+) -> None:
+    """Nothing tells a name with an account from one without: the same errors, in the same order, the
+    same lock time, the same number of password checks (one each)."""
+    await store.accounts.register("alice", PASSWORD)
+    calls: list[str] = []
+    verify = store.accounts._verify
+    store.accounts._verify = lambda h, pw: calls.append(pw) or verify(h, pw)  # type: ignore[method-assign]
+
+    async def attempts(name: str) -> list[tuple[str, object]]:
+        out: list[tuple[str, object]] = []
+        for _ in range(LOCK.max_failures + 2):
+            try:
+                await store.accounts.login(name, "wrong-pass1")
+            except (BadCredentials, AccountLocked) as exc:
+                out.append((exc.code, getattr(exc, "until", None)))
+        return out
+
+    known = await attempts("alice")
+    known_checks, calls[:] = len(calls), []
+    unknown = await attempts("nobody")
+    assert known == unknown
+    assert [c for c, _ in known] == ["bad_credentials"] * LOCK.max_failures + ["account_locked"] * 2
+    assert known_checks == len(calls) == LOCK.max_failures
+    clock.advance(LOCK.lock_for)
+    assert await attempts("alice") == await attempts("nobody")
 
 
 async def test_tokens_are_stored_hashed_and_expire(store: Store, clock: FakeClock) -> None:

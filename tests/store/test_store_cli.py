@@ -46,8 +46,8 @@ async def _activity(opts: list[str]) -> None:
     from storehelpers import CHEAP_HASHER
 
     store = Store(_db(opts), hasher=CHEAP_HASHER)
-    admin = await store.accounts.register("admin", "s3cret-pass", role=Role.ADMIN)
-    p = await store.accounts.register("alice", "s3cret-pass")
+    admin = await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)
+    p = await store.accounts.register("alice", "s3cret-pass-phrase")
     await store.ledger.deposit(p.id, "USD", 5_000, admin_id=admin.id, idempotency_key="d")
     b = await store.ledger.buy_in(p.id, "t", "USD", 2_000, idempotency_key="b")
     await store.ledger.settle_hand("h", "USD", {b.session_id: -100}, 100, {p.id: 10})

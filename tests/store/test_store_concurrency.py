@@ -26,8 +26,10 @@ async def test_fifty_tasks_at_once_lose_no_update(pg_schema: str) -> None:
     store = Store(Database(PG_URL, schema=pg_schema, pool_size=10, max_overflow=10), hasher=CHEAP_HASHER)
     led = store.ledger
     try:
-        admin = (await store.accounts.register("admin", "s3cret-pass", role=Role.ADMIN)).id
-        players = [(await store.accounts.register(f"player{i}", "s3cret-pass")).id for i in range(TASKS)]
+        admin = (await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)).id
+        players = [
+            (await store.accounts.register(f"player{i}", "s3cret-pass-phrase")).id for i in range(TASKS)
+        ]
         for p in players:
             await led.deposit(p, "USD", 100_000, admin_id=admin, idempotency_key=f"dep-{p}")
         # Each table has 5 seats; a player sits at two tables, so points accounts are shared across tables.

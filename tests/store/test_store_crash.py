@@ -26,9 +26,9 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 async def _setup(url: str, schema: str | None) -> None:
     store = Store(Database(url, schema=schema), hasher=CHEAP_HASHER)
-    admin = await store.accounts.register("admin", "s3cret-pass", role=Role.ADMIN)
+    admin = await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)
     for i in range(4):
-        p = await store.accounts.register(f"player{i}", "s3cret-pass")
+        p = await store.accounts.register(f"player{i}", "s3cret-pass-phrase")
         await store.ledger.deposit(p.id, "USD", 50_000, admin_id=admin.id, idempotency_key=f"seed-{i}")
     await store.close()
 

@@ -152,10 +152,10 @@ from pokerroom.store import Database, Role, SeatRecord, Store, deck_commitment
 async def main(url, schema):
     cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
     store = Store(Database(url, schema=schema), hasher=cheap)
-    admin = await store.accounts.register("admin", "s3cret-pass", role=Role.ADMIN)
+    admin = await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)
     seats = []
     for i, seat in ((0, 1), (1, 4)):
-        p = await store.accounts.register(f"player{i}", "s3cret-pass")
+        p = await store.accounts.register(f"player{i}", "s3cret-pass-phrase")
         await store.ledger.deposit(p.id, "USD", 5_000, admin_id=admin.id, idempotency_key=f"seed{i}")
         b = await store.ledger.buy_in(p.id, "t1", "USD", 2_000, idempotency_key=f"buy{i}")
         seats.append(SeatRecord(seat, p.id, b.session_id, 2_000))

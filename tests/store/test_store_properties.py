@@ -30,8 +30,8 @@ async def run_sequence(url: str, schema: str | None, data: st.DataObject, steps:
     store = Store(Database(url, schema=schema), hasher=CHEAP_HASHER)
     try:
         led = store.ledger
-        admin = (await store.accounts.register("admin", "s3cret-pass", role=Role.ADMIN)).id
-        players = [(await store.accounts.register(f"player{i}", "s3cret-pass")).id for i in range(3)]
+        admin = (await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)).id
+        players = [(await store.accounts.register(f"player{i}", "s3cret-pass-phrase")).id for i in range(3)]
         wallet = dict.fromkeys(players, 0)
         points = dict.fromkeys(players, 0)
         sessions: dict[int, tuple[int, int]] = {}  # open session id -> (player, balance)

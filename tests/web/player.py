@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-PASSWORD = "browser-pass-1"
+PASSWORD = "browser-pass-phrase-1"
 DEBUG_SHOT = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "failed-to-sit.png"
 _names = itertools.count(1)
 

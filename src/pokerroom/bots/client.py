@@ -79,21 +79,36 @@ class BotClient:
 
     # ----------------------------------------------------------------------------------- login
 
-    async def login(self, http: httpx.AsyncClient) -> None:
+    async def login(self, http: httpx.AsyncClient, *, attempts: int = 60) -> None:
+        """Register (or log in to) the bot's account. A throttled login (429) is tried again after the
+        ``Retry-After`` the room asks for, up to ``attempts`` times."""
         creds = {"name": self.name, "password": self.password}
         r = await http.post(f"{self.base}/api/register", json=creds)
         if r.status_code == 409:
-            r = await http.post(f"{self.base}/api/login", json=creds)
+            for _ in range(attempts):
+                r = await http.post(f"{self.base}/api/login", json=creds)
+                if r.status_code != 429:
+                    break
+                await asyncio.sleep(float(r.headers.get("Retry-After", "1")) + self.rng.random() / 4)
         r.raise_for_status()
         self.token = r.json()["token"]
+
+    def connect(self) -> Any:
+        """Open the bot's WebSocket, logged in by the session cookie (the token never goes in the URL,
+        where proxies and servers log it: docs/security.md)."""
+        return websockets.connect(
+            self.base.replace("http", "ws", 1) + "/ws",
+            max_size=2**22,
+            open_timeout=30,
+            additional_headers={"Cookie": f"pokerroom_token={self.token}"},
+        )
 
     # -------------------------------------------------------------------------------- playing
 
     async def run(self) -> None:
-        ws_url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
         while self.running():
             try:
-                async with websockets.connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+                async with self.connect() as ws:
                     self._ws = ws
                     await self._send({"type": "subscribe", "table": self.table})
                     async for raw in ws:

@@ -66,10 +66,9 @@ class PoolBot(BotClient):
         self.moves = 0
 
     async def run(self) -> None:
-        ws_url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
         while self.running():
             try:
-                async with websockets.connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+                async with self.connect() as ws:
                     self._ws = ws
                     async for raw in ws:
                         await self._on_pool_message(orjson.loads(raw))

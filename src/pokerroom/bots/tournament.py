@@ -58,10 +58,9 @@ class TournamentBot(PoolBot):
         return not self.stopped and not self.finished
 
     async def run(self) -> None:
-        ws_url = self.base.replace("http", "ws", 1) + f"/ws?token={self.token}"
         while self.running():
             try:
-                async with websockets.connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+                async with self.connect() as ws:
                     self._ws = ws
                     if self.table:
                         await self._send({"type": "subscribe", "table": self.table})

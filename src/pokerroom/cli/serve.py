@@ -14,7 +14,7 @@ from pokerroom.cli.app import app
 
 DEFAULT_STRATEGIES = ["strength", "caller", "random"]
 DEMO_NAME = "demo"
-DEMO_PASSWORD = "play-poker-1"
+DEMO_PASSWORD = "play-poker-for-fun"  # at least 15 characters (docs/security.md, "Passwords")
 
 
 async def _demo_account(store: object) -> None:
@@ -24,6 +24,8 @@ async def _demo_account(store: object) -> None:
     try:
         player = await store.accounts.register(DEMO_NAME, DEMO_PASSWORD)
     except NameTaken:
+        # A database from before: the demo account gets the password this command prints.
+        await store.accounts.set_password((await store.accounts.find(DEMO_NAME)).id, DEMO_PASSWORD)
         return
     await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
 
@@ -37,6 +39,8 @@ async def _serve(
     think: tuple[float, float],
     tournaments: str | None = None,
     demo_bots: bool = True,
+    origins: tuple[str, ...] = (),
+    trusted_proxies: tuple[str, ...] = (),
 ) -> None:
     import uvicorn
 
@@ -45,6 +49,7 @@ async def _serve(
     from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
     from pokerroom.server.room import RoomSettings
     from pokerroom.server.schedule import ScheduleError, load_split_schedule
+    from pokerroom.server.security import SecuritySettings
     from pokerroom.store import Store
 
     schedule = demo_tournaments()
@@ -67,12 +72,15 @@ async def _serve(
     )
     pool_bots = 8 if demo_bots else 0
     bots *= len(settings.tables)
-    web_app = create_app(store, settings, freeze_heap=True)
+    web_app = create_app(store, settings, freeze_heap=True, security=SecuritySettings(origins=origins))
     server = uvicorn.Server(
         uvicorn.Config(
             web_app,
             host=host,
             port=port,
+            # X-Forwarded-For / -Proto are believed from the declared proxies only (docs/security.md)
+            proxy_headers=bool(trusted_proxies),
+            forwarded_allow_ips=list(trusted_proxies) or None,
             ws_max_size=65536,
             ws_per_message_deflate=False,  # small JSON frames: compressing them costs more than it saves
             log_level="warning",
@@ -144,6 +152,18 @@ def serve(
     tournaments: str = typer.Option(
         None, "--tournaments", help="A TOML schedule of tournaments to open (see docs/protocol.md)."
     ),
+    origin: list[str] = typer.Option(  # noqa: B008
+        [],
+        "--origin",
+        help="The room's public origin, e.g. https://poker.example.com (repeatable; default: the Host "
+        "each request names). Browsers' WebSockets and POSTs from other origins are refused.",
+    ),
+    trusted_proxy: list[str] = typer.Option(  # noqa: B008
+        [],
+        "--trusted-proxy",
+        help="Address (or network) of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are "
+        "believed (repeatable). Behind a TLS proxy, this makes the session cookie Secure.",
+    ),
 ) -> None:
     """Start the room: migrate the database, open demo tables (one per game and structure), Rush pools
     and a sit-and-go, seat bots, and serve the browser client."""
@@ -159,6 +179,8 @@ def serve(
                 (think_min, think_max),
                 tournaments,
                 not no_bots,
+                tuple(origin),
+                tuple(trusted_proxy),
             )
         )
 

@@ -15,6 +15,9 @@ from pokerroom import __version__
 from pokerroom.server.http import router, store_error_handler
 from pokerroom.server.http_tournaments import router as tournaments_router
 from pokerroom.server.room import Room, RoomSettings
+from pokerroom.server.security import SecurityMiddleware, SecuritySettings
+from pokerroom.server.sessions import SessionSockets
+from pokerroom.server.throttle import LoginGuard, TooManyAttempts
 from pokerroom.server.ws import websocket_endpoint
 from pokerroom.store import Store, StoreError
 
@@ -23,8 +26,15 @@ __all__ = ["WEB_DIR", "create_app"]
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
-def create_app(store: Store, settings: RoomSettings, *, freeze_heap: bool = False) -> FastAPI:
-    """An app serving one room on ``store``; the room starts with the app's lifespan.
+def create_app(
+    store: Store,
+    settings: RoomSettings,
+    *,
+    freeze_heap: bool = False,
+    security: SecuritySettings | None = None,
+) -> FastAPI:
+    """An app serving one room on ``store``; the room starts with the app's lifespan. ``security``: its
+    origins, limits and throttles (docs/security.md).
 
     ``freeze_heap`` (for a server process of its own, not for tests that start many apps in one process):
     once the room has started, the objects alive then (modules, classes, the room's configuration) move
@@ -36,14 +46,19 @@ def create_app(store: Store, settings: RoomSettings, *, freeze_heap: bool = Fals
         room = Room(store, settings)
         await room.start()
         app.state.room = room
+        sessions.start()
         if freeze_heap:
             gc.collect()
             gc.freeze()
         try:
             yield
         finally:
+            await sessions.stop()
             await room.stop()
             await store.close()
+
+    security = security or SecuritySettings()
+    sessions = SessionSockets(store, recheck=security.session_recheck)
 
     app = FastAPI(
         title="pokerroom",
@@ -52,9 +67,14 @@ def create_app(store: Store, settings: RoomSettings, *, freeze_heap: bool = Fals
         "(docs/protocol.md).",
         lifespan=lifespan,
     )
+    app.state.security = security
+    app.state.sessions = sessions
+    app.state.login_guard = LoginGuard(security.login, clock=security.clock)
     app.include_router(router)
     app.include_router(tournaments_router)
     app.add_exception_handler(StoreError, store_error_handler)
+    app.add_exception_handler(TooManyAttempts, store_error_handler)
+    app.add_middleware(SecurityMiddleware, settings=security)
     app.add_api_websocket_route("/ws", websocket_endpoint)
     if (WEB_DIR / "index.html").exists():
         app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

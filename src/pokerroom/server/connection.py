@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from pokerroom.server.ids import PlayerKey
 
-__all__ = ["Connection", "TokenBucket"]
+__all__ = ["SESSION_ENDED", "Connection", "FloodWindow", "TokenBucket"]
+
+SESSION_ENDED = 4401  # the close code of a socket whose login session ended (logout, expiry)
 
 
 @dataclass(slots=True)
@@ -34,6 +37,34 @@ class TokenBucket:
         return False
 
 
+class FloodWindow:
+    """Counts a connection's refused (rate-limited) frames over a sliding window: :meth:`strike` is True
+    once more than ``limit`` of them fell within the last ``window`` seconds. Strikes older than the window
+    are forgiven, so a long-lived client that is slowed now and then is never dropped for its total."""
+
+    __slots__ = ("_times", "limit", "window")
+
+    def __init__(self, limit: int = 200, window: float = 60.0) -> None:
+        if limit < 1 or window <= 0:
+            raise ValueError("a flood window needs limit >= 1 and window > 0")
+        self.limit = limit
+        self.window = window
+        self._times: deque[float] = deque()
+
+    def strike(self, now: float) -> bool:
+        """Record one refused frame at ``now`` (monotonic seconds); True when the client is flooding."""
+        times = self._times
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        times.append(now)
+        return len(times) > self.limit
+
+    @property
+    def strikes(self) -> int:
+        """Strikes recorded and not yet forgiven (as of the last :meth:`strike`)."""
+        return len(self._times)
+
+
 class Connection:
     """A WebSocket client as the room sees it. ``send`` never blocks: frames are queued and written by a
     writer task; a client that does not read (queue over ``max_queue``) is disconnected."""
@@ -51,7 +82,8 @@ class Connection:
         self.max_queue = max_queue
         self.player: PlayerKey | None = None  # the logged-in player (server.ids)
         self.name: str = ""
-        self.session_token: str | None = None
+        self.session_token: str | None = None  # set while the socket is logged in (sessions.SessionSockets)
+        self.close_code: int | None = None  # the close code :meth:`end` asked for
         self.tables: set[str] = set()
         self.messages = TokenBucket(rate=20, burst=40)
         self.chats = TokenBucket(rate=0.5, burst=3)
@@ -81,7 +113,17 @@ class Connection:
             self.closed = True
         finally:
             with contextlib.suppress(Exception):
-                await self._close(1008 if self.closed else 1000)
+                code = self.close_code if self.close_code is not None else 1008 if self.closed else 1000
+                await self._close(code)
+
+    def end(self, frame: str, code: int) -> None:
+        """Send ``frame``, then close the socket with ``code`` (what is queued before it still goes out)."""
+        if self.closed:
+            return
+        self._queue.put_nowait(frame)
+        self.close_code = code
+        self.closed = True
+        self._queue.put_nowait(None)
 
     async def stop(self) -> None:
         self.closed = True

@@ -58,6 +58,8 @@ PROTOCOL_CODES: dict[str, str] = {
     "chat_rate_limited": "too many chat lines: slow down",
     "bad_version": "the server does not speak this protocol version",
     "bad_token": "the session token is unknown or expired",
+    "token_in_url": "a session token in the WebSocket URL is not used (send it in the cookie or a hello)",
+    "session_ended": "the login session ended (details: reason); the socket closes with 4401",
 }
 
 # Public fields of store errors, by code (the others hold account numbers or internal state).

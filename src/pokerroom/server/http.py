@@ -14,17 +14,26 @@ from pydantic import BaseModel, Field
 from pokerroom.rooms.view import table_view
 from pokerroom.server.ids import player_key
 from pokerroom.server.room import Room
-from pokerroom.store import PLAY, Player, StoreError
+from pokerroom.server.sessions import SessionSockets
+from pokerroom.server.throttle import LoginGuard, TooManyAttempts, address_key
+from pokerroom.store import PLAY, AccountLocked, BadCredentials, Player, StoreError, UnknownPlayer
 
-__all__ = ["router", "store_error_handler"]
+__all__ = ["COOKIE", "DEVICE_COOKIE", "router", "store_error_handler"]
 
 router = APIRouter(prefix="/api")
 COOKIE = "pokerroom_token"
+DEVICE_COOKIE = "pokerroom_device"  # known-device tokens of the accounts logged in from this browser
+DEVICE_MAX_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
+DEVICES_KEPT = 5
 
 
 class Credentials(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=40)]
     password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class UnlockIn(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class SessionOut(BaseModel):
@@ -60,6 +69,12 @@ def _player(p: Player) -> dict[str, Any]:
 
 async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
     code = getattr(exc, "code", "store_error")
+    if isinstance(exc, TooManyAttempts):
+        return JSONResponse(
+            {"code": code, "message": str(exc)},
+            status_code=429,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     status = {
         "name_taken": 409,
         "bad_credentials": 401,
@@ -72,38 +87,105 @@ async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"code": code, "message": str(exc)}, status_code=status)
 
 
-def _login_response(session: Any, response: Response) -> SessionOut:
-    response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict", expires=session.expires_at)
+def _secure(request: Request) -> bool:
+    """Served over HTTPS (directly, or behind a proxy the ASGI server trusts: docs/security.md)."""
+    return request.url.scheme == "https"
+
+
+def _devices(request: Request) -> list[str]:
+    return [d for d in (request.cookies.get(DEVICE_COOKIE) or "").split("~") if d][:DEVICES_KEPT]
+
+
+def _login_response(session: Any, request: Request, response: Response) -> SessionOut:
+    secure = _secure(request)
+    response.set_cookie(
+        COOKIE, session.token, httponly=True, samesite="strict", secure=secure, expires=session.expires_at
+    )
+    if session.device:
+        mine = session.device.split(".")[1]
+        others = [d for d in _devices(request) if d.split(".")[1:2] != [mine]]
+        response.set_cookie(
+            DEVICE_COOKIE,
+            "~".join([session.device, *others][:DEVICES_KEPT]),
+            httponly=True,
+            samesite="strict",
+            secure=secure,
+            max_age=DEVICE_MAX_AGE,
+            path="/api/",
+        )
     return SessionOut(token=session.token, player=_player(session.player), expires_at=session.expires_at)
 
 
 @router.post("/register", response_model=SessionOut, tags=["accounts"])
 async def register(creds: Credentials, request: Request, response: Response) -> SessionOut:
-    """Create an account (with play money) and log in."""
+    """Create an account (with play money) and log in. The password: at least 15 characters, not common
+    or easy to guess (docs/security.md); a refusal (``weak_password``) says why."""
     room = _room(request)
     player = await room.store.accounts.register(creds.name, creds.password)
     if room.settings.play_money_on_register:
         await room.store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
-    session = await room.store.accounts.login(creds.name, creds.password)
-    return _login_response(session, response)
+    session = await room.store.accounts.login(creds.name, creds.password, devices=_devices(request))
+    return _login_response(session, request, response)
 
 
 @router.post("/login", response_model=SessionOut, tags=["accounts"])
 async def login(creds: Credentials, request: Request, response: Response) -> SessionOut:
-    session = await _room(request).store.accounts.login(creds.name, creds.password)
-    return _login_response(session, response)
+    """Log in. Throttled per client address and per name (growing delays) and over all clients (a
+    global rate): ``429 too_many_attempts`` with ``Retry-After``. Repeated failures lock the name for
+    devices it was never logged in from: ``423 account_locked``. An unknown name answers as a wrong
+    password does (``401 bad_credentials``), and locks the same way."""
+    guard: LoginGuard = request.app.state.login_guard
+    address = address_key(request.client.host if request.client else None)
+    name = creds.name.lower()
+
+    def gate(known_device: bool) -> None:
+        wait = guard.check(address, name, known_device=known_device)
+        if wait:
+            raise TooManyAttempts(wait)
+
+    try:
+        session = await _room(request).store.accounts.login(
+            creds.name, creds.password, devices=_devices(request), gate=gate
+        )
+    except BadCredentials:
+        guard.failed(address, name)
+        raise
+    except AccountLocked:  # no password was checked: only the address counts it
+        guard.failed(address, None)
+        raise
+    guard.succeeded(name)
+    return _login_response(session, request, response)
 
 
 @router.post("/logout", tags=["accounts"])
 async def logout(
     request: Request, response: Response, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, bool]:
+    """End the session: its token stops working and every WebSocket logged in with it is closed."""
     token = _token(request, authorization)
     if token:
         with contextlib.suppress(StoreError):
             await _room(request).store.accounts.logout(token)
-    response.delete_cookie(COOKIE)
+        sockets: SessionSockets = request.app.state.sessions
+        sockets.end(token, "logged_out")
+    response.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=_secure(request))
     return {"ok": True}
+
+
+@router.post("/admin/unlock", tags=["admin"])
+async def unlock(body: UnlockIn, me: Me, request: Request) -> dict[str, Any]:
+    """Admin only: lift the lock that repeated failed logins put on an account."""
+    if not me.is_admin:
+        raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
+    accounts = _room(request).store.accounts
+    try:
+        player = await accounts.find(body.name)
+    except UnknownPlayer:
+        raise HTTPException(404, detail={"code": "unknown_player", "message": "no such player"}) from None
+    await accounts.unlock(player.id)
+    guard: LoginGuard = request.app.state.login_guard
+    guard.succeeded(player.name.lower())
+    return {"ok": True, "player": _player(player)}
 
 
 @router.get("/lobby", tags=["lobby"])

@@ -54,7 +54,8 @@ class _Msg(BaseModel):
 
 
 class Hello(_Msg):
-    """Optional first message: protocol version and the session token (or pass ``?token=`` on connect)."""
+    """Protocol version and, to log the socket in, the session token (or the cookie on connect; never the
+    URL)."""
 
     type: Literal["hello"]
     version: Annotated[int, Field(ge=1, le=100)]

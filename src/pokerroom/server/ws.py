@@ -13,11 +13,14 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from pokerroom.server import protocol as p
-from pokerroom.server.connection import Connection, TokenBucket
+from pokerroom.server.connection import Connection, FloodWindow, TokenBucket
 from pokerroom.server.errors import Refused, error_frame
+from pokerroom.server.http import COOKIE
 from pokerroom.server.room import Room
 from pokerroom.server.routes import handle, welcome
-from pokerroom.store import Player, StoreError
+from pokerroom.server.security import SecuritySettings
+from pokerroom.server.sessions import SessionSockets
+from pokerroom.store import StoreError
 
 __all__ = ["websocket_endpoint"]
 
@@ -30,25 +33,26 @@ def _error(code: str, message: str, ref: str | None = None) -> str:
     return orjson.dumps(error_frame(Refused(code, message), ref)).decode()
 
 
-async def _authenticate(room: Room, token: str | None) -> Player | None:
-    if not token:
-        return None
-    try:
-        return await room.store.accounts.authenticate(token)
-    except StoreError:
-        return None
-
-
 async def websocket_endpoint(ws: WebSocket) -> None:
+    """Authentication: the ``pokerroom_token`` cookie at connect, or a ``hello`` frame with the token;
+    never the URL (it lands in logs: a ``?token=`` is refused with ``token_in_url`` and not used). The
+    socket belongs to its session until it closes (sessions.py). The upgrade's ``Origin`` was checked
+    by the security middleware."""
     room: Room = ws.app.state.room
+    security: SecuritySettings = ws.app.state.security
+    sessions: SessionSockets = ws.app.state.sessions
+    clock = security.clock
     await ws.accept()
     conn = Connection(ws.send_text, lambda code: ws.close(code))
-    conn.messages = TokenBucket(room.settings.message_rate, room.settings.message_burst)
+    conn.messages = TokenBucket(room.settings.message_rate, room.settings.message_burst, stamp=clock())
     conn.start()
-    player = await _authenticate(room, ws.query_params.get("token") or ws.cookies.get("pokerroom_token"))
-    room.attach(conn, player)
+    await _log_in(room, sessions, conn, ws.cookies.get(COOKIE))
     conn.send(orjson.dumps(welcome(conn)).decode())
-    strikes = 0
+    if "token" in ws.query_params:
+        conn.send(
+            _error("token_in_url", "send the session token in a hello frame or the cookie, not the URL")
+        )
+    flood = FloodWindow(security.flood_strikes, security.flood_window)
     try:
         while not conn.closed:
             frame = await ws.receive()
@@ -57,10 +61,10 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
-            if not conn.messages.take():
-                strikes += 1
+            now = clock()
+            if not conn.messages.take(now):
                 conn.send(_error("rate_limited", "too many messages; slow down"))
-                if strikes > 200:
+                if flood.strike(now):
                     break
                 continue
             try:
@@ -68,9 +72,25 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             except p.ProtocolError as exc:
                 conn.send(_error(exc.code, exc.message, exc.ref))
                 continue
+            if isinstance(msg, p.Hello) and msg.token and conn.player is None:
+                if msg.version == p.PROTOCOL_VERSION:
+                    await _log_in(room, sessions, conn, msg.token)
             await _handle(room, conn, msg)
     except WebSocketDisconnect:
         pass
     finally:
+        sessions.discard(conn)
         await room.detach(conn)
         await conn.stop()
+
+
+async def _log_in(room: Room, sessions: SessionSockets, conn: Connection, token: str | None) -> None:
+    """Attach ``conn`` to the player of ``token`` and to its session, if the token is valid."""
+    if not token:
+        return
+    try:
+        session = await room.store.accounts.session(token)
+    except StoreError:
+        return
+    room.attach(conn, session.player)
+    sessions.add(conn, token, session.expires_at)

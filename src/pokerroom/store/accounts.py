@@ -1,18 +1,26 @@
-"""Player accounts: registration, login with argon2 hashes, lock-out, expiring session tokens, roles."""
+"""Player accounts: registration with a password policy (NIST SP 800-63B), login with argon2 hashes,
+a lock after repeated failures that a known device passes, expiring session tokens, roles."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import re
 import secrets
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import NoReturn
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from zxcvbn import zxcvbn
 
 from pokerroom.store.db import Database
 from pokerroom.store.errors import (
@@ -50,40 +58,71 @@ class Player:
 
 @dataclass(frozen=True)
 class LoginSession:
-    """The result of a login. ``token`` is shown once; the store keeps only its SHA-256."""
+    """The result of a login. ``token`` is shown once; the store keeps only its SHA-256. ``device`` is a
+    known-device token for this account (a cookie of the browser that logged in; see ``Accounts.login``)."""
 
     token: str = field(repr=False)
+    player: Player
+    expires_at: datetime
+    device: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A valid session: its player and when it expires."""
+
     player: Player
     expires_at: datetime
 
 
 @dataclass(frozen=True)
 class LockPolicy:
-    """Lock an account after ``max_failures`` failed logins in a row, for ``lock_for``."""
+    """Lock a name after ``max_failures`` failed logins in a row, for ``lock_for``, against every device
+    it was never logged in from (a known device still passes; an operator lifts the lock with ``unlock``).
+    A known device stops being trusted after ``device_failures`` wrong passwords in a row."""
 
-    max_failures: int = 3
+    max_failures: int = 5
     lock_for: timedelta = timedelta(minutes=15)
+    device_failures: int = 5
+
+
+def normalize_password(password: str) -> str:
+    """NFKC, as NIST SP 800-63B asks of Unicode passwords: the same password typed on two keyboards (a
+    composed or decomposed accent, a full-width letter) is the same password."""
+    return unicodedata.normalize("NFKC", password)
 
 
 @dataclass(frozen=True)
 class PasswordPolicy:
-    """At least ``min_length`` characters (at most ``max_length``), at least one letter and one character
-    that is not a letter, and not the account name."""
+    """NIST SP 800-63B (revision 4) for a password that is the only authentication factor: at least
+    ``min_length`` characters (Unicode code points, after NFKC), up to at least 64 allowed (``max_length``),
+    any characters, no composition rules (no "a digit and a symbol"), and no password that is common, was
+    in a breach, or is guessable from words, names, keyboard patterns, sequences, repeats, dates or this
+    context (the account name, ``context``). That check is zxcvbn's estimate (its dictionaries include the
+    most frequent passwords of public breach corpora; it ships in the package, nothing is downloaded):
+    a password it expects to fall in fewer than about 10^8 guesses (``min_score`` 3) is refused."""
 
-    min_length: int = 8
+    min_length: int = 15
     max_length: int = 128
+    min_score: int = 3
+    context: tuple[str, ...] = ("pokerroom", "poker", "holdem", "omaha")
 
     def check(self, name: str, password: str) -> None:
         if not isinstance(password, str):
             raise WeakPassword("not a string")
-        if len(password) < self.min_length:
-            raise WeakPassword(f"shorter than {self.min_length} characters")
-        if len(password) > self.max_length:
-            raise WeakPassword(f"longer than {self.max_length} characters")
-        if not any(c.isalpha() for c in password) or all(c.isalpha() for c in password):
-            raise WeakPassword("needs at least one letter and one digit or symbol")
-        if name.casefold() in password.casefold():
-            raise WeakPassword("contains the account name")
+        text = normalize_password(password)
+        if len(text) < self.min_length:
+            raise WeakPassword(
+                f"use at least {self.min_length} characters (a few words you will remember make a good one)"
+            )
+        if len(text) > self.max_length:
+            raise WeakPassword(f"use at most {self.max_length} characters")
+        result = zxcvbn(text, user_inputs=[name, *self.context])
+        if int(result["score"]) < self.min_score:
+            feedback = result.get("feedback") or {}
+            why = str(feedback.get("warning") or "").strip() or "It is made of common words or patterns."
+            tips = " ".join(str(t) for t in feedback.get("suggestions") or [] if t)
+            raise WeakPassword(f"too easy to guess. {why} {tips}".strip())
 
 
 def name_key(name: str) -> str:
@@ -95,6 +134,29 @@ def check_name(name: object) -> str:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise InvalidName("a name has 3-20 characters: letters, digits, '_' and '-'")
     return name
+
+
+_TYPED = 2
+
+
+@dataclass(slots=True)
+class _Ghost:
+    failures: int = 0
+    locked_until: datetime | None = None
+
+
+def device_token(name: str, password_hash: str, nonce: str) -> str:
+    """A known-device token: ``d1.<nonce>.<mac>``, the MAC keyed by the account's password hash (secret to
+    the store, so only the store can make one; a new password makes every old one invalid)."""
+    mac = hmac.new(password_hash.encode(), f"device:{name_key(name)}:{nonce}".encode(), hashlib.sha256)
+    return f"d1.{nonce}.{mac.hexdigest()[:32]}"
+
+
+def _device_nonce(token: str) -> str | None:
+    parts = token.split(".") if isinstance(token, str) and len(token) <= 80 else []
+    if len(parts) != 3 or parts[0] != "d1" or not parts[1] or not parts[2]:
+        return None
+    return parts[1]
 
 
 def _player(row: PlayerRow | object) -> Player:
@@ -127,6 +189,10 @@ class Accounts:
         self.session_ttl = session_ttl
         self.hasher = hasher or PasswordHasher()
         self._dummy_hash: str | None = None
+        # Names with no account fail and lock exactly like names with one (nothing tells them apart); their
+        # counts live here. Bounded: the least recently failed are forgotten first.
+        self._ghosts: OrderedDict[str, _Ghost] = OrderedDict()
+        self._device_misses: OrderedDict[str, int] = OrderedDict()  # device nonce -> wrong passwords in a row
 
     async def register(
         self, name: str, password: str, *, role: Role = Role.PLAYER, now: datetime | None = None
@@ -136,7 +202,7 @@ class Accounts:
         check_name(name)
         self.password_policy.check(name, password)
         now = now or self.clock()
-        pw_hash = await asyncio.to_thread(self.hasher.hash, password)
+        pw_hash = await asyncio.to_thread(self.hasher.hash, normalize_password(password))
         try:
             async with self.db.write() as conn:
                 pid = (
@@ -168,27 +234,49 @@ class Accounts:
             raise NameTaken(f"the name {name!r} is taken") from None
         return Player(id=pid, name=name, role=Role(role), created_at=now)
 
-    async def login(self, name: str, password: str, *, now: datetime | None = None) -> LoginSession:
-        """Check the password and open a session. Raises BadCredentials or AccountLocked."""
+    async def login(
+        self,
+        name: str,
+        password: str,
+        *,
+        devices: Sequence[str] = (),
+        gate: Callable[[bool], None] | None = None,
+        now: datetime | None = None,
+    ) -> LoginSession:
+        """Check the password and open a session. Raises BadCredentials or AccountLocked.
+
+        ``devices``: known-device tokens the client holds (from earlier logins). One that belongs to this
+        account lets the login through a lock (it still needs the right password). A name with no account
+        answers exactly as a wrong password does, and locks the same way: the same statements, one argon2
+        check, the same errors. ``gate(known_device)`` runs before the lock and the password are checked
+        (the server's throttle: it raises to refuse the attempt)."""
         now = now or self.clock()
         if not isinstance(name, str) or not NAME_RE.match(name) or not isinstance(password, str):
             raise BadCredentials()
+        key = name_key(name)
         async with self.db.read() as conn:
             row = (
                 await conn.execute(
                     select(
                         *_COLS, PlayerRow.password_hash, PlayerRow.locked_until, PlayerRow.failed_logins
-                    ).where(PlayerRow.name_key == name_key(name))
+                    ).where(PlayerRow.name_key == key)
                 )
             ).one_or_none()
-        if row is None:
-            await asyncio.to_thread(self._verify, self._dummy(), password)  # same cost as a real check
-            raise BadCredentials()
-        if row.locked_until is not None and row.locked_until > now:
-            raise AccountLocked(row.locked_until)
-        ok = await asyncio.to_thread(self._verify, row.password_hash, password)
-        if not ok:
-            await self._failed(row.id, now)
+        pw_hash = row.password_hash if row is not None else self._dummy()
+        device = self._known_device(key, pw_hash, devices)  # never one for the dummy hash
+        if gate is not None:
+            gate(device is not None)
+        if device is None:
+            until = row.locked_until if row is not None else self._ghost_lock(key, now)
+            if until is not None and until > now:
+                raise AccountLocked(until)
+        verdict = await asyncio.to_thread(self._check, pw_hash, password)
+        if row is None or not verdict:
+            if device is not None:
+                self._device_miss(device)
+            await self._failed(key, now)
+        if device is not None:
+            self._device_misses.pop(device, None)
         token = secrets.token_urlsafe(32)
         expires = now + self.session_ttl
         async with self.db.write() as conn:
@@ -200,38 +288,86 @@ class Accounts:
                     token_hash=hash_token(token), player_id=row.id, created_at=now, expires_at=expires
                 )
             )
-            if self.hasher.check_needs_rehash(row.password_hash):
-                new_hash = self.hasher.hash(password)
+            if verdict == _TYPED or self.hasher.check_needs_rehash(pw_hash):
+                pw_hash = self.hasher.hash(normalize_password(password))
                 await conn.execute(
-                    update(PlayerRow).where(PlayerRow.id == row.id).values(password_hash=new_hash)
+                    update(PlayerRow).where(PlayerRow.id == row.id).values(password_hash=pw_hash)
                 )
-        return LoginSession(token=token, player=_player(row), expires_at=expires)
+        new_device = device_token(name, pw_hash, device or secrets.token_urlsafe(12))
+        return LoginSession(token=token, player=_player(row), expires_at=expires, device=new_device)
 
-    async def _failed(self, player_id: int, now: datetime) -> None:
+    def _known_device(self, key: str, pw_hash: str, devices: Sequence[str]) -> str | None:
+        """The nonce of the first of ``devices`` made for this account and still trusted."""
+        for token in list(devices)[:8]:
+            nonce = _device_nonce(token)
+            if nonce is None or self._device_misses.get(nonce, 0) >= self.lock_policy.device_failures:
+                continue
+            if hmac.compare_digest(device_token(key, pw_hash, nonce), token):
+                return nonce
+        return None
+
+    def _device_miss(self, nonce: str) -> None:
+        self._device_misses[nonce] = self._device_misses.get(nonce, 0) + 1
+        self._device_misses.move_to_end(nonce)
+        while len(self._device_misses) > 100_000:
+            self._device_misses.popitem(last=False)
+
+    def _ghost_lock(self, key: str, now: datetime) -> datetime | None:
+        ghost = self._ghosts.get(key)
+        return None if ghost is None else ghost.locked_until
+
+    def _ghost_fail(self, key: str, now: datetime) -> int:
+        ghost = self._ghosts.get(key)
+        if ghost is None:
+            ghost = self._ghosts[key] = _Ghost()
+        if ghost.locked_until is not None and ghost.locked_until <= now:  # a lock that has run out
+            ghost.failures, ghost.locked_until = 0, None  # starts a fresh count
+        ghost.failures += 1
+        self._ghosts.move_to_end(key)
+        while len(self._ghosts) > 100_000:
+            self._ghosts.popitem(last=False)
+        return ghost.failures
+
+    async def _failed(self, key: str, now: datetime) -> NoReturn:
+        """Count a failure against the name ``key`` (lock it at ``max_failures``); raises BadCredentials.
+        The statements are the same whether the name has an account or not (they just match no row)."""
         policy = self.lock_policy
         async with self.db.write() as conn:
             # A lock that has run out starts a fresh count.
             await conn.execute(
                 update(PlayerRow)
-                .where(PlayerRow.id == player_id, PlayerRow.locked_until <= now)
+                .where(PlayerRow.name_key == key, PlayerRow.locked_until <= now)
                 .values(failed_logins=0, locked_until=None)
             )
             failures = (
                 await conn.execute(
                     update(PlayerRow)
-                    .where(PlayerRow.id == player_id)
+                    .where(PlayerRow.name_key == key)
                     .values(failed_logins=PlayerRow.failed_logins + 1)
                     .returning(PlayerRow.failed_logins)
                 )
-            ).scalar_one()
+            ).scalar_one_or_none()
+            if failures is None:
+                failures = self._ghost_fail(key, now)
             if failures >= policy.max_failures:
                 until = now + policy.lock_for
                 await conn.execute(
                     update(PlayerRow)
-                    .where(PlayerRow.id == player_id)
+                    .where(PlayerRow.name_key == key)
                     .values(locked_until=until, failed_logins=0)
                 )
+                ghost = self._ghosts.get(key)
+                if ghost is not None:
+                    ghost.failures, ghost.locked_until = 0, until
         raise BadCredentials()
+
+    def _check(self, pw_hash: str, password: str) -> int:
+        """The password against the hash: 0 (wrong), 1 (its NFKC form matches) or ``_TYPED`` (the form
+        typed matches: a hash made before passwords were normalized; it is made again)."""
+        text = normalize_password(password)
+        if self._verify(pw_hash, text):
+            return 1
+        return _TYPED if text != password and self._verify(pw_hash, password) else 0
 
     def _verify(self, pw_hash: str, password: str) -> bool:
         try:
@@ -246,6 +382,10 @@ class Accounts:
 
     async def authenticate(self, token: str, *, now: datetime | None = None) -> Player:
         """The player a session token belongs to. Raises UnknownToken or TokenExpired."""
+        return (await self.session(token, now=now)).player
+
+    async def session(self, token: str, *, now: datetime | None = None) -> SessionInfo:
+        """The session of a token: its player and expiry. Raises UnknownToken or TokenExpired."""
         now = now or self.clock()
         if not isinstance(token, str) or not token:
             raise UnknownToken()
@@ -265,7 +405,7 @@ class Accounts:
                     delete(AuthSessionRow).where(AuthSessionRow.token_hash == hash_token(token))
                 )
             raise TokenExpired()
-        return _player(row)
+        return SessionInfo(_player(row), row.expires_at)
 
     async def logout(self, token: str) -> None:
         """End a session. Raises UnknownToken if there is none."""
@@ -316,8 +456,19 @@ class Accounts:
             raise UnknownPlayer(player_id)
         return await self.get(player_id)
 
+    async def set_password(self, player_id: int, password: str) -> None:
+        """Give an account a new password (it must meet the policy). Every known-device token of the
+        account stops working. Raises WeakPassword, UnknownPlayer."""
+        player = await self.get(player_id)
+        self.password_policy.check(player.name, password)
+        pw_hash = await asyncio.to_thread(self.hasher.hash, normalize_password(password))
+        async with self.db.write() as conn:
+            await conn.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id).values(password_hash=pw_hash)
+            )
+
     async def unlock(self, player_id: int) -> None:
-        """Lift a lock-out now (an admin action)."""
+        """Lift a lock-out now (an operator's action)."""
         async with self.db.write() as conn:
             n = (
                 await conn.execute(

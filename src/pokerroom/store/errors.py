@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class StoreError(Exception):
     """Base class of every error the store raises on purpose."""
@@ -44,12 +46,17 @@ class BadCredentials(StoreError):
 
 
 class AccountLocked(StoreError):
-    """Too many failed logins in a row; the account unlocks at ``until``."""
+    """Too many failed logins in a row: the name is locked until ``until`` for devices it was never
+    logged in from (a known device still logs in; an operator can lift the lock)."""
 
     code = "account_locked"
 
     def __init__(self, until: object) -> None:
-        super().__init__(f"account locked until {until}")
+        when = until.strftime("%Y-%m-%d %H:%M:%S UTC") if isinstance(until, datetime) else str(until)
+        super().__init__(
+            f"too many failed logins: this name is locked until {when} for devices it was never "
+            "logged in from; log in from a device you used before, wait, or ask the operator"
+        )
         self.until = until
 
 

@@ -257,7 +257,12 @@ class App {
     }
     if (msg.type === "balance" && msg.currency === "PLAY") this.setBalance(msg.amount);
     else if (msg.type === "last_hands" || msg.type === "last_hand") this.lastHands.onMessage(msg);
-    else if (msg.type === "error") {
+    else if (msg.type === "error" && msg.code === "session_ended") {
+      // Logged out (here or in another tab) or expired: back to the login form.
+      this.socket.close();
+      sessionStorage.removeItem(OPEN_KEY);
+      location.reload();
+    } else if (msg.type === "error") {
       const tile = [...this.tiles.values()].find((t) => t.refs.has(msg.ref));
       if (tile) tile.error(msg);
       else this.$("#conn").textContent = msg.message;

@@ -36,10 +36,11 @@ export class Socket {
       }
       this.dispatch(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.onstatus("offline");
       if (this.closedByUs) return;
+      if (ev.code === 4401) return; // the login session ended (logout, expiry): no reconnect
       this.retry = Math.min(this.retry + 1, 6);
       setTimeout(() => this.connect(), 300 * this.retry);
     };

@@ -1,0 +1,41 @@
+"""Issue 19, defect 5, in a real browser: the client works under its Content-Security-Policy (script-src
+'self', style-src 'self', no inline script or style): nothing it does is refused, and the seats it places
+with inline positions are where they belong. And logging out in one tab ends the socket of another."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import Room
+from .player import Player
+
+
+def test_the_client_runs_under_its_content_security_policy(room: Room, page: Any) -> None:
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation',"
+        " e => console.error('Content Security Policy: ' + e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    p = Player(page, room.url)
+    p.register()
+    tile = p.open_and_sit("holdem-nl")
+    seat = tile.locator(".seat").first
+    style = seat.get_attribute("style") or ""
+    assert "left:" in style.replace(" ", "") and "top:" in style.replace(" ", "")  # set via the CSSOM
+    box = seat.bounding_box()
+    assert box is not None and box["width"] > 0
+    page.click("#cashier-btn")
+    page.keyboard.press("Escape")
+    assert refused == [] and p.errors == []
+
+
+def test_logging_out_in_one_tab_sends_the_other_back_to_the_login_form(room: Room, page: Any) -> None:
+    p = Player(page, room.url)
+    p.register()
+    other = page.context.new_page()
+    other.goto(room.url)
+    other.wait_for_selector("#app:not([hidden])")
+    page.click("#logout-btn")
+    other.wait_for_selector("#login:not([hidden])", timeout=20_000)
+    other.close()
