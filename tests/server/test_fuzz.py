@@ -121,7 +121,7 @@ def _refused(rng: random.Random) -> dict[str, Any]:
         }
     if r < 0.8:
         return {"type": "subscribe", "table": f"no-such-{rng.randrange(1000)}", "ref": ref}
-    return {"type": "hello", "version": rng.choice([2, 3, 99]), "ref": ref}
+    return {"type": "hello", "version": rng.choice([1, 3, 99]), "ref": ref}
 
 
 def random_frame(rng: random.Random) -> str | bytes:

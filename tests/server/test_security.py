@@ -16,6 +16,7 @@ import websockets
 
 from pokerroom.rooms import Timing
 from pokerroom.server.demo import demo_tables
+from pokerroom.server.protocol import PROTOCOL_VERSION
 
 from .conftest import LiveServer, live_server
 from .wire import Wire, register, sit
@@ -61,7 +62,7 @@ async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServe
     bad_token = await Wire.open(room, "not-a-real-token")
     await bad_token.send({"type": "sit", "table": TABLE, "seat": 1, "buy_in": 2000, "ref": "b"})
     assert (await bad_token.reply("b"))["code"] == "login_required"
-    await bad_token.send({"type": "hello", "version": 1, "token": "forged", "ref": "h"})
+    await bad_token.send({"type": "hello", "version": PROTOCOL_VERSION, "token": "forged", "ref": "h"})
     assert (await bad_token.reply("h"))["code"] == "bad_token"
     assert room.room.tables[TABLE].table.seats == {}
 

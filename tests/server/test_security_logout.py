@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 import websockets
 
+from pokerroom.server.protocol import PROTOCOL_VERSION
 from pokerroom.server.sessions import SessionSockets
 
 from .securityhelpers import SecureServer, client, register, secure_server
@@ -47,7 +48,7 @@ async def test_logout_ends_every_socket_of_the_session_at_once(room: SecureServe
     token = alice.cookies["pokerroom_token"]
     first, second = await Wire.open(room, token), await Wire.open(room, token)
     hello = await Wire.open(room)  # logged in by a hello frame after connecting
-    await hello.send({"type": "hello", "version": 1, "token": token, "ref": "h"})
+    await hello.send({"type": "hello", "version": PROTOCOL_VERSION, "token": token, "ref": "h"})
     assert (await hello.until(lambda m: m["type"] == "welcome" and m["player"] is not None))["player"]
     async with client(room) as phone:  # alice's other session, on another device
         other = await phone.post("/api/login", json={"name": "alice", "password": "hunter-22-poker"})
@@ -63,7 +64,7 @@ async def test_logout_ends_every_socket_of_the_session_at_once(room: SecureServe
     with pytest.raises(websockets.ConnectionClosed):
         await first.send({"type": "sit", "table": TABLE, "seat": 1, "buy_in": 800, "ref": "s"})
         await first.reply("s", timeout=5)
-    assert room.room.actors[TABLE].table.seats == {}
+    assert room.room.tables[TABLE].table.seats == {}
     # the other session is not this one: it goes on
     await elsewhere.send({"type": "ping", "ref": "still"})
     assert (await elsewhere.until(lambda m: m["type"] == "pong"))["ref"] == "still"

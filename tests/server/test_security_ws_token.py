@@ -19,6 +19,7 @@ from pokerroom.bots.pool import PoolBot
 from pokerroom.bots.runner import start_bots
 from pokerroom.bots.tournament import TournamentBot
 from pokerroom.server.app import WEB_DIR
+from pokerroom.server.protocol import PROTOCOL_VERSION
 
 from .securityhelpers import SecureServer, register, secure_server
 from .wire import Wire
@@ -50,7 +51,7 @@ async def test_the_cookie_or_a_hello_frame_logs_in(room: SecureServer) -> None:
     by_cookie = await Wire.open(room, token)
     assert by_cookie.seen[0]["player"]["name"] == "alice"
     by_hello = await Wire.open(room)
-    await by_hello.send({"type": "hello", "version": 1, "token": token, "ref": "h"})
+    await by_hello.send({"type": "hello", "version": PROTOCOL_VERSION, "token": token, "ref": "h"})
     welcome = await by_hello.until(lambda m: m["type"] == "welcome")
     assert welcome["player"]["name"] == "alice"
     for w in (by_cookie, by_hello):

@@ -238,6 +238,10 @@ def test_sit_and_go_played_to_the_end(room: Room, page: Any, screenshots: Path) 
     assert standings.count() == FAST_SNG.max_players
     assert _ranked(standings.evaluate_all("els => els.map(e => Number(e.dataset.place))"))
     page.screenshot(path=str(screenshots / "sit-and-go-finished.png"))
+    # Its table closed with the tournament (table_closed): the tile goes, and the session storage no longer
+    # opens it again after a reload.
+    page.locator(f'.tile[data-table="{table}"]').wait_for(state="detached", timeout=30_000)
+    assert table not in page.evaluate("sessionStorage.getItem('pokerroom.open-tables') || ''")
     # The server's account of it: every place ranked, prizes paid exactly the prize pool.
     details = page.request.get(f"{room.url}/api/tournaments/{tid}").json()
     summary = details["summary"]
