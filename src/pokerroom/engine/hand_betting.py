@@ -203,7 +203,7 @@ class HandBetting(HandDeal):
         paid = {p.seat: p.paid for p in self.players.values()}
         active = [p.seat for p in self._active()]
         all_in = [p.seat for p in self._active() if p.all_in]
-        return side_pots(paid, active, all_in)
+        return side_pots(paid, active, all_in, self._dead)
 
     def current_pots(self) -> list[Pot]:
         """The main and side pots as they stand now (after a showdown: the pots that were awarded)."""
@@ -217,7 +217,7 @@ class HandBetting(HandDeal):
         paid = {p.seat: p.paid - p.bet for p in self.players.values()}
         active = [p.seat for p in self._active()]
         all_in = [p.seat for p in self._active() if p.all_in and p.bet == 0]  # all-in in an earlier round
-        return [pot for pot in side_pots(paid, active, all_in) if pot.amount]
+        return [pot for pot in side_pots(paid, active, all_in, self._dead) if pot.amount]
 
     # ------------------------------------------------------------------------------- betting queries
 

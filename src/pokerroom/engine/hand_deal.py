@@ -75,6 +75,8 @@ class HandDeal:
                 raise ConfigError("the bring-in must be less than the small bet")
         elif blinds is None and stakes.big_blind <= 0:
             raise ConfigError("a blind game needs a big blind")
+        if self._stud and stakes.big_blind_ante:
+            raise ConfigError("a stud game has no big blind to post a big-blind ante")
         self.variant = variant
         self.structure = structure
         self.hand_id = hand_id
@@ -111,6 +113,7 @@ class HandDeal:
         self._values: dict[int, tuple[HandValue, HandValue | None]] = {}
         self._rule = variant.rule_for(deck.spec)
         self._blinds = blinds
+        self._dead: dict[int, int] | None = None  # unequal antes: dead money (hand_betting)
         self._last_blind: int | None = self.button
         self._start_args: dict[str, Any] = {
             "seats": [(s.seat, s.stack, s.auto_muck) for s in seats],
@@ -145,6 +148,31 @@ class HandDeal:
         self.events.append(event)
 
     # ------------------------------------------------------------------------------- forced bets, deal
+
+    def _antes(self, blinds: Blinds | None) -> dict[int, int]:
+        """Each seat's ante: the table's decision (``Blinds.antes``), else one ante for the whole table
+        posted by the big blind (a big-blind ante), else the stakes' ante from everybody."""
+        stakes = self.structure.stakes
+        if blinds is not None and blinds.antes is not None:
+            return dict(blinds.antes)
+        if stakes.big_blind_ante:
+            big = blinds.big if blinds is not None else None
+            return {big[0]: stakes.ante} if big is not None and stakes.ante > 0 else {}
+        return dict.fromkeys(self.order, stakes.ante)
+
+    def _post_antes(self, antes: dict[int, int]) -> None:
+        """Antes first, before any blind (a short big blind posts his big-blind ante before his blind,
+        TDA). When the antes are not all equal they are dead money of the main pot (``side_pots``)."""
+        unequal = len({antes.get(s, 0) for s in self.order}) > 1
+        dead: dict[int, int] = {}
+        for seat in self._after(self.button):
+            if antes.get(seat, 0) > 0:
+                p = self.players[seat]
+                before = p.paid
+                self._post(p, antes[seat], "ante", live=False)
+                dead[seat] = p.paid - before
+        if unequal and dead:
+            self._dead = dead
 
     def _default_blinds(self) -> Blinds:
         stakes = self.structure.stakes

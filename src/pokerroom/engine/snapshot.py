@@ -143,6 +143,7 @@ def dump_hand(hand: HandState) -> dict[str, Any]:
                 "ante": s.stakes.ante,
                 "bring_in": s.stakes.bring_in,
                 "chip_unit": s.stakes.chip_unit,
+                "big_blind_ante": s.stakes.big_blind_ante,
             },
             "cap": s.cap,
             "heads_up_uncapped": s.heads_up_uncapped,

@@ -121,7 +121,7 @@ class HandState(HandBetting):
         return self
 
     def _begin(self) -> None:
-        v, stakes = self.variant, self.structure.stakes
+        v = self.variant
         self._emit(
             HandStarted(
                 v.code,
@@ -132,18 +132,11 @@ class HandState(HandBetting):
             )
         )
         blinds = self._blinds
-        antes = (
-            dict(blinds.antes)
-            if blinds and blinds.antes is not None
-            else dict.fromkeys(self.order, stakes.ante)
-        )
-        for seat in self._after(self.button):
-            if antes.get(seat, 0) > 0:
-                self._post(self.players[seat], antes[seat], "ante", live=False)
+        if blinds is None and not self._stud:
+            blinds = self._default_blinds()
+        self._post_antes(self._antes(blinds))
         self._open_round(0)
-        if not self._stud:
-            if blinds is None:
-                blinds = self._default_blinds()
+        if blinds is not None and not self._stud:
             self._post_blinds(blinds)
         self._deal_street(0)
         if self._stud:
