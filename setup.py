@@ -20,7 +20,8 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 # The modules every action of every hand runs through. Commands, events and specs stay interpreted:
 # callers build, subclass, pickle and compare them freely.
-COMPILED = ["state", "betting", "pots", "deck", "showdown", "stud"]
+# pokerroom.engine.native.COMPILED names the same modules (a test keeps the two lists equal).
+COMPILED = ["state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud"]
 SOURCES = [f"src/pokerroom/engine/{name}.py" for name in COMPILED]
 MANIFEST = "compiled.txt"  # pokerroom.engine.native.MANIFEST
 

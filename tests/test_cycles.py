@@ -95,7 +95,7 @@ def _without_packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     return {m: {d for d in deps if d not in packages} for m, deps in graph.items() if m not in packages}
 
 
-@pytest.mark.parametrize("layer", ["server", "rooms", "store", "history", "eval", "bots", "cli"])
+@pytest.mark.parametrize("layer", ["server", "rooms", "store", "engine", "history", "eval", "bots", "cli"])
 def test_no_import_cycles(layer: str) -> None:
     graph = _without_packages(import_graph(PACKAGE))
     inside = {m: {d for d in deps if d.startswith(f"pokerroom.{layer}")} for m, deps in graph.items()}

@@ -106,6 +106,20 @@ class Referee:
         if blinds is None and not game.is_stud:
             self.nominal_big = stakes.big_blind
         self.nominal_straddles = [a for _, a in blinds.straddles] if blinds else []
+        # Antes (issue 21): the table's per-seat antes, else the big blind's one ante for the table, else
+        # the stakes' ante from everyone. Unequal antes are dead money of the main pot, no contribution.
+        if blinds is not None and blinds.antes is not None:
+            antes = dict(blinds.antes)
+        elif stakes.big_blind_ante:
+            big = blinds.big if blinds is not None else None
+            if big is None and self.button is not None:
+                after = self.after(self.button)
+                big = (after[0] if len(after) == 2 else after[1], stakes.big_blind)
+            antes = {big[0]: stakes.ante} if big is not None and stakes.ante else {}
+        else:
+            antes = dict.fromkeys(self.order, stakes.ante)
+        self.dead_antes = len({antes.get(s, 0) for s in self.order}) > 1
+        self.dead: dict[int, int] = {}
         self.start: dict[int, int] = {}
         self.stack: dict[int, int] = {}
         self.paid = dict.fromkeys(self.order, 0)
@@ -165,6 +179,8 @@ class Referee:
             self._new_round(0)
         elif isinstance(e, Posted):
             self._pay(e.seat, e.amount)
+            if e.what == "ante" and self.dead_antes:
+                self.dead[e.seat] = self.dead.get(e.seat, 0) + e.amount
             if e.what in LIVE_POSTS:
                 self.bet[e.seat] += e.amount
             if e.what in ("small_blind", "big_blind", "straddle"):
@@ -448,9 +464,10 @@ class Referee:
     def pots(self) -> list[tuple[int, tuple[int, ...]]]:
         """Main and side pots (RULES §3.8) from the contributions: (amount, eligible seats)."""
         active = self.active()
-        paid = self.paid
+        # Unequal antes are dead money: out of the levels, into the main pot (issue 21).
+        paid = {s: c - self.dead.get(s, 0) for s, c in self.paid.items()}
         top = max(paid[s] for s in active)
-        all_in = [s for s in active if paid[s] == self.start[s]]  # (stacks may hold winnings by now)
+        all_in = [s for s in active if self.paid[s] == self.start[s]]  # (stacks may hold winnings by now)
         levels = sorted({paid[s] for s in all_in if paid[s] < top} | {top})
         pots: list[tuple[int, tuple[int, ...]]] = []
         previous = 0
@@ -468,4 +485,5 @@ class Referee:
         # those chips go to the last pot (the formula of §3.8 does not cover them).
         extra = sum(max(0, c - top) for c in paid.values())
         pots[-1] = (pots[-1][0] + extra, pots[-1][1])
+        pots[0] = (pots[0][0] + sum(self.dead.values()), pots[0][1])
         return pots

@@ -34,7 +34,7 @@ from pokerroom.engine import (
     Stakes,
     Structure,
 )
-from pokerroom.engine.native import MANIFEST, choose
+from pokerroom.engine.native import COMPILED, MANIFEST, choose
 from pokerroom.variants import get_variant
 
 from .helpers import start
@@ -180,3 +180,23 @@ def test_an_argument_against_its_annotation_is_refused(kw: dict[str, object]) ->
     Record fields (seats, blinds) are checked by ``check_start`` in both builds (above)."""
     with pytest.raises(ConfigError if BUILD == "python" else TypeError):
         _start_with([SeatSetup(1, 10), SeatSetup(2, 100)], **kw)
+
+
+def test_setup_compiles_the_modules_native_knows() -> None:
+    """setup.py's COMPILED list and ``native.COMPILED`` name the same modules (issue 14: the split of
+    ``state.py`` added ``hand_deal`` and ``hand_betting``)."""
+    text = (Path(__file__).resolve().parents[2] / "setup.py").read_text()
+    line = next(ln for ln in text.splitlines() if ln.startswith("COMPILED = "))
+    names = [n.strip().strip('"') for n in line.partition("=")[2].strip(" []").split(",")]
+    assert tuple(f"pokerroom.engine.{n}" for n in names) == COMPILED
+    assert {"pokerroom.engine.hand_deal", "pokerroom.engine.hand_betting"} <= set(COMPILED)
+
+
+def test_a_build_that_lacks_a_module_runs_the_sources(tmp_path: Path) -> None:
+    """A manifest from before a module was split off: the build is incomplete, every module from source."""
+    sources = {"state": "x = 1\n", "hand_deal": "y = 2\n"}
+    here = _package(tmp_path, sources, {"state": "x = 1\n"})
+    build, from_source, stale = choose(here, pure=False)
+    assert build == "python"
+    assert from_source == ["pokerroom.engine.state"]
+    assert stale == ["pokerroom.engine.hand_deal"]

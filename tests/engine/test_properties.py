@@ -156,15 +156,16 @@ def _stakes(draw: st.DrawFn, game: str, betting: Betting) -> Stakes:
         bring_in = chip * draw(st.integers(1, small // chip - 1))
         ante = chip * draw(st.integers(0, 3))
         return Stakes(0, 0, small, big, ante, bring_in, chip)
-    ante = chip * draw(st.sampled_from([0, 0, 0, 1, 2]))
+    ante = chip * draw(st.sampled_from([0, 0, 0, 1, 2, 12]))
+    bb_ante = ante > 0 and draw(st.booleans())  # a big-blind ante: the big blind antes for the table
     if betting is FL:
         small = chip * draw(units.filter(lambda u: u >= 2))
         big = draw(st.sampled_from([small, 2 * small]))
         sb = chip * draw(st.integers(0, small // chip))
-        return Stakes(sb, small, small, big, ante, 0, chip)
+        return Stakes(sb, small, small, big, ante, 0, chip, big_blind_ante=bb_ante)
     bb = chip * draw(units)
     sb = chip * draw(st.integers(0, bb // chip))
-    return Stakes(sb, bb, 0, 0, ante, 0, chip)
+    return Stakes(sb, bb, 0, 0, ante, 0, chip, big_blind_ante=bb_ante)
 
 
 def _blinds(draw: st.DrawFn, stakes: Stakes, after_button: list[int]) -> Blinds | None:

@@ -100,6 +100,8 @@ def test_r113_r239_stud_tables_take_at_most_eight_players(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["stud", "razz"])
 def test_r114_everyone_antes_before_the_deal_and_antes_are_dead(game: str) -> None:
+    """R114: 7-Card Stud and Razz $2/$4: every player posts a $0.40 ante before the deal; antes never count
+    toward later bets."""
     hand = start(game, FL, S2_4, [DEEP] * 4)
     k = kinds(hand.events)
     antes = [(e.seat, e.what, e.amount) for e in of(hand.events, Posted)]
@@ -117,16 +119,20 @@ def test_r114_everyone_antes_before_the_deal_and_antes_are_dead(game: str) -> No
 
 
 def test_r115_equal_lowest_upcards_the_lowest_suit_brings_in() -> None:
+    """R115: Stud bring-in: with upcards 2♠, 2♥, 2♦ and higher cards, the 2♦ brings in."""
     hand = _stud("stud", ["Ac Kd 2s", "Ad Kh 2h", "As Ks Kc", "Ah Qc 2d"])
     assert _bring_in_seat(hand) == 4
 
 
 def test_r116_high_stud_bring_in_counts_the_ace_high() -> None:
+    """R116: High-stud bring-in counts the ace high: upcards A♣ and 3♦ → the 3♦ brings in."""
     hand = _stud("stud", ["Kc Kd Ac", "Qc Qd 3d"])
     assert _bring_in_seat(hand) == 2
 
 
 def test_r117_bring_in_player_may_only_bring_in_or_complete() -> None:
+    """R117: Stud $2/$4: the bring-in player may only bring in for $0.50 or complete to $2; fold and check are
+    not offered."""
     hand = _stud("stud", ["Kc Kd 2c", "Qc Qd 9d", "Jc Jd Th"])
     d = bet(hand)
     assert (d.seat, d.fold, d.check, d.call, d.bring_in, d.raise_kind, d.choices) == (
@@ -148,12 +154,15 @@ def test_r117_bring_in_player_may_only_bring_in_or_complete() -> None:
 
 
 def test_r117_bring_in_timeout_posts_the_bring_in() -> None:
+    """R117: Stud $2/$4: the bring-in player may only bring in for $0.50 or complete to $2; fold and check are
+    not offered."""
     hand = _stud("stud", ["Kc Kd 2c", "Qc Qd 9d"])
     hand.apply(TimeOut(1))
     assert actions(hand) == [(1, "bring_in", 50)]
 
 
 def test_r118_after_the_bring_in_fold_call_or_complete() -> None:
+    """R118: Stud after a bring-in: the next player may fold, call $0.50 or complete to $2."""
     hand = _stud("stud", ["Kc Kd 2c", "Qc Qd 9d", "Jc Jd Th"])
     hand.apply(BringIn(1))
     d = bet(hand)
@@ -174,6 +183,8 @@ def test_r118_after_the_bring_in_fold_call_or_complete() -> None:
 
 
 def test_r119_third_street_cap_bring_in_complete_and_three_raises() -> None:
+    """R119: Stud $2/$4 3rd street: bring-in $0.50, complete $2, raise $4, raise $6, raise $8 is legal; a
+    raise to $10 is rejected."""
     hand = _stud("stud", ["Kc Kd 2c", "Qc Qd 9d", "Jc Jd Th", "Tc Td 8h", "9c 9s 8s", "7c 7d 6h"])
     hand.apply(BringIn(1))
     for seat, to in ((2, 200), (3, 400), (4, 600), (5, 800)):
@@ -187,6 +198,7 @@ def test_r119_third_street_cap_bring_in_complete_and_three_raises() -> None:
 
 
 def test_r120_everyone_folds_to_the_bring_in() -> None:
+    """R120: Stud: if all players fold to the bring-in, he wins the antes and his bring-in comes back."""
     hand = _stud("stud", ["Kc Kd 2c", "Qc Qd 9d", "Jc Jd Th"])
     hand.apply(BringIn(1))
     hand.apply(Fold(2))
@@ -209,6 +221,8 @@ def _fourth_street(fourth: str) -> HandState:
 
 
 def test_r121_open_pair_first_bet_small_or_big() -> None:
+    """R121: 7-Card Stud $2/$4 4th street with an open pair on any board: the first bet may be $2 or $4; after
+    a $2 bet others may call $2, raise to $4 or raise to $6."""
     hand = _fourth_street("5d Td Qh")  # seat 1 shows 5-5
     d = bet(hand)
     assert (d.seat, d.raise_kind, d.choices) == (1, "bet", (200, 400))
@@ -220,12 +234,16 @@ def test_r121_open_pair_first_bet_small_or_big() -> None:
 
 
 def test_r121_open_pair_big_bet_first() -> None:
+    """R121: 7-Card Stud $2/$4 4th street with an open pair on any board: the first bet may be $2 or $4; after
+    a $2 bet others may call $2, raise to $4 or raise to $6."""
     hand = _fourth_street("5d Td Qh")
     hand.apply(RaiseTo(1, 400))
     assert bet(hand).choices == (800,)
 
 
 def test_r121_open_pair_on_any_board_lets_everyone_bet_big() -> None:
+    """R121: 7-Card Stud $2/$4 4th street with an open pair on any board: the first bet may be $2 or $4; after
+    a $2 bet others may call $2, raise to $4 or raise to $6."""
     hand = _fourth_street("6d 9h Qh")  # seat 2 shows 9-9, seat 3 K-Q: seat 2 acts first
     assert bet(hand).seat == 2
     hand.apply(Check(2))
@@ -234,6 +252,8 @@ def test_r121_open_pair_on_any_board_lets_everyone_bet_big() -> None:
 
 
 def test_r122_after_a_big_raise_every_later_raise_is_big() -> None:
+    """R122: Same round as R121: after a bet of $2 and a raise to $6, the next raise is to $10; a raise to $8
+    is rejected."""
     hand = _fourth_street("5d Td Qh")
     hand.apply(RaiseTo(1, 200))
     hand.apply(RaiseTo(2, 600))
@@ -245,6 +265,7 @@ def test_r122_after_a_big_raise_every_later_raise_is_big() -> None:
 
 
 def test_r123_no_open_pair_fourth_street_bets_are_small() -> None:
+    """R123: 7-Card Stud 4th street without an open pair: a $4 bet is rejected; bets are $2."""
     hand = _fourth_street("6d Td Qh")  # no pair: seat 3 (K-Q) acts first
     d = bet(hand)
     assert (d.seat, d.choices) == (3, (200,))
@@ -255,6 +276,7 @@ def test_r123_no_open_pair_fourth_street_bets_are_small() -> None:
 
 
 def test_r124_fifth_to_seventh_streets_use_the_big_bet() -> None:
+    """R124: 7-Card Stud 5th, 6th and 7th streets: every bet and raise is $4 in $2/$4."""
     hand = _fourth_street("6d Td Qh")
     _play_round(hand)
     for street in (2, 3, 4):
@@ -273,6 +295,7 @@ def test_r124_fifth_to_seventh_streets_use_the_big_bet() -> None:
 
 
 def test_r125_a_pair_acts_before_ace_king() -> None:
+    """R125: Stud 4th street: a board showing a pair acts before a board showing A-K."""
     hand = _stud("stud", ["Qc Qd Ad", "Jc Jd 9h", "8c 8d 5c"], "Kd 2c 5d", "2s 3s 4s", "6h 7h 8h", "Ts Th 9s")
     _play_round(hand)
     assert bet(hand).seat == 3  # 5-5 before A-K
@@ -280,6 +303,7 @@ def test_r125_a_pair_acts_before_ace_king() -> None:
 
 @pytest.mark.parametrize(("two", "five"), [("Ac 2c", "As 2s"), ("As 2s", "Ac 2c")])
 def test_r126_equal_boards_the_lower_seat_acts_first(two: str, five: str) -> None:
+    """R126: Stud: two players both show A-2, in seats 2 and 5 → seat 2 acts first."""
     up2, up5 = two.split(), five.split()
     first = ["Kc Kd 3c", "Qc Qd " + up2[0], "Jc Jd 9h", "Tc Td 8h", "9c 9d " + up5[0]]
     fourth = f"4c {up2[1]} 4h 5h {up5[1]}"  # seats 2 and 5 show A-2; the others 4-3, 9-4, 8-5
@@ -291,6 +315,8 @@ def test_r126_equal_boards_the_lower_seat_acts_first(two: str, five: str) -> Non
 
 @pytest.mark.parametrize(("two", "five"), [("7c 7d", "7h 7s"), ("7h 7s", "7c 7d")])
 def test_r127_equal_pairs_act_by_seat_not_suit(two: str, five: str) -> None:
+    """R127: Stud: two players both show 7-7 → the one nearest the button's left (lower seat number) acts
+    first; suits are not used."""
     up2, up5 = two.split(), five.split()
     first = ["Kc Kd 2c", "Qc Qd " + up2[0], "Jc Jd 9h", "Tc Td 8h", "9c 9d " + up5[0]]
     hand = _stud(
@@ -304,6 +330,7 @@ def test_r127_equal_pairs_act_by_seat_not_suit(two: str, five: str) -> None:
 def test_r128_the_first_card_of_every_deal_goes_to_the_lowest_seat(
     seats: tuple[int, ...], button: int
 ) -> None:
+    """R128: Stud: seat 1 (if dealt in) receives the first card of every deal; the stud button never moves."""
     v = get_variant("stud")
     d = ListDeck.from_text("", DeckSpec.STANDARD)
     order = list(d.order())
@@ -335,6 +362,8 @@ def _eight_to_seventh() -> HandState:
 
 
 def test_r129_eight_players_seventh_street_one_community_card() -> None:
+    """R129: 7-Card Stud with 8 players reaching 7th street: the stub has 1 card, which is dealt face up as a
+    community card without a burn and is part of every player's hand."""
     hand = _eight_to_seventh()
     while hand.street < 4:
         _play_round(hand)
@@ -354,6 +383,8 @@ def test_r129_eight_players_seventh_street_one_community_card() -> None:
 
 
 def test_r130_seven_players_seventh_street_everyone_gets_a_card_without_burn() -> None:
+    """R130: 7-Card Stud with 7 players reaching 7th street: the stub has 7 cards; each player receives a down
+    card and no card is burned."""
     hand = start("stud", FL, S2_4, [DEEP] * 7)
     while hand.street < 4:
         _play_round(hand)
@@ -368,6 +399,7 @@ def test_r130_seven_players_seventh_street_everyone_gets_a_card_without_burn() -
 
 
 def test_r131_the_first_stud_round_cannot_be_checked_through() -> None:
+    """R131: Stud: the first betting round cannot end with everybody checking."""
     hand = _stud("stud", ["Kc Kd 2c", "Qc Qd 9d", "Jc Jd Th", "Tc Td 8h"])
     assert not bet(hand).check
     hand.apply(BringIn(1))
@@ -383,21 +415,26 @@ def test_r131_the_first_stud_round_cannot_be_checked_through() -> None:
 
 
 def test_r133_razz_highest_upcard_brings_in() -> None:
+    """R133: Razz: the highest upcard brings in: K♣ against Q♠ → K♣."""
     hand = _stud("razz", ["Ac 2c Qs", "Ad 2d Kc", "Ah 2h 5d"])
     assert _bring_in_seat(hand) == 2
 
 
 def test_r134_razz_ace_is_the_lowest_card_for_the_bring_in() -> None:
+    """R134: Razz: the ace is the lowest card for the bring-in: upcards A♠ and 2♦ → 2♦ brings in."""
     hand = _stud("razz", ["3c 4c As", "3d 4d 2d"])
     assert _bring_in_seat(hand) == 2
 
 
 def test_r135_razz_equal_highest_upcards_the_highest_suit_brings_in() -> None:
+    """R135: Razz: upcards K♣ and K♠ tie for highest → K♠ brings in."""
     hand = _stud("razz", ["Ac 2c Ks", "Ad 2d Kc", "Ah 2h 9d"])
     assert _bring_in_seat(hand) == 1
 
 
 def test_r136_razz_fourth_street_stays_small_with_an_open_pair() -> None:
+    """R136: Razz 4th street with an open pair: bets stay at the small bet; with a $5 small bet: bet $5, raise
+    to $10, raise to $15."""
     stakes = Stakes.fixed_limit(500, 1000, ante=100, bring_in=100, blinds=False)
     hand = _stud("razz", ["Ac 2c 9c", "Ad 2d 3h", "Ah 2h 4h"], "9d 5d 6d", stakes=stakes)
     _play_round(hand)
@@ -413,6 +450,7 @@ def test_r136_razz_fourth_street_stays_small_with_an_open_pair() -> None:
 
 
 def test_r137_razz_fifth_to_seventh_streets_use_the_big_bet() -> None:
+    """R137: Razz 5th, 6th and 7th streets use the big bet."""
     stakes = Stakes.fixed_limit(500, 1000, ante=100, bring_in=100, blinds=False)
     hand = _stud("razz", ["Ac 2c 9c", "Ad 2d 3h"], "9d 5d", "Ks Qs", "Js Ts", "8s 7s", stakes=stakes)
     _play_round(hand)
@@ -434,12 +472,14 @@ def test_r137_razz_fifth_to_seventh_streets_use_the_big_bet() -> None:
     ],
 )
 def test_r138_razz_best_showing_low_acts_first(first: list[str], fourth: str, acts: int) -> None:
+    """R138: Razz later streets: a board of 4-A acts before 5-2; a board of Q-J acts before 3-3."""
     hand = _stud("razz", first, fourth)
     _play_round(hand)
     assert bet(hand).seat == acts
 
 
 def test_r139_razz_best_a5_low_wins() -> None:
+    """R139: Razz showdown: the best A-5 low wins the pot."""
     # Seat 1: A-2-3-4-6 with a pair; seat 2: 8-7-5-3-2; seat 3: Q-high.
     hand = _stud(
         "razz",
@@ -468,6 +508,7 @@ def test_r240_razz_cards_one_two_and_seven_down() -> None:
 
 
 def test_r140_stud_hi_lo_wheel_is_a_straight_and_the_best_low() -> None:
+    """R140: Stud Hi/Lo: cards A♠ 2♦ 3♣ 4♥ 5♠ K♦ K♣ → high 5-high straight, low 5-4-3-2-A."""
     # Seat 1 ends with A♠ 2♦ 3♣ 4♥ 5♠ K♦ K♣; seat 2 has queens and no low.
     hand = _stud("stud8", ["As 2d Kd", "Qs Qh Jd"], "3c 9c", "4h Tc", "5s Jh", "Kc 9h")
     _play_out(hand)
@@ -482,6 +523,7 @@ def test_r140_stud_hi_lo_wheel_is_a_straight_and_the_best_low() -> None:
 
 
 def test_r141_stud_hi_lo_open_pair_does_not_allow_the_big_bet() -> None:
+    """R141: Stud Hi/Lo 4th street with an open pair: a big bet is rejected."""
     hand = _stud("stud8", ["Kc Kd 5c", "Qc Qd 9d", "Jc Jd Kh"], "5d Td Qh")
     _play_round(hand)
     d = bet(hand)
@@ -494,6 +536,8 @@ def test_r141_stud_hi_lo_open_pair_does_not_allow_the_big_bet() -> None:
 
 
 def test_r142_five_card_stud_one_down_four_up_all_five_used() -> None:
+    """R142: 5-Card Stud: each player gets 1 down + 1 up card, then 3 more up cards; at showdown 1 down + 4
+    up, all five used."""
     # Seat 1: 9c down, 5d 6h 7s 8c up (a straight using the down card); seat 2 shows A-A.
     hand = _stud("stud5", ["9c 5d", "2c Ad"], "6h Ah", "7s Kc", "8c Qd")
     _play_out(hand)
@@ -506,6 +550,7 @@ def test_r142_five_card_stud_one_down_four_up_all_five_used() -> None:
 
 
 def test_r143_five_card_stud_ante_bring_in_four_rounds() -> None:
+    """R143: 5-Card Stud $2/$4: ante $0.40, bring-in $0.50; 4 betting rounds."""
     hand = _stud("stud5", ["Kc 2d", "Qc 9d", "Jc Th"], "2s 3s 4s", "6h 7h 8h", "Ts Js Qs")
     assert [(e.what, e.amount) for e in of(hand.events, Posted)] == [("ante", 40)] * 3
     assert _bring_in_seat(hand) == 1 and bet(hand).bring_in == 50
@@ -514,6 +559,8 @@ def test_r143_five_card_stud_ante_bring_in_four_rounds() -> None:
 
 
 def test_r144_five_card_stud_caps_per_player() -> None:
+    """R144: 5-Card Stud $2/$4: bring-in $0.50 → complete $2 → $4 → $6 → one more raise to $8; per-player
+    maximum $8 on 2nd and 3rd streets, $16 on 4th and 5th."""
     hand = _stud("stud5", ["Kc 2d", "Qc 9d", "Jc Th"], "2s 3s 4s", "6h 7h 8h", "Ts Js Qs")
     hand.apply(BringIn(1))
     for seat, to in ((2, 200), (3, 400), (1, 600), (2, 800)):
@@ -538,6 +585,8 @@ S10_20 = Stakes.fixed_limit(1000, 2000, ante=100, bring_in=500, blinds=False)
 
 
 def test_r145_five_card_stud_showing_pair_keeps_the_small_bet() -> None:
+    """R145: 5-Card Stud $10/$20, 3rd street with a showing pair: a $20 bet is rejected; bets stay $10 (seed
+    003 L21 not implemented)."""
     hand = _stud("stud5", ["Kc 2d", "Qc 9d", "Jc Th"], "2s 3s 4s", stakes=S10_20)
     _play_round(hand)
     assert hand.street == 1  # seat 1 shows 2-2
@@ -548,6 +597,8 @@ def test_r145_five_card_stud_showing_pair_keeps_the_small_bet() -> None:
 
 
 def test_r146_five_card_stud_10_20_bring_in_5_completes_to_10() -> None:
+    """R146: 5-Card Stud $10/$20 configured with ante $1 and bring-in $5: the bring-in may be completed to
+    $10."""
     hand = _stud("stud5", ["Kc 2d", "Qc 9d", "Jc Th"], stakes=S10_20)
     assert [(e.what, e.amount) for e in of(hand.events, Posted)] == [("ante", 100)] * 3
     d = bet(hand)
@@ -561,6 +612,8 @@ def test_r146_five_card_stud_10_20_bring_in_5_completes_to_10() -> None:
 
 @pytest.mark.parametrize(("low", "high"), [("c", "s"), ("s", "c")])
 def test_r147_five_card_stud_equal_boards_act_by_seat(low: str, high: str) -> None:
+    """R147: 5-Card Stud: equal best boards on 3rd–5th streets are resolved by seat (nearest the button's
+    left), never by suit."""
     # Seats 2 and 4 show the same ranks on 3rd, 4th and 5th streets; suits differ.
     hand = _stud(
         "stud5",

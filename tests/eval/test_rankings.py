@@ -183,17 +183,21 @@ def test_r32_a5_low_ordering() -> None:
 
 
 def test_r33_razz_best_five_of_seven() -> None:
+    """R33: Razz best 5 of 7: A, A, 2, 3, 4, 5, K → 5-4-3-2-A."""
     v = ev("ace5_low", "Ac Ad 2h", "3s 4c 5d Kh")
     assert v.description == "5-4-3-2-A low"
 
 
 def test_r34_deuce7_wheel_is_not_a_straight() -> None:
+    """R34: 2-7: A-2-3-4-5 of mixed suits is ace-high with no pair (not a straight); T-J-Q-K-A of mixed suits
+    is a straight."""
     wheel = ev("deuce7_low", "Ac 2d 3h 4s 5c")
     assert wheel.category == "high_card" and wheel.description == "A-5-4-3-2 low"
     assert ev("deuce7_low", "Tc Jd Qh Ks Ac").category == "straight"
 
 
 def test_r35_deuce7_nuts() -> None:
+    """R35: 2-7: 7-5-4-3-2 of mixed suits beats every other hand, e.g. 7-6-4-3-2."""
     nuts = ev("deuce7_low", "7c 5d 4h 3s 2c")
     assert nuts > ev("deuce7_low", "7c 6d 4h 3s 2c")
     order = ["7c 6d 4h 3s 2c", "7c 6d 5h 3s 2c", "7c 6d 5h 4s 2c", "8c 5d 4h 3s 2c"]
@@ -202,22 +206,27 @@ def test_r35_deuce7_nuts() -> None:
 
 
 def test_r36_deuce7_highest_card_first() -> None:
+    """R36: 2-7: 9-7-6-4-3 beats T-7-6-4-2."""
     assert ev("deuce7_low", "9c 7d 6h 4s 3c") > ev("deuce7_low", "Tc 7d 6h 4s 2c")
 
 
 def test_r37_deuce7_next_card_decides() -> None:
+    """R37: 2-7: 9-7-6-4-3 beats 9-8-6-4-3."""
     assert ev("deuce7_low", "9c 7d 6h 4s 3c") > ev("deuce7_low", "9c 8d 6h 4s 3c")
 
 
 def test_r38_deuce7_ace_is_high() -> None:
+    """R38: 2-7: 8-6-5-4-2 beats A-5-4-3-2."""
     assert ev("deuce7_low", "8c 6d 5h 4s 2c") > ev("deuce7_low", "Ac 5d 4h 3s 2c")
 
 
 def test_r39_deuce7_flush_counts_against() -> None:
+    """R39: 2-7: K-Q-J-T-8 of mixed suits beats 7-5-4-3-2 all of one suit (a flush)."""
     assert ev("deuce7_low", "Kc Qd Jh Ts 8c") > ev("deuce7_low", "7s 5s 4s 3s 2s")
 
 
 def test_r40_deuce7_straight_counts_against_and_royal_is_worst() -> None:
+    """R40: 2-7: 2-2-K-Q-J beats 2-3-4-5-6 of mixed suits (a straight); a royal flush is the worst hand."""
     assert ev("deuce7_low", "2c 2d Kh Qs Jc") > ev("deuce7_low", "2c 3d 4h 5s 6c")
     royal = ev("deuce7_low", "Ts Js Qs Ks As")
     assert royal.description == "Royal flush"
@@ -226,6 +235,7 @@ def test_r40_deuce7_straight_counts_against_and_royal_is_worst() -> None:
 
 
 def test_r41_soko_four_straight_beats_a_pair() -> None:
+    """R41: SOKO: 4-5-6-7-Q (no four of one suit) is a four straight and beats A-A-K-Q-J."""
     v = ev("soko", "4c 5d 6h 7s Qc")
     assert v.category == "four_straight" and v.description == "Four straight, seven high"
     assert v > ev("soko", "Ac Ad Kh Qs 9c")  # a pair of aces
@@ -236,6 +246,7 @@ def test_r41_soko_four_straight_beats_a_pair() -> None:
 
 
 def test_r42_soko_four_flush_between_two_pair_and_four_straight() -> None:
+    """R42: SOKO: a four flush beats a four straight; two pair beats a four flush."""
     four_flush = ev("soko", "2h 5h 9h Jh Kc")
     assert four_flush.category == "four_flush"
     assert four_flush > ev("soko", "9c Td Jh Qs 3c")
@@ -243,6 +254,8 @@ def test_r42_soko_four_flush_between_two_pair_and_four_straight() -> None:
 
 
 def test_r43_soko_full_order() -> None:
+    """R43: SOKO: the full order is SF > quads > full house > flush > straight > trips > two pair > four flush
+    > four straight > pair > high card."""
     hands = [
         ("9h Th Jh Qh Kh", "straight_flush"),
         ("2c 2d 2h 2s 3c", "four_of_a_kind"),
@@ -264,6 +277,8 @@ def test_r43_soko_full_order() -> None:
 
 
 def test_r44_soko_four_straight_tiebreaks() -> None:
+    """R44: SOKO: 5-6-7-8-2 (8-high four straight) beats 4-5-6-7-A (7-high); J-Q-K-A-2 (ace-high four
+    straight) beats A-2-3-4-K (4-high)."""
     assert ev("soko", "5c 6d 7h 8s 2c") > ev("soko", "4c 5d 6h 7s Ac")
     a, b = ev("soko", "Jc Qd Kh As 2c"), ev("soko", "Ac 2d 3h 4s Kc")
     assert (
@@ -272,12 +287,14 @@ def test_r44_soko_four_straight_tiebreaks() -> None:
 
 
 def test_r45_soko_four_flush_tiebreaks() -> None:
+    """R45: SOKO: K♥ 8♥ 6♥ 4♥ 8♣ (four flush, king high) beats Q♦ J♦ T♦ 9♦ T♠ (four flush, queen high)."""
     a = ev("soko", "Kh 8h 6h 4h 8c")
     b = ev("soko", "Qd Jd Td 9d Ts")
     assert a > b and a.description == "Four flush, king high"
 
 
 def test_r46_soko_worst_hand() -> None:
+    """R46: SOKO: 7-6-4-3-2 with at most three of a suit is the worst hand; 7-5-4-3-2 is a four straight."""
     worst = ev("soko", "7c 6d 4h 3s 2c")
     assert worst.category == "high_card"
     assert ev("soko", "7c 5d 4h 3s 2c").category == "four_straight"
@@ -287,6 +304,7 @@ def test_r46_soko_worst_hand() -> None:
 
 @pytest.mark.parametrize("rule", ["short_deck_7a", "short_deck_6a"])
 def test_r47_flush_beats_full_house(rule: str) -> None:
+    """R47: 7-A: a flush beats a full house."""
     flush = ev(rule, "7h 9h Jh Kh Ah")
     boat = ev(rule, "Ac Ad Ah Ks Kc")
     assert flush.category == "flush" and boat.category == "full_house" and flush > boat
@@ -294,6 +312,7 @@ def test_r47_flush_beats_full_house(rule: str) -> None:
 
 
 def test_r48_ace_low_straight_without_sixes() -> None:
+    """R48: 7-A without sixes: A-7-8-9-T is a straight and the lowest one; it loses to 7-8-9-T-J."""
     low = ev("short_deck_7a", "Ac 7d 8h 9s Tc")
     assert low.category == "straight" and low.description == "Straight, ten high"
     assert low < ev("short_deck_7a", "7c 8d 9h Ts Jc")
@@ -301,6 +320,7 @@ def test_r48_ace_low_straight_without_sixes() -> None:
 
 
 def test_r49_ace_low_straight_with_sixes() -> None:
+    """R49: 7-A with sixes: A-6-7-8-9 is a straight; A-7-8-9-T is not a straight."""
     low = ev("short_deck_6a", "Ac 6d 7h 8s 9c")
     assert low.category == "straight" and low.description == "Straight, nine high"
     assert low < ev("short_deck_6a", "6c 7d 8h 9s Tc")
@@ -308,6 +328,7 @@ def test_r49_ace_low_straight_with_sixes() -> None:
 
 
 def test_r50_ace_low_straight_flush() -> None:
+    """R50: 7-A without sixes: A♠7♠8♠9♠T♠ is a straight flush and loses to 7♥8♥9♥T♥J♥."""
     low = ev("short_deck_7a", "As 7s 8s 9s Ts")
     assert low.category == "straight_flush"
     assert low < ev("short_deck_7a", "7h 8h 9h Th Jh")
@@ -317,6 +338,7 @@ def test_r50_ace_low_straight_flush() -> None:
 
 @pytest.mark.parametrize("rule", ["short_deck_7a", "short_deck_6a"])
 def test_r51_straight_beats_trips_beats_two_pair(rule: str) -> None:
+    """R51: 7-A: a straight beats three of a kind, which beats two pair."""
     straight = ev(rule, "9c Td Jh Qs Kc")
     trips = ev(rule, "Ac Ad Ah Ks Qc")
     two_pair = ev(rule, "Ac Ad Kh Ks Qc")

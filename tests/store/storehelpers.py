@@ -16,6 +16,7 @@ from pokerroom.store import Database
 
 PG_URL = os.environ.get("POKERROOM_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 TABLES = (
+    "hand_numbers, tournament_numbers, "
     "tournament_player_hands, tournament_hands, tournament_entries, tournament_tickets, tournaments, "
     "player_hands, hand_histories, hand_commands, hand_seats, hands, ledger_postings, ledger_transactions, "
     "ledger_accounts, auth_sessions, players"

@@ -19,8 +19,18 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def side_pots(paid: Mapping[int, int], active: Collection[int], all_in: Collection[int]) -> list[Pot]:
+def side_pots(
+    paid: Mapping[int, int],
+    active: Collection[int],
+    all_in: Collection[int],
+    dead: Mapping[int, int] | None = None,
+) -> list[Pot]:
     """Main and side pots from each player's total contribution (folded players included).
+
+    ``dead`` is money of ``paid`` that belongs to the main pot whoever put it in: the antes of a hand
+    whose antes are unequal (a big-blind ante, or a recorded hand where only some players ante). It is
+    no contribution: it makes no level and no side pot, and every player still in can win it, whatever
+    he put in (TDA big-blind ante; issue 21). Equal antes stay contributions (RULES.md §3.8).
 
     Levels are the distinct contributions of active all-in players plus the largest contribution of any
     active player; pot k holds every player's chips between level k-1 and level k, and is contested by
@@ -28,6 +38,10 @@ def side_pots(paid: Mapping[int, int], active: Collection[int], all_in: Collecti
     An active player who is not all-in has matched every bet, so he contests every pot even when dead
     money (a dead small blind, a big-blind ante) put another player's contribution above his.
     """
+    if dead:
+        out = side_pots({s: c - dead.get(s, 0) for s, c in paid.items()}, active, all_in)
+        out[0] = Pot(out[0].amount + sum(dead.values()), out[0].eligible)
+        return out
     live = sorted(active)
     if not live:
         return [Pot(sum(paid.values()), ())]

@@ -8,16 +8,16 @@ changes of :class:`~pokerroom.engine.state.HandState`. Snapshots contain the dec
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from pokerroom.cards import DeckSpec
-from pokerroom.engine.commands import command_from_dict
+from pokerroom.engine.commands import Command, command_from_dict
 from pokerroom.engine.deck import ListDeck
 from pokerroom.engine.errors import EngineError, RestoreError
 from pokerroom.engine.setup import Blinds, SeatSetup
 from pokerroom.engine.spec import ForcedBets, Showing, Street, VariantSpec
 from pokerroom.engine.stakes import Betting, RakeRule, Stakes, Structure
-from pokerroom.engine.state import HandState
 
 __all__ = ["dump_hand", "load_hand", "spec_from_dict", "spec_to_dict"]
 
@@ -126,7 +126,29 @@ def _blinds_from_dict(d: dict[str, Any] | None) -> Blinds | None:
     )
 
 
-def dump_hand(hand: HandState) -> dict[str, Any]:
+class _Recorded(Protocol):
+    """What a snapshot reads of a hand (``HandState``; not imported here: the state imports this module)."""
+
+    @property
+    def _start_args(self) -> dict[str, Any]: ...
+    @property
+    def structure(self) -> Structure: ...
+    @property
+    def variant(self) -> VariantSpec: ...
+    @property
+    def commands(self) -> Sequence[Command]: ...
+
+    def deck_data(self) -> dict[str, Any]: ...
+
+
+class _Replayable(Protocol):
+    def apply(self, command: Command) -> Any: ...
+
+
+H = TypeVar("H", bound=_Replayable)
+
+
+def dump_hand(hand: _Recorded) -> dict[str, Any]:
     args = hand._start_args
     s = hand.structure
     rake: RakeRule | None = args["rake"]
@@ -143,6 +165,7 @@ def dump_hand(hand: HandState) -> dict[str, Any]:
                 "ante": s.stakes.ante,
                 "bring_in": s.stakes.bring_in,
                 "chip_unit": s.stakes.chip_unit,
+                "big_blind_ante": s.stakes.big_blind_ante,
             },
             "cap": s.cap,
             "heads_up_uncapped": s.heads_up_uncapped,
@@ -157,7 +180,8 @@ def dump_hand(hand: HandState) -> dict[str, Any]:
     }
 
 
-def load_hand(data: Any) -> HandState:
+def load_hand(data: Any, start: Callable[..., H]) -> H:
+    """The hand a snapshot describes, rebuilt with ``start`` (``HandState.start``) and its commands."""
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise RestoreError("not a hand snapshot of a known version")
     try:
@@ -167,7 +191,7 @@ def load_hand(data: Any) -> HandState:
         )
         if data["deck"].get("kind") != "list":
             raise RestoreError("only list decks can be restored")
-        hand = HandState.start(
+        hand = start(
             variant=spec_from_dict(data["variant"]),
             structure=structure,
             seats=[SeatSetup(int(a), int(b), bool(c)) for a, b, c in data["seats"]],

@@ -35,6 +35,10 @@ class Stakes:
     """Every forced and fixed amount of a table, in minor units (cents or chips); unused fields are 0.
 
     In fixed limit the big blind equals the small bet (RULES.md §1.3); :meth:`fixed_limit` builds that.
+
+    ``big_blind_ante``: the ante is posted once per hand, by the big blind, for the whole table (the
+    big-blind ante of today's tournaments, TDA): ``ante`` is then that one post, made before his blind,
+    and it is dead money of the main pot. Off: every player dealt in posts ``ante`` (RULES.md §4.5, §9.4).
     """
 
     small_blind: int = 0
@@ -44,10 +48,13 @@ class Stakes:
     ante: int = 0
     bring_in: int = 0
     chip_unit: int = 1
+    big_blind_ante: bool = False
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "small_bet", "big_bet", "ante", "bring_in", "chip_unit"):
             _check_int(name, getattr(self, name))
+        if not isinstance(self.big_blind_ante, bool):
+            raise ConfigError("big_blind_ante must be True or False")
         if self.chip_unit <= 0:
             raise ConfigError("chip_unit must be positive")
         for name in ("small_blind", "big_blind", "small_bet", "big_bet", "ante", "bring_in"):
@@ -60,10 +67,24 @@ class Stakes:
         return (big_blind // 2) // chip_unit * chip_unit
 
     @classmethod
-    def blinds(cls, small_blind: int | None, big_blind: int, *, ante: int = 0, chip_unit: int = 1) -> Stakes:
+    def blinds(
+        cls,
+        small_blind: int | None,
+        big_blind: int,
+        *,
+        ante: int = 0,
+        chip_unit: int = 1,
+        big_blind_ante: bool = False,
+    ) -> Stakes:
         """Pot-limit / no-limit blind stakes, named by the blinds ($5/$10 NL: SB 5.00, BB 10.00)."""
         sb = cls.default_small_blind(big_blind, chip_unit) if small_blind is None else small_blind
-        return cls(small_blind=sb, big_blind=big_blind, ante=ante, chip_unit=chip_unit)
+        return cls(
+            small_blind=sb,
+            big_blind=big_blind,
+            ante=ante,
+            chip_unit=chip_unit,
+            big_blind_ante=big_blind_ante,
+        )
 
     @classmethod
     def fixed_limit(

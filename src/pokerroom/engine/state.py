@@ -8,43 +8,30 @@ raises a typed error and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Final
 
 from pokerroom.cards import Card, DeckSpec
-from pokerroom.engine.betting import BetDecision, PlayerState, Round, bet_options
+from pokerroom.engine.betting import PlayerState
 from pokerroom.engine.commands import (
-    BringIn,
-    Call,
-    Check,
     Command,
     Discard,
     Draw,
-    Fold,
     Muck,
     QuickFold,
-    RaiseTo,
     Show,
     TimeOut,
 )
-from pokerroom.engine.deck import CardSource, ListDeck
+from pokerroom.engine.deck import CardSource
 from pokerroom.engine.errors import (
-    AmountOutOfRange,
     BadCommand,
-    ConfigError,
     HandOver,
     IllegalAction,
     InvalidCards,
-    NotAChipMultiple,
     NotYourTurn,
 )
 from pokerroom.engine.events import (
-    ActionTaken,
-    BetReturned,
-    BoardDealt,
-    Burned,
-    CardsDealt,
     CardsShown,
     Discarded,
     Drew,
@@ -52,13 +39,12 @@ from pokerroom.engine.events import (
     HandEnded,
     HandStarted,
     Mucked,
-    Posted,
     PotAwarded,
     Reshuffled,
-    RoundEnded,
     StreetStarted,
 )
-from pokerroom.engine.pots import Pot, allocate_rake, side_pots
+from pokerroom.engine.hand_betting import HandBetting
+from pokerroom.engine.pots import Pot, allocate_rake
 from pokerroom.engine.setup import (
     Blinds,
     DiscardDecision,
@@ -73,7 +59,7 @@ from pokerroom.engine.setup import (
 from pokerroom.engine.showdown import Award, ShownTracker, award_pot
 from pokerroom.engine.spec import VariantSpec
 from pokerroom.engine.stakes import Betting, RakeRule, Structure
-from pokerroom.engine.stud import bring_in_seat, first_to_act, has_open_pair
+from pokerroom.engine.stud import first_to_act, has_open_pair
 from pokerroom.eval import HandValue, evaluate, ranker
 
 # Enum members as module constants: the compiled engine reads a constant instead of looking the member up
@@ -109,17 +95,8 @@ __all__ = [
 ]
 
 
-class HandState:
+class HandState(HandBetting):
     """One hand. Create it with :meth:`start`; drive it with :meth:`apply`."""
-
-    variant: VariantSpec
-    structure: Structure
-    players: dict[int, PlayerState]
-    order: tuple[int, ...]
-    button: int | None
-    board: list[Card]
-    events: list[Event]
-    commands: list[Command]
 
     # ----------------------------------------------------------------------------------------- start
 
@@ -143,107 +120,8 @@ class HandState:
         self._begin()
         return self
 
-    def _init(
-        self,
-        variant: VariantSpec,
-        structure: Structure,
-        seats: Sequence[SeatSetup],
-        deck: CardSource,
-        button: int | None,
-        blinds: Blinds | None,
-        rake: RakeRule | None,
-        hand_id: str,
-    ) -> None:
-        variant.check_structure(structure.betting)
-        variant.check_players(len(seats))
-        numbers = [s.seat for s in seats]  # checked by check_start
-        expected = variant.deck_for(len(seats))
-        if deck.spec is not expected:
-            raise ConfigError(
-                f"{variant.name} with {len(seats)} players is dealt from a {expected.size}-card deck"
-            )
-        stakes = structure.stakes
-        self._stud = variant.is_stud  # read at every street: kept here, not asked of the variant
-        if self._stud:
-            if structure.betting is not _FL or stakes.bring_in <= 0:
-                raise ConfigError("stud games are fixed limit with a bring-in")
-            if stakes.bring_in >= stakes.small_bet:
-                raise ConfigError("the bring-in must be less than the small bet")
-        elif blinds is None and stakes.big_blind <= 0:
-            raise ConfigError("a blind game needs a big blind")
-        self.variant = variant
-        self.structure = structure
-        self.hand_id = hand_id
-        self.rake_rule = rake
-        self.deck = deck
-        # The deck as it was before the deal: a ListDeck keeps its original order, other sources (replays)
-        # are asked now.
-        self._deck_data: dict[str, Any] | None = None if isinstance(deck, ListDeck) else deck.to_data()
-        self.players = {s.seat: PlayerState(s.seat, s.stack, s.stack, s.auto_muck) for s in seats}
-        self.order = tuple(sorted(numbers))
-        self._rings: dict[int | None, tuple[int, ...]] = {}
-        self._live = len(numbers)  # players who have not folded
-        self._pot = 0  # everything put in, after uncalled returns
-        self._decision_cache: BetDecision | None = None
-        if self._stud:
-            self.button = None
-        else:
-            self.button = max(self.order) if button is None else button
-        self.board = []
-        self.events = []
-        self.commands = []
-        self.phase = _BETTING
-        self.street = 0
-        self.rnd = Round(structure)
-        self.to_act: int | None = None
-        self.aggressors: dict[int, int] = {}
-        self.discards: list[Card] = []  # draw-game discards available for a reshuffle
-        self.exposed = False
-        self.reached_second_street = False
-        self.pots: list[Pot] = []
-        self.rake = 0
-        self._show_queue: list[int] = []
-        self._tracker: ShownTracker | None = None
-        self._values: dict[int, tuple[HandValue, HandValue | None]] = {}
-        self._rule = variant.rule_for(deck.spec)
-        self._blinds = blinds
-        self._last_blind: int | None = self.button
-        self._start_args: dict[str, Any] = {
-            "seats": [(s.seat, s.stack, s.auto_muck) for s in seats],
-            "button": button,
-            "blinds": blinds,
-            "rake": rake,
-            "hand_id": hand_id,
-        }
-
-    # ------------------------------------------------------------------------------------ navigation
-
-    def _after(self, seat: int | None) -> tuple[int, ...]:
-        """Dealt-in seats clockwise, starting with the first one after ``seat`` (stud: from seat 1)."""
-        cached = self._rings.get(seat)
-        if cached is None:
-            order = self.order
-            if seat is None:
-                cached = order
-            else:
-                cached = tuple(s for s in order if s > seat) + tuple(s for s in order if s <= seat)
-            self._rings[seat] = cached
-        return cached
-
-    def _active(self) -> list[PlayerState]:
-        return [self.players[s] for s in self.order if not self.players[s].folded]
-
-    def _odd_chip_order(self, seats: Sequence[int]) -> tuple[int, ...]:
-        wanted = set(seats)
-        return tuple(s for s in self._after(self.button) if s in wanted)
-
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
-
-    # ------------------------------------------------------------------------------- forced bets, deal
-
     def _begin(self) -> None:
-        v, stakes = self.variant, self.structure.stakes
+        v = self.variant
         self._emit(
             HandStarted(
                 v.code,
@@ -254,342 +132,17 @@ class HandState:
             )
         )
         blinds = self._blinds
-        antes = (
-            dict(blinds.antes)
-            if blinds and blinds.antes is not None
-            else dict.fromkeys(self.order, stakes.ante)
-        )
-        for seat in self._after(self.button):
-            if antes.get(seat, 0) > 0:
-                self._post(self.players[seat], antes[seat], "ante", live=False)
+        if blinds is None and not self._stud:
+            blinds = self._default_blinds()
+        self._post_antes(self._antes(blinds))
         self._open_round(0)
-        if not self._stud:
-            if blinds is None:
-                blinds = self._default_blinds()
+        if blinds is not None and not self._stud:
             self._post_blinds(blinds)
         self._deal_street(0)
         if self._stud:
             self._choose_bring_in()
         self._first_actor_round0()
         self._advance()
-
-    def _default_blinds(self) -> Blinds:
-        stakes = self.structure.stakes
-        seats = list(self._after(self.button))
-        if len(seats) == 2:
-            button_seat = self.button if self.button in self.players else seats[-1]
-            other = seats[0] if seats[0] != button_seat else seats[1]
-            return Blinds(small=(button_seat, stakes.small_blind), big=(other, stakes.big_blind))
-        return Blinds(small=(seats[0], stakes.small_blind), big=(seats[1], stakes.big_blind))
-
-    def _check_seat(self, seat: int) -> PlayerState:
-        if seat not in self.players:
-            raise ConfigError(f"seat {seat} is not dealt in")
-        return self.players[seat]
-
-    def _post_blinds(self, b: Blinds) -> None:
-        rnd = self.rnd
-        self._last_blind = self.button
-        for seat, amount in b.dead:
-            self._post(self._check_seat(seat), amount, "dead", live=False)
-        level = 0
-        raises = 0
-        if b.small is not None and b.small[1] > 0:
-            self._post(self._check_seat(b.small[0]), b.small[1], "small_blind", live=True)
-            self._last_blind = b.small[0]
-        if b.big is not None:
-            self._post(self._check_seat(b.big[0]), b.big[1], "big_blind", live=True)
-            level = b.big[1]
-            self._last_blind = b.big[0]
-        for seat, amount in b.straddles:
-            self._post(self._check_seat(seat), amount, "straddle", live=True)
-            if level and amount > level:
-                raises += 1
-            level = max(level, amount)
-            self._last_blind = seat
-        for seat, amount in b.live:
-            self._post(self._check_seat(seat), amount, "live", live=True)
-        level = max([level, *(p.bet for p in self.players.values())])
-        rnd.level = level
-        if level:
-            rnd.counted = level
-            rnd.wagers = 1 + raises
-            if self.structure.betting is not _FL:
-                rnd.min_raise = max(level, self.structure.min_bet)  # preflop R starts at the BB (§3.5)
-
-    def _post(self, p: PlayerState, amount: int, what: str, live: bool) -> None:
-        paid = min(amount, p.stack)
-        p.stack -= paid
-        p.paid += paid
-        self._pot += paid
-        if live:
-            p.bet += paid
-        if p.stack == 0:
-            p.all_in = True
-        self._emit(Posted(p.seat, paid, what, p.all_in))
-
-    def _open_round(self, street: int) -> None:
-        s = self.variant.streets[street]
-        structure = self.structure
-        rnd = Round(structure)
-        if structure.betting is _FL:
-            rnd.unit = structure.stakes.big_bet if s.big_bet else structure.stakes.small_bet
-        else:
-            rnd.min_raise = structure.min_bet
-        rnd.stud_first_round = self._stud and street == 0
-        not_folded = sum(1 for p in self.players.values() if not p.folded)
-        rnd.capped_round = not (structure.heads_up_uncapped and not_folded == 2)
-        self.rnd = rnd
-        for p in self.players.values():
-            p.bet = 0
-            p.acted = False
-            p.level_seen = 0
-            p.wagers_seen = 0
-
-    def _take(self, purpose: str, seat: int | None) -> Card:
-        return self.deck.take(purpose, seat)
-
-    def _deal_street(self, index: int) -> None:
-        street = self.variant.streets[index]
-        receivers = [s for s in self._after(self.button) if not self.players[s].folded]
-        if street.deal:
-            n = len(receivers)
-            if self._stud and len(street.deal) == 1 and index > 0:
-                stub = self.deck.remaining()
-                if stub < n:  # one community card for everybody (RULES.md §5.7)
-                    if stub >= 2:
-                        self._take("burn", None)
-                        self._emit(Burned())
-                    card = self._take("board", None)
-                    self.board.append(card)
-                    self._emit(BoardDealt((card,)))
-                    return
-                if stub >= n + 1 and street.burn:
-                    self._take("burn", None)
-                    self._emit(Burned())
-            elif street.burn:
-                self._take("burn", None)
-                self._emit(Burned())
-            dealt: dict[int, list[Card]] = {s: [] for s in receivers}
-            for _ in street.deal:
-                for seat in receivers:
-                    dealt[seat].append(self._take("hole", seat))
-            for seat in receivers:
-                p = self.players[seat]
-                p.hole.extend(dealt[seat])
-                p.up.extend(street.deal)
-                self._emit(CardsDealt(seat, tuple(dealt[seat]), street.deal))
-                if self.exposed:  # hands are face up after an all-in exposure: so are later cards (§6.5)
-                    self._emit(CardsShown(seat, tuple(p.hole), "all_in"))
-        elif street.burn and street.board:
-            self._take("burn", None)
-            self._emit(Burned())
-        if street.board:
-            cards = tuple(self._take("board", None) for _ in range(street.board))
-            self.board.extend(cards)
-            self._emit(BoardDealt(cards))
-
-    def _choose_bring_in(self) -> None:
-        candidates = [(p.seat, p.upcards()[-1]) for p in self._active() if not p.all_in]
-        if not candidates or self.betting_closed():  # nobody to bet against: no betting round (§3.1)
-            return
-        seat = bring_in_seat(candidates, self.variant.bring_in_highest)
-        self.rnd.bring_in_seat = seat
-        self.rnd.bring_in = self.structure.stakes.bring_in
-
-    def _first_actor_round0(self) -> None:
-        if self._stud:
-            self.to_act = self.rnd.bring_in_seat
-        else:
-            self.to_act = self._first_needing(self._after(self._last_blind))
-
-    # ------------------------------------------------------------------------------------ betting
-
-    def _needs_action(self, p: PlayerState) -> bool:
-        if p.folded or p.all_in:
-            return False
-        if p.quick_folded:
-            return True  # his fold is shown when the action reaches him
-        if self.rnd.bring_in_seat == p.seat and self.rnd.bring_in:
-            return True
-        if not p.acted or p.bet < self.rnd.level:
-            # Nobody left to bet against: every other active player is all-in and p has matched them.
-            top = 0
-            for q in self.players.values():
-                if q is not p and not q.folded:
-                    if not q.all_in:
-                        return True
-                    if q.bet > top:
-                        top = q.bet
-            return p.bet < top
-        return False
-
-    def _reveal_quick_fold(self, p: PlayerState) -> bool:
-        """The action reached a player who quick-folded: his fold is shown now (R204)."""
-        if not p.quick_folded:
-            return False
-        self._fold(p)
-        return True
-
-    def _apply_quick_fold(self, seat: int) -> None:
-        p = self.players[seat]
-        if self.phase is not _BETTING or p.folded or p.all_in or p.quick_folded:
-            raise IllegalAction(seat, "quick fold", "only a player still betting may quick-fold")
-        if not self.faces_bet(seat) or not self._needs_action(p):
-            raise IllegalAction(seat, "quick fold", "a player who could check may not quick-fold")
-        if self.to_act == seat:
-            self._fold(p)
-        else:
-            p.quick_folded = True
-
-    def _fold(self, p: PlayerState) -> None:
-        p.folded = True
-        self._live -= 1
-        self._emit(ActionTaken(p.seat, "fold"))
-
-    def _first_needing(self, seats: Iterable[int]) -> int | None:
-        for seat in seats:
-            if self._needs_action(self.players[seat]):
-                return seat
-        return None
-
-    def pot_total(self) -> int:
-        return self._pot
-
-    def _decision(self, seat: int) -> BetDecision:
-        cached = self._decision_cache
-        if cached is not None and cached.seat == seat:
-            return cached
-        p = self.players[seat]
-        # Nobody left who could call a raise: only call or fold (RULES.md §3.1, "no further betting").
-        contested = any(q.can_act for q in self.players.values() if q is not p)
-        decision = bet_options(self.rnd, p, self.pot_total(), raising=contested)
-        self._decision_cache = decision
-        return decision
-
-    def _apply_bet(self, cmd: Command) -> None:
-        p = self.players[cmd.seat]
-        rnd = self.rnd
-        opts = self._decision(cmd.seat)
-        if isinstance(cmd, TimeOut):  # R104; a stud bring-in on timeout is posted (§4.5)
-            cmd = BringIn(cmd.seat) if opts.bring_in else (Check(cmd.seat) if opts.check else Fold(cmd.seat))
-        if isinstance(cmd, Fold):
-            if not opts.fold:
-                raise IllegalAction(cmd.seat, "fold", "the bring-in must be posted or completed")
-            self._fold(p)
-        elif isinstance(cmd, Check):
-            if not opts.check:
-                raise IllegalAction(cmd.seat, "check", f"there is a bet of {rnd.level} to call")
-            self._acted(p)
-            self._emit(ActionTaken(p.seat, "check", 0, p.bet))
-        elif isinstance(cmd, Call):
-            if opts.call <= 0:
-                raise IllegalAction(cmd.seat, "call", "there is nothing to call")
-            self._put(p, opts.call)
-            self._acted(p)
-            self._emit(ActionTaken(p.seat, "call", opts.call, p.bet, p.all_in))
-        elif isinstance(cmd, BringIn):
-            if not opts.bring_in:
-                raise IllegalAction(cmd.seat, "bring in", "no bring-in is due")
-            self._put(p, opts.bring_in)
-            rnd.level = max(rnd.level, rnd.bring_in)
-            rnd.bring_in = 0
-            rnd.bring_in_seat = None
-            self._acted(p)
-            self._emit(ActionTaken(p.seat, "bring_in", opts.bring_in, p.bet, p.all_in))
-        elif isinstance(cmd, RaiseTo):
-            self._apply_raise(p, cmd.amount, opts)
-        else:
-            raise IllegalAction(cmd.seat, cmd.kind, "a betting decision is pending")
-
-    def _apply_raise(self, p: PlayerState, amount: int, opts: BetDecision) -> None:
-        rnd = self.rnd
-        chip = self.structure.stakes.chip_unit
-        if not opts.raise_kind:
-            raise IllegalAction(p.seat, "raise", "raising is not allowed now")
-        if not opts.allows(amount, chip):
-            if not opts.choices and opts.min_to <= amount <= opts.max_to:
-                raise NotAChipMultiple(p.seat, amount, chip)
-            raise AmountOutOfRange(p.seat, amount, opts.min_to, opts.max_to)
-        kind = opts.raise_kind
-        old_level = rnd.level
-        added = amount - p.bet
-        self._put(p, added)
-        rnd.level = max(rnd.level, amount)
-        if rnd.bring_in_seat is not None:  # completing instead of bringing in
-            rnd.bring_in = 0
-            rnd.bring_in_seat = None
-        if self.structure.betting is _FL:
-            full = amount - rnd.counted
-            if 2 * full >= rnd.unit:  # a full wager, or an all-in of at least half a bet (§3.6)
-                rnd.counted = amount
-                rnd.wagers += 1
-                if rnd.big_unit and full >= rnd.big_unit:  # open pair: a big-bet wager (§5.7)
-                    rnd.big_made = True
-                    rnd.unit = rnd.big_unit
-        else:
-            increment = amount - old_level
-            if increment >= rnd.min_raise:
-                rnd.min_raise = increment
-        if amount > old_level:
-            rnd.aggressor = p.seat
-            self.aggressors[self.street] = p.seat
-        self._acted(p)
-        self._emit(ActionTaken(p.seat, kind, added, p.bet, p.all_in))
-
-    def _put(self, p: PlayerState, chips: int) -> None:
-        p.stack -= chips
-        p.bet += chips
-        p.paid += chips
-        self._pot += chips
-        if p.stack == 0:
-            p.all_in = True
-
-    def _acted(self, p: PlayerState) -> None:
-        p.acted = True
-        p.level_seen = self.rnd.level
-        p.wagers_seen = self.rnd.wagers
-
-    def _end_round(self) -> None:
-        """Return the uncalled part of the highest bet and report the pots (RULES.md §3.7)."""
-        bets = sorted(((p.bet, p.seat) for p in self.players.values()), reverse=True)
-        if len(bets) >= 2 and bets[0][0] > bets[1][0]:
-            top = self.players[bets[0][1]]
-            excess = bets[0][0] - bets[1][0]
-            top.stack += excess
-            top.bet -= excess
-            top.paid -= excess
-            self._pot -= excess
-            top.all_in = top.stack == 0
-            self._emit(BetReturned(top.seat, excess))
-        for p in self.players.values():
-            p.bet = 0
-        self.to_act = None
-        self._emit(RoundEnded(tuple(pot.amount for pot in self._current_pots())))
-
-    def _current_pots(self) -> list[Pot]:
-        paid = {p.seat: p.paid for p in self.players.values()}
-        active = [p.seat for p in self._active()]
-        all_in = [p.seat for p in self._active() if p.all_in]
-        return side_pots(paid, active, all_in)
-
-    def current_pots(self) -> list[Pot]:
-        """The main and side pots as they stand now (after a showdown: the pots that were awarded)."""
-        return list(self.pots) if self.is_over else self._current_pots()
-
-    def collected_pots(self) -> list[Pot]:
-        """The pots as the last :class:`RoundEnded` reported them: the chips bet in the current round are
-        still in front of the players, not in a pot (what a table shows; after the hand: the awarded pots)."""
-        if self.is_over:
-            return list(self.pots)
-        paid = {p.seat: p.paid - p.bet for p in self.players.values()}
-        active = [p.seat for p in self._active()]
-        all_in = [p.seat for p in self._active() if p.all_in and p.bet == 0]  # all-in in an earlier round
-        return [pot for pot in side_pots(paid, active, all_in) if pot.amount]
-
-    def betting_closed(self) -> bool:
-        """At most one active player can still bet: no more betting rounds (RULES.md §3.1)."""
-        return sum(1 for p in self._active() if not p.all_in) <= 1
 
     # ------------------------------------------------------------------------------- progression
 
@@ -914,29 +467,6 @@ class HandState:
             return ()
         return (pending.seat,)
 
-    def contributions(self) -> dict[int, int]:
-        """What each player put into the pot this hand, after uncalled returns (points, RULES.md §7.2)."""
-        return {s: self.players[s].paid for s in self.order}
-
-    def faces_bet(self, seat: int) -> bool:
-        """Does another player have more chips in front of him in this round than ``seat`` (a real bet to
-        call, not only a nominal blind that an all-in player could not cover)?"""
-        p = self.players[seat]
-        if self.phase is not _BETTING or p.folded:
-            return False
-        return max((q.bet for q in self.players.values() if q is not p), default=0) > p.bet
-
-    def must_act(self, seat: int) -> bool:
-        """Will the player in ``seat`` be asked to act in the current betting round?"""
-        return self.phase is _BETTING and self._needs_action(self.players[seat])
-
-    def to_call(self, seat: int) -> int:
-        """What the player in ``seat`` owes to stay in the current betting round (0 outside betting)."""
-        p = self.players[seat]
-        if self.phase is not _BETTING or p.folded:
-            return 0
-        return max(0, self.rnd.level - p.bet)
-
     def deck_data(self) -> dict[str, Any]:
         """The deck as it was before the deal (server side only: it is the hand's secret)."""
         if self._deck_data is None:
@@ -1010,7 +540,7 @@ class HandState:
     def restore(cls, data: Any) -> HandState:
         from pokerroom.engine.snapshot import load_hand
 
-        return load_hand(data)
+        return load_hand(data, cls.start)
 
     def __repr__(self) -> str:  # public facts only: no cards, no deck
         v, b = self.variant.code, self.structure.betting.value

@@ -14,6 +14,7 @@ from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, Tourn
 from pokerroom.history.reader import STANDARD_CODES, read_phh, read_phhs
 from pokerroom.history.replay import Replay, ScriptedSource, replay
 from pokerroom.history.stars import GAME_NAMES, write_pokerstars
+from pokerroom.history.stars_import import StarsImportError, read_pokerstars
 from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phhs
 
 __all__ = [
@@ -30,11 +31,13 @@ __all__ = [
     "Post",
     "Replay",
     "ScriptedSource",
+    "StarsImportError",
     "TournamentInfo",
     "phh_fields",
     "phh_order",
     "read_phh",
     "read_phhs",
+    "read_pokerstars",
     "replay",
     "write_phh",
     "write_phhs",

@@ -17,13 +17,15 @@ __all__ = ["HandContext", "PhhAction", "PhhHand", "Post", "TournamentInfo"]
 
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
-    """A tournament hand: its id and name, buy-in and fee (minor units of ``currency``), level."""
+    """A tournament hand: its id and name, buy-in and fee (minor units of ``currency``), level, and the
+    tournament's global number (the store's, for the PokerStars header ``Tournament #number``)."""
 
     tournament_id: str
     name: str = ""
     buy_in: int = 0
     fee: int = 0
     level: int | None = None
+    number: int | None = None
 
 
 def _is_power_of_ten(n: int) -> bool:
@@ -37,7 +39,9 @@ class HandContext:
     """What a hand history needs beyond the engine: names, time, table and money display.
 
     ``time`` is an aware datetime supplied by the caller (the history layer never reads a clock).
-    ``players`` maps seat numbers to names. ``currency`` is an ISO 4217 code ("USD"), empty for play
+    ``players`` maps seat numbers to names. ``hand_number`` is the hand's global number (the store's;
+    PokerStars-style text writes it, trackers need digits), ``hand_id`` the table's own id (kept in PHH).
+    ``currency`` is an ISO 4217 code ("USD"), empty for play
     money and tournament chips; ``minor_units`` is how many engine units make one currency unit (100
     when the engine counts cents); PHH amounts are written in currency units. ``stakes`` is an optional
     display text ("$0.05/$0.10"); ``time_zone_label`` the zone shown in the PokerStars header ("ET").
@@ -56,8 +60,14 @@ class HandContext:
     event: str = ""
     venue: str = ""
     time_zone_label: str = ""
+    hand_number: int | None = None
 
     def __post_init__(self) -> None:
+        for n in (self.hand_number, self.tournament.number if self.tournament else None):
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+                raise HistoryError(
+                    "hand and tournament numbers are non-negative integers", field="hand_number"
+                )
         if self.time is not None and (self.time.tzinfo is None or self.time.utcoffset() is None):
             raise HistoryError("the hand time must be an aware datetime", field="time")
         if (

@@ -346,6 +346,7 @@ def _context(
             buy_in=_int_field(fields, "_buy_in") or 0,
             fee=_int_field(fields, "_fee") or 0,
             level=_int_field(fields, "level"),
+            number=_int_field(fields, "_tournament_number"),
         )
     return HandContext(
         hand_id=text("hand"),
@@ -361,6 +362,7 @@ def _context(
         event=text("event"),
         venue=text("venue"),
         time_zone_label=text("time_zone_abbreviation"),
+        hand_number=_int_field(fields, "_hand_number"),
     )
 
 

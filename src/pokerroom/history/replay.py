@@ -36,6 +36,7 @@ from pokerroom.engine import (
     Structure,
 )
 from pokerroom.engine.events import CardsShown
+from pokerroom.engine.stud import bring_in_seat, first_to_act
 from pokerroom.history.errors import PhhActionError, PhhFieldError, PhhReplayError
 from pokerroom.history.model import PhhAction, PhhHand
 
@@ -174,12 +175,84 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
     spec = hand.variant.deck_for(hand.player_count)
     used = set(known)
     spare = [c for c in spec.cards() if c not in used]
+    if hand.variant.is_stud:
+        _fill_stud_up_cards(hand, script, spare)
     for group in [*script.hole.values(), script.board]:
         for tok in group:
             if tok.card is None:
                 mine = {t.card for t in group}
                 tok.card = spare.pop(0) if spare else next(c for c in spec.cards() if c not in mine)
     return script, spare
+
+
+def _first_actors(hand: PhhHand, pattern: list[tuple[int, bool]]) -> dict[int, int]:
+    """Street index -> the player who acts first on it in the record (3rd street: the bring-in)."""
+    dealt = dict.fromkeys(range(1, hand.player_count + 1), 0)
+    street = 0
+    first: dict[int, int] = {}
+    for a in hand.actions:
+        if a.verb == "dh" and a.actor is not None:
+            dealt[a.actor] += len(a.cards)
+            if 0 < dealt[a.actor] <= len(pattern):
+                street = max(street, pattern[dealt[a.actor] - 1][0])
+        elif a.verb in ("f", "cc", "cbr", "pb") and a.actor is not None and street not in first:
+            first[street] = a.actor
+    return first
+
+
+def _fill_stud_up_cards(hand: PhhHand, script: _Script, spare: list[Card]) -> None:
+    """Stud with unknown up cards (``??`` of a player who never shows): who brings in and whose board acts
+    first depend on them. The record says who did (the first player to act on each street), so unknown
+    up cards are filled with spare cards that make the engine's own choice that player: the bring-in's
+    card the lowest (razz: the highest), the first actor's board the best. The engine still checks
+    everything it can know: a record whose known up cards contradict it is refused as before. A street
+    where no filling agrees with the record keeps the default filling (the engine then says where the
+    record and the rules part)."""
+    v = hand.variant
+    pattern = [(i, up) for i, street in enumerate(v.streets) for up in street.deal]
+    where = {
+        p: [pattern[k] if k < len(pattern) else (-1, False) for k in range(len(toks))]
+        for p, toks in script.hole.items()
+    }
+    for street, target in sorted(_first_actors(hand, pattern).items()):
+        ups = {
+            p: [t for t, (s, up) in zip(toks, where[p], strict=True) if up and s <= street]
+            for p, toks in script.hole.items()
+            if any(s == street for s, _ in where[p])
+        }
+        unknown = [p for p, toks in ups.items() if any(t.card is None for t in toks)]
+        if not unknown or target not in ups:
+            continue
+        seat = hand.seat_of(target)
+
+        def agrees(boards: dict[int, list[Card]], street: int = street, seat: int = seat) -> bool:
+            if street == 0:  # the bring-in: by the last (only) up card
+                return (
+                    bring_in_seat([(hand.seat_of(q), b[-1]) for q, b in boards.items()], v.bring_in_highest)
+                    == seat
+                )
+            assert v.showing is not None
+            return first_to_act([(hand.seat_of(q), b) for q, b in boards.items()], v.showing) == seat
+
+        boards = {
+            p: [t.card for t in toks if t.card is not None] for p, toks in ups.items() if p not in unknown
+        }
+        picks: list[tuple[_Token, Card]] = []
+        # The first actor's own unknown card first (against the boards known so far), then each other
+        # player's against his: the order of bring-in and of showing boards is decided pair by pair.
+        for p in sorted(unknown, key=lambda q: q != target):
+            holes = [t for t in ups[p] if t.card is None]
+            board = [t.card for t in ups[p] if t.card is not None]
+            taken = {c for _, c in picks}
+            fits = [c for c in spare if c not in taken and agrees({**boards, p: [*board, c]})]
+            if len(holes) != 1 or not fits or (p != target and target not in boards):
+                picks = []
+                break
+            picks.append((holes[0], fits[0]))
+            boards[p] = [*board, fits[0]]
+        for tok, card in picks:
+            tok.card = card
+            spare.remove(card)
 
 
 @dataclass(slots=True)
@@ -278,7 +351,24 @@ def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, _Script]:
     return state, source, script
 
 
-def _command(state: HandState, hand: PhhHand, a: PhhAction, script: _Script) -> Command:
+def _raise_to(state: HandState, seat: int, amount: int, pending: object) -> int:
+    """A raise-to as the record writes it, read as a legal one. Live dealers and other rooms' histories
+    write a raise that no opponent can call in full at the amount that can be called (a razz hand of the
+    2023 WSOP: a bet of 600,000 with 150,000 behind, "raised to 750,000"): a raise-to from the largest
+    total any opponent can reach up to the full raise is that full raise; the excess comes back as an
+    uncalled bet, so the chips are the same. Live play keeps RULES.md: this is the replay's reading."""
+    if not isinstance(pending, BetDecision) or pending.seat != seat or not pending.raise_kind:
+        return amount
+    if pending.allows(amount, state.structure.stakes.chip_unit) or amount >= pending.min_to:
+        return amount
+    level = pending.bet + pending.to_call
+    reach = max((q.bet + q.stack for s, q in state.players.items() if s != seat and not q.folded), default=0)
+    if level < amount and reach <= amount:
+        return pending.min_to
+    return amount
+
+
+def _command(state: HandState, hand: PhhHand, a: PhhAction, script: _Script, notes: list[str]) -> Command:
     assert a.actor is not None
     seat = hand.seat_of(a.actor)
     pending = state.pending
@@ -290,7 +380,13 @@ def _command(state: HandState, hand: PhhHand, a: PhhAction, script: _Script) -> 
         return Call(seat)
     if a.verb == "cbr":
         assert a.amount is not None
-        return RaiseTo(seat, a.amount)
+        amount = _raise_to(state, seat, a.amount, pending)
+        if amount != a.amount:
+            notes.append(
+                f"p{a.actor} raises to {a.amount} (all any opponent can call): read as the full raise to "
+                f"{amount}; the excess comes back uncalled"
+            )
+        return RaiseTo(seat, amount)
     if a.verb == "pb":
         return BringIn(seat)
     # sd: a draw, or the Irish discard
@@ -326,7 +422,7 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
         pending = state.pending
         if isinstance(pending, ShowDecision):
             _answer_shows(state, hand, shows, notes)
-        cmd = _command(state, hand, a, script)
+        cmd = _command(state, hand, a, script, notes)
         try:
             state.apply(cmd)
         except EngineError as exc:

@@ -1,10 +1,16 @@
-"""A PokerStars-style text export of a hand (the format hand trackers read).
+"""A PokerStars-format text export of a hand, the format hand trackers read (docs/history.md).
 
-The wording follows PokerStars hand histories: header, table and seat lines, posts, ``*** HOLE CARDS
-***`` (stud: ``*** 3rd STREET ***``; draw: ``*** DEALING HANDS ***``), actions ("raises $0.20 to
-$0.30", "is all-in"), uncalled bets, streets with their boards, ``*** SHOW DOWN ***`` and the summary.
-A viewer seat gets that player's copy (RULES.md §6.6); ``viewer=None`` writes the audit copy with every
-player's cards.
+The wording follows PokerStars hand histories, game by game: the header with the hand's global number
+(``PokerStars Hand #123456: ...``; tournaments ``Tournament #42, ... - Level IV``), table and seat lines,
+posts, ``*** HOLE CARDS ***`` (stud ``*** 3rd STREET ***`` ..., draw ``*** DEALING HANDS ***`` and
+``*** FIRST DRAW ***`` / ``*** DRAW ***``), actions ("raises $0.20 to $0.30", "brings in for",
+"completes it to", "discards 2 cards", "stands pat"), uncalled bets, boards, ``*** SHOW DOWN ***`` with
+PokerStars' hand words (``stars_words.py``), collections per pot and half, and the summary.
+
+``Dealt to`` lists the viewer's own cards only, so a tracker knows who the hero is; in stud also every
+player's up cards, as PokerStars writes them. Other players' hole cards appear where they were shown
+(``shows``, ``mucked``). ``viewer=None`` writes the audit copy, with every player's cards under
+``Dealt to``. A seat as viewer gets that player's copy (RULES.md §6.6).
 """
 
 from __future__ import annotations
@@ -25,14 +31,15 @@ from pokerroom.engine.events import (
     Mucked,
     Posted,
     PotAwarded,
+    Reshuffled,
     RoundEnded,
     StreetStarted,
 )
-from pokerroom.eval import evaluate
+from pokerroom.eval import HandValue, evaluate
 from pokerroom.history.model import HandContext
-from pokerroom.history.writer import _visible
+from pokerroom.history.stars_words import showdown_words, summary_words
 
-__all__ = ["GAME_NAMES", "write_pokerstars"]
+__all__ = ["GAME_NAMES", "roman", "write_pokerstars"]
 
 GAME_NAMES = {
     "holdem": "Hold'em",
@@ -58,7 +65,40 @@ _STRUCTURE = {Betting.NO_LIMIT: "No Limit", Betting.POT_LIMIT: "Pot Limit", Bett
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "C$", "AUD": "A$", "JPY": "¥"}
 _STUD_STREETS = {"second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th", "sixth": "6th"}
 _DRAWS = ("FIRST", "SECOND", "THIRD", "FOURTH")
+_NTH = ("1st", "2nd", "3rd", "4th")
 _BOARD = {3: "FLOP", 4: "TURN", 5: "RIVER"}
+_POSTS = {
+    "ante": "the ante",
+    "small_blind": "small blind",
+    "big_blind": "big blind",
+    "straddle": "straddle",
+    "live": "big blind",
+    "dead": "small blind",
+}
+
+
+def roman(n: int) -> str:
+    """A level number as PokerStars writes it: ``Level IV``."""
+    out = ""
+    for value, letters in (
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
+        while n >= value:
+            out += letters
+            n -= value
+    return out or str(n)
 
 
 def _cards(cards: Sequence[Card | None]) -> str:
@@ -80,6 +120,13 @@ class _Money:
         return f"{self.symbol}{value:.2f}" if self.minor <= 100 else f"{self.symbol}{value.normalize()}"
 
 
+def _number(number: int | None, text_id: str) -> str:
+    """The global number; else the id when it is digits; else 0 (trackers need digits)."""
+    if number is not None:
+        return str(number)
+    return text_id if text_id.isdigit() else "0"
+
+
 def _stakes(hand: HandState, money: _Money) -> str:
     s = hand.structure.stakes
     if hand.structure.betting is Betting.FIXED_LIMIT or hand.variant.is_stud:
@@ -94,229 +141,274 @@ def _header(hand: HandState, ctx: HandContext, money: _Money) -> str:
     if ctx.time is not None:
         zone = ctx.time_zone_label or ctx.time.tzname() or ""
         when = f" - {ctx.time.strftime('%Y/%m/%d %H:%M:%S')} {zone}".rstrip()
-    hand_no = ctx.hand_id or "0"
+    hand_no = _number(ctx.hand_number, ctx.hand_id)
     t = ctx.tournament
     if t is not None:
         buy_in = f"{money(t.buy_in)}+{money(t.fee)}" + (f" {ctx.currency}" if ctx.currency else "")
         if not ctx.currency:
             buy_in = "Freeroll" if not (t.buy_in or t.fee) else f"{t.buy_in}+{t.fee}"
-        level = f" - Level {t.level}" if t.level is not None else ""
-        tournament = f"Tournament #{t.tournament_id}, {buy_in}"
+        level = f" - Level {roman(t.level)}" if t.level is not None else ""
+        tournament = f"Tournament #{_number(t.number, t.tournament_id)}, {buy_in}"
         return f"PokerStars Hand #{hand_no}: {tournament} {game}{level} ({stakes}){when}"
     currency = f" {ctx.currency}" if ctx.currency else ""
     return f"PokerStars Hand #{hand_no}: {game} ({stakes}{currency}){when}"
 
 
-def _describe(hand: HandState, cards: Sequence[Card]) -> str:
+def _values(hand: HandState, cards: Sequence[Card]) -> tuple[HandValue, HandValue | None]:
     v = hand.variant
     high = evaluate(v.rule_for(hand.deck_spec), cards, hand.board)
-    if v.low is None:
-        return high.description
-    low = evaluate(v.low, cards, hand.board)
-    return f"HI: {high.description}; LO: {low.description}" if low else f"HI: {high.description}"
+    return high, (evaluate(v.low, cards, hand.board) if v.low is not None else None)
+
+
+class _Writer:
+    """One pass over the hand's events, in PokerStars wording (see the module)."""
+
+    def __init__(self, hand: HandState, ctx: HandContext, viewer: int | None) -> None:
+        self.hand, self.ctx, self.viewer = hand, ctx, viewer
+        self.money = _Money(ctx)
+        self.name = ctx.name_of
+        self.v = hand.variant
+        self.lines: list[str] = []
+        self.held: dict[int, list[Card]] = {s: [] for s in hand.order}  # cards shown under "Dealt to"
+        self.level = 0
+        self.street_name = ""
+        self.draws = 0  # draws begun
+        self.board: list[Card] = []
+        self.shows: list[CardsShown] = []
+        self.mucks: list[Mucked] = []
+        self.collected: dict[int, int] = dict.fromkeys(hand.order, 0)
+        self.folded_on: dict[int, str] = {}
+        self.put_in: set[int] = set()  # put chips in other than an ante ("didn't bet" otherwise)
+        self.showdown = False
+        self.single_draw = sum(1 for s in self.v.streets if s.draw) == 1
+
+    def own(self, seat: int) -> bool:
+        return self.viewer is None or seat == self.viewer
+
+    # ------------------------------------------------------------------------------------ lines
+
+    def head(self) -> None:
+        hand, ctx = self.hand, self.ctx
+        self.lines.append(_header(hand, ctx, self.money))
+        size = ctx.seat_count or max(hand.order)
+        table = f"Table '{ctx.table or '1'}' {size}-max"
+        if not ctx.currency and ctx.tournament is None:
+            table += " (Play Money)"
+        if hand.button is not None:
+            table += f" Seat #{hand.button} is the button"
+        self.lines.append(table)
+        for seat in hand.order:
+            stack = self.money(hand.players[seat].starting_stack)
+            self.lines.append(f"Seat {seat}: {self.name(seat)} ({stack} in chips)")
+
+    def dealt(self, e: CardsDealt) -> None:
+        if not self.street_name:
+            if self.v.is_stud:
+                self.street_name = f"{_STUD_STREETS.get(self.v.streets[0].name, '3rd')} STREET"
+            else:
+                self.street_name = "DEALING HANDS" if self.v.is_draw else "HOLE CARDS"
+            self.lines.append(f"*** {self.street_name} ***")
+        new = [c for c, up in zip(e.cards, e.up, strict=True) if c is not None and (up or self.own(e.seat))]
+        if not new:
+            return
+        before = self.held[e.seat]
+        prefix = f" {_cards(before)}" if before else ""
+        self.lines.append(f"Dealt to {self.name(e.seat)}{prefix} {_cards(new)}")
+        before.extend(new)
+
+    def street(self, e: StreetStarted) -> None:
+        street = self.v.streets[e.index]
+        self.level = 0
+        if self.v.is_stud:
+            self.street_name = (
+                "RIVER" if e.name == "seventh" else f"{_STUD_STREETS.get(e.name, e.name)} STREET"
+            )
+            self.lines.append(f"*** {self.street_name} ***")
+        elif street.draw:
+            self.draws += 1
+            self.street_name = "DRAW" if self.single_draw else f"{_DRAWS[self.draws - 1]} DRAW"
+            self.lines.append(f"*** {self.street_name} ***")
+
+    def board_dealt(self, e: BoardDealt) -> None:
+        old = list(self.board)
+        self.board.extend(e.cards)
+        if self.v.is_stud:  # one community card when the deck runs short (RULES.md §5.7)
+            self.lines.append(f"*** {self.street_name} *** [{e.cards[0]}] (community card)")
+            return
+        self.street_name = _BOARD.get(len(self.board), "BOARD")
+        prefix = f" {_cards(old)}" if old else ""
+        self.lines.append(f"*** {self.street_name} ***{prefix} {_cards(e.cards)}")
+
+    def action(self, e: ActionTaken) -> None:
+        who, m = self.name(e.seat), self.money
+        all_in = " and is all-in" if e.all_in else ""
+        if e.action == "fold":
+            self.lines.append(f"{who}: folds")
+            self.folded_on[e.seat] = self.street_name
+            return
+        if e.action == "check":
+            self.lines.append(f"{who}: checks")
+        elif e.action == "call":
+            self.lines.append(f"{who}: calls {m(e.amount)}{all_in}")
+        elif e.action == "bring_in":
+            self.lines.append(f"{who}: brings in for {m(e.amount)}{all_in}")
+        elif e.action == "bet":
+            self.lines.append(f"{who}: bets {m(e.amount)}{all_in}")
+        elif e.action == "complete":
+            self.lines.append(f"{who}: completes it to {m(e.total)}{all_in}")
+        else:
+            self.lines.append(f"{who}: raises {m(e.total - self.level)} to {m(e.total)}{all_in}")
+        self.level = max(self.level, e.total)
+        self.put_in.add(e.seat)
+
+    def drew(self, e: Drew) -> None:
+        who, n = self.name(e.seat), len(e.discarded)
+        kept = [c for c in self.held[e.seat] if c not in e.discarded]
+        if n == 0:
+            self.lines.append(
+                f"{who}: stands pat on {_cards(kept)}" if self.own(e.seat) else f"{who}: stands pat"
+            )
+            return
+        word = f"{n} card{'s' * (n != 1)}"
+        if not self.own(e.seat):
+            self.lines.append(f"{who}: discards {word}")
+            return
+        self.lines.append(f"{who}: discards {word} {_cards(e.discarded)}")
+        self.lines.append(f"Dealt to {who} {_cards(kept)} {_cards(e.received)}")
+        self.held[e.seat] = [*kept, *(c for c in e.received if c is not None)]
+
+    def discarded(self, e: Discarded) -> None:
+        """Irish (never dealt by PokerStars): the discard after the flop betting, in the draw's words."""
+        own = self.own(e.seat)
+        self.lines.append(
+            f"{self.name(e.seat)}: discards {len(e.cards)} cards" + (f" {_cards(e.cards)}" if own else "")
+        )
+        if own:
+            self.held[e.seat] = [c for c in self.held[e.seat] if c not in e.cards]
+
+    def awarded(self, e: PotAwarded) -> None:
+        hand = self.hand
+        if self.shows and not self.showdown:
+            self.showdown = True
+            self.lines.append("*** SHOW DOWN ***")
+            for s in self.shows:
+                final = hand.hole_cards(s.seat)
+                words = showdown_words(*_values(hand, final), bool(self.v.low))
+                self.lines.append(f"{self.name(s.seat)}: shows {_cards(final)} ({words})")
+            for mk in self.mucks:
+                self.lines.append(f"{self.name(mk.seat)}: mucks hand")
+        pot = "pot"
+        if len(hand.pots) > 1:
+            sides = len(hand.pots) - 1
+            pot = "main pot" if e.pot == 0 else ("side pot" if sides == 1 else f"side pot-{e.pot}")
+        for seat, share in zip(e.winners, e.shares, strict=True):
+            self.collected[seat] += share
+            self.lines.append(f"{self.name(seat)} collected {self.money(share)} from {pot}")
+        if self.v.low and self.showdown and e.half == "" and e.pot == 0:
+            self.lines.append("No low hand qualified")
+        if not self.shows and len(e.winners) == 1:
+            self.lines.append(f"{self.name(e.winners[0])}: doesn't show hand")
+
+    # ---------------------------------------------------------------------------------- summary
+
+    def folded_text(self, seat: int) -> str:
+        where = self.folded_on.get(seat, "")
+        if where == "HOLE CARDS":
+            when = "before Flop"
+        elif where in ("FLOP", "TURN", "RIVER") and not self.v.is_stud:
+            when = f"on the {where.title()}"
+        elif where == "RIVER":
+            when = "on the River"
+        elif where == "DEALING HANDS":
+            when = "before the Draw"
+        elif where == "DRAW":
+            when = "after the Draw"
+        elif where.endswith(" DRAW"):
+            when = f"after the {_NTH[_DRAWS.index(where.split()[0])]} Draw"
+        else:
+            when = f"on the {where.replace('STREET', 'Street')}"
+        didnt = " (didn't bet)" if seat not in self.put_in else ""
+        return f"folded {when}{didnt}"
+
+    def summary(self) -> None:
+        hand, m = self.hand, self.money
+        self.lines.append("*** SUMMARY ***")
+        pots = hand.pots
+        pot_text = f"Total pot {m(hand.pot_total())}"
+        if len(pots) > 1:
+            pot_text += f" Main pot {m(pots[0].amount)}."
+            if len(pots) == 2:
+                pot_text += f" Side pot {m(pots[1].amount)}."
+            else:
+                pot_text += "".join(f" Side pot-{k} {m(p.amount)}." for k, p in enumerate(pots[1:], 1))
+        self.lines.append(f"{pot_text} | Rake {m(hand.rake)}")
+        if self.board and not self.v.is_stud:
+            self.lines.append(f"Board {_cards(self.board)}")
+        shown = {s.seat for s in self.shows}
+        mucked = {mk.seat: mk for mk in self.mucks}
+        posted = [e for e in hand.events if isinstance(e, Posted)]
+        for seat in hand.order:
+            role = " (button)" if seat == hand.button else ""
+            if any(p.seat == seat and p.what == "small_blind" for p in posted):
+                role += " (small blind)"
+            elif any(p.seat == seat and p.what == "big_blind" for p in posted):
+                role += " (big blind)"
+            p = hand.players[seat]
+            if p.folded:
+                text = self.folded_text(seat)
+            elif seat in shown:
+                final = hand.hole_cards(seat)
+                high, low = _values(hand, final)
+                won = self.collected[seat]
+                result = f"won ({m(won)})" if won else "lost"
+                text = (
+                    f"showed {_cards(final)} and {result} with {summary_words(high, low, bool(self.v.low))}"
+                )
+            elif seat in mucked and (self.viewer is None or self.viewer in hand.order):
+                text = f"mucked {_cards(mucked[seat].cards)}"
+            elif seat in mucked:
+                text = "mucked"
+            else:
+                text = f"collected ({m(self.collected[seat])})"
+            self.lines.append(f"Seat {seat}: {self.name(seat)}{role} {text}")
 
 
 def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer: int | None = None) -> str:
     """The hand in PokerStars wording; a seat as ``viewer`` hides what that player may not see."""
-    ctx = context or HandContext()
-    money = _Money(ctx)
-    name = ctx.name_of
-    v = hand.variant
-    seen = _visible(hand, viewer)
-    lines = [_header(hand, ctx, money)]
-    size = ctx.seat_count or max(hand.order)
-    table = f"Table '{ctx.table or '1'}' {size}-max"
-    if not ctx.currency and ctx.tournament is None:
-        table += " (Play Money)"
-    if hand.button is not None:
-        table += f" Seat #{hand.button} is the button"
-    lines.append(table)
-    for seat in hand.order:
-        lines.append(f"Seat {seat}: {name(seat)} ({money(hand.players[seat].starting_stack)} in chips)")
-
-    def suffix(all_in: bool) -> str:
-        return " and is all-in" if all_in else ""
-
-    exposed: set[int] = set()  # all-in exposure (RULES.md §6.5): later cards of these hands are public
-
-    def visible(seat: int, card: Card | None, up: bool) -> bool:
-        return viewer is None or seat == viewer or up or seat in exposed or card in seen.get(seat, ())
-
-    held: dict[int, list[Card | None]] = {s: [] for s in hand.order}  # what the reader knows of each hand
-    level = 0
-    first_deal = True
-    street_name = ""
-    board: list[Card] = []
-    shows: list[CardsShown] = []
-    mucks: list[Mucked] = []
-    collected: dict[int, int] = dict.fromkeys(hand.order, 0)
-    folded_on: dict[int, str] = {}
-    bets_this_hand: set[int] = set()
-    showdown = False
+    w = _Writer(hand, context or HandContext(), viewer)
+    w.head()
     for e in hand.events:
         if isinstance(e, Posted):
-            what = {
-                "ante": "the ante",
-                "small_blind": "small blind",
-                "big_blind": "big blind",
-                "straddle": "straddle",
-                "live": "big blind",
-                "dead": "small blind",
-            }[e.what]
-            lines.append(f"{name(e.seat)}: posts {what} {money(e.amount)}{suffix(e.all_in)}")
-            if e.what != "ante" and e.what != "dead":
-                level = max(level, e.amount)
-            bets_this_hand.add(e.seat)
+            all_in = " and is all-in" if e.all_in else ""
+            w.lines.append(f"{w.name(e.seat)}: posts {_POSTS[e.what]} {w.money(e.amount)}{all_in}")
+            if e.what not in ("ante", "dead"):
+                w.level = max(w.level, e.amount)
+            if e.what != "ante":
+                w.put_in.add(e.seat)
         elif isinstance(e, StreetStarted):
-            street = v.streets[e.index]
-            level = 0
-            if v.is_stud:
-                street_name = (
-                    "RIVER" if e.name == "seventh" else f"{_STUD_STREETS.get(e.name, e.name)} STREET"
-                )
-                lines.append(f"*** {street_name} ***")
-            elif street.draw:
-                street_name = f"{_DRAWS[sum(s.draw for s in v.streets[: e.index])]} DRAW"
-                lines.append(f"*** {street_name} ***")
+            w.street(e)
         elif isinstance(e, CardsDealt):
-            if first_deal:
-                first_deal = False
-                if v.is_stud:
-                    street_name = f"{_STUD_STREETS.get(v.streets[0].name, '3rd')} STREET"
-                elif v.is_draw:
-                    street_name = "DEALING HANDS"
-                else:
-                    street_name = "HOLE CARDS"
-                lines.append(f"*** {street_name} ***")
-            new = [c if visible(e.seat, c, u) else None for c, u in zip(e.cards, e.up, strict=True)]
-            before = [c for c in held[e.seat] if c is not None]
-            held[e.seat].extend(new)
-            if any(c is not None for c in new):
-                prev = f" {_cards(before)}" if before else ""
-                if prev:
-                    lines.append(f"Dealt to {name(e.seat)}{prev} {_cards(new)}")
-                else:
-                    lines.append(f"Dealt to {name(e.seat)} {_cards(new)}")
+            w.dealt(e)
         elif isinstance(e, BoardDealt):
-            old = list(board)
-            board.extend(e.cards)
-            if v.is_stud:
-                lines.append(f"*** {street_name} *** [{e.cards[0]}] (community card)")
-                continue  # stud: one community card when the deck runs short (RULES.md §5.7)
-            street_name = _BOARD.get(len(board), "BOARD")
-            lines.append(
-                f"*** {street_name} *** {_cards(old)} {_cards(e.cards)}"
-                if old
-                else f"*** {street_name} *** {_cards(e.cards)}"
-            )
+            w.board_dealt(e)
         elif isinstance(e, ActionTaken):
-            who = name(e.seat)
-            if e.action == "fold":
-                lines.append(f"{who}: folds")
-                folded_on[e.seat] = street_name
-            elif e.action == "check":
-                lines.append(f"{who}: checks")
-            elif e.action == "call":
-                lines.append(f"{who}: calls {money(e.amount)}{suffix(e.all_in)}")
-            elif e.action == "bring_in":
-                lines.append(f"{who}: brings in for {money(e.amount)}{suffix(e.all_in)}")
-            elif e.action == "bet":
-                lines.append(f"{who}: bets {money(e.amount)}{suffix(e.all_in)}")
-            elif e.action == "complete":
-                lines.append(f"{who}: completes it to {money(e.total)}{suffix(e.all_in)}")
-            else:
-                lines.append(f"{who}: raises {money(e.total - level)} to {money(e.total)}{suffix(e.all_in)}")
-            level = max(level, e.total)
-            if e.action != "fold":
-                bets_this_hand.add(e.seat)
+            w.action(e)
         elif isinstance(e, BetReturned):
-            lines.append(f"Uncalled bet ({money(e.amount)}) returned to {name(e.seat)}")
+            w.lines.append(f"Uncalled bet ({w.money(e.amount)}) returned to {w.name(e.seat)}")
         elif isinstance(e, RoundEnded):
-            level = 0
+            w.level = 0
+        elif isinstance(e, Reshuffled):
+            w.lines.append("The deck is reshuffled")
         elif isinstance(e, Drew):
-            n = len(e.discarded)
-            if n == 0:
-                lines.append(f"{name(e.seat)}: stands pat")
-            elif viewer is None or viewer == e.seat:
-                lines.append(
-                    f"{name(e.seat)}: discards {n} card{'s' * (n != 1)} and draws {_cards(e.received)}"
-                )
-            else:
-                lines.append(f"{name(e.seat)}: discards {n} card{'s' * (n != 1)}")
-            kept = [c for c in held[e.seat] if c not in e.discarded]
-            shown_new = [c if visible(e.seat, c, False) else None for c in e.received]
-            held[e.seat] = [*kept[: len(kept)], *shown_new]
+            w.drew(e)
         elif isinstance(e, Discarded):
-            own = viewer is None or viewer == e.seat
-            lines.append(
-                f"{name(e.seat)}: discards {len(e.cards)} cards" + (f" {_cards(e.cards)}" if own else "")
-            )
+            w.discarded(e)
         elif isinstance(e, CardsShown):
-            shows.append(e)
-            if e.reason == "all_in":
-                exposed.add(e.seat)
+            if all(s.seat != e.seat for s in w.shows):
+                w.shows.append(e)
         elif isinstance(e, Mucked):
-            mucks.append(e)
+            w.mucks.append(e)
         elif isinstance(e, PotAwarded):
-            if shows and not showdown:
-                showdown = True
-                lines.append("*** SHOW DOWN ***")
-                for s in shows:
-                    final = hand.hole_cards(s.seat)
-                    lines.append(f"{name(s.seat)}: shows {_cards(final)} ({_describe(hand, final)})")
-                for m in mucks:
-                    lines.append(f"{name(m.seat)}: mucks hand")
-            pot = "pot"
-            if len(hand.pots) > 1:
-                pot = "main pot" if e.pot == 0 else f"side pot-{e.pot}"
-            for seat, share in zip(e.winners, e.shares, strict=True):
-                collected[seat] += share
-                lines.append(f"{name(seat)} collected {money(share)} from {pot}")
-            if not shows and len(e.winners) == 1:
-                lines.append(f"{name(e.winners[0])}: doesn't show hand")
-    lines.append("*** SUMMARY ***")
-    total = hand.pot_total()
-    pots = hand.pots
-    pot_text = f"Total pot {money(total)}"
-    if len(pots) > 1:
-        pot_text += f" Main pot {money(pots[0].amount)}." + "".join(
-            f" Side pot-{k} {money(p.amount)}." for k, p in enumerate(pots[1:], 1)
-        )
-    lines.append(f"{pot_text} | Rake {money(hand.rake)}")
-    if board:
-        lines.append(f"Board {_cards(board)}")
-    shown = {s.seat: s for s in shows}
-    mucked = {m.seat: m for m in mucks}
-    for seat in hand.order:
-        role = ""
-        if seat == hand.button:
-            role = " (button)"
-        posted = [e for e in hand.events if isinstance(e, Posted) and e.seat == seat]
-        if any(p.what == "small_blind" for p in posted):
-            role = " (small blind)"
-        elif any(p.what == "big_blind" for p in posted):
-            role = " (big blind)"
-        p = hand.players[seat]
-        if p.folded:
-            where = folded_on.get(seat, "")
-            when = {
-                "HOLE CARDS": "before Flop",
-                "DEALING HANDS": "before the Draw",
-                "FLOP": "on the Flop",
-                "TURN": "on the Turn",
-                "RIVER": "on the River",
-            }.get(where, f"on the {where.replace('STREET', 'Street').replace('DRAW', 'Draw')}")
-            didnt = " (didn't bet)" if seat not in bets_this_hand else ""
-            text = f"folded {when}{didnt}".rstrip()
-        elif seat in shown:
-            final = hand.hole_cards(seat)
-            result = f"won ({money(collected[seat])})" if collected[seat] else "lost"
-            text = f"showed {_cards(final)} and {result} with {_describe(hand, final)}"
-        elif seat in mucked and (viewer is None or viewer in hand.order):
-            text = f"mucked {_cards(mucked[seat].cards)}"
-        elif seat in mucked:
-            text = "mucked"
-        else:
-            text = f"collected ({money(collected[seat])})"
-        lines.append(f"Seat {seat}: {name(seat)}{role} {text}")
-    return "\n".join(lines) + "\n"
+            w.awarded(e)
+    w.summary()
+    return "\n".join(w.lines) + "\n"

@@ -285,8 +285,12 @@ def phh_fields(
         ]
     if ctx.stakes:
         fields.append(("_stakes", ctx.stakes))
+    if ctx.hand_number is not None:
+        fields.append(("_hand_number", ctx.hand_number))
     if ctx.tournament is not None:
         fields.append(("_tournament_id", ctx.tournament.tournament_id))
+        if ctx.tournament.number is not None:
+            fields.append(("_tournament_number", ctx.tournament.number))
         if ctx.tournament.name:
             fields.append(("_tournament_name", ctx.tournament.name))
         fields += [("_buy_in", ctx.tournament.buy_in), ("_fee", ctx.tournament.fee)]

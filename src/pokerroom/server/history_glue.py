@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 
 from pokerroom.engine import HandState
 from pokerroom.history import HandContext, TournamentInfo, write_phh, write_pokerstars
 from pokerroom.rooms import FinishedHand
-from pokerroom.store import HandHistory, PlayerView
+from pokerroom.store import HandHistory, HandNumbers, PlayerView
 
 __all__ = ["context_of", "histories_of", "tournament_histories"]
 
@@ -55,10 +56,23 @@ def tournament_histories(
 
 
 def _histories(hand: HandState, ctx: HandContext, players: Mapping[int, tuple[str, str]]) -> HandHistory:
-    views = {}
-    for seat, (player, _) in players.items():
-        views[int(player)] = PlayerView(
-            phh=write_phh(hand, viewer=seat, context=ctx),
-            pokerstars=write_pokerstars(hand, ctx, viewer=seat),
+    """The players' views are written when the store has numbered the hand (``HandHistory.numbered``):
+    the PokerStars-format text carries the global hand (and tournament) number that the database assigns
+    in the transaction that stores them (issue 21)."""
+
+    def views(numbers: HandNumbers) -> dict[int, PlayerView]:
+        t = ctx.tournament
+        numbered = replace(
+            ctx,
+            hand_number=numbers.hand,
+            tournament=replace(t, number=numbers.tournament) if t is not None else None,
         )
-    return HandHistory(full_phh=write_phh(hand, viewer=None, context=ctx), views=views)
+        return {
+            int(player): PlayerView(
+                phh=write_phh(hand, viewer=seat, context=numbered),
+                pokerstars=write_pokerstars(hand, numbered, viewer=seat),
+            )
+            for seat, (player, _) in players.items()
+        }
+
+    return HandHistory(full_phh=write_phh(hand, viewer=None, context=ctx), views={}, numbered=views)

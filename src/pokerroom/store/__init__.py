@@ -71,6 +71,7 @@ from pokerroom.store.kinds import (
     Transaction,
 )
 from pokerroom.store.ledger import Ledger, LedgerEntry, PlayMoneyPolicy, PreparedSettlement
+from pokerroom.store.numbers import HandNumbers, Numbers
 from pokerroom.store.tournaments import (
     Booking,
     NewTicket,
@@ -89,7 +90,7 @@ from pokerroom.store.verify import CurrencyTotals, VerifyReport, verify_ledger
 
 class Store:
     """The whole store over one database: ``accounts``, ``ledger``, ``journal``, ``histories``,
-    ``tournaments``."""
+    ``tournaments``, ``numbers`` (global hand and tournament numbers)."""
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class Store:
         self.journal = HandJournal(db, self.ledger, clock=clock)
         self.histories = HandHistories(db, clock=clock)
         self.tournaments = TournamentStore(db, self.ledger, clock=clock)
+        self.numbers = Numbers(db)
 
     @classmethod
     def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
@@ -143,6 +145,7 @@ __all__ = [
     "HandHistory",
     "HandJournal",
     "HandNotOpen",
+    "HandNumbers",
     "HandRecord",
     "HandStart",
     "IdempotencyConflict",
@@ -158,6 +161,7 @@ __all__ = [
     "LoginSession",
     "NameTaken",
     "NewTicket",
+    "Numbers",
     "PasswordPolicy",
     "PlayMoneyPolicy",
     "Player",

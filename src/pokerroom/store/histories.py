@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,6 +21,7 @@ from pokerroom.store.models import (
     TournamentHandRow,
     TournamentPlayerHandRow,
 )
+from pokerroom.store.numbers import HandNumbers, hand_number_in
 from pokerroom.store.util import Clock, utc_now
 
 
@@ -36,10 +37,23 @@ class PlayerView:
 @dataclass(frozen=True)
 class HandHistory:
     """The full PHH of a hand (every hole card: audit only, never for players) and the per-player views,
-    keyed by player id, one for each player dealt in."""
+    keyed by player id, one for each player dealt in.
+
+    ``numbered``, when given, makes the views once the store has numbered the hand: it is called with the
+    :class:`~pokerroom.store.numbers.HandNumbers` assigned in the transaction that stores the history, and
+    its views are stored instead of ``views`` (the PokerStars-format text carries the global number)."""
 
     full_phh: str = field(repr=False)
     views: Mapping[int, PlayerView] = field(repr=False)
+    numbered: Callable[[HandNumbers], Mapping[int, PlayerView]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    def numbered_views(self, numbers: HandNumbers) -> HandHistory:
+        """This history with the views made for ``numbers`` (itself when it has no ``numbered``)."""
+        if self.numbered is None:
+            return self
+        return HandHistory(self.full_phh, self.numbered(numbers))
 
 
 @dataclass(frozen=True)
@@ -89,7 +103,10 @@ async def insert_history(
     ended_at: datetime,
     now: datetime,
 ) -> None:
-    """Store a hand's histories on an open write transaction (used by the journal's end record)."""
+    """Store a hand's histories on an open write transaction (used by the journal's end record); a
+    history with ``numbered`` views gets the hand's global number first, in the same transaction."""
+    if history.numbered is not None:
+        history = history.numbered_views(HandNumbers(await hand_number_in(conn, hand_id)))
     check_history(history)
     strangers = set(history.views) - dealt_in
     if strangers:

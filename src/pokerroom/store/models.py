@@ -274,3 +274,23 @@ class TournamentPlayerHandRow(Base):
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
     phh: Mapped[str] = mapped_column(Text)
     pokerstars: Mapped[str] = mapped_column(Text)
+
+
+class HandNumberRow(Base):
+    """A hand's global number (PokerStars-format histories, trackers): assigned by the database (an
+    auto-incrementing key; a PostgreSQL sequence), so it stays unique when several server processes share
+    one database. Cash and tournament hands share the numbers."""
+
+    __tablename__ = "hand_numbers"
+
+    number: Mapped[int] = mapped_column(BigId, primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(128), unique=True)
+
+
+class TournamentNumberRow(Base):
+    """A tournament's global number (``Tournament #number`` in its hands' PokerStars-format text)."""
+
+    __tablename__ = "tournament_numbers"
+
+    number: Mapped[int] = mapped_column(BigId, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(64), unique=True)

@@ -34,6 +34,7 @@ from pokerroom.store.models import (
     TournamentTicketRow,
     TransactionRow,
 )
+from pokerroom.store.numbers import HandNumbers, hand_number_in, tournament_number_in
 from pokerroom.store.util import Clock, utc_now
 
 __all__ = [
@@ -433,7 +434,12 @@ class TournamentStore:
         )
 
     async def _hand(self, conn: AsyncConnection, tid: str, hand: TournamentHand) -> None:
-        check_history(hand.history)
+        history = hand.history
+        if history.numbered is not None:
+            number = await hand_number_in(conn, hand.hand_id)
+            numbers = HandNumbers(number, await tournament_number_in(conn, tid))
+            history = history.numbered_views(numbers)
+        check_history(history)
         done = await conn.execute(
             self._insert_ignore(TournamentHandRow)
             .values(
@@ -442,11 +448,11 @@ class TournamentStore:
                 table_id=hand.table_id,
                 game=hand.game,
                 ended_at=hand.ended_at,
-                full_phh=hand.history.full_phh,
+                full_phh=history.full_phh,
             )
             .on_conflict_do_nothing(index_elements=["id"])
         )
-        if done.rowcount != 1 or not hand.history.views:
+        if done.rowcount != 1 or not history.views:
             return
         await conn.execute(
             insert(TournamentPlayerHandRow),
@@ -458,7 +464,7 @@ class TournamentStore:
                     "phh": v.phh,
                     "pokerstars": v.pokerstars,
                 }
-                for pid, v in sorted(hand.history.views.items())
+                for pid, v in sorted(history.views.items())
             ],
         )
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pokerroom.engine import Betting, ConfigError, VariantSpec
 from pokerroom.rooms.config import Timing
 from pokerroom.rooms.effects import Effect
+from pokerroom.rooms.tournament.structure import ANTES
 from pokerroom.variants import get_variant
 
 __all__ = [
@@ -57,6 +58,7 @@ class TournamentConfig:
     timing: Timing = field(default_factory=lambda: Timing(between_hands=2.0))
     currency: str = "PLAY"
     featured: bool = False  # a Game of the Week tournament (points x2 are decided by the points policy)
+    ante: str = "per_player"  # or "big_blind" (blind games): structure.level_stakes, docs/decisions.md
 
     def __post_init__(self) -> None:
         v = get_variant(self.variant)
@@ -77,6 +79,8 @@ class TournamentConfig:
             raise ConfigError("payout percentages must add up to 100")
         if self.seat_value and not self.target:
             raise ConfigError("a satellite names its target tournament")
+        if self.ante not in ANTES or (self.ante == "big_blind" and v.is_stud):
+            raise ConfigError("the ante is 'per_player', or 'big_blind' in a game with blinds")
 
     @property
     def spec(self) -> VariantSpec:

@@ -372,7 +372,7 @@ class TournamentDirector:
             if number not in self.tables or self.status != "running":
                 continue
             self._hand_no += 1
-            stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud)
+            stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante)
             out += self._handle(table.start_hand(now, stakes, f"{self.tid}-{self._hand_no}"), now)
         return out
 

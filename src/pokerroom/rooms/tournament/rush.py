@@ -49,7 +49,7 @@ class RushTournamentDirector(TournamentDirector):
         cfg = self.config
         if len(self.entrants) <= FINAL_TABLE:
             return super()._seat_everybody(now)
-        stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud)
+        stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante)
         pool_cfg = PoolConfig(
             f"{self.tid}-rush",
             cfg.name,
@@ -101,7 +101,8 @@ class RushTournamentDirector(TournamentDirector):
         pool.dealing = size is not None and not self.schedule.in_break(now)
         if size is not None:
             pool.table_size = size
-        pool.stakes = level_stakes(self.level(now), self.config.betting, self.config.spec.is_stud)
+        cfg = self.config
+        pool.stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante)
         out = self._rush(pool.tick(now), now)
         if self.status == "running" and size is None and not pool.tables:
             out += self._final_table(now)

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from pokerroom.engine import Betting, ConfigError, Stakes
 
-__all__ = ["DEFAULT_LEVELS", "SPEEDS", "BlindLevel", "Schedule", "level_stakes"]
+__all__ = ["ANTES", "DEFAULT_LEVELS", "SPEEDS", "BlindLevel", "Schedule", "level_stakes"]
 
 # (small blind, big blind, ante) of levels 1-18 (RULES.md §9.4); later levels double all three.
 DEFAULT_LEVELS: tuple[tuple[int, int, int], ...] = (
@@ -54,17 +54,25 @@ class BlindLevel:
         return cls(number, sb, bb, ante)
 
 
-def level_stakes(level: BlindLevel, betting: Betting, stud: bool) -> Stakes:
+ANTES = ("per_player", "big_blind")
+"""How a blind game's antes are posted (``TournamentConfig.ante``); docs/decisions.md, issue 21."""
+
+
+def level_stakes(level: BlindLevel, betting: Betting, stud: bool, ante: str = "per_player") -> Stakes:
     """The stakes of a level (§9.4): FL small bet = BB and big bet = 2 BB; stud small bet = BB, big bet =
-    2 BB, bring-in = small bet / 4, ante = small bet / 5 (rounded down)."""
+    2 BB, bring-in = small bet / 4, ante = small bet / 5 (rounded down).
+
+    ``ante="big_blind"`` (blind games): at every level with an ante, the big blind posts one ante for the
+    whole table, equal to the big blind, before his blind (the big-blind ante, TDA); it is dead money."""
     if stud:
         small = level.big_blind
         return Stakes(0, 0, small, 2 * small, small // 5, small // 4, 1)
+    bba = ante == "big_blind"
+    amount = (level.big_blind if level.ante else 0) if bba else level.ante
     if betting is Betting.FIXED_LIMIT:
-        return Stakes(
-            level.small_blind, level.big_blind, level.big_blind, 2 * level.big_blind, level.ante, 0, 1
-        )
-    return Stakes(level.small_blind, level.big_blind, 0, 0, level.ante, 0, 1)
+        bb = level.big_blind
+        return Stakes(level.small_blind, bb, bb, 2 * bb, amount, 0, 1, big_blind_ante=bba)
+    return Stakes(level.small_blind, level.big_blind, 0, 0, amount, 0, 1, big_blind_ante=bba)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ def level_view(director: TournamentDirector, now: datetime) -> dict[str, Any] | 
     if d.schedule is None:
         return None
     level = d.level(now)
-    st = level_stakes(level, d.config.betting, d.config.spec.is_stud)
+    st = level_stakes(level, d.config.betting, d.config.spec.is_stud, d.config.ante)
     nxt = d.schedule.next_level_at(now)
     brk = d.schedule.next_break(now)
     return {
@@ -52,7 +52,7 @@ def tournament_table_view(
         spec=cfg.spec,
         betting=cfg.betting,
         currency=cfg.currency,
-        stakes=level_stakes(director.level(now), cfg.betting, cfg.spec.is_stud),
+        stakes=level_stakes(director.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante),
         seats=table.size,
         players={
             str(s): seat_view(

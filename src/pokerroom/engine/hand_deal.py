@@ -1,0 +1,303 @@
+"""The first part of a hand's state: its data, the seats in dealing order, forced bets and the deal.
+
+:class:`~pokerroom.engine.state.HandState` is built in three layers, one module each, so that no module
+is long: :class:`HandDeal` (this module: the hand's data, the table order, posting the forced bets,
+dealing and burning, choosing the stud bring-in), :class:`~pokerroom.engine.hand_betting.HandBetting`
+(betting rounds, pots) and ``HandState`` itself (the progression of streets, draws, the showdown, the
+public queries and ``apply``). A layer calls only the layers below it. The three are compiled together
+by mypyc (``setup.py``); the split changes neither behaviour nor speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from pokerroom.cards import Card
+from pokerroom.engine.betting import BetDecision, PlayerState, Round
+from pokerroom.engine.commands import Command
+from pokerroom.engine.deck import CardSource, ListDeck
+from pokerroom.engine.errors import ConfigError
+from pokerroom.engine.events import BoardDealt, Burned, CardsDealt, CardsShown, Event, Posted
+from pokerroom.engine.pots import Pot
+from pokerroom.engine.setup import Blinds, Phase, SeatSetup
+from pokerroom.engine.showdown import ShownTracker
+from pokerroom.engine.spec import VariantSpec
+from pokerroom.engine.stakes import Betting, RakeRule, Structure
+from pokerroom.engine.stud import bring_in_seat
+from pokerroom.eval import HandValue
+
+# Enum members as module constants: the compiled engine reads a constant instead of looking the member up
+# on its enum class at every comparison.
+_BETTING: Final = Phase.BETTING
+_FL: Final = Betting.FIXED_LIMIT
+
+__all__ = ["HandDeal"]
+
+
+class HandDeal:
+    """A hand's data, its seats in dealing order, its forced bets and its deal (see the module)."""
+
+    variant: VariantSpec
+    structure: Structure
+    players: dict[int, PlayerState]
+    order: tuple[int, ...]
+    button: int | None
+    board: list[Card]
+    events: list[Event]
+    commands: list[Command]
+
+    def _init(
+        self,
+        variant: VariantSpec,
+        structure: Structure,
+        seats: Sequence[SeatSetup],
+        deck: CardSource,
+        button: int | None,
+        blinds: Blinds | None,
+        rake: RakeRule | None,
+        hand_id: str,
+    ) -> None:
+        variant.check_structure(structure.betting)
+        variant.check_players(len(seats))
+        numbers = [s.seat for s in seats]  # checked by check_start
+        expected = variant.deck_for(len(seats))
+        if deck.spec is not expected:
+            raise ConfigError(
+                f"{variant.name} with {len(seats)} players is dealt from a {expected.size}-card deck"
+            )
+        stakes = structure.stakes
+        self._stud = variant.is_stud  # read at every street: kept here, not asked of the variant
+        if self._stud:
+            if structure.betting is not _FL or stakes.bring_in <= 0:
+                raise ConfigError("stud games are fixed limit with a bring-in")
+            if stakes.bring_in >= stakes.small_bet:
+                raise ConfigError("the bring-in must be less than the small bet")
+        elif blinds is None and stakes.big_blind <= 0:
+            raise ConfigError("a blind game needs a big blind")
+        if self._stud and stakes.big_blind_ante:
+            raise ConfigError("a stud game has no big blind to post a big-blind ante")
+        self.variant = variant
+        self.structure = structure
+        self.hand_id = hand_id
+        self.rake_rule = rake
+        self.deck = deck
+        # The deck as it was before the deal: a ListDeck keeps its original order, other sources (replays)
+        # are asked now.
+        self._deck_data: dict[str, Any] | None = None if isinstance(deck, ListDeck) else deck.to_data()
+        self.players = {s.seat: PlayerState(s.seat, s.stack, s.stack, s.auto_muck) for s in seats}
+        self.order = tuple(sorted(numbers))
+        self._rings: dict[int | None, tuple[int, ...]] = {}
+        self._live = len(numbers)  # players who have not folded
+        self._pot = 0  # everything put in, after uncalled returns
+        self._decision_cache: BetDecision | None = None
+        if self._stud:
+            self.button = None
+        else:
+            self.button = max(self.order) if button is None else button
+        self.board = []
+        self.events = []
+        self.commands = []
+        self.phase = _BETTING
+        self.street = 0
+        self.rnd = Round(structure)
+        self.to_act: int | None = None
+        self.aggressors: dict[int, int] = {}
+        self.discards: list[Card] = []  # draw-game discards available for a reshuffle
+        self.exposed = False
+        self.reached_second_street = False
+        self.pots: list[Pot] = []
+        self.rake = 0
+        self._show_queue: list[int] = []
+        self._tracker: ShownTracker | None = None
+        self._values: dict[int, tuple[HandValue, HandValue | None]] = {}
+        self._rule = variant.rule_for(deck.spec)
+        self._blinds = blinds
+        self._dead: dict[int, int] | None = None  # unequal antes: dead money (hand_betting)
+        self._last_blind: int | None = self.button
+        self._start_args: dict[str, Any] = {
+            "seats": [(s.seat, s.stack, s.auto_muck) for s in seats],
+            "button": button,
+            "blinds": blinds,
+            "rake": rake,
+            "hand_id": hand_id,
+        }
+
+    # ------------------------------------------------------------------------------------ navigation
+
+    def _after(self, seat: int | None) -> tuple[int, ...]:
+        """Dealt-in seats clockwise, starting with the first one after ``seat`` (stud: from seat 1)."""
+        cached = self._rings.get(seat)
+        if cached is None:
+            order = self.order
+            if seat is None:
+                cached = order
+            else:
+                cached = tuple(s for s in order if s > seat) + tuple(s for s in order if s <= seat)
+            self._rings[seat] = cached
+        return cached
+
+    def _active(self) -> list[PlayerState]:
+        return [self.players[s] for s in self.order if not self.players[s].folded]
+
+    def _odd_chip_order(self, seats: Sequence[int]) -> tuple[int, ...]:
+        wanted = set(seats)
+        return tuple(s for s in self._after(self.button) if s in wanted)
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    # ------------------------------------------------------------------------------- forced bets, deal
+
+    def _antes(self, blinds: Blinds | None) -> dict[int, int]:
+        """Each seat's ante: the table's decision (``Blinds.antes``), else one ante for the whole table
+        posted by the big blind (a big-blind ante), else the stakes' ante from everybody."""
+        stakes = self.structure.stakes
+        if blinds is not None and blinds.antes is not None:
+            return dict(blinds.antes)
+        if stakes.big_blind_ante:
+            big = blinds.big if blinds is not None else None
+            return {big[0]: stakes.ante} if big is not None and stakes.ante > 0 else {}
+        return dict.fromkeys(self.order, stakes.ante)
+
+    def _post_antes(self, antes: dict[int, int]) -> None:
+        """Antes first, before any blind (a short big blind posts his big-blind ante before his blind,
+        TDA). When the antes are not all equal they are dead money of the main pot (``side_pots``)."""
+        unequal = len({antes.get(s, 0) for s in self.order}) > 1
+        dead: dict[int, int] = {}
+        for seat in self._after(self.button):
+            if antes.get(seat, 0) > 0:
+                p = self.players[seat]
+                before = p.paid
+                self._post(p, antes[seat], "ante", live=False)
+                dead[seat] = p.paid - before
+        if unequal and dead:
+            self._dead = dead
+
+    def _default_blinds(self) -> Blinds:
+        stakes = self.structure.stakes
+        seats = list(self._after(self.button))
+        if len(seats) == 2:
+            button_seat = self.button if self.button in self.players else seats[-1]
+            other = seats[0] if seats[0] != button_seat else seats[1]
+            return Blinds(small=(button_seat, stakes.small_blind), big=(other, stakes.big_blind))
+        return Blinds(small=(seats[0], stakes.small_blind), big=(seats[1], stakes.big_blind))
+
+    def _check_seat(self, seat: int) -> PlayerState:
+        if seat not in self.players:
+            raise ConfigError(f"seat {seat} is not dealt in")
+        return self.players[seat]
+
+    def _post_blinds(self, b: Blinds) -> None:
+        rnd = self.rnd
+        self._last_blind = self.button
+        for seat, amount in b.dead:
+            self._post(self._check_seat(seat), amount, "dead", live=False)
+        level = 0
+        raises = 0
+        if b.small is not None and b.small[1] > 0:
+            self._post(self._check_seat(b.small[0]), b.small[1], "small_blind", live=True)
+            self._last_blind = b.small[0]
+        if b.big is not None:
+            self._post(self._check_seat(b.big[0]), b.big[1], "big_blind", live=True)
+            level = b.big[1]
+            self._last_blind = b.big[0]
+        for seat, amount in b.straddles:
+            self._post(self._check_seat(seat), amount, "straddle", live=True)
+            if level and amount > level:
+                raises += 1
+            level = max(level, amount)
+            self._last_blind = seat
+        for seat, amount in b.live:
+            self._post(self._check_seat(seat), amount, "live", live=True)
+        level = max([level, *(p.bet for p in self.players.values())])
+        rnd.level = level
+        if level:
+            rnd.counted = level
+            rnd.wagers = 1 + raises
+            if self.structure.betting is not _FL:
+                rnd.min_raise = max(level, self.structure.min_bet)  # preflop R starts at the BB (§3.5)
+
+    def _post(self, p: PlayerState, amount: int, what: str, live: bool) -> None:
+        paid = min(amount, p.stack)
+        p.stack -= paid
+        p.paid += paid
+        self._pot += paid
+        if live:
+            p.bet += paid
+        if p.stack == 0:
+            p.all_in = True
+        self._emit(Posted(p.seat, paid, what, p.all_in))
+
+    def _open_round(self, street: int) -> None:
+        s = self.variant.streets[street]
+        structure = self.structure
+        rnd = Round(structure)
+        if structure.betting is _FL:
+            rnd.unit = structure.stakes.big_bet if s.big_bet else structure.stakes.small_bet
+        else:
+            rnd.min_raise = structure.min_bet
+        rnd.stud_first_round = self._stud and street == 0
+        not_folded = sum(1 for p in self.players.values() if not p.folded)
+        rnd.capped_round = not (structure.heads_up_uncapped and not_folded == 2)
+        self.rnd = rnd
+        for p in self.players.values():
+            p.bet = 0
+            p.acted = False
+            p.level_seen = 0
+            p.wagers_seen = 0
+
+    def _take(self, purpose: str, seat: int | None) -> Card:
+        return self.deck.take(purpose, seat)
+
+    def _deal_street(self, index: int) -> None:
+        street = self.variant.streets[index]
+        receivers = [s for s in self._after(self.button) if not self.players[s].folded]
+        if street.deal:
+            n = len(receivers)
+            if self._stud and len(street.deal) == 1 and index > 0:
+                stub = self.deck.remaining()
+                if stub < n:  # one community card for everybody (RULES.md §5.7)
+                    if stub >= 2:
+                        self._take("burn", None)
+                        self._emit(Burned())
+                    card = self._take("board", None)
+                    self.board.append(card)
+                    self._emit(BoardDealt((card,)))
+                    return
+                if stub >= n + 1 and street.burn:
+                    self._take("burn", None)
+                    self._emit(Burned())
+            elif street.burn:
+                self._take("burn", None)
+                self._emit(Burned())
+            dealt: dict[int, list[Card]] = {s: [] for s in receivers}
+            for _ in street.deal:
+                for seat in receivers:
+                    dealt[seat].append(self._take("hole", seat))
+            for seat in receivers:
+                p = self.players[seat]
+                p.hole.extend(dealt[seat])
+                p.up.extend(street.deal)
+                self._emit(CardsDealt(seat, tuple(dealt[seat]), street.deal))
+                if self.exposed:  # hands are face up after an all-in exposure: so are later cards (§6.5)
+                    self._emit(CardsShown(seat, tuple(p.hole), "all_in"))
+        elif street.burn and street.board:
+            self._take("burn", None)
+            self._emit(Burned())
+        if street.board:
+            cards = tuple(self._take("board", None) for _ in range(street.board))
+            self.board.extend(cards)
+            self._emit(BoardDealt(cards))
+
+    def _choose_bring_in(self) -> None:
+        candidates = [(p.seat, p.upcards()[-1]) for p in self._active() if not p.all_in]
+        if not candidates or self.betting_closed():  # nobody to bet against: no betting round (§3.1)
+            return
+        seat = bring_in_seat(candidates, self.variant.bring_in_highest)
+        self.rnd.bring_in_seat = seat
+        self.rnd.bring_in = self.structure.stakes.bring_in
+
+    def betting_closed(self) -> bool:
+        """At most one active player can still bet: no more betting rounds (RULES.md §3.1)."""
+        return sum(1 for p in self._active() if not p.all_in) <= 1
