@@ -289,11 +289,11 @@ async def test_recover_cancels_open_hands_and_returns_every_stack(room: Room, cl
     )
     clock.advance(timedelta(minutes=5))
     cancelled = await s.journal.recover()
-    assert [h.hand_id for h in cancelled] == ["h1", "h3"]
-    h1 = cancelled[0]
+    assert [h.hand_id for h in cancelled] == ["h3", "h1"]  # the newest first
+    h1 = cancelled[1]
     assert h1.reason == "recovery" and h1.mismatches == ()
     assert dict(h1.stacks) == {a.session_id: 10_000, b.session_id: 10_000}
-    assert dict(cancelled[1].stacks) == {c.session_id: 20_090, d.session_id: 19_900}
+    assert dict(cancelled[0].stacks) == {c.session_id: 20_090, d.session_id: 19_900}
     rec = await s.journal.hand("h1")
     assert rec.status == "cancelled" and rec.ended_at == clock.now and rec.result["cancelled"] == "recovery"
     assert await s.journal.recover() == []
@@ -416,5 +416,31 @@ async def test_cancelling_a_hand_gives_released_chips_back(room: Room) -> None:
     await s.journal.recover()
     assert (await s.ledger.session(a.session_id)).balance == 10_000
     assert await s.ledger.balance(room.bob, "USD") == before + 100  # back to his wallet
+    assert await s.ledger.system_balance(AccountKind.ESCROW, "USD", ref="h1") == 0
+    assert (await s.verify()).ok
+
+
+async def test_recovery_of_a_quick_folded_entry_records_no_false_mismatch(
+    room: Room, clock: FakeClock
+) -> None:
+    """Issue 15: an entry quick-folds out of hand A (its result released into A's escrow) and is dealt into
+    hand B with the rest; both are interrupted by a crash. The recovery cancels B first (its start stack is
+    the session's balance) and then A (its release comes back): no hand records a mismatch, and the
+    session holds what it held before A."""
+    s = room.store
+    a, _ = await start(room, "h1", "t1")
+    await s.journal.release_seat("h1", a.session_id, -150)
+    clock.advance(timedelta(seconds=1))
+    c = await s.ledger.buy_in(room.bob, "t2", "USD", 5_000, idempotency_key="t2-b")
+    await start(
+        room,
+        "h2",
+        "t2",
+        [SeatRecord(1, room.alice, a.session_id, 9_850), SeatRecord(2, room.bob, c.session_id, 5_000)],
+    )
+    cancelled = await s.journal.recover()
+    assert [h.hand_id for h in cancelled] == ["h2", "h1"]  # the newest first
+    assert all(h.mismatches == () for h in cancelled), [h.mismatches for h in cancelled]
+    assert (await s.ledger.session(a.session_id)).balance == 10_000
     assert await s.ledger.system_balance(AccountKind.ESCROW, "USD", ref="h1") == 0
     assert (await s.verify()).ok

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import webbrowser
 from typing import Any
 
@@ -51,6 +52,7 @@ async def _serve(
     from pokerroom.server.schedule import ScheduleError, load_split_schedule
     from pokerroom.server.security import SecuritySettings
     from pokerroom.store import Store
+    from pokerroom.store.owner import DatabaseInUse, OwnerLock
 
     schedule = demo_tournaments()
     rush = schedule[:0]  # Rush tournaments of the schedule file
@@ -61,7 +63,15 @@ async def _serve(
         except ScheduleError as exc:
             typer.echo(f"bad tournament schedule: {exc}", err=True)
             raise typer.Exit(2) from None
+    listener = _bind(host, port)  # first: a port in use stops us before we touch the database
     store = Store.open(database)
+    owner = OwnerLock(store.db.url, schema=store.db.schema)
+    try:
+        await owner.acquire()  # one process per database, before migrations and crash recovery
+    except DatabaseInUse as exc:
+        listener.close()
+        typer.echo(f"pokerroom cannot start: {exc}", err=True)
+        raise typer.Exit(1) from None
     await store.db.upgrade()
     await _demo_account(store)
     settings = RoomSettings(
@@ -87,12 +97,13 @@ async def _serve(
             lifespan="on",
         )
     )
-    task = asyncio.create_task(server.serve())
+    task = asyncio.create_task(server.serve(sockets=[listener]))
+    keeper = asyncio.create_task(owner.keep())
     while not server.started:
         if task.done():
             with contextlib.suppress(BaseException):
                 await task
-            typer.echo(f"pokerroom could not listen on {host}:{port} (is the port in use?)", err=True)
+            typer.echo("pokerroom could not start its room (see the log above)", err=True)
             raise typer.Exit(1)
         await asyncio.sleep(0.05)
     from pokerroom.engine import BUILD
@@ -125,13 +136,42 @@ async def _serve(
         )
 
     seating = asyncio.create_task(seat_bots())
+
+    async def watch_owner() -> None:
+        await owner.lost.wait()
+        typer.echo("pokerroom lost its database lock to another process: stopping", err=True)
+        server.should_exit = True
+
+    watcher = asyncio.create_task(watch_owner())
     try:
         await task
     finally:
         seating.cancel()
+        watcher.cancel()
+        keeper.cancel()
         for bot, t in started:
             bot.stopped = True
             t.cancel()
+        await owner.release()
+    if owner.lost.is_set():
+        raise typer.Exit(1)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before anything else happens (uvicorn serves on it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        why = f"{exc.strerror} (is the port in use?)"
+        typer.echo(f"pokerroom cannot listen on {host}:{port}: {why}", err=True)
+        raise typer.Exit(1) from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 @app.command()

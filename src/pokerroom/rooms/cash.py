@@ -7,7 +7,7 @@ Every public method returns the :mod:`notices <pokerroom.rooms.notices>` and eff
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -613,6 +613,35 @@ class CashTable:
         self.hand = None
         self._hand_players = {}
         self.next_hand_at = now + timedelta(seconds=t.between_hands)
+        return out
+
+    # ----------------------------------------------------------------------------- store faults
+
+    def restart_clocks(self, now: datetime) -> Output:
+        """After a pause (the store was unavailable): the decisions pending get their whole action time
+        again from ``now``; the time the table stood still is nobody's."""
+        self.clocks.clear()
+        if not self.in_hand:
+            return []
+        return self._start_clocks(now)
+
+    def void_hand(self, stacks: Mapping[str, int], now: datetime) -> Output:
+        """The interrupted hand is void (the journal cancelled it: its chips never moved): each seated
+        player's stack is ``stacks[player]`` (his seat session's balance) again; a player who was leaving
+        leaves now; the next hand comes after the usual pause."""
+        self.hand = None
+        self._hand_players = {}
+        self._plan = None
+        self.clocks.clear()
+        out: Output = []
+        for p in list(self.seats.values()):
+            if p.player in stacks:
+                p.stack = stacks[p.player]
+            if p.leaving:
+                out += self._unseat(p, now)
+                continue
+            out.append(self._changed(p))
+        self.next_hand_at = now + timedelta(seconds=self.config.timing.between_hands)
         return out
 
     # ------------------------------------------------------------------------------------ clock

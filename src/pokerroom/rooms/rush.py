@@ -5,7 +5,7 @@ effects (keyed by entry: each entry is its own seat session).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -467,6 +467,37 @@ class RushPool:
             out.append(EntryMoved(self.pid, eid, e.player, s, hand.hand_id, tid))
         out.append(HandEvents(tid, hand.hand_id, tuple(hand.events), tuple(seats)))
         return out + self._after(t, now)
+
+    # ----------------------------------------------------------------------------- store faults
+
+    def restart_clocks(self, now: datetime) -> Output:
+        """After a pause (the store was unavailable): every pending decision gets its whole time again."""
+        out: Output = []
+        for t in list(self.tables.values()):
+            t.clocks.clear()
+            if not t.hand.is_over:
+                out += self._after(t, now)
+        return out
+
+    def void_all(self, stacks: Mapping[str, int], now: datetime) -> Output:
+        """Every hand in progress is void (the journal cancelled them: their chips never moved, and a quick
+        fold's release went back): each entry's stack is ``stacks[entry]`` (its seat session's balance)
+        and it waits for a new table; one that was leaving leaves; one with no chips is broke."""
+        self.tables.clear()
+        self.blocks.clear()
+        self.queue.clear()
+        out: Output = []
+        for e in list(self.entries.values()):
+            if e.entry_id in stacks:
+                e.stack = stacks[e.entry_id]
+            e.table = e.seat = None
+            if e.leaving:
+                out += self._remove(e)
+            elif e.stack <= 0:
+                e.state = "busted"
+            else:
+                out += self._enqueue(e)
+        return out
 
     # --------------------------------------------------------------------------------- clock
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -10,10 +11,13 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from pokerroom import __version__
 from pokerroom.server.http import router, store_error_handler
 from pokerroom.server.http_tournaments import router as tournaments_router
+from pokerroom.server.operations import failure_handler
+from pokerroom.server.operations import router as operations_router
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.security import SecurityMiddleware, SecuritySettings
 from pokerroom.server.sessions import SessionSockets
@@ -72,8 +76,11 @@ def create_app(
     app.state.login_guard = LoginGuard(security.login, clock=security.clock)
     app.include_router(router)
     app.include_router(tournaments_router)
+    app.include_router(operations_router)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(TooManyAttempts, store_error_handler)
+    for kind in (SQLAlchemyError, OSError, TimeoutError, sqlite3.Error, Exception):
+        app.add_exception_handler(kind, failure_handler)
     app.add_middleware(SecurityMiddleware, settings=security)
     app.add_api_websocket_route("/ws", websocket_endpoint)
     if (WEB_DIR / "index.html").exists():

@@ -22,7 +22,9 @@ __all__ = ["HandBook"]
 
 
 class HandBook:
-    __slots__ = ("commitment", "deck_text", "hand", "journal", "journaled", "salt")
+    __slots__ = ("commitment", "deck_text", "hand", "journal", "journaled", "opened", "salt")
+
+    _count = 0  # (books are numbered as they are made: the order their hands started in)
 
     def __init__(self, journal: HandJournal, hand: HandState) -> None:
         self.journal = journal
@@ -31,6 +33,8 @@ class HandBook:
         self.deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
         self.commitment = deck_commitment(self.deck_text, self.salt)
         self.journaled = 0
+        HandBook._count += 1
+        self.opened = HandBook._count
 
     async def open(self, *, table_id: str, currency: str, seats: Sequence[SeatRecord]) -> None:
         hand = self.hand

@@ -8,21 +8,21 @@ it goes (:class:`~pokerroom.server.books.HandBook`) and leaves the wire to the t
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
 from pokerroom.engine.events import HandStarted, PotAwarded
 from pokerroom.rooms import (
-    BuyIn,
     CashOut,
     CashTable,
     HandEvents,
     HandFinished,
-    HandSettlement,
     OfferExpired,
     Output,
     PostPrompt,
@@ -37,11 +37,11 @@ from pokerroom.server.books import HandBook
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
+from pokerroom.server.faults import FaultTolerantActor
 from pokerroom.server.history_glue import histories_of
-from pokerroom.server.ids import PlayerKey, store_id
-from pokerroom.server.mailbox import Mailbox
+from pokerroom.server.ids import PlayerKey, player_key, store_id
 from pokerroom.server.services import Services
-from pokerroom.store import SeatRecord, StoreError
+from pokerroom.store import HandNotOpen, SeatRecord, StoreError, StoreUnavailable, UnknownHand, unavailable
 
 __all__ = ["CashActor", "chat_text", "fmt_amount", "login_of"]
 
@@ -67,7 +67,7 @@ def chat_text(text: str) -> str:
     return html.escape(clean)
 
 
-class CashActor(Mailbox):
+class CashActor(FaultTolerantActor):
     kind = "cash"
 
     def __init__(self, services: Services, table: CashTable) -> None:
@@ -79,6 +79,7 @@ class CashActor(Mailbox):
         self.sessions: dict[str, int] = {}  # player -> seat session (ledger account) id
         self.book: HandBook | None = None
         self.hands_played = 0
+        self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
 
     # ----------------------------------------------------------------------------------- running
 
@@ -86,92 +87,134 @@ class CashActor(Mailbox):
         return f"table {self.tid}"
 
     def next_deadline(self) -> Any:
-        return self.table.next_deadline()
+        return self.pause_deadline() or self.table.next_deadline()
 
     async def tick(self) -> bool:
+        if self.pause is not None:
+            return await self.try_resume()
         try:
             out = self.table.tick(self.clock.now())
             if out:
                 await self.process(out)
             return bool(out)
+        except StoreUnavailable:
+            return True
         except Exception:
             self.halt("tick failed")
             return False
 
     def halt(self, why: str) -> None:
-        """Something failed between the table and the store: stop dealing so that the two cannot drift
-        apart. The ledger stays the truth; a restart cancels the open hand and returns every stack."""
-        if not self.table.halted:
-            log.exception("table %s halted: %s", self.tid, why)
+        """Something failed that is not a store fault: stop dealing so that the table and the store cannot
+        drift apart. The ledger stays the truth; a restart cancels the open hand and returns every stack."""
+        super().halt(why)
         self.table.halted = True
+
+    # ------------------------------------------------------------------------------ store faults
+
+    async def services_ping(self) -> None:
+        await self.services.store.db.ping()
+
+    def on_pause(self) -> None:
+        self.table.halted = True  # no hand starts, and (tick is not called) no decision times out
+
+    async def on_resume(self) -> None:
+        self.table.halted = self.broken
+        await self.process(self.table.restart_clocks(self.clock.now()))
+
+    def tell_status(self, paused: bool, reason: str | None) -> None:
+        self.core.broadcast(
+            {"type": "table_status", "status": "paused" if paused else "playing", "reason": reason}
+        )
+
+    async def reconcile(self) -> None:
+        """A buy-in booked while the store failed, whose answer was lost: its session holds the chips, the
+        table never seated them: they go back to the wallet."""
+        ledger = self.services.store.ledger
+        known = set(self.sessions.values())
+        for session in await ledger.sessions(table_id=self.tid, open_only=True):
+            if session.id not in known:
+                await ledger.cash_out(session.id, idempotency_key=f"cashout:{session.id}")
+                await self.services.players.send_balance(
+                    player_key(session.player_id), self.table.config.currency
+                )
+
+    async def void(self) -> None:
+        """The interrupted hand is cancelled in the journal (its chips never moved, as after a crash) and
+        every stack is its seat session's balance again; the watchers get a fresh snapshot."""
+        hand = self.table.hand
+        if hand is not None and not hand.is_over and self.book is not None:
+            with contextlib.suppress(UnknownHand, HandNotOpen):
+                await self.services.store.journal.cancel_hand(hand.hand_id, reason="the store failed")
+        self.book = None
+        ledger = self.services.store.ledger
+        stacks = {p: (await ledger.session(sid)).balance for p, sid in self.sessions.items()}
+        await self.process(self.table.void_hand(stacks, self.clock.now()))
+        for watch in list(self.core.watchers.values()):
+            state = table_view(self.table, watch.player, self.clock.now())
+            watch.send(
+                orjson.dumps(
+                    {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
+                ).decode()
+            )
 
     # ----------------------------------------------------------------------------- processing
 
-    async def process(self, out: Output) -> None:
-        try:
-            await self._process(out)
-        except Exception:
-            self.halt("booking or journaling failed")
-            raise
-
-    async def _process(self, out: Output) -> None:
-        finished = next((n.record for n in out if isinstance(n, HandFinished)), None)
+    async def do_item(self, item: object, step: Sequence[object]) -> None:
         now = self.clock.now()
-        for item in out:
-            if isinstance(item, HandEvents):
-                await self._journal(item, finished)
-                self.core.events(item)
-            elif isinstance(item, HandFinished):
-                await self._finish(item)
-            elif isinstance(item, SeatChanged):
-                self.core.broadcast(
-                    {
-                        "type": "seat",
-                        "seat": item.seat,
-                        "player": item.player,
-                        "name": item.name,
-                        "stack": item.stack,
-                        "status": item.status,
-                        "markers": list(item.markers),
-                    }
-                )
-            elif isinstance(item, TurnClock):
-                if self.table.hand is not None:
-                    self.core.turn(self.table.hand, item, now)
-            elif isinstance(item, SeatOffer):
-                left = (item.expires - now).total_seconds()
-                self._tell(
-                    item.player, {"type": "offer", "table": self.tid, "seat": item.seat, "expires_in": left}
-                )
-            elif isinstance(item, OfferExpired):
-                self._tell(
-                    item.player,
-                    {
-                        "type": "error",
-                        "code": "offer_expired",
-                        "message": f"the seat offer at {self.table.config.name} expired",
-                        "ref": None,
-                        "details": {"table": self.tid, "seat": item.seat},
-                    },
-                )
-            elif isinstance(item, PostPrompt):
-                self._tell(
-                    item.player,
-                    {
-                        "type": "prompt",
-                        "table": self.tid,
-                        "seat": item.seat,
-                        "amount": item.amount,
-                        "what": item.what,
-                        "expires_in": (item.deadline - now).total_seconds(),
-                    },
-                )
-            elif isinstance(item, TopUp):
-                await self._book_top_up(item)
-            elif isinstance(item, CashOut):
-                await self._book_cash_out(item)
-            elif isinstance(item, BuyIn | HandSettlement):
-                pass  # a buy-in is booked before the seat is taken; a settlement with its hand's end
+        if isinstance(item, HandEvents):
+            finished = next((n.record for n in step if isinstance(n, HandFinished)), None)
+            await self._journal(item, finished)
+            self.core.events(item)
+        elif isinstance(item, HandFinished):
+            await self._finish(item)
+        elif isinstance(item, SeatChanged):
+            self.core.broadcast(
+                {
+                    "type": "seat",
+                    "seat": item.seat,
+                    "player": item.player,
+                    "name": item.name,
+                    "stack": item.stack,
+                    "status": item.status,
+                    "markers": list(item.markers),
+                }
+            )
+        elif isinstance(item, TurnClock):
+            if self.table.hand is not None and not self.table.hand.is_over and item.seat in self.table.clocks:
+                self.core.turn(self.table.hand, item, now)
+        elif isinstance(item, SeatOffer):
+            left = (item.expires - now).total_seconds()
+            self._tell(
+                item.player, {"type": "offer", "table": self.tid, "seat": item.seat, "expires_in": left}
+            )
+        elif isinstance(item, OfferExpired):
+            self._tell(
+                item.player,
+                {
+                    "type": "error",
+                    "code": "offer_expired",
+                    "message": f"the seat offer at {self.table.config.name} expired",
+                    "ref": None,
+                    "details": {"table": self.tid, "seat": item.seat},
+                },
+            )
+        elif isinstance(item, PostPrompt):
+            self._tell(
+                item.player,
+                {
+                    "type": "prompt",
+                    "table": self.tid,
+                    "seat": item.seat,
+                    "amount": item.amount,
+                    "what": item.what,
+                    "expires_in": (item.deadline - now).total_seconds(),
+                },
+            )
+        elif isinstance(item, TopUp):
+            await self._book_top_up(item)
+        elif isinstance(item, CashOut):
+            await self._book_cash_out(item)
+        # BuyIn: booked before the seat is taken; HandSettlement: with its hand's end (HandFinished)
 
     def _tell(self, player: str, frame: dict[str, Any]) -> None:
         self.services.players.notify(player, orjson.dumps(frame).decode())
@@ -186,7 +229,8 @@ class CashActor(Mailbox):
             return
         if any(isinstance(e, HandStarted) for e in item.events):
             players = dict(ended.players) if ended is not None else self.table.hand_players()
-            self.book = HandBook(self.services.store.journal, hand)
+            if self.book is None or self.book.hand is not hand:  # (the same book when done again)
+                self.book = HandBook(self.services.store.journal, hand)
             seats = [
                 SeatRecord(
                     seat, store_id(players[seat][0]), self.sessions[players[seat][0]], p.starting_stack
@@ -220,13 +264,15 @@ class CashActor(Mailbox):
                 self.core.broadcast({"type": "chat", "from": "dealer", "text": text})
 
     async def _book_top_up(self, item: TopUp) -> None:
+        key = self._keys.setdefault(id(item), f"topup:{self.tid}:{secrets.token_hex(8)}")
         try:
             await self.services.store.ledger.top_up(
-                self.sessions[item.player],
-                item.amount,
-                idempotency_key=f"topup:{self.tid}:{secrets.token_hex(8)}",
+                self.sessions[item.player], item.amount, idempotency_key=key
             )
         except StoreError as exc:
+            if unavailable(exc):
+                raise
+            self._keys.pop(id(item), None)
             await self.process(self.table.refuse_top_up(item.player, item.amount))
             self._tell(
                 item.player,
@@ -239,6 +285,7 @@ class CashActor(Mailbox):
                 },
             )
             return
+        self._keys.pop(id(item), None)
         await self.services.players.send_balance(item.player, self.table.config.currency)
 
     async def _book_cash_out(self, item: CashOut) -> None:
@@ -252,6 +299,7 @@ class CashActor(Mailbox):
 
     def snapshot(self, conn: Connection) -> dict[str, Any]:
         state = table_view(self.table, conn.player, self.clock.now())
+        state["paused"] = self.pause is not None
         return {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
 
     async def subscribe(self, conn: Connection) -> dict[str, Any]:
@@ -267,6 +315,7 @@ class CashActor(Mailbox):
 
     async def sit(self, conn: Connection, seat: int, buy_in: int, post_now: bool) -> None:
         player = login_of(conn)
+        self.check_open()
         self.table.check_sit(player, seat, buy_in)
         booked = await self.services.store.ledger.buy_in(
             store_id(player),
@@ -284,6 +333,7 @@ class CashActor(Mailbox):
     async def request(self, conn: Connection, name: str, **kw: Any) -> None:
         """leave, top_up, sit_out, sit_in, settings, waiting_list, answer_post."""
         player = login_of(conn)
+        self.check_open()
         now = self.clock.now()
         t = self.table
         out: Output
@@ -312,6 +362,7 @@ class CashActor(Mailbox):
     async def act(self, conn: Connection, hand_id: str, action_no: int, action: Action) -> bool:
         """Apply a decision; True if it was a retry of one already applied (acknowledged, not applied)."""
         player = login_of(conn)
+        self.check_open()
         taken = self.core.accept(
             self.table.hand, player, self.table.seat_of(player), hand_id, action_no, action
         )

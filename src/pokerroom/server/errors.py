@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerroom.engine import EngineError
-from pokerroom.store import StoreError
+from pokerroom.store import StoreError, unavailable
 
 __all__ = ["PROTOCOL_CODES", "SERVER_CODES", "Refused", "error_details", "error_frame"]
 
@@ -45,6 +45,9 @@ SERVER_CODES: dict[str, str] = {
     "offer_expired": "a waiting-list seat offer expired",
     "top_up_failed": "a top-up could not be booked",
     "internal_error": "the request failed inside the server (nothing was changed)",
+    "store_unavailable": "the room cannot reach its store now (a table waits for it: its actions are refused"
+    " until it is back; an action refused so may still be applied then: send it again, a duplicate is"
+    " acknowledged)",
 }
 
 # Refusals of a frame before it is understood (pokerroom.server.protocol), and of the connection.
@@ -107,6 +110,8 @@ def error_frame(exc: BaseException, ref: str | None = None) -> dict[str, Any]:
     """The ``error`` frame for a refusal (an unexpected exception becomes ``internal_error``)."""
     if isinstance(exc, Refused):
         code, message = exc.code, exc.message
+    elif unavailable(exc) and not isinstance(exc, StoreError):  # the database failed under the request
+        code, message = "store_unavailable", "the room cannot reach its store; try again shortly"
     elif isinstance(exc, EngineError | StoreError):
         code, message = exc.code, str(exc)
     else:

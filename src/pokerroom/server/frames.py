@@ -246,6 +246,7 @@ class TableState(_Frame):
     cash: CashPart | None
     tournament: TournamentPart | None
     rush: RushPart | None
+    paused: bool = False  # the table waits for the room's store (see ``table_status``)
 
 
 # ------------------------------------------------------------------------------------------ frames
@@ -346,6 +347,20 @@ class TableClosed(_Frame):
     seq: int
     reason: Literal["broken", "finished", "closed"]
     moved_to: Moved | None
+    pool: Pool = None
+    entry: Entry = None
+
+
+class TableStatus(_Frame):
+    """The table stopped because the room lost its store (``paused``: no decision times out, actions
+    are refused ``store_unavailable``), or plays again (``playing``: the pending decisions start their
+    clocks afresh). In a Rush window it carries ``pool`` and ``entry``."""
+
+    type: Literal["table_status"]
+    table: str
+    seq: int
+    status: Literal["paused", "playing"]
+    reason: str | None
     pool: Pool = None
     entry: Entry = None
 
@@ -513,6 +528,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     SeatMsg,
     ChatMsg,
     TableClosed,
+    TableStatus,
     Offer,
     Prompt,
     Balance,

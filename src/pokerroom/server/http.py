@@ -13,10 +13,19 @@ from pydantic import BaseModel, Field
 
 from pokerroom.rooms.view import table_view
 from pokerroom.server.ids import player_key
+from pokerroom.server.operations import failure_handler
 from pokerroom.server.room import Room
 from pokerroom.server.sessions import SessionSockets
 from pokerroom.server.throttle import LoginGuard, TooManyAttempts, address_key
-from pokerroom.store import PLAY, AccountLocked, BadCredentials, Player, StoreError, UnknownPlayer
+from pokerroom.store import (
+    PLAY,
+    AccountLocked,
+    BadCredentials,
+    Player,
+    StoreError,
+    UnknownPlayer,
+    unavailable,
+)
 
 __all__ = ["COOKIE", "DEVICE_COOKIE", "router", "store_error_handler"]
 
@@ -83,7 +92,10 @@ async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
         "token_expired": 401,
         "insufficient_funds": 402,
         "forbidden": 403,
+        "store_unavailable": 503,
     }.get(code, 400)
+    if unavailable(exc):  # (a store error raised because the database failed under it)
+        return await failure_handler(request, exc)
     return JSONResponse({"code": code, "message": str(exc)}, status_code=status)
 
 

@@ -8,8 +8,10 @@ hand's escrow. The wire is :class:`~pokerroom.server.rush.RushWindows`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,19 +25,19 @@ from pokerroom.server.cash import login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action
 from pokerroom.server.errors import Refused
+from pokerroom.server.faults import FaultTolerantActor
 from pokerroom.server.history_glue import histories_of
-from pokerroom.server.ids import store_id
-from pokerroom.server.mailbox import Mailbox
+from pokerroom.server.ids import player_key, store_id
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
-from pokerroom.store import SeatRecord
+from pokerroom.store import HandNotOpen, SeatRecord, StoreUnavailable, UnknownHand
 
 __all__ = ["PoolActor"]
 
 log = logging.getLogger("pokerroom.pool")
 
 
-class PoolActor(Mailbox):
+class PoolActor(FaultTolerantActor):
     kind = "rush"
 
     def __init__(self, services: Services, pool: RushPool) -> None:
@@ -60,12 +62,16 @@ class PoolActor(Mailbox):
         return f"pool {self.pid}"
 
     def next_deadline(self) -> datetime | None:
+        if self.pause is not None:
+            return self.pause.next_try
         deadline = self.pool.next_deadline()
         if deadline is not None and self._last_tick is not None and deadline <= self._last_tick:
             return None  # passed and handled (e.g. the grace of an entry still in its hand)
         return deadline
 
     async def tick(self) -> bool:
+        if self.pause is not None:
+            return await self.try_resume()
         if not self.pool.dealing:
             return False
         try:
@@ -74,58 +80,100 @@ class PoolActor(Mailbox):
             if out:
                 await self.process(out)
             return bool(out)
+        except StoreUnavailable:
+            return True
         except Exception:
             self.halt("tick failed")
             return False
 
     def halt(self, why: str) -> None:
         """Stop dealing when the pool and the store could drift apart (a restart recovers)."""
-        if self.pool.dealing:
-            log.exception("pool %s halted: %s", self.pid, why)
+        super().halt(why)
         self.pool.dealing = False
+
+    # ------------------------------------------------------------------------------ store faults
+
+    async def services_ping(self) -> None:
+        await self.services.store.db.ping()
+
+    def on_pause(self) -> None:
+        self.pool.dealing = False
+
+    async def on_resume(self) -> None:
+        self.pool.dealing = not self.broken
+        await self.process(self.pool.restart_clocks(self.clock.now()))
+
+    def tell_status(self, paused: bool, reason: str | None) -> None:
+        frame = {"type": "table_status", "status": "paused" if paused else "playing", "reason": reason}
+        for core in list(self.windows.cores.values()):
+            core.broadcast(dict(frame))
+
+    async def reconcile(self) -> None:
+        """A buy-in booked while the store failed, whose answer was lost: back to the wallet."""
+        ledger = self.services.store.ledger
+        known = set(self.sessions.values())
+        for session in await ledger.sessions(table_id=self.pid, open_only=True):
+            if session.id not in known:
+                await ledger.cash_out(session.id, idempotency_key=f"cashout:{session.id}")
+                await self.services.players.send_balance(
+                    player_key(session.player_id), self.pool.config.currency
+                )
+
+    async def void(self) -> None:
+        """Every hand in progress in the pool is cancelled in the journal, the newest first (a quick fold's
+        release goes back in the order it was made), and every entry waits again with its seat session's
+        balance: what a restart does."""
+        journal = self.services.store.journal
+        for book in sorted(self.books.values(), key=lambda b: b.opened, reverse=True):
+            with contextlib.suppress(UnknownHand, HandNotOpen):
+                await journal.cancel_hand(book.hand.hand_id, reason="the store failed")
+        self.books.clear()
+        self.windows.cores.clear()
+        ledger = self.services.store.ledger
+        stacks = {e: (await ledger.session(sid)).balance for e, sid in self.sessions.items()}
+        await self.process(self.pool.void_all(stacks, self.clock.now()))
 
     # ----------------------------------------------------------------------------- processing
 
-    async def process(self, out: list[object]) -> None:
-        try:
-            await self._process(out)
-        except Exception:
-            self.halt("booking or journaling failed")
-            raise
+    async def do_item(self, item: object, step: Sequence[object]) -> None:
+        """The journal and the ledger first: nothing goes out before it is durable."""
+        if isinstance(item, HandEvents):
+            finished = next(
+                (
+                    n.record
+                    for n in step
+                    if isinstance(n, HandFinished) and n.record.table_id == item.table_id
+                ),
+                None,
+            )
+            seated = {n.seat: n.entry for n in step if isinstance(n, EntryMoved) and n.table == item.table_id}
+            await self._journal(item, finished, seated)
+        elif isinstance(item, EarlyExit):
+            book = self.books.get(item.table)
+            if book is not None:
+                await book.release(self.sessions[item.entry], item.result)
+            self.windows.left_hand(item.table, item.entry)
+        elif isinstance(item, HandFinished):
+            await self._finish(item.record)
+        elif isinstance(item, CashOut):
+            session = self.sessions.get(item.entry)
+            if session is not None:
+                await self.services.store.ledger.cash_out(session, idempotency_key=f"cashout:{session}")
+                del self.sessions[item.entry]
+                await self.services.players.send_balance(item.player, self.pool.config.currency)
+        # TopUp: booked before the pool applies it
+        self.windows.process([item], self.clock.now(), self.numbers, list(step))
+        if isinstance(item, EntryLeft):
+            self.numbers.pop(item.entry, None)
+            self.owners.pop(item.entry, None)
 
-    async def _process(self, out: list[object]) -> None:
-        finished = {n.record.table_id: n.record for n in out if isinstance(n, HandFinished)}
-        seated: dict[str, dict[int, str]] = {}  # table id -> seat -> entry, for the hands dealt now
-        for n in out:
-            if isinstance(n, EntryMoved):
-                seated.setdefault(n.table, {})[n.seat] = n.entry
-        for item in out:  # the journal and the ledger first: nothing goes out before it is durable
-            if isinstance(item, HandEvents):
-                await self._journal(item, finished.get(item.table_id), seated.get(item.table_id, {}))
-            elif isinstance(item, EarlyExit):
-                book = self.books.get(item.table)
-                if book is not None:
-                    await book.release(self.sessions[item.entry], item.result)
-                self.windows.left_hand(item.table, item.entry)
-            elif isinstance(item, HandFinished):
-                await self._finish(item.record)
-            elif isinstance(item, CashOut):
-                session = self.sessions.get(item.entry)
-                if session is not None:
-                    await self.services.store.ledger.cash_out(session, idempotency_key=f"cashout:{session}")
-                    del self.sessions[item.entry]
-                    await self.services.players.send_balance(item.player, self.pool.config.currency)
-            # TopUp: booked before the pool applies it
-            self.windows.process([item], self.clock.now(), self.numbers, out)
-            if isinstance(item, EntryLeft):
-                self.numbers.pop(item.entry, None)
-                self.owners.pop(item.entry, None)
-        # A busted entry leaves the pool (its player may join again with a new buy-in).
+    async def after_step(self, step: Sequence[object]) -> None:
+        """A busted entry leaves the pool (its player may join again with a new buy-in)."""
         busted = [e.entry_id for e in self.pool.entries.values() if e.state == "busted"]
         for eid in busted:
             e = self.pool.entries.get(eid)
             if e is not None and e.state == "busted":  # (an inner round may have removed it already)
-                await self._process(self.pool.leave(eid, self.clock.now()))
+                await self.process(self.pool.leave(eid, self.clock.now()))
 
     async def _journal(self, item: HandEvents, record: FinishedHand | None, entries: dict[int, str]) -> None:
         tid = item.table_id
@@ -167,6 +215,7 @@ class PoolActor(Mailbox):
     async def join(self, conn: Connection, entries: int, buy_in: int) -> list[int]:
         """New entries, each with its own buy-in from the wallet (booked before the pool takes it)."""
         player = login_of(conn)
+        self.check_open()
         have = len(self.pool.entries_of(player))
         if have + entries > self.pool.config.max_entries:
             raise Refused(
@@ -197,6 +246,7 @@ class PoolActor(Mailbox):
 
     async def leave(self, conn: Connection, entry: int | None) -> None:
         player = login_of(conn)
+        self.check_open()
         entries = self.pool.entries_of(player) if entry is None else [self.windows.entry(player, entry)]
         for e in entries:
             if e.entry_id in self.pool.entries:
@@ -204,6 +254,7 @@ class PoolActor(Mailbox):
 
     async def quick_fold(self, conn: Connection, entry: int) -> None:
         player = login_of(conn)
+        self.check_open()
         e = self.windows.entry(player, entry)
         if not self.pool.can_quick_fold(e.entry_id):
             raise Refused("quick_fold_refused", "Quick Fold is not possible now")
@@ -211,6 +262,7 @@ class PoolActor(Mailbox):
 
     async def act(self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action) -> bool:
         player = login_of(conn)
+        self.check_open()
         taken = self.windows.accept(player, entry, hand_id, action_no, action)
         if taken is None:
             return True

@@ -162,6 +162,11 @@ class Room:
         for tournament in self.tournaments.values():
             await tournament.stop()
 
+    def paused(self) -> list[str]:
+        """The actors that wait for the store (server/faults.py)."""
+        actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
+        return [a.task_name() for a in actors if a.pause is not None]
+
     # ----------------------------------------------------------------------------- finding
 
     def tournament(self, tid: str) -> TournamentActor:

@@ -22,7 +22,7 @@ from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.room import Room
 from pokerroom.server.tournament import TournamentActor
-from pokerroom.store import StoreError
+from pokerroom.store import StoreError, unavailable
 
 __all__ = ["handle", "send_error"]
 
@@ -56,7 +56,8 @@ async def _guard(conn: Connection, ref: str | None, job: Callable[[], Awaitable[
     except (Refused, EngineError, StoreError) as exc:
         send_error(conn, exc, ref)
     except Exception as exc:
-        log.exception("request failed")
+        if not unavailable(exc):
+            log.exception("request failed")
         send_error(conn, exc, ref)
 
 

@@ -20,13 +20,15 @@ from pokerroom.server.room import Room
 from pokerroom.server.routes import handle, welcome
 from pokerroom.server.security import SecuritySettings
 from pokerroom.server.sessions import SessionSockets
-from pokerroom.store import StoreError
+from pokerroom.store import StoreError, unavailable
 
 __all__ = ["websocket_endpoint"]
 
 log = logging.getLogger("pokerroom.ws")
 
 _handle = handle  # (the loopback tests hand frames to the same function)
+STORE_DOWN = 1013  # WebSocket close code "try again later": the store could not be asked
+STORE_UNAVAILABLE = "the room cannot reach its store; try again shortly"
 
 
 def _error(code: str, message: str, ref: str | None = None) -> str:
@@ -46,7 +48,10 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     conn = Connection(ws.send_text, lambda code: ws.close(code))
     conn.messages = TokenBucket(room.settings.message_rate, room.settings.message_burst, stamp=clock())
     conn.start()
-    await _log_in(room, sessions, conn, ws.cookies.get(COOKIE))
+    if not await _log_in(room, sessions, conn, ws.cookies.get(COOKIE)):
+        conn.end(_error("store_unavailable", STORE_UNAVAILABLE), STORE_DOWN)
+        await conn.stop()
+        return
     conn.send(orjson.dumps(welcome(conn)).decode())
     if "token" in ws.query_params:
         conn.send(
@@ -73,8 +78,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 conn.send(_error(exc.code, exc.message, exc.ref))
                 continue
             if isinstance(msg, p.Hello) and msg.token and conn.player is None:
-                if msg.version == p.PROTOCOL_VERSION:
-                    await _log_in(room, sessions, conn, msg.token)
+                if msg.version == p.PROTOCOL_VERSION and not await _log_in(room, sessions, conn, msg.token):
+                    conn.send(_error("store_unavailable", STORE_UNAVAILABLE, msg.ref))
+                    continue
             await _handle(room, conn, msg)
     except WebSocketDisconnect:
         pass
@@ -84,13 +90,20 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await conn.stop()
 
 
-async def _log_in(room: Room, sessions: SessionSockets, conn: Connection, token: str | None) -> None:
-    """Attach ``conn`` to the player of ``token`` and to its session, if the token is valid."""
+async def _log_in(room: Room, sessions: SessionSockets, conn: Connection, token: str | None) -> bool:
+    """Attach ``conn`` to the player of ``token`` and to its session, if the token is valid. False when
+    the store cannot be asked now: the client is told ``store_unavailable`` (the socket then closes with
+    1013, "try again later", and the client reconnects)."""
     if not token:
-        return
+        return True
     try:
         session = await room.store.accounts.session(token)
-    except StoreError:
-        return
+    except Exception as exc:
+        if unavailable(exc):
+            return False
+        if isinstance(exc, StoreError):
+            return True
+        raise
     room.attach(conn, session.player)
     sessions.add(conn, token, session.expires_at)
+    return True

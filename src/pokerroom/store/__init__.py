@@ -33,6 +33,7 @@ from pokerroom.store.errors import (
     SessionInHand,
     StackMismatch,
     StoreError,
+    StoreUnavailable,
     TokenExpired,
     TopUpRefused,
     UnbalancedTransaction,
@@ -42,6 +43,7 @@ from pokerroom.store.errors import (
     UnknownSession,
     UnknownToken,
     WeakPassword,
+    unavailable,
 )
 from pokerroom.store.histories import (
     HandHistories,
@@ -178,6 +180,7 @@ __all__ = [
     "StackMismatch",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "StoredEntry",
     "StoredTicket",
     "StoredTournament",
@@ -202,6 +205,7 @@ __all__ = [
     "format_pokerstars",
     "new_salt",
     "resolve_url",
+    "unavailable",
     "utc_now",
     "verify_deck",
     "verify_ledger",

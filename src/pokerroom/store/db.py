@@ -23,6 +23,7 @@ ENV_URL = "POKERROOM_DATABASE_URL"
 ENV_SCHEMA = "POKERROOM_DATABASE_SCHEMA"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _SCHEMA_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+PG_TIMEOUT_S = 10.0  # PostgreSQL: connecting, a statement, a free connection from the pool
 INLINE_BUSY_S = 0.05  # inline SQLite: the longest SQLite's own busy handler may block the event loop
 
 
@@ -101,8 +102,13 @@ class Database:
             kwargs["pool_size"] = pool_size
             kwargs["max_overflow"] = max_overflow
             kwargs["pool_pre_ping"] = False
+            kwargs["pool_timeout"] = PG_TIMEOUT_S  # every connection busy that long: the store is stuck
+            # A stopped server refuses at once; a frozen one never answers: give up after a while, so that
+            # a fault pauses the tables instead of hanging them (docs/operations.md).
+            connect_args: dict[str, Any] = {"timeout": PG_TIMEOUT_S, "command_timeout": PG_TIMEOUT_S}
             if schema is not None:
-                kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+                connect_args["server_settings"] = {"search_path": schema}
+            kwargs["connect_args"] = connect_args
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         self._write_lock: asyncio.Lock | None = None
         if self.dialect == "sqlite":
@@ -199,6 +205,11 @@ class Database:
         async with self.engine.connect() as conn, conn.begin():
             yield conn
 
+    async def ping(self) -> None:
+        """One round trip to the database (``SELECT 1``); raises when it cannot be reached."""
+        async with self.engine.connect() as conn:
+            await conn.exec_driver_sql("SELECT 1")
+
     async def upgrade(self, revision: str = "head") -> None:
         """Apply the Alembic migrations shipped in the package up to ``revision``."""
         if self.schema is not None:
@@ -210,6 +221,13 @@ class Database:
     async def downgrade(self, revision: str) -> None:
         async with self._write_engine.begin() as conn:
             await conn.run_sync(_alembic, "downgrade", revision)
+
+    @staticmethod
+    def head_revision() -> str | None:
+        """The newest migration shipped in the package (what ``upgrade()`` brings a database to)."""
+        from alembic.script import ScriptDirectory
+
+        return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
     async def current_revision(self) -> str | None:
         from alembic.runtime.migration import MigrationContext

@@ -257,3 +257,71 @@ class InvalidRecord(StoreError):
     """A malformed journal or history record (bad seats, players not dealt in, ...)."""
 
     code = "invalid_record"
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or cannot write now (connection lost, server stopped or frozen,
+    disk full). Nothing was booked; the same request may succeed when the database is back."""
+
+    code = "store_unavailable"
+
+    def __init__(self, why: str = "the store is unavailable") -> None:
+        super().__init__(why)
+
+
+# SQLSTATE classes and codes of PostgreSQL that say "the database is not reachable or not writable now":
+# 08 connection exceptions, 53 insufficient resources (disk full, out of memory), 57P01-57P05 shutdown,
+# crash recovery, cannot connect now, idle timeout; 58 system errors (I/O).
+_PG_UNAVAILABLE = ("08", "53", "57P", "58")
+_SQLITE_UNAVAILABLE = ("disk is full", "disk i/o", "locked", "unable to open", "readonly", "not a database")
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Does ``exc`` say that the store is unreachable or cannot write *now* (a fault to wait out), rather
+    than that a request was wrong (an error to report)?"""
+    if isinstance(exc, StoreUnavailable):
+        return True
+    if isinstance(exc, StoreError):
+        return False
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, ConnectionError | TimeoutError):  # refused, reset, timed out (asyncio's too)
+            return True
+        if isinstance(e, OSError) and e.errno is not None:
+            return True
+        name = type(e).__name__
+        module = type(e).__module__
+        if module.startswith("sqlalchemy") and name in (
+            "OperationalError",
+            "InterfaceError",
+            "DisconnectionError",
+            "TimeoutError",
+        ):
+            orig = getattr(e, "orig", None)
+            if orig is None or name != "OperationalError":
+                return True
+            todo.append(orig)
+            continue
+        if getattr(e, "connection_invalidated", False):
+            return True
+        if module.startswith("sqlite3") or name == "OperationalError":
+            text = str(e).lower()
+            if any(s in text for s in _SQLITE_UNAVAILABLE):
+                return True
+        sqlstate = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
+        if isinstance(sqlstate, str) and sqlstate.startswith(_PG_UNAVAILABLE):
+            return True
+        if module.startswith("asyncpg") and name in (
+            "ConnectionDoesNotExistError",
+            "InterfaceError",
+            "InternalClientError",
+            "ConnectionFailureError",
+        ):
+            return True
+        todo += [getattr(e, "orig", None), e.__cause__, e.__context__]
+    return False

@@ -476,8 +476,13 @@ class HandJournal:
             )
 
     async def recover(self, now: datetime | None = None) -> list[CancelledHand]:
-        """Run at start-up: cancel every hand that has a start record but no end record. Returns what was
-        cancelled (oldest first); the stacks are the seat-session balances, unchanged by those hands."""
+        """Run at start-up: cancel every hand that has a start record but no end record, the newest first,
+        and return them in that order; the stacks are the seat-session balances, unchanged by those hands.
+
+        Newest first: a Rush entry that quick-folded out of hand A (its result released from its session
+        into A's escrow) and was dealt into hand B with the rest started B with that rest. Cancelling B
+        first finds the session at B's start stack; then cancelling A gives the release back and finds
+        it at A's. The other way round, B would record a mismatch although no chip is off."""
         now = now or self.clock()
         async with self.db.read() as conn:
             ids = list(
@@ -485,7 +490,7 @@ class HandJournal:
                     await conn.execute(
                         select(HandRow.id)
                         .where(HandRow.status == "open")
-                        .order_by(HandRow.started_at, HandRow.id)
+                        .order_by(HandRow.started_at.desc(), HandRow.id.desc())
                     )
                 ).scalars()
             )

@@ -376,6 +376,14 @@ class TournamentDirector:
             out += self._handle(table.start_hand(now, stakes, f"{self.tid}-{self._hand_no}"), now)
         return out
 
+    def restart_clocks(self, now: datetime) -> Output:
+        """After a pause (the store was unavailable): the pending decisions of every table get their whole
+        time again, and the level clock is not moved (the levels are wall-clock time)."""
+        out: Output = []
+        for table in list(self.tables.values()):
+            out += self._handle(table.restart_clocks(now), now)
+        return out
+
     def next_deadline(self, now: datetime) -> datetime | None:
         """The next moment :meth:`tick` has something to do. Right after a tick at ``now`` nothing
         returned is due yet: a table waiting for the others (hand for hand) has no deadline of its own."""

@@ -92,6 +92,11 @@ class RushTournamentDirector(TournamentDirector):
             raise TableError("Quick Fold is played in the Rush phase only (R215)")
         return self._rush(self.rush.quick_fold(self.entry_of(player), now), now)
 
+    def restart_clocks(self, now: datetime) -> Output:
+        if self.rush is None:
+            return super().restart_clocks(now)
+        return self._rush(self.rush.restart_clocks(now), now)
+
     def tick(self, now: datetime) -> Output:
         if self.rush is None or self.status != "running":
             return super().tick(now)

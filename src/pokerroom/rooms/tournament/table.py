@@ -257,6 +257,11 @@ class TournamentTable:
     def next_deadline(self) -> datetime | None:
         return self.clocks.next_deadline()
 
+    def restart_clocks(self, now: datetime) -> Output:
+        """After a pause (the store was unavailable): the pending decisions get their whole time again."""
+        self.clocks.clear()
+        return self._after(now) if self.in_hand else []
+
 
 def _strictly_between(seat: int, start: int, end: int, size: int) -> bool:
     """Is ``seat`` strictly between ``start`` and ``end`` going clockwise round a table of ``size`` seats?"""

@@ -12,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -38,13 +39,13 @@ from pokerroom.server.cash import chat_text, login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
+from pokerroom.server.faults import FaultTolerantActor
 from pokerroom.server.ids import store_id
-from pokerroom.server.mailbox import Mailbox
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
-from pokerroom.server.tournament.money import TournamentBank
+from pokerroom.server.tournament.money import StepChanges, TournamentBank
 from pokerroom.server.tournament.views import director_summary, tournament_details
-from pokerroom.store import StoredEntry, StoreError
+from pokerroom.store import StoredEntry, StoreError, StoreUnavailable
 
 __all__ = ["TournamentActor", "TournamentHost"]
 
@@ -60,7 +61,15 @@ class TournamentHost(Protocol):
     async def register_with_ticket(self, target: str, player: str, name: str) -> None: ...
 
 
-class TournamentActor(Mailbox):
+@dataclass(eq=False)
+class _Store:
+    """The first item of a tournament's step: store what the step changed (its keys chosen once)."""
+
+    step: list[object]
+    changes: StepChanges | None = None
+
+
+class TournamentActor(FaultTolerantActor):
     kind = "tournament"
 
     def __init__(
@@ -90,7 +99,7 @@ class TournamentActor(Mailbox):
         self.hands_played = 0  # hands at its tables
         self.rush_hands = 0  # hands of its Rush phase
         self.finished_at: datetime | None = None
-        self.halted = False
+        self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
 
     # ----------------------------------------------------------------------------------- running
 
@@ -98,7 +107,9 @@ class TournamentActor(Mailbox):
         return f"tournament {self.tid}"
 
     def next_deadline(self) -> datetime | None:
-        if self.halted or self.director.status in ("finished", "cancelled"):
+        if self.pause is not None:
+            return self.pause.next_try
+        if self.broken or self.director.status in ("finished", "cancelled"):
             return None
         deadline = self.director.next_deadline(self.clock.now())
         rush = getattr(self.director, "rush", None)
@@ -107,21 +118,46 @@ class TournamentActor(Mailbox):
         return deadline
 
     async def tick(self) -> bool:
-        if self.halted or self.director.status in ("finished", "cancelled"):
+        if self.pause is not None:
+            return await self.try_resume()
+        if self.broken or self.director.status in ("finished", "cancelled"):
             return False
         try:
             out = self.director.tick(self.clock.now())
             if out:
                 await self.process(out)
             return bool(out)
+        except StoreUnavailable:
+            return True
         except Exception:
-            log.exception("tournament %s halted", self.tid)
-            self.halted = True
+            self.halt("tick failed")
             return False
+
+    # ------------------------------------------------------------------------------ store faults
+
+    async def services_ping(self) -> None:
+        await self.services.store.db.ping()
+
+    async def on_resume(self) -> None:
+        await self.process(self.director.restart_clocks(self.clock.now()))
+
+    def tell_status(self, paused: bool, reason: str | None) -> None:
+        frame = {"type": "table_status", "status": "paused" if paused else "playing", "reason": reason}
+        cores = list(self.cores.values())
+        if self.windows is not None:
+            cores += list(self.windows.cores.values())
+        for core in cores:
+            core.broadcast(dict(frame))
+
+    async def void(self) -> None:
+        """A tournament's step is one idempotent transaction: it is stored when the store answers, never
+        voided; one the store refuses is a bug."""
+        self.halt("the store refused a tournament step")
 
     # ----------------------------------------------------------------------------- registration
 
     async def register(self, player: str, name: str, *, ticket: bool = False) -> None:
+        self.check_open()
         out, by_ticket = await self.bank.register(player, name, self.clock.now(), ticket=ticket)
         if not by_ticket:
             await self.services.players.send_balance(player, self.currency)
@@ -138,6 +174,7 @@ class TournamentActor(Mailbox):
             self.host.next_in_series(self)
 
     async def rebuy(self, player: str, *, add_on: bool = False) -> None:
+        self.check_open()
         out = await self.bank.rebuy(player, self.clock.now(), add_on=add_on)
         await self.services.players.send_balance(player, self.currency)
         await self.process(out)
@@ -146,6 +183,7 @@ class TournamentActor(Mailbox):
             self._snapshots(table.tid)
 
     async def unregister(self, player: str) -> None:
+        self.check_open()
         try:
             out = self.director.unregister(player, self.clock.now())
         except TableError as exc:
@@ -177,58 +215,64 @@ class TournamentActor(Mailbox):
         table = self.director.tables.get(number)
         return table.seat_of(player) if table is not None else None
 
-    async def process(self, out: list[object]) -> None:
+    async def process(self, step: Sequence[object]) -> None:
         """Store what this step changed (money, chips, places, hands, status: one transaction), then tell
-        the players."""
+        the players (a store fault pauses the tournament: see server/faults.py)."""
+        await super().process([_Store(list(step)), *step])
+
+    async def do_item(self, item: object, step: Sequence[object]) -> None:
         now = self.clock.now()
-        await self.bank.store_step(out, now)
         windows = self._rush_windows()
-        for item in out:
-            if windows is not None and self._is_rush(item, windows):
-                windows.process([item], now, {}, out)
-                if isinstance(item, HandFinished):
-                    self.rush_hands += 1
-                    self.services.last_hands.add(item.record)
-            elif isinstance(item, HandEvents):
-                core = self._core(item.table_id)
-                if core is not None:
-                    core.events(item)
-            elif isinstance(item, TurnClock):
-                core = self._core(item.table_id)
-                table = self.director.tables.get(self._numbers.get(item.table_id, -1))
-                if core is not None and table is not None and table.hand is not None:
-                    core.turn(table.hand, item, now)
-            elif isinstance(item, PlayerMoved):
-                table = self.director.tables[item.table_no]
-                frame = {
-                    "type": "tournament_seat",
-                    "tournament": self.tid,
-                    "table": table.tid,
-                    "seat": item.seat,
-                }
-                self.services.players.notify(item.player, orjson.dumps(frame).decode())
-                self._snapshots(table.tid)
-            elif isinstance(item, TableHandEnded):
-                self.hands_played += 1
-                self._snapshots(item.table_id)
-            elif isinstance(item, TournamentRefund):
-                if not item.ticket:
-                    await self.services.players.send_balance(item.player, self.currency)
-            elif isinstance(item, TournamentPrize):
-                self.prizes[item.player] = item.amount
+        if isinstance(item, _Store):
+            if item.changes is None:
+                item.changes = await self.bank.changes_of(item.step, now)
+            await self.bank.store_changes(item.changes)
+        elif windows is not None and self._is_rush(item, windows):
+            windows.process([item], now, {}, [x for x in step if not isinstance(x, _Store)])
+            if isinstance(item, HandFinished):
+                self.rush_hands += 1
+                self.services.last_hands.add(item.record)
+        elif isinstance(item, HandEvents):
+            core = self._core(item.table_id)
+            if core is not None:
+                core.events(item)
+        elif isinstance(item, TurnClock):
+            core = self._core(item.table_id)
+            table = self.director.tables.get(self._numbers.get(item.table_id, -1))
+            if (
+                core is not None
+                and table is not None
+                and table.hand is not None
+                and item.seat in table.clocks
+            ):
+                core.turn(table.hand, item, now)
+        elif isinstance(item, PlayerMoved):
+            table = self.director.tables[item.table_no]
+            frame = {"type": "tournament_seat", "tournament": self.tid, "table": table.tid, "seat": item.seat}
+            self.services.players.notify(item.player, orjson.dumps(frame).decode())
+            self._snapshots(table.tid)
+        elif isinstance(item, TableHandEnded):
+            self.hands_played += 1
+            self._snapshots(item.table_id)
+        elif isinstance(item, TournamentRefund):
+            if not item.ticket:
                 await self.services.players.send_balance(item.player, self.currency)
-            elif isinstance(item, TournamentTicket):
-                await self._use_ticket(item)
-            elif isinstance(item, TournamentPoints):
-                await self.services.store.ledger.accrue_points(
-                    store_id(item.player),
-                    item.centipoints,
-                    idempotency_key=f"tpoints:{self.tid}:{item.player}:{secrets.token_hex(6)}",
-                    reason=f"tournament {self.tid}",
-                )
-            elif isinstance(item, Finished):
-                self.finished_at = now
-                self._notify_all({"type": "tournament_status", "status": self.director.status})
+        elif isinstance(item, TournamentPrize):
+            self.prizes[item.player] = item.amount
+            await self.services.players.send_balance(item.player, self.currency)
+        elif isinstance(item, TournamentTicket):
+            await self._use_ticket(item)
+        elif isinstance(item, TournamentPoints):
+            key = self._keys.setdefault(id(item), f"tpoints:{self.tid}:{item.player}:{secrets.token_hex(6)}")
+            await self.services.store.ledger.accrue_points(
+                store_id(item.player), item.centipoints, idempotency_key=key, reason=f"tournament {self.tid}"
+            )
+            self._keys.pop(id(item), None)
+        elif isinstance(item, Finished):
+            self.finished_at = now
+            self._notify_all({"type": "tournament_status", "status": self.director.status})
+
+    async def after_step(self, step: Sequence[object]) -> None:
         self._close_gone_tables()
 
     @staticmethod
@@ -313,6 +357,8 @@ class TournamentActor(Mailbox):
         if conn.player is not None:
             self.director.set_connected(conn.player, True)
         state = tournament_table_view(self.director, table.number, conn.player, self.clock.now())
+        if state is not None:
+            state["paused"] = self.pause is not None
         return {"type": "snapshot", "table": table_id, "seq": core.seq, "state": state}
 
     async def unsubscribe(self, conn: Connection, table_id: str) -> None:
@@ -326,6 +372,7 @@ class TournamentActor(Mailbox):
 
     async def table_request(self, conn: Connection, table_id: str, name: str) -> None:
         player = login_of(conn)
+        self.check_open()
         self._table(table_id)
         d = self.director
         if name == "sit_out":
@@ -340,6 +387,7 @@ class TournamentActor(Mailbox):
         self, conn: Connection, table_id: str, hand_id: str, action_no: int, action: Action
     ) -> bool:
         player = login_of(conn)
+        self.check_open()
         core, table = self._table(table_id)
         taken = core.accept(table.hand, player, table.seat_of(player), hand_id, action_no, action)
         if taken is None:
@@ -367,6 +415,7 @@ class TournamentActor(Mailbox):
         self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action
     ) -> bool:
         player = login_of(conn)
+        self.check_open()
         windows = self._rush_windows()
         if windows is None:
             raise Refused("stale_hand", "the Rush phase is over")
@@ -382,6 +431,7 @@ class TournamentActor(Mailbox):
 
     async def quick_fold(self, conn: Connection, entry: int) -> None:
         player = login_of(conn)
+        self.check_open()
         windows = self._rush_windows()
         if windows is None or not isinstance(self.director, RushTournamentDirector):
             raise Refused("quick_fold_refused", "Quick Fold is not possible now")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -38,7 +39,17 @@ from pokerroom.store import (
     TournamentRefused,
 )
 
-__all__ = ["TournamentBank"]
+__all__ = ["StepChanges", "TournamentBank"]
+
+
+@dataclass(frozen=True)
+class StepChanges:
+    """One step's changes for the store, and the state they leave the store in."""
+
+    changes: TournamentChanges
+    status: str
+    prizes: list[int]
+    chips: dict[str, tuple[int, int | None]]
 
 
 class TournamentBank:
@@ -185,8 +196,13 @@ class TournamentBank:
 
     # -------------------------------------------------------------------------------- the store
 
-    async def store_step(self, out: list[object], now: datetime) -> None:
+    async def store_step(self, out: Sequence[object], now: datetime) -> None:
         """Store what one step changed (money, chips, places, hands, status) in one transaction."""
+        await self.store_changes(await self.changes_of(out, now))
+
+    async def changes_of(self, out: Sequence[object], now: datetime) -> StepChanges:
+        """What one step changed, with its idempotency keys chosen once: storing the same changes again
+        (after a store fault) books nothing twice."""
         changes = TournamentChanges()
         for item in out:
             if isinstance(item, TournamentRefund):
@@ -241,12 +257,14 @@ class TournamentBank:
                 if self._saved_chips.get(e.player) != held:
                     chips[e.player] = held
         changes.chips = {store_id(p): c for p, c in chips.items()}
-        if not changes:
-            return
-        await self.store.tournaments.apply(self.tid, changes)
-        self._saved_status = status
-        self._saved_prizes = list(d.prizes)
-        self._saved_chips.update(chips)
+        return StepChanges(changes, status, list(d.prizes), chips)
+
+    async def store_changes(self, step: StepChanges) -> None:
+        if step.changes:
+            await self.store.tournaments.apply(self.tid, step.changes)
+        self._saved_status = step.status
+        self._saved_prizes = step.prizes
+        self._saved_chips.update(step.chips)
 
     def hand_record(self, item: TableHandEnded | HandFinished, now: datetime) -> TournamentHand:
         cfg = self.director.config

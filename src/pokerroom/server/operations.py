@@ -1,0 +1,73 @@
+"""What an operator needs of a running room: liveness and readiness, and clear answers when the store
+fails (docs/operations.md).
+
+- ``GET /api/health``: liveness: the process answers (it says nothing about the database).
+- ``GET /api/ready``: 200 when the room can serve: the database answers, its schema is current, and no
+  table waits for it; otherwise 503 with the reasons. A load balancer sends players elsewhere meanwhile.
+- An HTTP request that meets an unavailable store (connection lost, server stopped or frozen, disk full)
+  is answered 503 with ``{"code": "store_unavailable"}`` and ``Retry-After``; any other unexpected
+  failure 500 with ``{"code": "internal_error"}``: never a bare error page or a dropped connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from pokerroom.server.room import Room
+from pokerroom.store import Database, unavailable
+
+__all__ = ["READY_TIMEOUT_S", "failure_handler", "ready_report", "router"]
+
+log = logging.getLogger("pokerroom.operations")
+
+router = APIRouter(prefix="/api")
+READY_TIMEOUT_S = 3.0  # a database that does not answer a ping within this is not ready
+
+
+async def failure_handler(request: Request, exc: Exception) -> JSONResponse:
+    """An exception no endpoint handled: 503 if the store is unavailable, else 500; JSON either way."""
+    if unavailable(exc):
+        log.warning(
+            "%s %s: the store is unavailable (%s)", request.method, request.url.path, type(exc).__name__
+        )
+        return JSONResponse(
+            {"code": "store_unavailable", "message": "the room cannot reach its store; try again shortly"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
+    log.exception("%s %s failed", request.method, request.url.path)
+    return JSONResponse({"code": "internal_error", "message": "the request failed"}, status_code=500)
+
+
+async def ready_report(room: Room) -> dict[str, Any]:
+    """Whether the room can serve, and if not, why."""
+    reasons: list[str] = []
+    try:
+        await asyncio.wait_for(room.store.db.ping(), READY_TIMEOUT_S)
+    except Exception as exc:
+        reasons.append(f"the database does not answer ({type(exc).__name__})")
+    else:
+        try:
+            current = await asyncio.wait_for(room.store.db.current_revision(), READY_TIMEOUT_S)
+            head = Database.head_revision()
+            if current != head:
+                reasons.append(f"the database schema is at {current}, not {head}: run pokerroom db upgrade")
+        except Exception as exc:
+            reasons.append(f"the database schema cannot be read ({type(exc).__name__})")
+    paused = room.paused()
+    if paused:
+        shown = ", ".join(sorted(paused)[:5]) + (" ..." if len(paused) > 5 else "")
+        reasons.append(f"{len(paused)} table(s) wait for the store: {shown}")
+    return {"ready": not reasons, "reasons": reasons}
+
+
+@router.get("/ready", tags=["operations"])
+async def ready(request: Request) -> JSONResponse:
+    """Readiness: 200 when the database answers, its schema is current and no table waits for it."""
+    report = await ready_report(request.app.state.room)
+    return JSONResponse(report, status_code=200 if report["ready"] else 503)
