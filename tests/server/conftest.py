@@ -42,11 +42,16 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def serve_room(tmp: Path, settings: RoomSettings, *, durable: bool = True) -> AsyncIterator[LiveServer]:
-    """uvicorn on a free loopback port serving a room on a fresh SQLite store in ``tmp``; ``durable=False``
-    turns SQLite's syncing off for speed where durability is not under test."""
+async def serve_room(
+    tmp: Path, settings: RoomSettings, *, durable: bool = True, store: Store | None = None
+) -> AsyncIterator[LiveServer]:
+    """uvicorn on a free loopback port serving a room on a fresh SQLite store in ``tmp`` (or on ``store``);
+    ``durable=False`` turns SQLite's syncing off for speed where durability is not under test."""
     url = f"sqlite+aiosqlite:///{tmp / 'room.db'}"
-    store = Store.open(url) if durable else Store(Database(url, sqlite_synchronous="OFF"))
+    if store is None:
+        store = Store.open(url) if durable else Store(Database(url, sqlite_synchronous="OFF"))
+    else:
+        url = store.db.url
     store.accounts.hasher = FAST_HASHER  # test accounts: a cheap hash (the rules of passwords are the same)
     app = create_app(store, settings)
     port = free_port()

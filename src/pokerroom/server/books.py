@@ -22,7 +22,7 @@ __all__ = ["HandBook"]
 
 
 class HandBook:
-    __slots__ = ("commitment", "deck_text", "hand", "journal", "journaled", "opened", "salt")
+    __slots__ = ("commitment", "deck_text", "hand", "journal", "journaled", "opened", "salt", "started")
 
     _count = 0  # (books are numbered as they are made: the order their hands started in)
 
@@ -33,6 +33,7 @@ class HandBook:
         self.deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
         self.commitment = deck_commitment(self.deck_text, self.salt)
         self.journaled = 0
+        self.started = False  # the start record is in the journal
         HandBook._count += 1
         self.opened = HandBook._count
 
@@ -46,6 +47,7 @@ class HandBook:
             seats=seats,
             deck_commitment=self.commitment,
         )
+        self.started = True
 
     async def record(self) -> None:
         """Journal the hand's new commands; they are queued together (one group commit) and are all

@@ -231,6 +231,9 @@ class CashActor(FaultTolerantActor):
             players = dict(ended.players) if ended is not None else self.table.hand_players()
             if self.book is None or self.book.hand is not hand:  # (the same book when done again)
                 self.book = HandBook(self.services.store.journal, hand)
+            if self.book.started:
+                await self.book.record()
+                return
             seats = [
                 SeatRecord(
                     seat, store_id(players[seat][0]), self.sessions[players[seat][0]], p.starting_stack

@@ -177,12 +177,16 @@ class PoolActor(FaultTolerantActor):
 
     async def _journal(self, item: HandEvents, record: FinishedHand | None, entries: dict[int, str]) -> None:
         tid = item.table_id
-        if tid not in self.books and any(isinstance(e, HandStarted) for e in item.events):
+        if any(isinstance(e, HandStarted) for e in item.events) and not (
+            tid in self.books and self.books[tid].started
+        ):
             t = self.pool.tables.get(tid)
             hand = t.hand if t is not None else (record.hand if record is not None else None)
             if hand is None:
                 return
-            opened = self.books[tid] = HandBook(self.services.store.journal, hand)
+            opened = self.books.get(tid)
+            if opened is None:  # (the same book when this is done again after a store fault)
+                opened = self.books[tid] = HandBook(self.services.store.journal, hand)
             seats = [
                 SeatRecord(seat, store_id(self.owners[eid]), self.sessions[eid], p.starting_stack)
                 for seat, p in hand.players.items()
