@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import httpx
@@ -14,6 +14,8 @@ from pokerroom.bots.client import BotClient, BotStats
 from pokerroom.bots.pool import PoolBot
 from pokerroom.bots.strategies import STRATEGIES
 from pokerroom.bots.tournament import TournamentBot
+
+Issuer = Callable[[str], Awaitable[str]]  # a bot's name -> a session token for it
 
 __all__ = ["plan_seats", "run_bots", "start_bots", "start_pool_bots", "start_tournament_bots"]
 
@@ -42,8 +44,11 @@ async def start_bots(
     prefix: str = "bot",
     seed: int | None = None,
     stats: BotStats | None = None,
+    issue: Issuer | None = None,
 ) -> list[tuple[BotClient, asyncio.Task[None]]]:
-    """Log ``count`` bots in and start them (each as its own task); returns (bot, task) pairs."""
+    """Log ``count`` bots in and start them (each as its own task); returns (bot, task) pairs. ``issue``
+    (the room's own bots, started by ``pokerroom serve``): a bot's session token from the room itself,
+    instead of a login over HTTP (a password hash each, seconds for a room's worth of bots)."""
     rng = random.Random(seed)
     stats = stats or BotStats()
     async with httpx.AsyncClient(timeout=60) as http:
@@ -63,9 +68,16 @@ async def start_bots(
                 rng=random.Random(rng.randrange(2**31)),
                 stats=stats,
             )
-            await bot.login(http)
+            await _log_in(bot, http, issue)
             bots.append(bot)
     return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
+
+
+async def _log_in(bot: BotClient, http: httpx.AsyncClient, issue: Issuer | None) -> None:
+    if issue is None:
+        await bot.login(http)
+    else:
+        bot.token = await issue(bot.name)
 
 
 async def start_pool_bots(
@@ -80,6 +92,7 @@ async def start_pool_bots(
     prefix: str = "rushbot",
     seed: int | None = None,
     stats: BotStats | None = None,
+    issue: Issuer | None = None,
 ) -> list[tuple[PoolBot, asyncio.Task[None]]]:
     """Log ``count`` bots in, each joining Rush pool ``pool`` with ``entries`` entries."""
     rng = random.Random(seed)
@@ -106,7 +119,7 @@ async def start_pool_bots(
                 variant=row["variant"],
                 betting=row["betting"],
             )
-            await bot.login(http)
+            await _log_in(bot, http, issue)
             bots.append(bot)
     return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
 
@@ -121,6 +134,7 @@ async def start_tournament_bots(
     prefix: str = "tbot",
     seed: int | None = None,
     stats: BotStats | None = None,
+    issue: Issuer | None = None,
 ) -> list[tuple[TournamentBot, asyncio.Task[None]]]:
     """Log ``count`` bots in, connect them, then register each for ``tournament``."""
     rng = random.Random(seed)
@@ -137,7 +151,7 @@ async def start_tournament_bots(
                 rng=random.Random(rng.randrange(2**31)),
                 stats=stats,
             )
-            await bot.login(http)
+            await _log_in(bot, http, issue)
             started.append((bot, asyncio.create_task(bot.run(), name=bot.name)))
         for bot, _ in started:
             for _ in range(500):

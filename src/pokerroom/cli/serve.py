@@ -1,12 +1,14 @@
-"""``pokerroom serve``: the whole room on one machine, with demo tables and bots."""
+"""``pokerroom serve``: the whole room in one process, from its configuration, with its bots."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import signal
 import socket
 import webbrowser
+from dataclasses import dataclass, replace
 from typing import Any
 
 import typer
@@ -31,40 +33,78 @@ async def _demo_account(store: object) -> None:
     await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
 
 
-async def _serve(
-    host: str,
-    port: int,
-    database: str | None,
-    bots: int,
-    open_browser: bool,
-    think: tuple[float, float],
-    tournaments: str | None = None,
-    demo_bots: bool = True,
-    origins: tuple[str, ...] = (),
-    trusted_proxies: tuple[str, ...] = (),
-) -> None:
+@dataclass(frozen=True)
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database: str | None = None
+    config: str | None = None  # None: the shipped room (src/pokerroom/server/config/room.toml)
+    tournaments: str | None = None  # an extra schedule file ([[tournament]], [[big_game]])
+    bots: bool = True
+    bots_per_table: int | None = None  # overrides every table's ``bots``
+    think: tuple[float, float] | None = None  # overrides the configuration's
+    open_browser: bool = True
+    origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()
+
+
+def load_room(options: ServeOptions) -> Any:
+    """The room's configuration (and the extra schedule), or exit 2 naming every problem."""
+    from pokerroom.bots.strategies import STRATEGIES
+    from pokerroom.server.config import ConfigInvalid, load_config
+    from pokerroom.server.schedule import ScheduleError, load_split_schedule
+
+    try:
+        config = load_config(options.config, strategies=tuple(STRATEGIES))
+    except ConfigInvalid as exc:
+        typer.echo(f"the room's configuration has problems; nothing was started:\n{exc}", err=True)
+        raise typer.Exit(2) from None
+    if options.tournaments:
+        try:
+            more, rush = load_split_schedule(options.tournaments)
+        except ScheduleError as exc:
+            typer.echo(f"bad tournament schedule: {exc}", err=True)
+            raise typer.Exit(2) from None
+        config = replace(
+            config,
+            tournaments=config.tournaments + tuple(more),
+            rush_tournaments=config.rush_tournaments + tuple(rush),
+        )
+    plan = config.bots
+    if not options.bots:
+        plan = replace(plan, tables={}, pools={}, tournaments={})
+    elif options.bots_per_table is not None:
+        plan = replace(plan, tables=dict.fromkeys(plan.tables, options.bots_per_table))
+    if options.think is not None:
+        plan = replace(plan, think=options.think)
+    return replace(config, bots=plan)
+
+
+def room_settings(config: Any) -> Any:
+    from pokerroom.server.room import RoomSettings
+
+    return RoomSettings(
+        tables=config.tables,
+        pools=config.pools,
+        tournaments=config.tournaments,
+        rush_tournaments=config.rush_tournaments,
+        points=config.points,
+        play_money_on_register=config.play_money_on_register,
+    )
+
+
+async def _serve(options: ServeOptions) -> None:
     import uvicorn
 
-    from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
     from pokerroom.server.app import create_app
-    from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
-    from pokerroom.server.room import RoomSettings
-    from pokerroom.server.schedule import ScheduleError, load_split_schedule
     from pokerroom.server.security import SecuritySettings
     from pokerroom.store import Store
     from pokerroom.store.owner import DatabaseInUse, OwnerLock
 
-    schedule = demo_tournaments()
-    rush = schedule[:0]  # Rush tournaments of the schedule file
-    if tournaments:
-        try:
-            more, rush = load_split_schedule(tournaments)
-            schedule += more
-        except ScheduleError as exc:
-            typer.echo(f"bad tournament schedule: {exc}", err=True)
-            raise typer.Exit(2) from None
-    listener = _bind(host, port)  # first: a port in use stops us before we touch the database
-    store = Store.open(database)
+    config = load_room(options)  # a bad file starts nothing
+    host, port = options.host, options.port
+    listener = _bind(host, port)  # then the port: one in use stops us before we touch the database
+    store = Store.open(options.database)
     owner = OwnerLock(store.db.url, schema=store.db.schema)
     try:
         await owner.acquire()  # one process per database, before migrations and crash recovery
@@ -74,23 +114,17 @@ async def _serve(
         raise typer.Exit(1) from None
     await store.db.upgrade()
     await _demo_account(store)
-    settings = RoomSettings(
-        tables=tuple(demo_tables()),
-        pools=tuple(demo_pools()),
-        tournaments=tuple(schedule),
-        rush_tournaments=tuple(rush),
+    web_app = create_app(
+        store, room_settings(config), freeze_heap=True, security=SecuritySettings(origins=options.origins)
     )
-    pool_bots = 8 if demo_bots else 0
-    bots *= len(settings.tables)
-    web_app = create_app(store, settings, freeze_heap=True, security=SecuritySettings(origins=origins))
     server = uvicorn.Server(
         uvicorn.Config(
             web_app,
             host=host,
             port=port,
             # X-Forwarded-For / -Proto are believed from the declared proxies only (docs/security.md)
-            proxy_headers=bool(trusted_proxies),
-            forwarded_allow_ips=list(trusted_proxies) or None,
+            proxy_headers=bool(options.trusted_proxies),
+            forwarded_allow_ips=list(options.trusted_proxies) or None,
             ws_max_size=65536,
             ws_per_message_deflate=False,  # small JSON frames: compressing them costs more than it saves
             log_level="warning",
@@ -113,29 +147,40 @@ async def _serve(
     typer.echo(f"pokerroom is running: open {url}")
     typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
     typer.echo(f"  hand engine: {BUILD_WORDS[BUILD]}")
-    if open_browser:
+    typer.echo(f"  room: {config.source} ({len(config.tables)} tables, {len(config.pools)} Rush pools)")
+    if options.open_browser:
         with contextlib.suppress(Exception):
             webbrowser.open(url)
-    started: list[Any] = []
+    room = web_app.state.room
+    bots = RoomBots(f"http://{host}:{port}", store, room)
+    seating = asyncio.create_task(bots.seat(config.bots, announce=True))
 
-    async def seat_bots() -> None:
-        """Bots log in (a password hash each) and sit down while the room is already open."""
-        base = f"http://{host}:{port}"
-        if bots:
-            started.extend(await start_bots(base, bots, leave_free=2, think=think, prefix="robot"))
-        if pool_bots:  # two entries each: the 6-max pool can form two full tables, so Quick Fold is offered
-            started.extend(
-                await start_pool_bots(base, settings.pools[0].pool_id, pool_bots, entries=2, think=think)
+    def reload() -> None:
+        async def again() -> None:
+            try:
+                fresh = load_room(options)
+            except typer.Exit:
+                return  # the problems were printed; the room goes on as it was
+            report = await room.reconfigure(room_settings(fresh))
+            typer.echo(f"  reloaded {fresh.source}: {report}")
+            plan = fresh.bots
+            await bots.seat(
+                replace(
+                    plan,
+                    tables={t: n for t, n in plan.tables.items() if t in report["opened"]},
+                    pools={p: n for p, n in plan.pools.items() if p in report["opened"]},
+                    tournaments={
+                        t: n
+                        for t, n in plan.tournaments.items()
+                        if any(x.startswith(t) for x in report["tournaments"])
+                    },
+                )
             )
-            # five bots in the demo sit-and-go: the sixth seat (and the start) is yours
-            sng = next(t for t in web_app.state.room.tournaments.values() if t.series == "turbo6")
-            started.extend(await start_tournament_bots(base, sng.tid, 5, think=think, prefix="sngbot"))
-        typer.echo(
-            f"  {len(settings.tables)} tables, {len(settings.pools)} Rush pools, {len(started)} bots seated;"
-            " Ctrl+C stops the room"
-        )
 
-    seating = asyncio.create_task(seat_bots())
+        asyncio.get_running_loop().create_task(again())
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload)
 
     async def watch_owner() -> None:
         await owner.lost.wait()
@@ -149,12 +194,92 @@ async def _serve(
         seating.cancel()
         watcher.cancel()
         keeper.cancel()
-        for bot, t in started:
-            bot.stopped = True
-            t.cancel()
+        bots.stop()
         await owner.release()
     if owner.lost.is_set():
         raise typer.Exit(1)
+
+
+class RoomBots:
+    """The room's own bots: ordinary protocol clients whose accounts the room makes itself (no
+    password: nobody can log in as them) and whose sessions it opens with no password round trip, so
+    that a room's worth of bots is seated within seconds of the start."""
+
+    def __init__(self, base: str, store: Any, room: Any) -> None:
+        self.base = base
+        self.store = store
+        self.room = room
+        self.started: list[Any] = []
+
+    async def issue(self, name: str) -> str:
+        accounts, ledger = self.store.accounts, self.store.ledger
+        player = await accounts.service_account(name)
+        with contextlib.suppress(Exception):  # (refused while its wallet is full enough)
+            await ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
+        return str((await accounts.open_session(player.id)).token)
+
+    async def seat(self, plan: Any, *, announce: bool = False) -> None:
+        """Start the bots of ``plan``: at its tables, in its pools, registered for its tournaments. Bot
+        names are short and stable (``bot-t3-2``: the second at the configuration's fourth table), so a
+        restart finds the same accounts."""
+        from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
+
+        try:
+            think, strategies, before = plan.think, plan.strategies, len(self.started)
+            jobs: list[Any] = []
+            for i, (table, n) in enumerate(plan.tables.items()):
+                if n:
+                    jobs.append(
+                        start_bots(
+                            self.base,
+                            n,
+                            strategies,
+                            tables=[table],
+                            think=think,
+                            prefix=f"bot-t{i}-",
+                            issue=self.issue,
+                        )
+                    )
+            for i, (pool, (n, entries)) in enumerate(plan.pools.items()):
+                if n:
+                    jobs.append(
+                        start_pool_bots(
+                            self.base, pool, n, strategies, entries=entries, think=think, prefix=f"bot-p{i}-",
+                            issue=self.issue,
+                        )
+                    )  # fmt: skip
+            for i, (key, n) in enumerate(plan.tournaments.items()):
+                actor = next(
+                    (
+                        a
+                        for a in self.room.tournaments.values()
+                        if (a.series or a.tid) == key and a.director.status in ("announced", "registering")
+                    ),
+                    None,
+                )
+                if actor is not None and n:
+                    jobs.append(
+                        start_tournament_bots(
+                            self.base,
+                            actor.tid,
+                            n,
+                            strategies,
+                            think=think,
+                            prefix=f"bot-s{i}-",
+                            issue=self.issue,
+                        )
+                    )
+            for started in await asyncio.gather(*jobs):
+                self.started += started
+            if announce:
+                typer.echo(f"  {len(self.started) - before} bots seated; Ctrl+C stops the room")
+        except Exception:
+            logging.getLogger("pokerroom.bots").exception("the room's bots could not all be started")
+
+    def stop(self) -> None:
+        for bot, task in self.started:
+            bot.stopped = True
+            task.cancel()
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -184,13 +309,22 @@ def serve(
         envvar="POKERROOM_DATABASE_URL",
         help="Database URL (default: SQLite in the user data directory).",
     ),
-    bots: int = typer.Option(2, "--bots-per-table", help="Bots to seat at each demo table (0: none)."),
+    config: str | None = typer.Option(
+        None,
+        "--config",
+        envvar="POKERROOM_CONFIG",
+        help="The room's configuration file (docs/configuration.md; default: the shipped room, every game, "
+        "Rush pools and a tournament programme). SIGHUP or `pokerroom reload` reads it again.",
+    ),
+    bots: int = typer.Option(
+        None, "--bots-per-table", help="Bots at each table (default: the configuration's)."
+    ),
     no_bots: bool = typer.Option(False, "--no-bots", help="Start without bots."),
     open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the lobby in a browser."),
-    think_min: float = typer.Option(0.5, help="Bots think at least this many seconds."),
-    think_max: float = typer.Option(2.0, help="Bots think at most this many seconds."),
+    think_min: float | None = typer.Option(None, help="Bots think at least this many seconds."),
+    think_max: float | None = typer.Option(None, help="Bots think at most this many seconds."),
     tournaments: str = typer.Option(
-        None, "--tournaments", help="A TOML schedule of tournaments to open (see docs/protocol.md)."
+        None, "--tournaments", help="An extra TOML schedule of tournaments ([[tournament]], [[big_game]])."
     ),
     origin: list[str] = typer.Option(  # noqa: B008
         [],
@@ -205,24 +339,28 @@ def serve(
         "believed (repeatable). Behind a TLS proxy, this makes the session cookie Secure.",
     ),
 ) -> None:
-    """Start the room: migrate the database, open demo tables (one per game and structure), Rush pools
-    and a sit-and-go, seat bots, and serve the browser client."""
+    """Start the room: its tables, Rush pools and tournaments from its configuration (the shipped room by
+    default), its bots, and the browser client."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    think = None
+    if think_min is not None or think_max is not None:
+        lo = think_min if think_min is not None else 0.0
+        think = (lo, think_max if think_max is not None else max(lo, 2.0))
+    options = ServeOptions(
+        host=host,
+        port=port,
+        database=database,
+        config=config,
+        tournaments=tournaments,
+        bots=not no_bots,
+        bots_per_table=bots,
+        think=think,
+        open_browser=open_browser,
+        origins=tuple(origin),
+        trusted_proxies=tuple(trusted_proxy),
+    )
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(
-            _serve(
-                host,
-                port,
-                database,
-                0 if no_bots else bots,
-                open_browser,
-                (think_min, think_max),
-                tournaments,
-                not no_bots,
-                tuple(origin),
-                tuple(trusted_proxy),
-            )
-        )
+        asyncio.run(_serve(options))
 
 
 @app.command("bots")

@@ -16,7 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from pokerroom import __version__
 from pokerroom.server.http import router, store_error_handler
 from pokerroom.server.http_tournaments import router as tournaments_router
-from pokerroom.server.operations import failure_handler
+from pokerroom.server.operations import failure_handler, metrics_router
 from pokerroom.server.operations import router as operations_router
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.security import SecurityMiddleware, SecuritySettings
@@ -77,6 +77,7 @@ def create_app(
     app.include_router(router)
     app.include_router(tournaments_router)
     app.include_router(operations_router)
+    app.include_router(metrics_router)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(TooManyAttempts, store_error_handler)
     for kind in (SQLAlchemyError, OSError, TimeoutError, sqlite3.Error, Exception):

@@ -11,23 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 
 import orjson
 
 from pokerroom.engine import HandState
+from pokerroom.server.metrics import Metrics
 from pokerroom.store import HandHistory, HandJournal, SeatRecord, deck_commitment
 
 __all__ = ["HandBook"]
 
 
 class HandBook:
-    __slots__ = ("commitment", "deck_text", "hand", "journal", "journaled", "opened", "salt", "started")
+    __slots__ = (
+        "commitment", "deck_text", "hand", "journal", "journaled", "metrics", "opened", "salt", "started"
+    )  # fmt: skip
 
     _count = 0  # (books are numbered as they are made: the order their hands started in)
 
-    def __init__(self, journal: HandJournal, hand: HandState) -> None:
+    def __init__(self, journal: HandJournal, hand: HandState, metrics: Metrics | None = None) -> None:
         self.journal = journal
+        self.metrics = metrics
         self.hand = hand
         self.salt = secrets.token_hex(16)
         self.deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
@@ -58,10 +63,13 @@ class HandBook:
             self.journal.record_command(self.hand.hand_id, first + i + 1, command.to_dict())
             for i, command in enumerate(commands)
         ]
+        began = time.perf_counter()
         if len(todo) == 1:
             await todo[0]
         elif todo:
             await asyncio.gather(*todo)
+        if todo and self.metrics is not None:
+            self.metrics.journal_seconds.observe(time.perf_counter() - began)
         self.journaled = first + len(todo)
 
     async def release(self, session_id: int, result: int) -> None:

@@ -12,7 +12,8 @@ import contextlib
 import html
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -80,6 +81,8 @@ class CashActor(FaultTolerantActor):
         self.book: HandBook | None = None
         self.hands_played = 0
         self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
+        self.closing = False  # the operator closed the table: it closes after its hand
+        self.on_closed: Callable[[CashActor], None] | None = None  # (the room forgets a closed table)
 
     # ----------------------------------------------------------------------------------- running
 
@@ -118,8 +121,9 @@ class CashActor(FaultTolerantActor):
         self.table.halted = True  # no hand starts, and (tick is not called) no decision times out
 
     async def on_resume(self) -> None:
-        self.table.halted = self.broken
+        self.table.halted = self.broken or self.closing
         await self.process(self.table.restart_clocks(self.clock.now()))
+        await self._close_if_idle()
 
     def tell_status(self, paused: bool, reason: str | None) -> None:
         self.core.broadcast(
@@ -156,6 +160,30 @@ class CashActor(FaultTolerantActor):
                     {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
                 ).decode()
             )
+
+    # ----------------------------------------------------------------------------------- closing
+
+    async def close(self) -> None:
+        """Close the table (the operator removed it): no new hand; after the hand in progress every player
+        is cashed out (his stack back to his wallet), every watcher is told ``table_closed``, and the room
+        forgets the table."""
+        self.closing = True
+        self.table.halted = True
+        await self._close_if_idle()
+
+    async def _close_if_idle(self) -> None:
+        if not self.closing or self.table.in_hand or self.pause is not None or self.core.closed:
+            return
+        now = self.clock.now()
+        for p in list(self.table.seats.values()):
+            await self.process(self.table.leave(p.player, now))
+        self.core.close("closed", lambda watch: None)
+        if self.on_closed is not None:
+            self.on_closed(self)
+
+    async def after_step(self, step: Sequence[object]) -> None:
+        if self.closing and any(isinstance(x, HandFinished) for x in step):
+            await self._close_if_idle()
 
     # ----------------------------------------------------------------------------- processing
 
@@ -230,7 +258,7 @@ class CashActor(FaultTolerantActor):
         if any(isinstance(e, HandStarted) for e in item.events):
             players = dict(ended.players) if ended is not None else self.table.hand_players()
             if self.book is None or self.book.hand is not hand:  # (the same book when done again)
-                self.book = HandBook(self.services.store.journal, hand)
+                self.book = HandBook(self.services.store.journal, hand, self.services.metrics)
             if self.book.started:
                 await self.book.record()
                 return
@@ -256,6 +284,8 @@ class CashActor(FaultTolerantActor):
             )
         self.book = None
         self.hands_played += 1
+        if self.services.metrics is not None:
+            self.services.metrics.hand(self.kind)
         self.services.last_hands.add(record)
         currency = self.table.config.currency
         for e in record.hand.events:
@@ -372,9 +402,12 @@ class CashActor(FaultTolerantActor):
         if taken is None:
             return True
         command, number = taken
+        began = time.perf_counter()
         out = self.table.act(player, command, self.clock.now())
         self.core.applied(hand_id, number, player, action)
         await self.process(out)
+        if self.services.metrics is not None:
+            self.services.metrics.action(self.kind, time.perf_counter() - began)
         return False
 
     async def chat(self, conn: Connection, text: str) -> None:

@@ -134,6 +134,9 @@ class FaultTolerantActor(Mailbox):
         now = self.clock.now()
         reason = f"{type(exc).__name__}: {str(exc)[:120]}"
         log.warning("%s paused: the store failed (%s)", self.name(), reason)
+        metrics = getattr(getattr(self, "services", None), "metrics", None)
+        if metrics is not None:
+            metrics.store_errors.labels(getattr(self, "kind", "table")).inc()
         self.pause = Pause(reason, now, now + timedelta(seconds=BACKOFF[0]), [(step, index)])
         self.on_pause()
         self.tell_status(True, PAUSED)

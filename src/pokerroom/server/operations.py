@@ -16,16 +16,18 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
+from pokerroom.server.metrics import CONTENT_TYPE
 from pokerroom.server.room import Room
 from pokerroom.store import Database, unavailable
 
-__all__ = ["READY_TIMEOUT_S", "failure_handler", "ready_report", "router"]
+__all__ = ["READY_TIMEOUT_S", "failure_handler", "metrics_router", "ready_report", "router"]
 
 log = logging.getLogger("pokerroom.operations")
 
 router = APIRouter(prefix="/api")
+metrics_router = APIRouter()
 READY_TIMEOUT_S = 3.0  # a database that does not answer a ping within this is not ready
 
 
@@ -64,6 +66,13 @@ async def ready_report(room: Room) -> dict[str, Any]:
         shown = ", ".join(sorted(paused)[:5]) + (" ..." if len(paused) > 5 else "")
         reasons.append(f"{len(paused)} table(s) wait for the store: {shown}")
     return {"ready": not reasons, "reasons": reasons}
+
+
+@metrics_router.get("/metrics", tags=["operations"], include_in_schema=True)
+async def metrics(request: Request) -> Response:
+    """The room's metrics in the Prometheus text format (server/metrics.py lists them)."""
+    room: Room = request.app.state.room
+    return Response(room.metrics.text(), media_type=CONTENT_TYPE)
 
 
 @router.get("/ready", tags=["operations"])

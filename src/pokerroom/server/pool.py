@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -55,6 +56,8 @@ class PoolActor(FaultTolerantActor):
         self.books: dict[str, HandBook] = {}  # table id -> the hand there
         self.hands_played = 0
         self._last_tick: datetime | None = None
+        self.closing = False  # the operator closed the pool: every entry leaves after its hand
+        self.on_closed: Callable[[PoolActor], None] | None = None
 
     # ----------------------------------------------------------------------------------- running
 
@@ -100,7 +103,7 @@ class PoolActor(FaultTolerantActor):
         self.pool.dealing = False
 
     async def on_resume(self) -> None:
-        self.pool.dealing = not self.broken
+        self.pool.dealing = not self.broken and not self.closing
         await self.process(self.pool.restart_clocks(self.clock.now()))
 
     def tell_status(self, paused: bool, reason: str | None) -> None:
@@ -168,12 +171,29 @@ class PoolActor(FaultTolerantActor):
             self.owners.pop(item.entry, None)
 
     async def after_step(self, step: Sequence[object]) -> None:
-        """A busted entry leaves the pool (its player may join again with a new buy-in)."""
+        """A busted entry leaves the pool (its player may join again with a new buy-in); a closing pool
+        closes when its last entry has left."""
         busted = [e.entry_id for e in self.pool.entries.values() if e.state == "busted"]
         for eid in busted:
             e = self.pool.entries.get(eid)
             if e is not None and e.state == "busted":  # (an inner round may have removed it already)
                 await self.process(self.pool.leave(eid, self.clock.now()))
+        await self._close_if_done()
+
+    async def close(self) -> None:
+        """Close the pool (the operator removed it): no new table; every entry leaves (at once if it
+        waits, after its hand if it plays) with its stack back to the wallet; then the room forgets it."""
+        self.closing = True
+        self.pool.dealing = False
+        for e in list(self.pool.entries.values()):
+            if e.entry_id in self.pool.entries:
+                await self.process(self.pool.leave(e.entry_id, self.clock.now()))
+        await self._close_if_done()
+
+    async def _close_if_done(self) -> None:
+        if self.closing and not self.pool.entries and not self.pool.tables and self.on_closed is not None:
+            callback, self.on_closed = self.on_closed, None
+            callback(self)
 
     async def _journal(self, item: HandEvents, record: FinishedHand | None, entries: dict[int, str]) -> None:
         tid = item.table_id
@@ -186,7 +206,7 @@ class PoolActor(FaultTolerantActor):
                 return
             opened = self.books.get(tid)
             if opened is None:  # (the same book when this is done again after a store fault)
-                opened = self.books[tid] = HandBook(self.services.store.journal, hand)
+                opened = self.books[tid] = HandBook(self.services.store.journal, hand, self.services.metrics)
             seats = [
                 SeatRecord(seat, store_id(self.owners[eid]), self.sessions[eid], p.starting_stack)
                 for seat, p in hand.players.items()
@@ -212,6 +232,8 @@ class PoolActor(FaultTolerantActor):
                 history=histories_of(record),
             )
         self.hands_played += 1
+        if self.services.metrics is not None:
+            self.services.metrics.hand(self.kind)
         self.services.last_hands.add(record)
 
     # ---------------------------------------------------------------------- client requests
@@ -272,9 +294,12 @@ class PoolActor(FaultTolerantActor):
             return True
         e, command, number = taken
         table = e.table or ""
+        began = time.perf_counter()
         out = self.pool.act(e.entry_id, command, self.clock.now())
         self.windows.applied(table, hand_id, number, player, action)
         await self.process(out)
+        if self.services.metrics is not None:
+            self.services.metrics.action(self.kind, time.perf_counter() - began)
         return False
 
     def connect(self, conn: Connection) -> None:

@@ -6,6 +6,7 @@ the randomness, the players' channels) and hands each actor only those; no actor
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ from pokerroom.server.clock import Clock, SystemClock
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
+from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
 from pokerroom.server.rush import RushWindows
@@ -63,7 +65,11 @@ class Room:
         self.rng: RandomSource = rng or secrets.SystemRandom()
         self.players = Players(store.ledger)
         self.last_hands = LastHands()
-        self.services = Services(store, self.clock, self.rng, self.players, self.last_hands, settings.points)
+        self.connections: set[Connection] = set()
+        self.metrics = Metrics(self._gauges)
+        self.services = Services(
+            store, self.clock, self.rng, self.players, self.last_hands, settings.points, self.metrics
+        )
         self.tables: dict[str, CashActor] = {}
         self.pools: dict[str, PoolActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
@@ -71,6 +77,7 @@ class Room:
         # never share an id with ``tournaments``.
         self.archive: dict[str, ArchivedTournament] = {}
         self.started_at: datetime = self.clock.now()
+        self._replacements: dict[str, TableConfig | PoolConfig] = {}  # reopen with these once closed
 
     # --------------------------------------------------------------------------- life cycle
 
@@ -106,15 +113,87 @@ class Room:
         table = CashTable(cfg, self.rng, self.settings.points)
         table.hand_count = hands_before
         actor = CashActor(self.services, table)
+        actor.on_closed = self._table_closed
         self.tables[cfg.table_id] = actor
         actor.start()
         return actor
 
     def add_pool(self, cfg: PoolConfig) -> PoolActor:
         actor = PoolActor(self.services, RushPool(cfg, self.rng, self.settings.points))
+        actor.on_closed = self._pool_closed
         self.pools[cfg.pool_id] = actor
         actor.start()
         return actor
+
+    # ------------------------------------------------------------------------- reconfiguring
+
+    async def reconfigure(self, settings: RoomSettings) -> dict[str, list[str]]:
+        """A new configuration (a reload): tables and pools it adds open now; those it removes close after
+        their hand (players cashed out); one whose settings changed closes and opens again with the new
+        ones; tournaments it adds open (one it removes is left to finish, or to a restart's recovery:
+        docs/configuration.md); the points policy is replaced. Returns what was opened and closed."""
+        report: dict[str, list[str]] = {"opened": [], "closing": [], "tournaments": []}
+        new_tables = {c.table_id: c for c in settings.tables}
+        new_pools = {c.pool_id: c for c in settings.pools}
+        for tid, actor in list(self.tables.items()):
+            if tid not in new_tables or actor.table.config != new_tables[tid]:
+                if tid in new_tables:
+                    self._replacements[tid] = new_tables[tid]
+                if not actor.closing:
+                    await actor.call(actor.close)
+                    report["closing"].append(tid)
+        for pid, pool in list(self.pools.items()):
+            if pid not in new_pools or pool.pool.config != new_pools[pid]:
+                if pid in new_pools:
+                    self._replacements[pid] = new_pools[pid]
+                if not pool.closing:
+                    await pool.call(pool.close)
+                    report["closing"].append(pid)
+        for tid, cfg in new_tables.items():
+            if tid not in self.tables:
+                self.add_table(cfg, hands_before=await self.store.journal.hand_count(tid))
+                report["opened"].append(tid)
+        for pid, pool_cfg in new_pools.items():
+            if pid not in self.pools:
+                self.add_pool(pool_cfg)
+                report["opened"].append(pid)
+        known = {t.series or tid for tid, t in self.tournaments.items()} | set(self.archive)
+        over = set(await self.store.tournaments.statuses([c.tournament_id for c in settings.tournaments]))
+        for t_cfg, rush in [(c, False) for c in settings.tournaments] + [
+            (c, True) for c in settings.rush_tournaments
+        ]:
+            if t_cfg.tournament_id not in known and t_cfg.tournament_id not in over:
+                report["tournaments"].append(self.add_tournament(t_cfg, rush=rush).tid)
+        self.settings = settings
+        self.services = replace(self.services, points=settings.points)
+        for table in self.tables.values():
+            table.table.points = settings.points
+        for p in self.pools.values():
+            p.pool.points = settings.points
+        for t in self.tournaments.values():
+            t.director.points = settings.points
+        log.warning("reconfigured: %s", report)
+        return report
+
+    def _table_closed(self, actor: CashActor) -> None:
+        tid = actor.tid
+        if self.tables.get(tid) is actor:
+            del self.tables[tid]
+        asyncio.get_running_loop().create_task(actor.stop())
+        cfg = self._replacements.pop(tid, None)
+        if isinstance(cfg, TableConfig):
+            asyncio.get_running_loop().create_task(self._reopen_table(cfg))
+
+    async def _reopen_table(self, cfg: TableConfig) -> None:
+        self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
+
+    def _pool_closed(self, actor: PoolActor) -> None:
+        if self.pools.get(actor.pid) is actor:
+            del self.pools[actor.pid]
+        asyncio.get_running_loop().create_task(actor.stop())
+        cfg = self._replacements.pop(actor.pid, None)
+        if isinstance(cfg, PoolConfig):
+            self.add_pool(cfg)
 
     def add_tournament(
         self, cfg: TournamentConfig, *, rush: bool = False, spec: dict[str, Any] | None = None
@@ -162,6 +241,35 @@ class Room:
         for tournament in self.tournaments.values():
             await tournament.stop()
 
+    def _gauges(self) -> dict[str, Any]:
+        """The metrics read when Prometheus scrapes (server/metrics.py)."""
+        tables: dict[tuple[str, str], int] = {}
+        actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
+        for a in actors:
+            state = (
+                "paused"
+                if a.pause is not None
+                else "halted"
+                if a.broken
+                else "closing"
+                if getattr(a, "closing", False)
+                else "playing"
+            )
+            tables[(a.kind, state)] = tables.get((a.kind, state), 0) + 1
+        seated = {
+            "cash": sum(len(t.table.seats) for t in self.tables.values()),
+            "rush": sum(len(p.pool.entries) for p in self.pools.values()),
+            "tournament": sum(
+                len(t.director.remaining) for t in self.tournaments.values() if t.director.status == "running"
+            ),
+        }
+        return {
+            "connections": len(self.connections),
+            "online": self.players.count(),
+            "seated": seated,
+            "tables": tables,
+        }
+
     def paused(self) -> list[str]:
         """The actors that wait for the store (server/faults.py)."""
         actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
@@ -200,6 +308,7 @@ class Room:
     # ---------------------------------------------------------------------------- clients
 
     def attach(self, conn: Connection, player: Player | None) -> None:
+        self.connections.add(conn)
         if player is None:
             return
         conn.player = player_key(player.id)
@@ -213,6 +322,7 @@ class Room:
             tournament.tell_seat(conn)
 
     async def detach(self, conn: Connection) -> None:
+        self.connections.discard(conn)
         for tid in list(conn.tables):
             actor = self.tables.get(tid)
             if actor is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pokerroom.cards import RandomSource
 from pokerroom.rooms import LastHands, PointsPolicy
 from pokerroom.server.clock import Clock
+from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.store import Store
 
@@ -25,3 +26,4 @@ class Services:
     players: Players  # frames to one player wherever he is, balances
     last_hands: LastHands  # the "last hand" window of every player
     points: PointsPolicy | None = None
+    metrics: Metrics | None = None  # the room's Prometheus metrics (None: not measured)

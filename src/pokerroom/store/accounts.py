@@ -137,6 +137,7 @@ def check_name(name: object) -> str:
 
 
 _TYPED = 2
+NO_PASSWORD = "!no-password"  # a password hash no password verifies against (the room's own bots)
 
 
 @dataclass(slots=True)
@@ -233,6 +234,53 @@ class Accounts:
         except IntegrityError:
             raise NameTaken(f"the name {name!r} is taken") from None
         return Player(id=pid, name=name, role=Role(role), created_at=now)
+
+    async def service_account(self, name: str, *, now: datetime | None = None) -> Player:
+        """The account of one of the room's own bots: created on first use with no password at all (its
+        hash is not an argon2 hash, so no password ever matches it: nobody can log in as it), found after
+        that. The room opens its sessions with :meth:`open_session`, with no password round trip."""
+        check_name(name)
+        try:
+            return await self.find(name)
+        except UnknownPlayer:
+            pass
+        now = now or self.clock()
+        try:
+            async with self.db.write() as conn:
+                pid = (
+                    await conn.execute(
+                        insert(PlayerRow)
+                        .values(
+                            name=name,
+                            name_key=name_key(name),
+                            password_hash=NO_PASSWORD,
+                            role=Role.PLAYER.value,
+                            failed_logins=0,
+                            created_at=now,
+                        )
+                        .returning(PlayerRow.id)
+                    )
+                ).scalar_one()
+                points = {"kind": "points", "currency": "PTS", "owner_id": pid, "key": f"points/{pid}"}
+                await conn.execute(insert(AccountRow).values(**points, balance=0, opened_at=now))
+        except IntegrityError:
+            return await self.find(name)
+        return Player(id=pid, name=name, role=Role.PLAYER, created_at=now)
+
+    async def open_session(self, player_id: int, *, now: datetime | None = None) -> LoginSession:
+        """A session for a player without his password: for the room's own bots (``service_account``),
+        which the server starts itself. Never reachable from a client."""
+        now = now or self.clock()
+        player = await self.get(player_id)
+        token = secrets.token_urlsafe(32)
+        expires = now + self.session_ttl
+        async with self.db.write() as conn:
+            await conn.execute(
+                insert(AuthSessionRow).values(
+                    token_hash=hash_token(token), player_id=player_id, created_at=now, expires_at=expires
+                )
+            )
+        return LoginSession(token=token, player=player, expires_at=expires, device="")
 
     async def login(
         self,

@@ -159,6 +159,26 @@ class OwnerLock:
                 return Owner(parts[2], int(parts[3]), parts[4])
         return None
 
+    async def holder(self) -> Owner | None:
+        """Who holds the lock now (None: nobody, or a holder that did not say), without taking it."""
+        if self.dialect == "sqlite":
+            if self.path is None or not self.path.exists():
+                return None
+            import fcntl
+
+            with open(self.path) as f:
+                try:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except OSError:
+                    return Owner.parse(f.read())
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+                return None  # the file is there, but nobody holds it
+        conn = await self._connect_pg()
+        try:
+            return await self._holder(conn)
+        finally:
+            await conn.close()
+
     # ---------------------------------------------------------------------------------- holding
 
     async def keep(self, *, every: float = 2.0) -> None:

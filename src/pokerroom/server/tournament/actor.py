@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -231,6 +232,8 @@ class TournamentActor(FaultTolerantActor):
             windows.process([item], now, {}, [x for x in step if not isinstance(x, _Store)])
             if isinstance(item, HandFinished):
                 self.rush_hands += 1
+                if self.services.metrics is not None:
+                    self.services.metrics.hand(self.kind)
                 self.services.last_hands.add(item.record)
         elif isinstance(item, HandEvents):
             core = self._core(item.table_id)
@@ -253,6 +256,8 @@ class TournamentActor(FaultTolerantActor):
             self._snapshots(table.tid)
         elif isinstance(item, TableHandEnded):
             self.hands_played += 1
+            if self.services.metrics is not None:
+                self.services.metrics.hand(self.kind)
             self._snapshots(item.table_id)
         elif isinstance(item, TournamentRefund):
             if not item.ticket:
@@ -393,9 +398,11 @@ class TournamentActor(FaultTolerantActor):
         if taken is None:
             return True
         command, number = taken
+        began = time.perf_counter()
         out = self.director.act(player, command, self.clock.now())
         core.applied(hand_id, number, player, action)
         await self.process(out)
+        self._measured(began)
         return False
 
     async def chat(self, conn: Connection, table_id: str, text: str) -> None:
@@ -424,10 +431,16 @@ class TournamentActor(FaultTolerantActor):
             return True
         e, command, number = taken
         table = e.table or ""
+        began = time.perf_counter()
         out = self.director.act(player, command, self.clock.now())
         windows.applied(table, hand_id, number, player, action)
         await self.process(out)
+        self._measured(began)
         return False
+
+    def _measured(self, began: float) -> None:
+        if self.services.metrics is not None:
+            self.services.metrics.action(self.kind, time.perf_counter() - began)
 
     async def quick_fold(self, conn: Connection, entry: int) -> None:
         player = login_of(conn)

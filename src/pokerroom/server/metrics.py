@@ -1,0 +1,137 @@
+"""The room's metrics in the Prometheus text format (``GET /metrics``, prometheus-client).
+
+Counters (``*_total``: a rate over a window is "per second") and histograms are kept as things happen;
+gauges are read when Prometheus scrapes. Each room has its own registry (tests start many rooms in one
+process); garbage-collection pauses are the process's own, measured by one hook on ``gc.callbacks``.
+
+| metric | what |
+| --- | --- |
+| ``pokerroom_connections`` | open WebSocket connections (logged in or not) |
+| ``pokerroom_players_online`` | players with at least one connection |
+| ``pokerroom_players_seated{kind}`` | seated players (cash), entries (rush), players left (tournament) |
+| ``pokerroom_tables{kind,state}`` | actors by state: playing, paused (for the store), halted, closing |
+| ``pokerroom_hands_total{kind}`` | hands finished |
+| ``pokerroom_actions_total{kind}`` | players' actions applied |
+| ``pokerroom_action_seconds{kind}`` | an action's arrival to its events sent out (journaled first) |
+| ``pokerroom_journal_commit_seconds`` | a hand's new commands made durable (group commit) |
+| ``pokerroom_store_errors_total{kind}`` | store faults that paused an actor |
+| ``pokerroom_gc_pause_seconds{generation}`` | garbage-collection pauses of the process |
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.registry import Collector
+
+__all__ = ["CONTENT_TYPE", "Metrics"]
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+_LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+_GC = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+class _GcPauses:
+    """Every garbage collection of the process, timed (one hook, however many rooms)."""
+
+    def __init__(self) -> None:
+        self.buckets: dict[int, list[int]] = {g: [0] * (len(_GC) + 1) for g in range(3)}
+        self.sums = [0.0, 0.0, 0.0]
+        self._started = 0.0
+        self._installed = False
+
+    def install(self) -> None:
+        if not self._installed:
+            gc.callbacks.append(self._hook)
+            self._installed = True
+
+    def _hook(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._started
+        g = int(info.get("generation", 0))
+        i = next((k for k, b in enumerate(_GC) if took <= b), len(_GC))
+        self.buckets[g][i] += 1
+        self.sums[g] += took
+
+
+GC_PAUSES = _GcPauses()
+
+
+class _Gauges(Collector):
+    def __init__(self, read: Callable[[], dict[str, Any]]) -> None:
+        self.read = read
+
+    def collect(self) -> Iterator[Any]:
+        now = self.read()
+        yield GaugeMetricFamily(
+            "pokerroom_connections", "open WebSocket connections", value=now["connections"]
+        )
+        yield GaugeMetricFamily("pokerroom_players_online", "players with a connection", value=now["online"])
+        seated = GaugeMetricFamily(
+            "pokerroom_players_seated", "players seated, by kind of table", labels=["kind"]
+        )
+        for kind, n in sorted(now["seated"].items()):
+            seated.add_metric([kind], n)
+        yield seated
+        tables = GaugeMetricFamily(
+            "pokerroom_tables", "tables, pools and tournaments by state", labels=["kind", "state"]
+        )
+        for (kind, state), n in sorted(now["tables"].items()):
+            tables.add_metric([kind, state], n)
+        yield tables
+        gcs = HistogramMetricFamily(
+            "pokerroom_gc_pause_seconds", "garbage-collection pauses", labels=["generation"]
+        )
+        for g in range(3):
+            counts = GC_PAUSES.buckets[g]
+            cumulative, running = [], 0
+            for bound, c in zip([*(str(b) for b in _GC), "+Inf"], counts, strict=True):
+                running += c
+                cumulative.append((bound, running))
+            gcs.add_metric([str(g)], cumulative, GC_PAUSES.sums[g])
+        yield gcs
+
+
+class Metrics:
+    """One room's metrics. ``read`` returns the gauges' values when Prometheus scrapes."""
+
+    def __init__(self, read: Callable[[], dict[str, Any]]) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.hands = Counter("pokerroom_hands", "hands finished", ["kind"], registry=r)
+        self.actions = Counter("pokerroom_actions", "players' actions applied", ["kind"], registry=r)
+        self.action_seconds = Histogram(
+            "pokerroom_action_seconds",
+            "an action's arrival to its events sent to every viewer",
+            ["kind"],
+            buckets=_LATENCY,
+            registry=r,
+        )
+        self.journal_seconds = Histogram(
+            "pokerroom_journal_commit_seconds",
+            "a hand's new commands made durable",
+            buckets=_LATENCY,
+            registry=r,
+        )
+        self.store_errors = Counter(
+            "pokerroom_store_errors", "store faults that paused an actor", ["kind"], registry=r
+        )
+        r.register(_Gauges(read))
+        GC_PAUSES.install()
+
+    def action(self, kind: str, seconds: float) -> None:
+        self.actions.labels(kind).inc()
+        self.action_seconds.labels(kind).observe(seconds)
+
+    def hand(self, kind: str) -> None:
+        self.hands.labels(kind).inc()
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)
