@@ -46,6 +46,7 @@ class ServeOptions:
     open_browser: bool = True
     origins: tuple[str, ...] = ()
     trusted_proxies: tuple[str, ...] = ()
+    log_format: str = "text"
 
 
 def load_room(options: ServeOptions) -> Any:
@@ -338,10 +339,17 @@ def serve(
         help="Address (or network) of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are "
         "believed (repeatable). Behind a TLS proxy, this makes the session cookie Secure.",
     ),
+    log_format: str = typer.Option(
+        "text", "--log-format", help="text, or json: one JSON object per line, with the table and hand ids."
+    ),
 ) -> None:
     """Start the room: its tables, Rush pools and tournaments from its configuration (the shipped room by
     default), its bots, and the browser client."""
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if log_format not in ("text", "json"):
+        raise typer.BadParameter("--log-format is text or json")
+    from pokerroom.server.logs import configure_logging
+
+    configure_logging(log_format)
     think = None
     if think_min is not None or think_max is not None:
         lo = think_min if think_min is not None else 0.0
@@ -358,6 +366,7 @@ def serve(
         open_browser=open_browser,
         origins=tuple(origin),
         trusted_proxies=tuple(trusted_proxy),
+        log_format=log_format,
     )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(options))

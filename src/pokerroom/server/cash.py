@@ -41,6 +41,7 @@ from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor
 from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import PlayerKey, player_key, store_id
+from pokerroom.server.logs import log_context
 from pokerroom.server.services import Services
 from pokerroom.store import HandNotOpen, SeatRecord, StoreError, StoreUnavailable, UnknownHand, unavailable
 
@@ -88,6 +89,9 @@ class CashActor(FaultTolerantActor):
 
     def task_name(self) -> str:
         return f"table {self.tid}"
+
+    def log_fields(self) -> dict[str, str]:
+        return {"table": self.tid}
 
     def next_deadline(self) -> Any:
         return self.pause_deadline() or self.table.next_deadline()
@@ -190,6 +194,7 @@ class CashActor(FaultTolerantActor):
     async def do_item(self, item: object, step: Sequence[object]) -> None:
         now = self.clock.now()
         if isinstance(item, HandEvents):
+            log_context(hand=item.hand_id)
             finished = next((n.record for n in step if isinstance(n, HandFinished)), None)
             await self._journal(item, finished)
             self.core.events(item)

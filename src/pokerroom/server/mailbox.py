@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pokerroom.server.clock import Clock
+from pokerroom.server.logs import log_context
 
 __all__ = ["Mailbox"]
 
@@ -79,7 +80,12 @@ class Mailbox:
         """Let the actor's time pass; True if anything happened."""
         return False
 
+    def log_fields(self) -> dict[str, str]:
+        """What every log line of this actor says about where it comes from (server/logs.py)."""
+        return {"actor": self.task_name()}
+
     async def _run(self) -> None:
+        log_context(**self.log_fields())
         idle = False
         while True:
             now = self.clock.now()

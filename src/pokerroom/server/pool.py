@@ -29,6 +29,7 @@ from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor
 from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import player_key, store_id
+from pokerroom.server.logs import log_context
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
 from pokerroom.store import HandNotOpen, SeatRecord, StoreUnavailable, UnknownHand
@@ -63,6 +64,9 @@ class PoolActor(FaultTolerantActor):
 
     def task_name(self) -> str:
         return f"pool {self.pid}"
+
+    def log_fields(self) -> dict[str, str]:
+        return {"pool": self.pid}
 
     def next_deadline(self) -> datetime | None:
         if self.pause is not None:
@@ -141,6 +145,7 @@ class PoolActor(FaultTolerantActor):
     async def do_item(self, item: object, step: Sequence[object]) -> None:
         """The journal and the ledger first: nothing goes out before it is durable."""
         if isinstance(item, HandEvents):
+            log_context(table=item.table_id, hand=item.hand_id)
             finished = next(
                 (
                     n.record

@@ -107,6 +107,9 @@ class TournamentActor(FaultTolerantActor):
     def task_name(self) -> str:
         return f"tournament {self.tid}"
 
+    def log_fields(self) -> dict[str, str]:
+        return {"tournament": self.tid}
+
     def next_deadline(self) -> datetime | None:
         if self.pause is not None:
             return self.pause.next_try
