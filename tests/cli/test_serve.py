@@ -90,6 +90,17 @@ def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
         assert len(lobby["tables"]) >= 14  # a table per game and structure
         assert sum(p["entries"] for p in lobby["pools"]) > 0  # Rush bots are in their pool
         assert (tmp_path / "data").exists()  # the SQLite database lives in the user data directory
+        # The shipped room's programme (issue 15): sit-and-gos with bots already registered, and scheduled
+        # tournaments (a freeroll, a rebuy, the Game of the Week, the Big Game) starting within minutes.
+        groups = httpx.get(f"http://127.0.0.1:{port}/api/tournaments", timeout=10).json()
+        rows = [r for rows in groups.values() for r in rows]
+        sngs = [r for r in rows if r["kind"] == "sng"]
+        assert sorted(r["level_minutes"] for r in sngs) == [3, 5, 10]
+        assert all(0 < r["entrants"] < r["max_players"] for r in sngs), sngs
+        mtts = [r for r in rows if r["kind"] == "mtt"]
+        assert any(r["freeroll"] for r in mtts) and any(r["rebuy_levels"] and r["add_on"] for r in mtts)
+        assert any(r["guarantee"] and r["featured"] for r in mtts)
+        assert any(r["satellite_to"] for r in mtts)
     finally:
         proc.send_signal(signal.SIGINT)
         try:

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 import pytest_asyncio
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import event
 
 from pokerroom.bots.runner import start_bots, start_pool_bots
@@ -31,6 +33,7 @@ from pokerroom.store import Database, Store, verify_ledger
 
 from ..pgcluster import PrivatePostgres, pg_binaries
 from .conftest import LiveServer, serve_room
+from .wire import Wire
 
 CLOCK = Timing(action=3.0, time_bank=0.0, between_hands=0.05, disconnect_grace=600, sit_out_limit=3600)
 RUSH = RushTiming(action=3.0, reduced_action=3.0, time_bank=0.0, disconnect_grace=600)
@@ -90,26 +93,52 @@ async def ready(s: LiveServer) -> int:
         return (await http.get(f"{s.url}/api/ready")).status_code
 
 
+class Rail:
+    """A spectator at a cash table, keeping the table_status frames it is sent."""
+
+    def __init__(self, wire: Wire) -> None:
+        self.wire = wire
+        self.statuses: list[str] = []
+        self.task = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for raw in self.wire.ws:
+                msg = orjson.loads(raw)
+                if msg["type"] == "table_status":
+                    self.statuses.append(msg["status"])
+
+    async def close(self) -> None:
+        self.task.cancel()
+        await self.wire.close()
+
+
 @contextlib.asynccontextmanager
-async def playing(tmp_path: Path, store: Store) -> AsyncIterator[LiveServer]:
-    """A room with two bots at each cash table and six entries in the Rush pool, dealing."""
+async def playing(tmp_path: Path, store: Store) -> AsyncIterator[tuple[LiveServer, Rail]]:
+    """A room with two bots at each cash table and six entries in the Rush pool, dealing, and a spectator
+    at the hold'em table."""
     async with serve_room(tmp_path, settings(), store=store) as s:
         bots = await start_bots(s.url, 2 * len(s.room.tables), ["caller", "random"], think=(0, 0.05), seed=1)
         bots += await start_pool_bots(s.url, POOL, 6, ["caller"], think=(0, 0.05), quick_fold=0.0, seed=2)
+        wire = await Wire.open(s)
+        await wire.send({"type": "subscribe", "table": next(iter(s.room.tables))})
+        await wire.until(lambda m: m["type"] == "snapshot")
+        rail = Rail(wire)
 
         async def dealing() -> bool:
             return min(hands(s).values()) >= 2
 
         try:
             await until(dealing, 120, "every table deals")
-            yield s
+            yield s, rail
         finally:
+            await rail.close()
             for bot, task in bots:
                 bot.stopped = True
                 task.cancel()
 
 
-async def deals_again(s: LiveServer, before: dict[str, int]) -> None:
+async def deals_again(s: LiveServer, before: dict[str, int], *, faulted: bool = True) -> None:
     """Every table deals at least two more hands, and the room is ready again."""
 
     async def back() -> bool:
@@ -118,6 +147,21 @@ async def deals_again(s: LiveServer, before: dict[str, int]) -> None:
 
     await until(back, BACK_WITHIN, "every table deals again after the database came back")
     assert await ready(s) == 200
+    async with httpx.AsyncClient(timeout=20) as http:
+        scraped = (await http.get(f"{s.url}/metrics")).text
+    errors = [
+        sample.value
+        for family in text_string_to_metric_families(scraped)
+        for sample in family.samples
+        if sample.name == "pokerroom_store_errors_total"
+    ]
+    assert sum(errors) >= 1 or not faulted  # the faults are counted
+
+
+def told(rail: Rail) -> None:
+    """The spectator was told that the table paused for the store, then that it plays again."""
+    assert "paused" in rail.statuses, rail.statuses
+    assert rail.statuses[-1] == "playing", rail.statuses
 
 
 async def refused_over_http(s: LiveServer, *, surely: bool = True) -> None:
@@ -154,7 +198,7 @@ async def paused(s: LiveServer) -> None:
 async def test_postgresql_stopped_for_15_seconds(
     tmp_path: Path, cluster: PrivatePostgres, pg_store: Store
 ) -> None:
-    async with playing(tmp_path, pg_store) as s:
+    async with playing(tmp_path, pg_store) as (s, rail):
         cluster.stop()
         began = asyncio.get_running_loop().time()
         try:
@@ -164,6 +208,7 @@ async def test_postgresql_stopped_for_15_seconds(
         finally:
             cluster.start()
         await deals_again(s, hands(s))
+        told(rail)
     assert (await verify_ledger(pg_store.db)).ok
 
 
@@ -171,7 +216,7 @@ async def test_postgresql_stopped_for_15_seconds(
 async def test_postgresql_frozen_for_30_seconds(
     tmp_path: Path, cluster: PrivatePostgres, pg_store: Store
 ) -> None:
-    async with playing(tmp_path, pg_store) as s:
+    async with playing(tmp_path, pg_store) as (s, rail):
         cluster.freeze()
         began = asyncio.get_running_loop().time()
         try:
@@ -181,6 +226,7 @@ async def test_postgresql_frozen_for_30_seconds(
         finally:
             cluster.thaw()
         await deals_again(s, hands(s))
+        told(rail)
     assert (await verify_ledger(pg_store.db)).ok
 
 
@@ -188,11 +234,12 @@ async def test_postgresql_frozen_for_30_seconds(
 async def test_postgresql_terminates_the_rooms_connections(
     tmp_path: Path, cluster: PrivatePostgres, pg_store: Store
 ) -> None:
-    async with playing(tmp_path, pg_store) as s:
+    async with playing(tmp_path, pg_store) as (s, rail):
         for _ in range(3):
             cluster.terminate()
             await asyncio.sleep(0.5)
-        await deals_again(s, hands(s))
+        await deals_again(s, hands(s), faulted=False)  # (a lost connection may be replaced unnoticed)
+        assert not rail.statuses or rail.statuses[-1] == "playing"  # never left paused
     assert (await verify_ledger(pg_store.db)).ok
 
 
@@ -225,7 +272,7 @@ def _limit_pages(store: Store, limit: int) -> Callable[[], None]:
 @pytest.mark.asyncio
 async def test_sqlite_with_a_full_disk(tmp_path: Path) -> None:
     store = Store(Database(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", sqlite_synchronous="OFF"))
-    async with playing(tmp_path, store) as s:
+    async with playing(tmp_path, store) as (s, rail):
         pages = int(store.db._raw_connection().execute("PRAGMA page_count").fetchone()[0])
         undo = _limit_pages(store, pages)
         try:
@@ -235,4 +282,5 @@ async def test_sqlite_with_a_full_disk(tmp_path: Path) -> None:
         finally:
             undo()
         await deals_again(s, hands(s))
+        told(rail)
     assert (await verify_ledger(store.db)).ok

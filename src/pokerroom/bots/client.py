@@ -75,6 +75,7 @@ class BotClient:
         self._deciding: tuple[str, int] | None = None  # the decision (hand id, action number) taken up
         self._ref = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._reopening = False  # the table closed; looking for it to open again
         self.stopped = False
 
     # ----------------------------------------------------------------------------------- login
@@ -159,17 +160,29 @@ class BotClient:
             self.stats.errors += 1
             code = str(msg.get("code"))
             self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+            if code == "unknown_table" and self._reopening:
+                self.stopped = True  # the table was removed (a reload), not reopened: this bot is done
+                with contextlib.suppress(Exception):
+                    await self._ws.close()
+                return
             if code == "seat_taken" and self.seat is None and self.running():
                 # Another player took the seat our snapshot showed free: look again and sit elsewhere.
                 await asyncio.sleep(0.05 + 0.2 * self.rng.random())
                 await self._send({"type": "subscribe", "table": self.table})
+        elif kind == "table_closed" and msg.get("table") == self.table and not msg.get("moved_to"):
+            # A reload closes a changed table after its hand and opens it again: look again a little later
+            # (and stop if it is gone for good).
+            self.seat, self._reopening = None, True
+            task = asyncio.create_task(self._look_again())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         elif kind == "ack":
             sent = self._pending.pop(str(msg.get("ref")), None)
             if sent is not None:
                 self.stats.ack_latencies.append(time.perf_counter() - sent)
 
     async def _on_snapshot(self, state: dict[str, Any]) -> None:
-        self.state = state
+        self.state, self._reopening = state, False
         mine = state.get("you")
         if mine is not None:
             self.seat = int(mine)
@@ -195,6 +208,12 @@ class BotClient:
                 low = ((self.state.get("cash") or {}).get("buy_in") or {}).get("min", 0) or 1
                 await self._send({"type": "top_up", "table": self.table, "amount": low})
             await self._send({"type": "sit_in", "table": self.table, "post_missed": True})
+
+    async def _look_again(self) -> None:
+        await asyncio.sleep(2 + 2 * self.rng.random())
+        if self.running():
+            with contextlib.suppress(Exception):
+                await self._send({"type": "subscribe", "table": self.table})
 
     def _schedule(self, turn: dict[str, Any]) -> None:
         """Decide on a turn, once per decision (a snapshot may repeat a turn already in hand)."""

@@ -1,4 +1,6 @@
-"""The demo room of ``pokerroom serve``: one play-money table per game and structure."""
+"""A room made in code: one play-money table per game and structure of RULES.md, Rush pools and
+sit-and-gos. The tests and embedders use it; ``pokerroom serve`` opens its configuration file instead
+(server/config/room.toml by default)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.rooms.tournament import SPEEDS, TournamentConfig
 from pokerroom.variants import VARIANTS
 
-__all__ = ["demo_pools", "demo_tables", "demo_tournaments"]
+__all__ = ["RULES_GAMES", "demo_pools", "demo_tables", "demo_tournaments"]
 
 RULES_GAMES = (
     "holdem",

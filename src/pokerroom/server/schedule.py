@@ -56,16 +56,53 @@ _TIMING = {"action_seconds": "action", "time_bank": "time_bank", "between_hands"
 
 
 class ScheduleError(ValueError):
-    """A schedule entry that is not a valid tournament; the message says which and why."""
+    """A schedule entry that is not a valid tournament; the message says which and why, and ``key``
+    names the field at fault when there is one."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
-def _when(value: Any, now: datetime) -> datetime:
+_WHOLE = {f.name for f in fields(TournamentConfig) if f.type in ("int", int)}
+_NUMBER = {f.name for f in fields(TournamentConfig) if f.type in ("float", float)} | set(
+    ("start_in_minutes", "action_seconds", "time_bank", "between_hands")
+)
+_FLAG = {f.name for f in fields(TournamentConfig) if f.type in ("bool", bool)}
+_TEXT = {f.name for f in fields(TournamentConfig) if f.type in ("str", str)} - {"tournament_id"}
+
+
+def _check_types(tid: str, d: Mapping[str, Any]) -> None:
+    """Chips are whole numbers, minutes numbers, flags true or false, names strings: a wrong type is
+    named before it can become a fractional stack or a comparison's TypeError."""
+    for key, value in d.items():
+        if key in _WHOLE and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ScheduleError(f"{tid}: {key} must be a whole number", key)
+        if key in _NUMBER and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
+            raise ScheduleError(f"{tid}: {key} must be a number of at least 0", key)
+        if key in _FLAG and not isinstance(value, bool):
+            raise ScheduleError(f"{tid}: {key} must be true or false", key)
+        if key in _TEXT and not isinstance(value, str):
+            raise ScheduleError(f"{tid}: {key} must be a string", key)
+    payouts = d.get("payouts")
+    if payouts is not None and (
+        not isinstance(payouts, list)
+        or not payouts
+        or not all(isinstance(x, int | float) and not isinstance(x, bool) and x > 0 for x in payouts)
+    ):
+        raise ScheduleError(f"{tid}: payouts must be a list of positive percentages", "payouts")
+
+
+def _when(value: Any, now: datetime, tid: str = "", key: str | None = None) -> datetime:
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=UTC)
     if isinstance(value, str):
-        parsed = datetime.fromisoformat(value)
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            raise ScheduleError(f"{tid}: not a date and time: {value!r}", key) from None
         return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    raise ScheduleError(f"not a date and time: {value!r}")
+    raise ScheduleError(f"{tid}: not a date and time: {value!r}", key)
 
 
 def tournament_from_dict(data: Mapping[str, Any], now: datetime | None = None) -> TournamentConfig:
@@ -74,27 +111,29 @@ def tournament_from_dict(data: Mapping[str, Any], now: datetime | None = None) -
     d = dict(data)
     tid = d.pop("id", None) or d.pop("tournament_id", None)
     if not isinstance(tid, str) or not tid or len(tid) > 40 or not all(c.isalnum() or c in "_-" for c in tid):
-        raise ScheduleError("a tournament needs an id of 1-40 letters, digits, '_' or '-'")
+        raise ScheduleError("a tournament needs an id of 1-40 letters, digits, '_' or '-'", "id")
+    _check_types(tid, d)
     kw: dict[str, Any] = {}
     if "betting" in d:
         try:
             kw["betting"] = Betting(str(d.pop("betting")).upper())
         except ValueError:
-            raise ScheduleError(f"{tid}: betting is FL, PL or NL") from None
+            raise ScheduleError(f"{tid}: betting is FL, PL or NL", "betting") from None
     if "payouts" in d:
         kw["payouts"] = tuple(Fraction(str(x)) for x in d.pop("payouts"))
     if "start" in d:
-        kw["start_time"] = _when(d.pop("start"), now)
+        kw["start_time"] = _when(d.pop("start"), now, tid, "start")
     if "start_in_minutes" in d:
         kw["start_time"] = now + timedelta(minutes=float(d.pop("start_in_minutes")))
     if "registration_opens" in d:
-        kw["registration_opens"] = _when(d.pop("registration_opens"), now)
+        kw["registration_opens"] = _when(d.pop("registration_opens"), now, tid, "registration_opens")
     timing: dict[str, Any] = {_TIMING[k]: float(d.pop(k)) for k in list(d) if k in _TIMING}
     if timing:
         kw["timing"] = Timing(**{"between_hands": 2.0, **timing})
     unknown = set(d) - _FIELDS
     if unknown:
-        raise ScheduleError(f"{tid}: unknown field(s) {', '.join(sorted(unknown))}")
+        first = sorted(unknown)[0]
+        raise ScheduleError(f"{tid}: unknown field(s) {', '.join(sorted(unknown))}", first)
     kw.update(d)
     kw.setdefault("name", tid)
     try:

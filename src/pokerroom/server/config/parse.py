@@ -356,12 +356,17 @@ def _tournament(
     if isinstance(bots, bool) or not isinstance(bots, int) or bots < 0:
         r.problem((*path, "bots"), "must be a whole number of at least 0")
         return None
-    if "game" in d and "variant" not in d:  # the same word as tables and pools
+    if "game" in d and "variant" not in d:  # the word of tables and pools (a schedule file's variant too)
         d["variant"] = d.pop("game")
+    if "variant" in d and d["variant"] not in VARIANTS:
+        r.problem(
+            (*path, "game" if "game" in data else "variant"), f"must be one of {', '.join(sorted(VARIANTS))}"
+        )
+        return None
     try:
         cfg = tournament_from_dict(d, now)
     except ScheduleError as exc:
-        key = next((k for k in d if re.search(rf"\b{re.escape(k)}\b", str(exc))), None)
+        key = "game" if exc.key == "variant" else exc.key
         r.problem((*path, key) if key else path, str(exc).split(": ", 1)[-1])
         return None
     if cfg.kind == "sng" and bots >= cfg.max_players:
@@ -512,10 +517,12 @@ def parse_config(
     standard: list[TournamentConfig] = []
     rush: list[TournamentConfig] = []
     t_bots: dict[str, int] = {}
+    t_ids: list[tuple[Path, str]] = []
     for i, t in enumerate(_array(r, data, "tournament")):
         got_t = _tournament(r, t, ("tournament", i), now)
         if got_t is not None:
             (rush if got_t[1] else standard).append(got_t[0])
+            t_ids.append((("tournament", i, "id"), got_t[0].tournament_id))
             if got_t[2]:
                 t_bots[got_t[0].tournament_id] = got_t[2]
     for i, g in enumerate(_array(r, data, "big_game")):
@@ -525,10 +532,15 @@ def parse_config(
         [(("table", i, "id"), c.table_id) for i, c in enumerate(tables)]
         + [(("pool", i, "id"), p.pool_id) for i, p in enumerate(pools)],
     )
-    _unique(r, [(("tournament",), c.tournament_id) for c in standard + rush])
+    named = {x for _, x in t_ids}
+    big: list[tuple[Path, str]] = [
+        (("big_game",), c.tournament_id) for c in standard if c.tournament_id not in named
+    ]
+    _unique(r, t_ids + big)
+    _targets(r, t_ids, standard + rush)
     points = _points(r, data["promotions"], now) if "promotions" in data else None
     if r.problems:
-        raise ConfigInvalid(r.problems)
+        raise ConfigInvalid(sorted(r.problems, key=lambda p: p.line))
     return RoomConfig(
         name=name,
         tables=tuple(tables),
@@ -548,6 +560,15 @@ def _array(r: _Reader, data: Mapping[str, Any], key: str) -> list[Any]:
         r.problem((key,), f"must be an array of tables: [[{key}]]")
         return []
     return value
+
+
+def _targets(r: _Reader, ids: Sequence[tuple[Path, str]], tournaments: Sequence[TournamentConfig]) -> None:
+    """A satellite's target is a tournament of the file."""
+    known = {c.tournament_id for c in tournaments}
+    where = dict((x, path) for path, x in ids)
+    for c in tournaments:
+        if c.target and c.target not in known and c.tournament_id in where:
+            r.problem((*where[c.tournament_id][:2], "target"), f"no tournament has the id {c.target!r}")
 
 
 def _unique(r: _Reader, ids: Sequence[tuple[Path, str]]) -> None:

@@ -1,0 +1,262 @@
+"""Issue 15: what an operator runs the room with. A reload opens and closes tables with the money right;
+/metrics speaks the Prometheus format and counts what happens; /api/ready says why the room is not ready
+(a schema behind its code); the JSON log lines carry their table and hand."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from pokerroom.bots.runner import start_bots
+from pokerroom.rooms import Timing
+from pokerroom.server.demo import demo_tables
+from pokerroom.server.logs import LOG_CONTEXT, JsonFormatter, log_context
+from pokerroom.server.room import RoomSettings
+from pokerroom.store import Database, verify_ledger
+
+from .conftest import LiveServer, serve_room
+from .wire import Wire, register
+
+CLOCK = Timing(action=3.0, time_bank=0.0, between_hands=0.05, disconnect_grace=600, sit_out_limit=3600)
+
+
+async def until(check: Callable[[], Any], timeout: float, what: str) -> None:
+    async def loop() -> None:
+        while not await check():
+            await asyncio.sleep(0.05)
+
+    try:
+        await asyncio.wait_for(loop(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"not within {timeout} s: {what}") from None
+
+
+def metrics(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return out
+
+
+async def scrape(s: LiveServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    async with httpx.AsyncClient(timeout=20) as http:
+        r = await http.get(f"{s.url}/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain; version=0.0.4")
+    return metrics(r.text)
+
+
+@pytest.mark.asyncio
+async def test_reload_opens_added_tables_and_closes_removed_ones_with_the_players_cashed_out(
+    tmp_path: Path,
+) -> None:
+    holdem, stud = demo_tables(CLOCK, games=("holdem", "stud"))[:2]
+    omaha = demo_tables(CLOCK, games=("omaha",))[0]
+    async with serve_room(tmp_path, RoomSettings(tables=(holdem, stud))) as s:
+        store = s.room.store
+        bots = await start_bots(s.url, 6, ["caller", "random"], think=(0, 0.05), seed=3)
+        watcher = await Wire.open(s, await register(s, "rail"))
+        await watcher.send({"type": "subscribe", "table": stud.table_id})
+        await watcher.until(lambda m: m["type"] == "snapshot")
+        try:
+
+            async def dealing() -> bool:
+                return all(a.hands_played >= 2 for a in s.room.tables.values())
+
+            await until(dealing, 60, "both tables deal")
+            seated_at_stud = {x.player_id for x in await store.ledger.sessions(table_id=stud.table_id)}
+            assert len(seated_at_stud) == 3
+            renamed = replace(holdem, name="Hold'em NL, renamed")
+            report = await s.room.reconfigure(RoomSettings(tables=(renamed, omaha)))
+            assert report["opened"] == [omaha.table_id]
+            assert sorted(report["closing"]) == sorted([holdem.table_id, stud.table_id])
+            assert omaha.table_id in s.room.tables
+
+            closed = await watcher.until(lambda m: m["type"] == "table_closed", 60)
+            assert closed["table"] == stud.table_id and closed["reason"] == "closed"
+
+            async def settled() -> bool:
+                back = s.room.tables.get(holdem.table_id)
+                return (
+                    stud.table_id not in s.room.tables
+                    and back is not None
+                    and back.table.config.name == renamed.name
+                )
+
+            await until(settled, 60, "the removed table closes and the changed one reopens")
+            # Nobody is left at the removed table: every seat was cashed out into its wallet.
+            assert await store.ledger.sessions(table_id=stud.table_id) == []
+            for pid in seated_at_stud:
+                closed_sessions = [
+                    x
+                    for x in await store.ledger.sessions(player_id=pid, open_only=False)
+                    if x.table_id == stud.table_id
+                ]
+                assert closed_sessions and all(x.closed_at is not None for x in closed_sessions)
+
+            async def bots_sit_again() -> bool:
+                back = s.room.tables[holdem.table_id]
+                return back.hands_played >= 1
+
+            await until(bots_sit_again, 60, "the bots sit again at the reopened table and it deals")
+            with pytest.raises(AssertionError):  # the removed table's bots stopped instead of waiting
+                await until(lambda: _any_at(s, stud.table_id), 1, "")
+        finally:
+            for bot, task in bots:
+                bot.stopped = True
+                task.cancel()
+            await watcher.close()
+        report_ok = await verify_ledger(store.db)
+        assert report_ok.ok, report_ok
+
+
+async def _any_at(s: LiveServer, table: str) -> bool:
+    return table in s.room.tables
+
+
+@pytest.mark.asyncio
+async def test_metrics_count_what_the_room_does(tmp_path: Path) -> None:
+    tables = demo_tables(CLOCK, games=("holdem",))[:1]
+    async with serve_room(tmp_path, RoomSettings(tables=tuple(tables))) as s:
+        before = await scrape(s)
+        assert before[("pokerroom_connections", ())] == 0
+        assert before[("pokerroom_tables", (("kind", "cash"), ("state", "playing")))] == 1
+        bots = await start_bots(s.url, 3, ["caller"], think=(0, 0.02), seed=4)
+        try:
+
+            async def hands() -> bool:
+                return s.room.tables[tables[0].table_id].hands_played >= 3
+
+            await until(hands, 60, "three hands")
+            m = await scrape(s)
+        finally:
+            for bot, task in bots:
+                bot.stopped = True
+                task.cancel()
+    assert m[("pokerroom_connections", ())] == 3
+    assert m[("pokerroom_players_online", ())] == 3
+    assert m[("pokerroom_players_seated", (("kind", "cash"),))] == 3
+    assert m[("pokerroom_hands_total", (("kind", "cash"),))] >= 3
+    actions = m[("pokerroom_actions_total", (("kind", "cash"),))]
+    assert actions >= 3
+    assert m[("pokerroom_action_seconds_count", (("kind", "cash"),))] == actions
+    assert m[("pokerroom_action_seconds_bucket", (("kind", "cash"), ("le", "+Inf")))] == actions
+    assert m[("pokerroom_journal_commit_seconds_count", ())] >= 1
+    assert ("pokerroom_gc_pause_seconds_count", (("generation", "0"),)) in m
+    assert m.get(("pokerroom_store_errors_total", (("kind", "cash"),)), 0) == 0
+
+
+@pytest.mark.asyncio
+async def test_ready_says_when_the_schema_is_behind_the_code(tmp_path: Path) -> None:
+    async with (
+        serve_room(tmp_path, RoomSettings(tables=tuple(demo_tables(CLOCK, games=("holdem",))[:1]))) as s,
+        httpx.AsyncClient(timeout=20) as http,
+    ):
+        ok = await http.get(f"{s.url}/api/ready")
+        assert ok.status_code == 200 and ok.json() == {"ready": True, "reasons": []}
+        head = Database.head_revision()
+        path = str(tmp_path / "room.db")
+        with sqlite3.connect(path) as raw:  # as if an older release's database were given to this one
+            raw.execute("UPDATE alembic_version SET version_num = '0001'")
+        behind = await http.get(f"{s.url}/api/ready")
+        assert behind.status_code == 503
+        (reason,) = behind.json()["reasons"]
+        assert "schema is at 0001" in reason and "pokerroom db upgrade" in reason
+        with sqlite3.connect(path) as raw:
+            raw.execute("UPDATE alembic_version SET version_num = ?", (head,))
+        assert (await http.get(f"{s.url}/api/ready")).status_code == 200
+        assert (await http.get(f"{s.url}/api/health")).json()["ok"] is True  # liveness, whatever the store
+
+
+def test_json_log_lines_carry_the_table_and_the_hand() -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("pokerroom.test_json_log")
+    logger.addHandler(handler)
+    logger.propagate = False
+
+    async def actor() -> None:
+        log_context(table="holdem-nl")
+        log_context(hand="holdem-nl-12")
+        logger.warning("booking failed: %s", "timeout")
+
+    try:
+        asyncio.run(actor())
+        logger.warning("outside any actor")
+    finally:
+        logger.removeHandler(handler)
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first["table"] == "holdem-nl" and first["hand"] == "holdem-nl-12"
+    assert first["message"] == "booking failed: timeout" and first["level"] == "warning"
+    assert "table" not in second  # the context is the actor task's own
+    assert LOG_CONTEXT.get() is None
+
+
+class CountingHasher:
+    """The store's password hasher, counting its hashes and checks."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def hash(self, password: str) -> str:
+        self.calls += 1
+        return str(self.inner.hash(password))
+
+    def verify(self, stored: str, password: str) -> bool:
+        self.calls += 1
+        return bool(self.inner.verify(stored, password))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+@pytest.mark.asyncio
+async def test_the_rooms_bots_sit_without_a_password_hash_each_and_nobody_logs_in_as_them(
+    tmp_path: Path,
+) -> None:
+    """Issue 15 §2: the room's bots were logged in one by one, an argon2 hash each (two minutes for the
+    default room on a small machine). Now the room makes their accounts and sessions itself."""
+    from pokerroom.cli.serve import RoomBots
+    from pokerroom.server.config import BotPlan
+
+    tables = demo_tables(CLOCK, games=("holdem", "omaha", "stud"))[:3]
+    async with serve_room(tmp_path, RoomSettings(tables=tuple(tables))) as s:
+        store = s.room.store
+        counting = CountingHasher(store.accounts.hasher)
+        store.accounts.hasher = counting
+        bots = RoomBots(s.url, store, s.room)
+        plan = BotPlan(tables={t.table_id: 3 for t in tables}, think=(0.0, 0.05), strategies=("caller",))
+        try:
+            await bots.seat(plan)
+            assert len(bots.started) == 9
+
+            async def seated() -> bool:
+                return all(
+                    len(a.table.free_seats()) == a.table.config.seats - 3 for a in s.room.tables.values()
+                )
+
+            await until(seated, 60, "three bots at each table")
+            assert counting.calls == 0  # no password was hashed or checked for them
+            again = RoomBots(s.url, store, s.room)  # a restart finds the same accounts
+            assert await store.accounts.find("bot-t0-1") is not None
+            async with httpx.AsyncClient(timeout=20) as http:
+                r = await http.post(f"{s.url}/api/login", json={"name": "bot-t0-1", "password": ""})
+                assert r.status_code in (400, 401, 422)
+                r = await http.post(f"{s.url}/api/login", json={"name": "bot-t0-1", "password": "x" * 20})
+                assert r.status_code == 401
+            assert again.started == []
+        finally:
+            bots.stop()
