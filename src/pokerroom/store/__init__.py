@@ -16,9 +16,11 @@ from pokerroom.store.accounts import Accounts, LockPolicy, LoginSession, Passwor
 from pokerroom.store.db import Database, default_url, resolve_url
 from pokerroom.store.errors import (
     AccountLocked,
+    AlreadySeated,
     BadCredentials,
     BadSequence,
     DeckMismatch,
+    FenceLost,
     Forbidden,
     HandExists,
     HandNotOpen,
@@ -45,6 +47,7 @@ from pokerroom.store.errors import (
     WeakPassword,
     unavailable,
 )
+from pokerroom.store.fence import FENCE, Fence
 from pokerroom.store.histories import (
     HandHistories,
     HandHistory,
@@ -72,6 +75,7 @@ from pokerroom.store.kinds import (
     SeatSession,
     Transaction,
 )
+from pokerroom.store.leases import Lease, Leases
 from pokerroom.store.ledger import Ledger, LedgerEntry, PlayMoneyPolicy, PreparedSettlement
 from pokerroom.store.numbers import HandNumbers, Numbers
 from pokerroom.store.tournaments import (
@@ -111,6 +115,7 @@ class Store:
         self.histories = HandHistories(db, clock=clock)
         self.tournaments = TournamentStore(db, self.ledger, clock=clock)
         self.numbers = Numbers(db)
+        self.leases = Leases(db, clock)
 
     @classmethod
     def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
@@ -125,12 +130,14 @@ class Store:
 
 
 __all__ = [
+    "FENCE",
     "PLAY",
     "POINTS",
     "Account",
     "AccountKind",
     "AccountLocked",
     "Accounts",
+    "AlreadySeated",
     "BadCredentials",
     "BadSequence",
     "Booking",
@@ -140,6 +147,8 @@ __all__ = [
     "CurrencyTotals",
     "Database",
     "DeckMismatch",
+    "Fence",
+    "FenceLost",
     "Forbidden",
     "HandEnd",
     "HandExists",
@@ -157,6 +166,8 @@ __all__ = [
     "InvalidName",
     "InvalidRecord",
     "JournalCommand",
+    "Lease",
+    "Leases",
     "Ledger",
     "LedgerEntry",
     "LockPolicy",

@@ -19,11 +19,14 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from pokerroom.store.fence import FENCE, check_fence
+
 ENV_URL = "POKERROOM_DATABASE_URL"
 ENV_SCHEMA = "POKERROOM_DATABASE_SCHEMA"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _SCHEMA_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 PG_TIMEOUT_S = 10.0  # PostgreSQL: connecting, a statement, a free connection from the pool
+MIGRATION_LOCK = 7_301_964_211  # the advisory lock PostgreSQL migrations run under
 INLINE_BUSY_S = 0.05  # inline SQLite: the longest SQLite's own busy handler may block the event loop
 
 
@@ -125,17 +128,25 @@ class Database:
     async def write(self) -> AsyncIterator[AsyncConnection]:
         """A write transaction (``BEGIN IMMEDIATE`` on SQLite); commits on success, rolls back on error.
 
+        In the task of a leased resource's actor (a cluster's host), the transaction first checks that the
+        lease is still this host's (store/fence.py): a host that lost a table can never write for it.
+
         On SQLite the writers of this process queue on an asyncio lock: only one connection at a time asks
         for the database's write lock, so none of them falls into SQLite's busy handler, which sleeps in
         steps of up to 100 ms (under load that, not the writes, made the latency)."""
+        fence = FENCE.get()
         if not self.is_sqlite:
             async with self._write_engine.begin() as conn:
+                if fence is not None:
+                    await check_fence(conn, fence)
                 yield conn
             return
         if self._write_lock is None:
             self._write_lock = asyncio.Lock()
         async with self._write_lock, contextlib.AsyncExitStack() as stack:
             conn = await self._begin_write(stack)
+            if fence is not None:
+                await check_fence(conn, fence)
             yield conn
 
     @asynccontextmanager
@@ -216,6 +227,8 @@ class Database:
             async with self.engine.begin() as conn:
                 await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
         async with self._write_engine.begin() as conn:
+            if not self.is_sqlite:  # several processes of a cluster start at once: one migrates at a time
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             await conn.run_sync(_alembic, "upgrade", revision)
 
     async def downgrade(self, revision: str) -> None:

@@ -269,6 +269,30 @@ class StoreUnavailable(StoreError):
         super().__init__(why)
 
 
+class FenceLost(StoreError):
+    """A write for a leased resource (a table, pool or tournament of a cluster) whose lease another host
+    has taken since: nothing was written. The writer must stop running the resource (docs/cluster.md)."""
+
+    code = "table_moved"
+
+    def __init__(self, resource: str, fence: int) -> None:
+        super().__init__(f"{resource} is run by another host now (lease {fence} was taken over)")
+        self.resource = resource
+        self.fence = fence
+
+
+class AlreadySeated(StoreError):
+    """The player has an open seat at this table already (a unique key of the database, whatever process
+    asked)."""
+
+    code = "already_seated"
+
+    def __init__(self, player_id: int, table_id: str) -> None:
+        super().__init__(f"player {player_id} is seated at {table_id} already")
+        self.player_id = player_id
+        self.table_id = table_id
+
+
 # SQLSTATE classes and codes of PostgreSQL that say "the database is not reachable or not writable now":
 # 08 connection exceptions, 53 insufficient resources (disk full, out of memory), 57P01-57P05 shutdown,
 # crash recovery, cannot connect now, idle timeout; 58 system errors (I/O).

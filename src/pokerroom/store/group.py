@@ -20,6 +20,7 @@ transaction, so that one bad row cannot fail the commands of other tables; what 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,7 +30,8 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
-from pokerroom.store.errors import BadSequence, HandNotOpen, UnknownHand
+from pokerroom.store.errors import BadSequence, FenceLost, HandNotOpen, UnknownHand
+from pokerroom.store.fence import FENCE, Fence, check_fences
 from pokerroom.store.models import HandCommandRow, HandRow
 
 __all__ = ["MAX_BATCH", "CommandWriter"]
@@ -44,6 +46,7 @@ class _Pending:
     body: str
     now: datetime
     future: asyncio.Future[None] = field(repr=False)
+    fence: Fence | None = None  # the lease the command was appended under (a cluster's host)
 
 
 class CommandWriter:
@@ -62,10 +65,14 @@ class CommandWriter:
     async def append(self, hand_id: str, seq: int, body: str, now: datetime) -> None:
         """Queue a checked command (``body`` is canonical JSON text) and wait until it is committed."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Pending(hand_id, seq, body, now, future))
+        self._queue.append(_Pending(hand_id, seq, body, now, future, FENCE.get()))
         flusher = self._flusher
         if flusher is None or flusher.done() or flusher.get_loop() is not future.get_loop():
-            self._flusher = asyncio.create_task(self._drain(), name="journal group commit")
+            # Its own empty context: the flusher writes for every table, under no one table's fence
+            # (each command's fence is checked with it).
+            self._flusher = asyncio.create_task(
+                self._drain(), name="journal group commit", context=contextvars.Context()
+            )
         await future
 
     async def _drain(self) -> None:
@@ -95,11 +102,22 @@ class CommandWriter:
         _settle(item, error)
 
     async def _transaction(self, batch: list[_Pending]) -> list[Exception | None]:
-        if self.db.sqlite_inline:  # plain sqlite3: a batch costs tens of microseconds, not milliseconds
+        fences = {item.fence for item in batch if item.fence is not None}
+        if self.db.sqlite_inline and not fences:  # plain sqlite3: tens of microseconds a batch, not ms
             async with self.db.raw_write() as raw:
                 return await self._write(_RawRows(raw, self._stamp), batch)
         async with self.db.write() as conn:
-            return await self._write(_SqlRows(conn, lock=not self.db.is_sqlite), batch)
+            lost = await check_fences(conn, fences)
+            if not lost:
+                return await self._write(_SqlRows(conn, lock=not self.db.is_sqlite), batch)
+            kept = [item for item in batch if item.fence not in lost]
+            written = iter(await self._write(_SqlRows(conn, lock=not self.db.is_sqlite), kept))
+            return [
+                FenceLost(item.fence.resource, item.fence.fence)
+                if item.fence is not None and item.fence in lost
+                else next(written)
+                for item in batch
+            ]
 
     async def _write(self, rows: _Rows, batch: list[_Pending]) -> list[Exception | None]:
         """Check every command of ``batch`` against the database and the commands before it, insert the

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -475,9 +475,13 @@ class HandJournal:
                 now,
             )
 
-    async def recover(self, now: datetime | None = None) -> list[CancelledHand]:
+    async def recover(
+        self, now: datetime | None = None, *, tables: Callable[[str], bool] | None = None
+    ) -> list[CancelledHand]:
         """Run at start-up: cancel every hand that has a start record but no end record, the newest first,
         and return them in that order; the stacks are the seat-session balances, unchanged by those hands.
+        ``tables``: only the hands of the tables it accepts (a cluster's host taking over some tables
+        recovers those and never another host's).
 
         Newest first: a Rush entry that quick-folded out of hand A (its result released from its session
         into A's escrow) and was dealt into hand B with the rest started B with that rest. Cancelling B
@@ -485,15 +489,14 @@ class HandJournal:
         it at A's. The other way round, B would record a mismatch although no chip is off."""
         now = now or self.clock()
         async with self.db.read() as conn:
-            ids = list(
-                (
-                    await conn.execute(
-                        select(HandRow.id)
-                        .where(HandRow.status == "open")
-                        .order_by(HandRow.started_at.desc(), HandRow.id.desc())
-                    )
-                ).scalars()
-            )
+            rows = (
+                await conn.execute(
+                    select(HandRow.id, HandRow.table_id)
+                    .where(HandRow.status == "open")
+                    .order_by(HandRow.started_at.desc(), HandRow.id.desc())
+                )
+            ).all()
+        ids = [r.id for r in rows if tables is None or tables(r.table_id)]
         cancelled = []
         for hand_id in ids:
             async with self.db.write() as conn:
@@ -510,6 +513,27 @@ class HandJournal:
         async with self.db.read() as conn:
             ids = list((await conn.execute(q)).scalars())
         return [(await self.hand(h)).start for h in ids]
+
+    async def last_seats(self, table_id: str) -> dict[int, int]:
+        """The seats of the table's newest hand: seat-session id -> seat number (a host taking a table over
+        seats each player where he sat)."""
+        async with self.db.read() as conn:
+            newest = (
+                await conn.execute(
+                    select(HandRow.id)
+                    .where(HandRow.table_id == table_id)
+                    .order_by(HandRow.started_at.desc(), HandRow.id.desc())
+                    .limit(1)
+                )
+            ).scalar_one_or_none()
+            if newest is None:
+                return {}
+            rows = (
+                await conn.execute(
+                    select(HandSeatRow.session_id, HandSeatRow.seat).where(HandSeatRow.hand_id == newest)
+                )
+            ).all()
+        return {int(r.session_id): int(r.seat) for r in rows}
 
     async def hand_count(self, table_id: str) -> int:
         """How many hands the journal holds for a table (open, ended or cancelled): a restarted server

@@ -294,3 +294,15 @@ class TournamentNumberRow(Base):
 
     number: Mapped[int] = mapped_column(BigId, primary_key=True)
     tournament_id: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class LeaseRow(Base):
+    """Which host of a cluster runs a table, pool or tournament (store/leases.py, docs/cluster.md)."""
+
+    __tablename__ = "leases"
+
+    resource: Mapped[str] = mapped_column(String(96), primary_key=True)
+    holder: Mapped[str | None] = mapped_column(String(96))
+    fence: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    hand_to: Mapped[str | None] = mapped_column(String(96))

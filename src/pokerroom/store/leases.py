@@ -1,0 +1,142 @@
+"""Leases: which process of a cluster runs each table, Rush pool and tournament (docs/cluster.md).
+
+A lease is a row per resource (``table:holdem-nl``, ``pool:rush-6max``, ``tournament:daily``): its
+holder (a host's id), an expiry that the holder renews, and a **fence**, a number that grows by one each
+time the lease changes hands. Every journal and ledger write made for a resource carries the fence it was
+made under (:data:`FENCE`, set in the resource's actor task): the write's transaction first reads the
+lease row ``FOR SHARE`` and refuses with :class:`FenceLost` unless the row still names this holder and
+fence. A host that lost its lease (it was frozen, cut off from the bus or the database, and another host
+took the table over) can therefore never write for that table again, even if it does not know yet; and
+the row lock makes a takeover wait for a write in flight to commit, then the new holder's recovery sees
+it.
+
+Taking a lease (:meth:`Leases.acquire`) succeeds when nobody holds it or its expiry has passed, and
+always increments the fence. A holder renews (:meth:`Leases.renew`) only under its own fence, so a lease
+taken over is never renewed by the old holder; a lease that expired but was not taken by anyone is still
+the old holder's to renew (a bus outage that cut every host off costs no hand). An operator moves a table
+by :meth:`Leases.hand_over`: the holder lets it go between hands, naming the host that should take it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import insert, select, update
+
+from pokerroom.store.db import Database
+from pokerroom.store.fence import FENCE, Fence, check_fence, check_fences
+from pokerroom.store.models import LeaseRow
+
+__all__ = ["FENCE", "Fence", "Lease", "Leases", "check_fence", "check_fences"]
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    resource: str
+    holder: str | None
+    fence: int
+    expires_at: datetime
+    hand_to: str | None
+
+
+class Leases:
+    """The lease rows of one database (PostgreSQL in a cluster; SQLite works too, for tests)."""
+
+    def __init__(self, db: Database, clock: Callable[[], datetime] | None = None) -> None:
+        self.db = db
+        self.clock = clock or (lambda: datetime.now(UTC))
+
+    async def acquire(self, resource: str, holder: str, ttl: timedelta) -> int | None:
+        """Take ``resource`` when nobody holds it, its holder's lease expired, or it was handed to
+        ``holder``; returns the new fence, or None when it is not free for ``holder``."""
+        now = self.clock()
+        async with self.db.write() as conn:
+            row = (
+                await conn.execute(
+                    select(LeaseRow.holder, LeaseRow.fence, LeaseRow.expires_at, LeaseRow.hand_to)
+                    .where(LeaseRow.resource == resource)
+                    .with_for_update()
+                )
+            ).one_or_none()
+            if row is None:
+                await conn.execute(
+                    insert(LeaseRow).values(
+                        resource=resource, holder=holder, fence=1, expires_at=now + ttl, hand_to=None
+                    )
+                )
+                return 1
+            live = row.expires_at > now
+            if live and row.holder is not None:
+                return None  # held (by another host, or by this one, which knows its fence)
+            if live and row.hand_to not in (None, holder):
+                return None  # handed to another host, which has until the expiry to take it
+            fence = int(row.fence) + 1
+            await conn.execute(
+                update(LeaseRow)
+                .where(LeaseRow.resource == resource)
+                .values(holder=holder, fence=fence, expires_at=now + ttl, hand_to=None)
+            )
+            return fence
+
+    async def handovers(self, holder: str) -> dict[str, str]:
+        """The resources ``holder`` holds that an operator asked it to hand over: resource -> host."""
+        async with self.db.read() as conn:
+            rows = (
+                await conn.execute(
+                    select(LeaseRow.resource, LeaseRow.hand_to).where(
+                        LeaseRow.holder == holder, LeaseRow.hand_to.is_not(None)
+                    )
+                )
+            ).all()
+        return {r.resource: r.hand_to for r in rows}
+
+    async def renew(self, fences: list[Fence], ttl: timedelta) -> set[Fence]:
+        """Extend the leases still held under these fences; returns the fences that were lost."""
+        if not fences:
+            return set()
+        now = self.clock()
+        lost: set[Fence] = set()
+        async with self.db.write() as conn:
+            for f in fences:
+                done = await conn.execute(
+                    update(LeaseRow)
+                    .where(
+                        LeaseRow.resource == f.resource,
+                        LeaseRow.holder == f.holder,
+                        LeaseRow.fence == f.fence,
+                    )
+                    .values(expires_at=now + ttl)
+                )
+                if done.rowcount != 1:
+                    lost.add(f)
+        return lost
+
+    async def release(
+        self, fence: Fence, *, hand_to: str | None = None, grace: timedelta = timedelta(0)
+    ) -> None:
+        """Let the lease go (a table closed or moved). ``hand_to``: the host that should take it; others
+        leave it alone for ``grace``."""
+        now = self.clock()
+        async with self.db.write() as conn:
+            await conn.execute(
+                update(LeaseRow)
+                .where(
+                    LeaseRow.resource == fence.resource,
+                    LeaseRow.holder == fence.holder,
+                    LeaseRow.fence == fence.fence,
+                )
+                .values(holder=None, expires_at=now + grace, hand_to=hand_to)
+            )
+
+    async def hand_over(self, resource: str, to: str) -> None:
+        """Ask the holder of ``resource`` to hand it to host ``to`` (it does so between hands)."""
+        async with self.db.write() as conn:
+            await conn.execute(update(LeaseRow).where(LeaseRow.resource == resource).values(hand_to=to))
+
+    async def all(self) -> list[Lease]:
+        cols = (LeaseRow.resource, LeaseRow.holder, LeaseRow.fence, LeaseRow.expires_at, LeaseRow.hand_to)
+        async with self.db.read() as conn:
+            rows = (await conn.execute(select(*cols).order_by(LeaseRow.resource))).all()
+        return [Lease(r.resource, r.holder, int(r.fence), r.expires_at, r.hand_to) for r in rows]
