@@ -128,6 +128,7 @@ class CashTable:
         self.hand_id = ""
         self.hand_started_at: datetime | None = None
         self.hand_count = 0
+        self.hand_prefix = ""  # a cluster's host: the lease's fence (``f3-``), so ids never meet across hosts
         self.positions: Positions | None = None
         self.next_hand_at: datetime | None = None
         self.waiting_list: list[str] = []
@@ -213,6 +214,20 @@ class CashTable:
             self.waiting_list.remove(player)
         out: Output = [BuyIn(self.tid, player, seat, buy_in), self._changed(p)]
         return out + self._offer_seats(now)
+
+    def restore(self, player: str, name: str, seat: int, stack: int, now: datetime) -> Output:
+        """Seat again a player whose chips are at this table already (a cluster's host took the table
+        over: docs/cluster.md): the stack is his seat session's balance, whatever the buy-in limits say; no
+        buy-in is booked. He is dealt in from the next hand, like the players of a table that opens."""
+        if self.seat_of(player) is not None:
+            raise AlreadySeated()
+        if not isinstance(seat, int) or not 1 <= seat <= self.config.seats:
+            raise NoSuchSeat(seat, self.config.seats)
+        if seat in self.seats:
+            raise SeatTaken(seat)
+        p = Player(player, name, seat, stack, self.config.timing.time_bank)
+        self.seats[seat] = p
+        return [self._changed(p)]
 
     def top_up(self, player: str, amount: int, now: datetime) -> Output:
         """Add chips up to the maximum buy-in (table stakes: a player dealt in gets them after the hand).
@@ -460,7 +475,7 @@ class CashTable:
         self.hand_count += 1
         if self._hand_ids:
             return self._hand_ids.pop(0)
-        return f"{self.tid}-{self.hand_count}"
+        return f"{self.tid}-{self.hand_prefix}{self.hand_count}"
 
     def _deal(self, plan: HandPlan, now: datetime) -> Output:
         cfg = self.config

@@ -182,6 +182,18 @@ class RushPool:
         out += self._enqueue(entry)
         return out
 
+    def restore(self, player: str, name: str, stack: int, now: datetime) -> Output:
+        """An entry whose chips are in the pool already (a cluster's host took the pool over:
+        docs/cluster.md): it waits for its next table with its seat session's balance; no buy-in."""
+        numbers = {e.number for e in self.entries_of(player)}
+        free = [n for n in range(1, self.config.max_entries + 1) if n not in numbers]
+        if not free:
+            raise TableError(f"at most {self.config.max_entries} entries per player in a pool")
+        entry = Entry(entry_key(player, free[0]), player, name, stack, self.config.timing.time_bank)
+        entry.number = free[0]
+        self.entries[entry.entry_id] = entry
+        return self._enqueue(entry)
+
     def check_join(self, player: str, buy_in: int) -> None:
         if len(self.entries_of(player)) >= self.config.max_entries:
             raise TableError(f"at most {self.config.max_entries} entries per player in a pool")

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from pokerroom import __version__
+from pokerroom.server.front import LocalFront, Node
 from pokerroom.server.http import router, store_error_handler
 from pokerroom.server.http_tournaments import router as tournaments_router
 from pokerroom.server.operations import failure_handler, metrics_router
@@ -36,6 +37,7 @@ def create_app(
     *,
     freeze_heap: bool = False,
     security: SecuritySettings | None = None,
+    node: Node | None = None,
 ) -> FastAPI:
     """An app serving one room on ``store``; the room starts with the app's lifespan. ``security``: its
     origins, limits and throttles (docs/security.md).
@@ -43,13 +45,22 @@ def create_app(
     ``freeze_heap`` (for a server process of its own, not for tests that start many apps in one process):
     once the room has started, the objects alive then (modules, classes, the room's configuration) move
     to the collector's permanent generation, so that a full garbage collection no longer walks them; each
-    such walk stops the event loop (docs/decisions.md, "Garbage collection pauses")."""
+    such walk stops the event loop (docs/decisions.md, "Garbage collection pauses").
+
+    ``node``: a cluster's node (server/cluster: a gateway, a host, or both) instead of the one-process
+    room; it starts and stops with the app, and serves the endpoints through its ``front``."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        room = Room(store, settings)
-        await room.start()
-        app.state.room = room
+        if node is None:
+            room = Room(store, settings)
+            await room.start()
+            app.state.room = room
+            app.state.front = LocalFront(room)
+        else:
+            await node.start()
+            app.state.room = node.room
+            app.state.front = node.front
         sessions.start()
         if freeze_heap:
             gc.collect()
@@ -58,7 +69,10 @@ def create_app(
             yield
         finally:
             await sessions.stop()
-            await room.stop()
+            if node is None:
+                await room.stop()
+            else:
+                await node.stop()
             await store.close()
 
     security = security or SecuritySettings()

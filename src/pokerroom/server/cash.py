@@ -83,6 +83,7 @@ class CashActor(FaultTolerantActor):
         self.hands_played = 0
         self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
         self.closing = False  # the operator closed the table: it closes after its hand
+        self.handing_over = False  # moving to another host of a cluster after its hand (no cash-out)
         self.on_closed: Callable[[CashActor], None] | None = None  # (the room forgets a closed table)
 
     # ----------------------------------------------------------------------------------- running
@@ -125,7 +126,7 @@ class CashActor(FaultTolerantActor):
         self.table.halted = True  # no hand starts, and (tick is not called) no decision times out
 
     async def on_resume(self) -> None:
-        self.table.halted = self.broken or self.closing
+        self.table.halted = self.broken or self.closing or self.handing_over
         await self.process(self.table.restart_clocks(self.clock.now()))
         await self._close_if_idle()
 
@@ -165,6 +166,35 @@ class CashActor(FaultTolerantActor):
                 ).decode()
             )
 
+    # --------------------------------------------------------------------------- a cluster's host
+
+    async def restore(self, seats: Sequence[tuple[int, int, int, str, int | None]]) -> None:
+        """Seat again the players whose chips are at this table (a host took it over: docs/cluster.md):
+        (seat session, player id, balance, name, the seat of the table's last hand). Each gets his seat
+        back when it is free, another free seat otherwise; one with no chips or no free seat is cashed
+        out. A player with no connection starts his disconnection grace."""
+        now = self.clock.now()
+        ledger = self.services.store.ledger
+        for session_id, player_id, balance, name, seat in seats:
+            player = player_key(player_id)
+            free = [s for s in range(1, self.table.config.seats + 1) if s not in self.table.seats]
+            choice = seat if seat in free else (free[0] if free else None)
+            if choice is None or balance <= 0:
+                await ledger.cash_out(session_id, idempotency_key=f"cashout:{session_id}")
+                continue
+            self.sessions[player] = session_id
+            out = self.table.restore(player, name, choice, balance, now)
+            if not self.services.players.connected(player):
+                out += self.table.disconnect(player, now)
+            await self.process(out)
+
+    async def hand_over(self) -> None:
+        """Stop after the hand in progress without cashing anybody out (the table moves to another host,
+        which seats everyone again): the players keep their chips in their seat sessions."""
+        self.handing_over = True
+        self.table.halted = True
+        await self._close_if_idle()
+
     # ----------------------------------------------------------------------------------- closing
 
     async def close(self) -> None:
@@ -176,6 +206,11 @@ class CashActor(FaultTolerantActor):
         await self._close_if_idle()
 
     async def _close_if_idle(self) -> None:
+        if self.handing_over and not self.table.in_hand and self.pause is None and not self.core.closed:
+            self.core.closed = True  # (the watchers stay: their gateways subscribe them to the next host)
+            if self.on_closed is not None:
+                self.on_closed(self)
+            return
         if not self.closing or self.table.in_hand or self.pause is not None or self.core.closed:
             return
         now = self.clock.now()
@@ -186,7 +221,7 @@ class CashActor(FaultTolerantActor):
             self.on_closed(self)
 
     async def after_step(self, step: Sequence[object]) -> None:
-        if self.closing and any(isinstance(x, HandFinished) for x in step):
+        if (self.closing or self.handing_over) and any(isinstance(x, HandFinished) for x in step):
             await self._close_if_idle()
 
     # ----------------------------------------------------------------------------- processing

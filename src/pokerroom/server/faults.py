@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pokerroom.server.mailbox import Mailbox
-from pokerroom.store import StoreUnavailable, unavailable
+from pokerroom.store import FenceLost, StoreUnavailable, unavailable
 
 __all__ = ["BACKOFF", "FaultTolerantActor", "Pause"]
 
@@ -90,6 +90,20 @@ class FaultTolerantActor(Mailbox):
     def tell_status(self, paused: bool, reason: str | None) -> None:
         """Tell the watchers that the actor paused or plays again."""
 
+    def fenced_out(self) -> None:
+        """Another host of the cluster took this actor's table over (its lease's fence moved on): stop at
+        once, writing nothing more; the new host recovered the table from the store."""
+        if not self.broken:
+            log.warning("%s: another host runs it now; this one stops", self.name())
+        self.broken = True
+        self.on_fenced_out()
+
+    def on_fenced_out(self) -> None:
+        """What the actor's owner does when it is fenced out (a host drops the actor)."""
+        callback = getattr(self, "on_lost", None)
+        if callback is not None:
+            callback(self)
+
     def halt(self, why: str) -> None:
         """Something failed that is not a store fault: stop dealing (a restart recovers)."""
         if not self.broken:
@@ -119,6 +133,9 @@ class FaultTolerantActor(Mailbox):
             try:
                 await self.do_item(step[i], step)
             except Exception as exc:
+                if isinstance(exc, FenceLost):
+                    self.fenced_out()
+                    raise
                 if not unavailable(exc):
                     self.halt("booking or journaling failed")
                     raise
@@ -167,6 +184,8 @@ class FaultTolerantActor(Mailbox):
             except StoreUnavailable:
                 return self._still_paused(old, pending)
             except Exception:
+                if self.broken:  # fenced out: another host has the table now
+                    return False
                 log.exception("%s: the interrupted work cannot be finished; voiding it", self.name())
                 try:
                     await self.void()

@@ -11,17 +11,19 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, R
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from pokerroom.rooms.view import table_view
+from pokerroom.server.errors import Refused
+from pokerroom.server.front import Front
 from pokerroom.server.ids import player_key
 from pokerroom.server.operations import failure_handler
-from pokerroom.server.room import Room
 from pokerroom.server.sessions import SessionSockets
 from pokerroom.server.throttle import LoginGuard, TooManyAttempts, address_key
 from pokerroom.store import (
     PLAY,
+    POINTS,
     AccountLocked,
     BadCredentials,
     Player,
+    Store,
     StoreError,
     UnknownPlayer,
     unavailable,
@@ -51,9 +53,13 @@ class SessionOut(BaseModel):
     expires_at: datetime
 
 
-def _room(request: Request) -> Room:
-    room: Room = request.app.state.room
-    return room
+def _room(request: Request) -> Front:
+    front: Front = request.app.state.front
+    return front
+
+
+async def _balances(store: Store, player_id: int) -> dict[str, int]:
+    return {currency: await store.ledger.balance(player_id, currency) for currency in (PLAY, POINTS)}
 
 
 def _token(request: Request, authorization: str | None) -> str | None:
@@ -220,17 +226,16 @@ async def lobby(
 @router.get("/tables/{table_id}", tags=["lobby"])
 async def table_details(table_id: str, request: Request) -> dict[str, Any]:
     """A table as an observer sees it: seats, stacks, the public cards of the hand in progress."""
-    room = _room(request)
-    actor = room.tables.get(table_id)
-    if actor is None:
-        raise HTTPException(404, detail={"code": "unknown_table", "message": "no such table"})
-    return {"summary": actor.summary(), "state": table_view(actor.table, None, room.clock.now())}
+    try:
+        return await _room(request).table_details(table_id)
+    except Refused:
+        raise HTTPException(404, detail={"code": "unknown_table", "message": "no such table"}) from None
 
 
 @router.get("/account", tags=["cashier"])
 async def account(me: Me, request: Request) -> dict[str, Any]:
     """The player and his balances (play money and loyalty points in centipoints)."""
-    return {"player": _player(me), "balances": await _room(request).balances(me.id)}
+    return {"player": _player(me), "balances": await _balances(_room(request).store, me.id)}
 
 
 @router.post("/account/play-money", tags=["cashier"])
@@ -239,8 +244,8 @@ async def play_money(me: Me, request: Request) -> dict[str, Any]:
     room = _room(request)
     key = f"play-topup:{me.id}:{datetime.now(UTC).isoformat(timespec='seconds')}"
     await room.store.ledger.play_money_top_up(me.id, idempotency_key=key)
-    await room.players.send_balance(player_key(me.id), PLAY)
-    return {"balances": await room.balances(me.id)}
+    await room.send_balance(player_key(me.id), PLAY)
+    return {"balances": await _balances(room.store, me.id)}
 
 
 @router.get("/account/ledger", tags=["cashier"])
@@ -298,10 +303,4 @@ async def hand_text(hand_id: str, me: Me, request: Request) -> PlainTextResponse
 
 @router.get("/health", tags=["operations"])
 async def health(request: Request) -> dict[str, Any]:
-    room = _room(request)
-    return {
-        "ok": True,
-        "tables": len(room.tables),
-        "players_online": room.players.count(),
-        "started_at": room.started_at.isoformat(),
-    }
+    return _room(request).health()

@@ -12,18 +12,11 @@ from pokerroom.server.errors import Refused, error_details
 from pokerroom.server.http import Me, _room
 from pokerroom.server.ids import player_key
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
-from pokerroom.server.tournament import TournamentActor
+from pokerroom.store import Player
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api")
-
-
-def _tournament(request: Request, tid: str) -> TournamentActor:
-    actor = _room(request).tournaments.get(tid)
-    if actor is None:
-        raise HTTPException(404, detail={"code": "unknown_tournament", "message": "no such tournament"})
-    return actor
 
 
 def _refused(exc: Refused | EngineError) -> HTTPException:
@@ -51,9 +44,10 @@ async def tournaments(
 async def tournament(tid: str, request: Request) -> dict[str, Any]:
     """Structure, entrants, prize pool and payouts, standings, tables, the level clock; for a tournament
     that ended before the room last started, what the store kept (``"archived": true``)."""
-    room = _room(request)
-    archived = room.archive.get(tid)
-    return archived.details() if archived is not None else _tournament(request, tid).details()
+    try:
+        return await _room(request).tournament_details(tid)
+    except Refused as exc:
+        raise _refused(exc) from None
 
 
 @router.post("/tournaments/{tid}/register", tags=["tournaments"])
@@ -62,23 +56,13 @@ async def register(
 ) -> dict[str, Any]:
     """Register: the buy-in and fee are booked from the wallet (or the ticket) to the prize pool and the
     house; a sit-and-go starts when its last seat is taken."""
-    try:
-        actor = _room(request).tournament(tid)
-        await actor.call(lambda: actor.register(player_key(me.id), me.name, ticket=ticket))
-    except (Refused, EngineError) as exc:
-        raise _refused(exc) from None
-    return {"ok": True, "tournament": actor.summary()}
+    return await _request(request, tid, "register", me, ticket)
 
 
 @router.post("/tournaments/{tid}/unregister", tags=["tournaments"])
 async def unregister(tid: str, me: Me, request: Request) -> dict[str, Any]:
     """Unregister while registration is open: the whole buy-in comes back (to the ticket if one was used)."""
-    try:
-        actor = _room(request).tournament(tid)
-        await actor.call(lambda: actor.unregister(player_key(me.id)))
-    except (Refused, EngineError) as exc:
-        raise _refused(exc) from None
-    return {"ok": True, "tournament": actor.summary()}
+    return await _request(request, tid, "unregister", me, False)
 
 
 @router.post("/tournaments/{tid}/rebuy", tags=["tournaments"])
@@ -87,12 +71,15 @@ async def rebuy(
 ) -> dict[str, Any]:
     """A rebuy (at or below the starting stack, in the rebuy period, between hands) or the add-on (once,
     at the end of the period): the buy-in and fee are booked from the wallet."""
-    actor = _tournament(request, tid)
+    return await _request(request, tid, "rebuy", me, add_on)
+
+
+async def _request(request: Request, tid: str, what: str, me: Player, flag: bool) -> dict[str, Any]:
     try:
-        await actor.call(lambda: actor.rebuy(player_key(me.id), add_on=add_on))
+        summary = await _room(request).tournament_request(tid, what, player_key(me.id), me.name, flag)
     except (Refused, EngineError) as exc:
         raise _refused(exc) from None
-    return {"ok": True, "tournament": actor.summary()}
+    return {"ok": True, "tournament": summary}
 
 
 @router.get("/account/tickets", tags=["tournaments"])
@@ -116,10 +103,10 @@ async def schedule(me: Me, request: Request, body: Annotated[dict[str, Any], Bod
         cfg = tournament_from_dict(body)
         if await room.store.tournaments.statuses([cfg.tournament_id]):
             raise ScheduleError(f"tournament {cfg.tournament_id!r} exists already")
-        actor = room.add_tournament(cfg, rush=rush, spec=_spec(body, cfg, rush))
+        summary = await room.schedule(cfg, rush, _spec(body, cfg, rush))
     except (ScheduleError, ValueError) as exc:
         raise HTTPException(422, detail={"code": "bad_tournament", "message": str(exc)}) from None
-    return {"tournament": actor.summary()}
+    return {"tournament": summary}
 
 
 def _spec(body: dict[str, Any], cfg: TournamentConfig, rush: bool) -> dict[str, Any]:
@@ -136,7 +123,7 @@ def _spec(body: dict[str, Any], cfg: TournamentConfig, rush: bool) -> dict[str, 
 @router.get("/pools/{pool}", tags=["lobby"])
 async def pool(pool: str, request: Request, me: Me) -> dict[str, Any]:
     """A Rush pool and the caller's entries in it."""
-    actor = _room(request).pools.get(pool)
-    if actor is None:
-        raise HTTPException(404, detail={"code": "unknown_pool", "message": "no such pool"})
-    return {"summary": actor.summary(), "entries": actor.windows.entries_view(player_key(me.id))}
+    try:
+        return await _room(request).pool_details(pool, player_key(me.id))
+    except Refused:
+        raise HTTPException(404, detail={"code": "unknown_pool", "message": "no such pool"}) from None

@@ -15,6 +15,7 @@ from typing import Any
 
 from pokerroom.server.clock import Clock
 from pokerroom.server.logs import log_context
+from pokerroom.store.fence import FENCE, Fence
 
 __all__ = ["Mailbox"]
 
@@ -30,6 +31,7 @@ class Mailbox:
         self.inbox: asyncio.Queue[Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.waiting = False  # waiting for a job or the clock, with nothing queued (tests read it)
+        self.fence: Fence | None = None  # a cluster's host: the lease this actor writes under
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=self.task_name())
@@ -84,8 +86,15 @@ class Mailbox:
         """What every log line of this actor says about where it comes from (server/logs.py)."""
         return {"actor": self.task_name()}
 
+    async def hold(self, fence: Fence) -> None:
+        """From now on every write of this actor carries ``fence`` (store/fence.py); run with :meth:`call`
+        so that it is set in the actor's own task."""
+        self.fence = fence
+        FENCE.set(fence)
+
     async def _run(self) -> None:
         log_context(**self.log_fields())
+        FENCE.set(self.fence)  # its own lease, never the one of the task that started it
         idle = False
         while True:
             now = self.clock.now()

@@ -18,8 +18,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from pokerroom.server.front import Front
 from pokerroom.server.metrics import CONTENT_TYPE
-from pokerroom.server.room import Room
 from pokerroom.store import Database, unavailable
 
 __all__ = ["READY_TIMEOUT_S", "failure_handler", "metrics_router", "ready_report", "router"]
@@ -46,7 +46,7 @@ async def failure_handler(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"code": "internal_error", "message": "the request failed"}, status_code=500)
 
 
-async def ready_report(room: Room) -> dict[str, Any]:
+async def ready_report(room: Front) -> dict[str, Any]:
     """Whether the room can serve, and if not, why."""
     reasons: list[str] = []
     try:
@@ -61,6 +61,7 @@ async def ready_report(room: Room) -> dict[str, Any]:
                 reasons.append(f"the database schema is at {current}, not {head}: run pokerroom db upgrade")
         except Exception as exc:
             reasons.append(f"the database schema cannot be read ({type(exc).__name__})")
+    reasons += room.unready()
     paused = room.paused()
     if paused:
         shown = ", ".join(sorted(paused)[:5]) + (" ..." if len(paused) > 5 else "")
@@ -71,12 +72,12 @@ async def ready_report(room: Room) -> dict[str, Any]:
 @metrics_router.get("/metrics", tags=["operations"], include_in_schema=True)
 async def metrics(request: Request) -> Response:
     """The room's metrics in the Prometheus text format (server/metrics.py lists them)."""
-    room: Room = request.app.state.room
-    return Response(room.metrics.text(), media_type=CONTENT_TYPE)
+    front: Front = request.app.state.front
+    return Response(front.metrics.text(), media_type=CONTENT_TYPE)
 
 
 @router.get("/ready", tags=["operations"])
 async def ready(request: Request) -> JSONResponse:
     """Readiness: 200 when the database answers, its schema is current and no table waits for it."""
-    report = await ready_report(request.app.state.room)
+    report = await ready_report(request.app.state.front)
     return JSONResponse(report, status_code=200 if report["ready"] else 503)

@@ -185,6 +185,24 @@ class PoolActor(FaultTolerantActor):
                 await self.process(self.pool.leave(eid, self.clock.now()))
         await self._close_if_done()
 
+    async def restore(self, entries: Sequence[tuple[int, int, int, str]]) -> None:
+        """Entries whose chips are in the pool (a host took it over: docs/cluster.md): (seat session,
+        player id, balance, name). Each waits for its next table; one with no chips is cashed out."""
+        ledger = self.services.store.ledger
+        for session_id, player_id, balance, name in entries:
+            player = player_key(player_id)
+            if balance <= 0 or len(self.pool.entries_of(player)) >= self.pool.config.max_entries:
+                await ledger.cash_out(session_id, idempotency_key=f"cashout:{session_id}")
+                continue
+            out = self.pool.restore(player, name, balance, self.clock.now())
+            e = next(e for e in self.pool.entries_of(player) if e.entry_id not in self.sessions)
+            self.sessions[e.entry_id] = session_id
+            self.numbers[e.entry_id] = e.number
+            self.owners[e.entry_id] = player
+            await self.process(out)
+            if not self.services.players.connected(player):
+                self.pool.disconnect(player, self.clock.now())
+
     async def close(self) -> None:
         """Close the pool (the operator removed it): no new table; every entry leaves (at once if it
         waits, after its hand if it plays) with its stack back to the wallet; then the room forgets it."""

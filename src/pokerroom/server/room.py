@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pokerroom.cards import RandomSource
 from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
@@ -31,11 +32,22 @@ from pokerroom.server.services import Services
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.server.tournament.archive import ArchivedTournament, load_archive
 from pokerroom.server.tournament.recovery import recover_tournaments, settings_by_id
-from pokerroom.store import PLAY, POINTS, Player, Store
+from pokerroom.store import PLAY, POINTS, Store
 
 __all__ = ["Room", "RoomSettings"]
 
 log = logging.getLogger("pokerroom.room")
+
+
+class Named(Protocol):
+    """A logged-in player as the room needs him (a store :class:`~pokerroom.store.Player`, or a cluster
+    gateway's word for one)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -78,6 +90,7 @@ class Room:
         self.archive: dict[str, ArchivedTournament] = {}
         self.started_at: datetime = self.clock.now()
         self._replacements: dict[str, TableConfig | PoolConfig] = {}  # reopen with these once closed
+        self.on_opened: Callable[[Any], None] | None = None  # (a cluster's host hears of each new actor)
 
     # --------------------------------------------------------------------------- life cycle
 
@@ -108,6 +121,12 @@ class Room:
             if t_cfg.tournament_id not in kept:
                 self.add_tournament(t_cfg, rush=True)
 
+    async def start_hosted(self) -> None:
+        """A cluster's host (server/cluster/host.py): nothing opens here and nothing is recovered here;
+        the host takes its tables, pools and tournaments over one by one, each with its lease."""
+        settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
+        self.archive = await load_archive(self.store, settings)
+
     def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> CashActor:
         """Open a table; its hand ids go on after the ``hands_before`` it already has in the journal."""
         table = CashTable(cfg, self.rng, self.settings.points)
@@ -116,6 +135,7 @@ class Room:
         actor.on_closed = self._table_closed
         self.tables[cfg.table_id] = actor
         actor.start()
+        self._opened(actor)
         return actor
 
     def add_pool(self, cfg: PoolConfig) -> PoolActor:
@@ -123,6 +143,7 @@ class Room:
         actor.on_closed = self._pool_closed
         self.pools[cfg.pool_id] = actor
         actor.start()
+        self._opened(actor)
         return actor
 
     # ------------------------------------------------------------------------- reconfiguring
@@ -217,7 +238,12 @@ class Room:
         actor = TournamentActor(self.services, director, self, series=series, spec=spec)
         self.tournaments[cfg.tournament_id] = actor
         actor.start()
+        self._opened(actor)
         return actor
+
+    def _opened(self, actor: Any) -> None:
+        if self.on_opened is not None:
+            self.on_opened(actor)
 
     # The tournaments' host (server.tournament.TournamentHost).
 
@@ -307,7 +333,7 @@ class Room:
 
     # ---------------------------------------------------------------------------- clients
 
-    def attach(self, conn: Connection, player: Player | None) -> None:
+    def attach(self, conn: Connection, player: Named | None) -> None:
         self.connections.add(conn)
         if player is None:
             return

@@ -15,8 +15,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from pokerroom.server import protocol as p
 from pokerroom.server.connection import Connection, FloodWindow, TokenBucket
 from pokerroom.server.errors import Refused, error_frame
+from pokerroom.server.front import Front
 from pokerroom.server.http import COOKIE
-from pokerroom.server.room import Room
 from pokerroom.server.routes import handle, welcome
 from pokerroom.server.security import SecuritySettings
 from pokerroom.server.sessions import SessionSockets
@@ -40,15 +40,15 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     never the URL (it lands in logs: a ``?token=`` is refused with ``token_in_url`` and not used). The
     socket belongs to its session until it closes (sessions.py). The upgrade's ``Origin`` was checked
     by the security middleware."""
-    room: Room = ws.app.state.room
+    front: Front = ws.app.state.front
     security: SecuritySettings = ws.app.state.security
     sessions: SessionSockets = ws.app.state.sessions
     clock = security.clock
     await ws.accept()
     conn = Connection(ws.send_text, lambda code: ws.close(code))
-    conn.messages = TokenBucket(room.settings.message_rate, room.settings.message_burst, stamp=clock())
+    conn.messages = TokenBucket(front.settings.message_rate, front.settings.message_burst, stamp=clock())
     conn.start()
-    if not await _log_in(room, sessions, conn, ws.cookies.get(COOKIE)):
+    if not await _log_in(front, sessions, conn, ws.cookies.get(COOKIE)):
         conn.end(_error("store_unavailable", STORE_UNAVAILABLE), STORE_DOWN)
         await conn.stop()
         return
@@ -78,32 +78,32 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 conn.send(_error(exc.code, exc.message, exc.ref))
                 continue
             if isinstance(msg, p.Hello) and msg.token and conn.player is None:
-                if msg.version == p.PROTOCOL_VERSION and not await _log_in(room, sessions, conn, msg.token):
+                if msg.version == p.PROTOCOL_VERSION and not await _log_in(front, sessions, conn, msg.token):
                     conn.send(_error("store_unavailable", STORE_UNAVAILABLE, msg.ref))
                     continue
-            await _handle(room, conn, msg)
+            await front.handle(conn, msg)
     except WebSocketDisconnect:
         pass
     finally:
         sessions.discard(conn)
-        await room.detach(conn)
+        await front.detach(conn)
         await conn.stop()
 
 
-async def _log_in(room: Room, sessions: SessionSockets, conn: Connection, token: str | None) -> bool:
+async def _log_in(front: Front, sessions: SessionSockets, conn: Connection, token: str | None) -> bool:
     """Attach ``conn`` to the player of ``token`` and to its session, if the token is valid. False when
     the store cannot be asked now: the client is told ``store_unavailable`` (the socket then closes with
     1013, "try again later", and the client reconnects)."""
     if not token:
         return True
     try:
-        session = await room.store.accounts.session(token)
+        session = await front.store.accounts.session(token)
     except Exception as exc:
         if unavailable(exc):
             return False
         if isinstance(exc, StoreError):
             return True
         raise
-    room.attach(conn, session.player)
+    front.attach(conn, session.player)
     sessions.add(conn, token, session.expires_at)
     return True

@@ -166,16 +166,34 @@ class _Reader:
             return None
         return game, betting
 
-    def attempt(self, path: Path, build: Callable[[], T]) -> T | None:
-        """Build a rooms configuration; its own check's message becomes a problem at ``path``."""
+    def attempt(self, path: Path, build: Callable[[], T], data: Mapping[str, Any] | None = None) -> T | None:
+        """Build a rooms configuration; its own check's message becomes a problem at ``path``, or at the
+        key of ``data`` the message is about (its line is the one to fix)."""
         try:
             return build()
         except (ConfigError, ScheduleError, TypeError, ValueError) as exc:
-            self.problem(path, str(exc))
+            message = str(exc)
+            key = next(
+                (k for word, k in _HINTS if word in message.lower() and data is not None and k in data), None
+            )
+            self.problem((*path, key) if key else path, message)
             return None
 
 
 # ------------------------------------------------------------------------------------------ sections
+
+# A rooms check's message names what it is about: the key of the table or pool whose line to point at.
+_HINTS = (
+    ("seats", "seats"),
+    ("buy-in", "buy_in"),
+    ("currency", "currency"),
+    ("rake", "rake"),
+    ("blind", "stakes"),
+    ("bet", "stakes"),
+    ("ante", "stakes"),
+    ("stakes", "stakes"),
+    ("chip unit", "stakes"),
+)
 
 _TIMING_KEYS = tuple(f.name for f in fields(Timing))
 _RUSH_TIMING_KEYS = tuple(f.name for f in fields(RushTiming))
@@ -301,6 +319,7 @@ def _cash_table(
     cfg = r.attempt(
         path,
         lambda: TableConfig(tid, name, game[0], game[1], stakes, seats, lo, hi, rake, table_timing, currency),
+        d,
     )
     if cfg is not None and n_bots >= cfg.seats:
         r.problem((*path, "bots"), f"leave a seat for the players: at most {cfg.seats - 1} bots")
@@ -335,6 +354,7 @@ def _pool(r: _Reader, data: Any, path: Path) -> tuple[PoolConfig, int, int] | No
         lambda: PoolConfig(
             pid, name, game[0], game[1], stakes, size, lo, hi, rake, timing, currency, entries
         ),
+        d,
     )
     if cfg is not None and bot_entries > cfg.max_entries:
         r.problem((*path, "bot_entries"), f"at most {cfg.max_entries} entries per player in this pool")

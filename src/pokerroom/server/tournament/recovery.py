@@ -30,7 +30,7 @@ from pokerroom.store import AccountKind, Booking, Refund, Store, StoredTournamen
 # Opens a stored tournament again: (config, rush, series, spec) -> its actor.
 Opener = Callable[[TournamentConfig, bool, "str | None", "dict[str, Any] | None"], TournamentActor]
 
-__all__ = ["config_for", "recover_tournaments", "settings_by_id"]
+__all__ = ["config_for", "recover_one", "recover_tournaments", "settings_by_id"]
 
 log = logging.getLogger("pokerroom.tournament")
 
@@ -42,24 +42,36 @@ async def recover_tournaments(
     (tournament ids, sit-and-go series) the room must not open afresh: taken back, or over already."""
     kept: set[str] = set()
     for rec in await store.tournaments.live():
-        if rec.status == "running":
-            await _cancel_interrupted(store, rec)
-            continue
-        found = config_for(rec, settings)
-        if found is None:
-            await _refund_all(store, rec, "it is not offered any more")
-            continue
-        cfg, rush = found
-        if (cfg.currency, cfg.buy_in, cfg.fee) != (rec.currency, rec.buy_in, rec.fee):
-            await _refund_all(store, rec, "its buy-in changed")
-            continue
-        actor = open_tournament(cfg, rush, rec.series, rec.spec)
-        await actor.call(partial(actor.restore, list(rec.entries)))
-        log.warning("tournament %s: %d registration(s) taken back", rec.id, len(rec.entries))
-        kept.add(rec.series or rec.id)
+        if await recover_one(store, rec, settings, open_tournament):
+            kept.add(rec.series or rec.id)
     fixed = [tid for tid, (c, _) in settings.items() if c.kind != "sng"]
     kept |= set(await store.tournaments.statuses(fixed))  # taken back above, or over
     return kept
+
+
+async def recover_one(
+    store: Store,
+    rec: StoredTournament,
+    settings: dict[str, tuple[TournamentConfig, bool]],
+    open_tournament: Opener,
+) -> bool:
+    """Deal with one stored tournament as above (a restart, or a cluster's host taking it over); True
+    when it opened again with its registrations."""
+    if rec.status == "running":
+        await _cancel_interrupted(store, rec)
+        return False
+    found = config_for(rec, settings)
+    if found is None:
+        await _refund_all(store, rec, "it is not offered any more")
+        return False
+    cfg, rush = found
+    if (cfg.currency, cfg.buy_in, cfg.fee) != (rec.currency, rec.buy_in, rec.fee):
+        await _refund_all(store, rec, "its buy-in changed")
+        return False
+    actor = open_tournament(cfg, rush, rec.series, rec.spec)
+    await actor.call(partial(actor.restore, list(rec.entries)))
+    log.warning("tournament %s: %d registration(s) taken back", rec.id, len(rec.entries))
+    return True
 
 
 def settings_by_id(

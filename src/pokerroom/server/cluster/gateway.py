@@ -1,0 +1,391 @@
+"""A gateway of a cluster (docs/cluster.md): it holds the players' HTTP and WebSocket connections and
+keeps no game state. Each client message that names a table, pool or tournament goes to the host holding
+its lease (found in the hosts' directories) as a request on the bus; the frames come back in the batches
+the hosts send this gateway, each already projected for its viewer. Logins, the cashier and histories are
+the store's, as in one process.
+
+When a table's host goes silent, its watchers are told the table is paused ("moving"); when another host
+names the table in its directory (a higher fence), the gateway subscribes the watchers again on their
+behalf, and each gets the new host's snapshot: the client never reloads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from pydantic import BaseModel
+
+from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.server import protocol as p
+from pokerroom.server.cluster.bus import Bus, BusUnavailable, Msg
+from pokerroom.server.cluster.directory import Directory
+from pokerroom.server.cluster.remote import decode_batch
+from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.connection import Connection
+from pokerroom.server.errors import Refused, error_frame
+from pokerroom.server.ids import player_key
+from pokerroom.server.metrics import Metrics
+from pokerroom.server.room import RoomSettings
+from pokerroom.server.routes import welcome
+from pokerroom.store import PLAY, Player, Store
+
+__all__ = ["Gateway"]
+
+log = logging.getLogger("pokerroom.cluster")
+
+MOVING = "the table is moving to another host"
+_TABLE = re.compile(r'"table":"([^"]*)"')
+_SEQ = re.compile(r'"seq":(\d+)')
+BEAT = 2.0  # seconds between a gateway's heartbeats
+
+
+class Gateway:
+    """The gateway node: its :attr:`front` serves the endpoints (the :class:`~pokerroom.server.front.Front`
+    of a room whose tables are elsewhere)."""
+
+    room = None  # (no actors here)
+
+    def __init__(self, store: Store, settings: RoomSettings, bus: Bus, subjects: Subjects, gw: str) -> None:
+        self.store = store
+        self.settings = settings
+        self.bus = bus
+        self.subjects = subjects
+        self.id = gw
+        self.directory = Directory()
+        self.conns: dict[str, Connection] = {}
+        self.ids: dict[Connection, str] = {}
+        self.watching: dict[str, dict[str, set[str]]] = {}  # conn id -> resource -> its tables
+        self.seq: dict[str, int] = {}  # table -> the last sequence number relayed
+        self.known: set[str] = set()  # every table, pool and tournament id ever seen
+        self.metrics = Metrics(self._gauges)
+        self.started_at = datetime.now(UTC)
+        self._next = 0
+        self._tasks: list[asyncio.Task[None]] = []
+        self.front = self
+
+    # ---------------------------------------------------------------------------- life cycle
+
+    async def start(self) -> None:
+        s = self.subjects
+        await self.bus.subscribe(s.gateway(self.id), self._frames)
+        await self.bus.subscribe(s.directory, self._directory)
+        await self.bus.subscribe(s.presence_sync, self._sync)
+        await self.bus.subscribe(s.player, self._player_frame)
+        self._tasks.append(asyncio.create_task(self._beating()))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for conn in list(self.ids):
+            await self.detach(conn)
+
+    async def _beating(self) -> None:
+        while True:
+            await self.bus.publish(self.subjects.gateway_beat, orjson.dumps({"g": self.id}))
+            for resource in self.directory.expire():
+                self._moving(resource)
+            await asyncio.sleep(BEAT)
+
+    # ------------------------------------------------------------------------------ presence
+
+    def _cid(self, conn: Connection) -> str:
+        cid = self.ids.get(conn)
+        if cid is None:
+            self._next += 1
+            cid = str(self._next)
+            self.ids[conn] = cid
+            self.conns[cid] = conn
+        return cid
+
+    def attach(self, conn: Connection, player: Player | None) -> None:
+        if player is None:
+            return
+        conn.player = player_key(player.id)
+        conn.name = player.name
+        cid = self._cid(conn)
+        msg = {"g": self.id, "c": cid, "e": "up", "p": conn.player, "n": conn.name}
+        asyncio.get_running_loop().create_task(self.bus.publish(self.subjects.presence, orjson.dumps(msg)))
+
+    async def detach(self, conn: Connection) -> None:
+        cid = self.ids.pop(conn, None)
+        if cid is None:
+            return
+        self.conns.pop(cid, None)
+        self.watching.pop(cid, None)
+        await self.bus.publish(self.subjects.presence, orjson.dumps({"g": self.id, "c": cid, "e": "down"}))
+
+    async def _sync(self, msg: Msg) -> None:
+        conns = [[cid, c.player, c.name] for cid, c in self.conns.items() if c.player is not None]
+        payload = {"g": self.id, "e": "full", "conns": conns}
+        await self.bus.publish(self.subjects.presence, orjson.dumps(payload))
+
+    # ------------------------------------------------------------------------------ frames in
+
+    async def _frames(self, msg: Msg) -> None:
+        for text, cids in decode_batch(msg.data):
+            head = text[:160]
+            if '"seq":' in head:
+                t, s = _TABLE.search(head), _SEQ.search(head)
+                if t is not None and s is not None:
+                    self.seq[t.group(1)] = int(s.group(1))
+            closed = head.startswith('{"type":"table_closed"')
+            for cid in cids:
+                conn = self.conns.get(cid)
+                if conn is not None:
+                    conn.send(text)
+                    if closed:
+                        self._unwatch(cid, text)
+
+    def _unwatch(self, cid: str, text: str) -> None:
+        table = orjson.loads(text)["table"]
+        for tables in self.watching.get(cid, {}).values():
+            tables.discard(table)
+
+    async def _player_frame(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        for conn in list(self.ids):
+            if conn.player == data["p"]:
+                conn.send(data["t"])
+
+    # --------------------------------------------------------------------------- the directory
+
+    async def _directory(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        changed, gone = self.directory.heard(data)
+        self.known |= set(data.get("tables", {})) | set(data.get("pools", {}))
+        self.known |= set(data.get("tournaments", {}))
+        for resource in gone:
+            self._moving(resource)
+        for resource in changed:
+            await self._resubscribe(resource)
+
+    def _watchers(self, resource: str) -> list[tuple[str, set[str]]]:
+        return [(cid, by[resource]) for cid, by in self.watching.items() if by.get(resource)]
+
+    def _moving(self, resource: str) -> None:
+        """The resource's host is gone or let it go: its watchers see it paused until it is back."""
+        for cid, tables in self._watchers(resource):
+            conn = self.conns.get(cid)
+            for table in sorted(tables):
+                seq = self.seq.get(table, 0) + 1
+                self.seq[table] = seq
+                frame = {"type": "table_status", "table": table, "seq": seq, "status": "paused"}
+                if conn is not None:
+                    conn.send(orjson.dumps({**frame, "reason": MOVING}).decode())
+
+    async def _resubscribe(self, resource: str) -> None:
+        """A new host holds the resource: subscribe its watchers there (each gets a snapshot)."""
+        for cid, tables in self._watchers(resource):
+            conn = self.conns.get(cid)
+            if conn is None:
+                continue
+            for table in sorted(tables):
+                with contextlib.suppress(BusUnavailable):
+                    await self._forward(conn, resource, {"type": "subscribe", "table": table})
+
+    # ------------------------------------------------------------------------------ requests
+
+    async def _forward(self, conn: Connection, resource: str, msg: dict[str, Any] | str) -> None:
+        cid = self._cid(conn)
+        text = msg if isinstance(msg, str) else orjson.dumps(msg).decode()
+        payload = {"g": self.id, "c": cid, "p": conn.player, "n": conn.name, "m": text}
+        answer = orjson.loads(await self.bus.request(self.subjects.resource(resource), orjson.dumps(payload)))
+        self.watching.setdefault(cid, {})[resource] = set(answer.get("tables", ()))
+
+    def _resource(self, msg: BaseModel) -> str:
+        d = self.directory
+        table, pool = getattr(msg, "table", None), getattr(msg, "pool", None)
+        tournament = getattr(msg, "tournament", None)
+        if table is not None:
+            found, code, what = d.resource_of_table(table), "unknown_table", {"table": table}
+        elif pool is not None:
+            found, code, what = d.pools.get(pool), "unknown_pool", {"pool": pool}
+        else:
+            found, code, what = d.tournaments.get(str(tournament)), "unknown_tournament", {}
+        if found is None:
+            ident = table or pool or tournament
+            if ident in self.known:
+                raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds", **what)
+            raise Refused(code, f"no such {code.removeprefix('unknown_')}", **what)
+        return found
+
+    async def handle(self, conn: Connection, msg: BaseModel) -> None:
+        ref: str | None = getattr(msg, "ref", None)
+        if isinstance(msg, p.Ping):
+            conn.send(orjson.dumps({"type": "pong", "ref": ref}).decode())
+            return
+        if isinstance(msg, p.Hello):
+            if msg.version != p.PROTOCOL_VERSION:
+                text = f"this server speaks protocol version {p.PROTOCOL_VERSION}"
+                refused = Refused("bad_version", text, version=p.PROTOCOL_VERSION)
+                conn.send(orjson.dumps(error_frame(refused, ref)).decode())
+                return
+            conn.send(orjson.dumps(welcome(conn)).decode())
+            return
+        try:
+            if isinstance(msg, p.Chat) and not conn.chats.take():
+                raise Refused("chat_rate_limited", "you are chatting too fast")
+            if isinstance(msg, p.LastHands):
+                await self._last_hands(conn, msg)
+                return
+            await self._forward(conn, self._resource(msg), msg.model_dump_json(exclude_none=True))
+        except (Refused, BusUnavailable) as exc:
+            if isinstance(exc, BusUnavailable):
+                exc = Refused("room_unavailable", f"{MOVING}; try again in a few seconds")
+            conn.send(orjson.dumps(error_frame(exc, ref)).decode())
+
+    async def _last_hands(self, conn: Connection, msg: p.LastHands) -> None:
+        if conn.player is None:
+            raise Refused("login_required", "log in first")
+        ask = {"q": "last_hands", "player": conn.player, "hand_id": msg.hand_id}
+        answers = [
+            orjson.loads(a)["a"]
+            for a in await self.bus.gather(
+                self.subjects.ask, orjson.dumps(ask), expect=len(self.directory.alive())
+            )
+        ]
+        if msg.hand_id is None:
+            hands = sorted((h for a in answers if a for h in a), key=lambda h: h["started_at"], reverse=True)
+            conn.send(orjson.dumps({"type": "last_hands", "hands": hands[:50]}).decode())
+            return
+        found = next((a for a in answers if a), None)
+        if found is None:
+            raise Refused(
+                "unknown_hand",
+                "that hand is not among your last 50 hands of this session",
+                hand_id=msg.hand_id,
+            )
+        conn.send(orjson.dumps(found).decode())
+
+    async def _ask_resource(self, resource: str | None, query: dict[str, Any], missing: Refused) -> Any:
+        if resource is None:
+            raise missing
+        try:
+            raw = await self.bus.request(self.subjects.resource(resource), orjson.dumps(query))
+        except BusUnavailable:
+            raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds") from None
+        answer = orjson.loads(raw)
+        if "error" in answer:
+            e = answer["error"]
+            raise Refused(e["code"], e["message"], **e.get("details", {}))
+        return answer["ok"]
+
+    # -------------------------------------------------------------------------- the HTTP API
+
+    def lobby(self, **filters: Any) -> list[dict[str, Any]]:
+        rows = []
+        for row in self.directory.lobby_rows("tables"):
+            if filters.get("game") and row["variant"] != filters["game"]:
+                continue
+            if filters.get("betting") and row["betting"] != str(filters["betting"]).upper():
+                continue
+            if filters.get("seats") and row["seats"] != filters["seats"]:
+                continue
+            if filters.get("min_players") is not None and row["players"] < filters["min_players"]:
+                continue
+            big = row["stakes"]["big_blind"] or row["stakes"]["small_bet"]
+            if filters.get("max_stake") is not None and big > filters["max_stake"]:
+                continue
+            rows.append(row)
+        rows.sort(
+            key=lambda r: (r["variant"], r["betting"], r["stakes"]["big_blind"] or r["stakes"]["small_bet"])
+        )
+        return rows
+
+    def pool_lobby(self) -> list[dict[str, Any]]:
+        rows = self.directory.lobby_rows("pools")
+        rows.sort(key=lambda r: (r["variant"], r["betting"], r["stakes"]["big_blind"]))
+        return rows
+
+    def tournament_lobby(self, status: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        groups = self.directory.tournament_groups()
+        return groups if status is None else {status: groups.get(status, [])}
+
+    async def table_details(self, table_id: str) -> dict[str, Any]:
+        missing = Refused("unknown_table", "no such table", table=table_id)
+        resource = self.directory.tables.get(table_id)
+        return await self._ask_resource(resource, {"q": "table", "id": table_id}, missing)  # type: ignore[no-any-return]
+
+    async def pool_details(self, pool: str, player: str) -> dict[str, Any]:
+        missing = Refused("unknown_pool", "no such pool", pool=pool)
+        query = {"q": "pool", "id": pool, "player": player}
+        return await self._ask_resource(self.directory.pools.get(pool), query, missing)  # type: ignore[no-any-return]
+
+    async def tournament_details(self, tid: str) -> dict[str, Any]:
+        missing = Refused("unknown_tournament", "no such tournament")
+        resource = self.directory.tournaments.get(tid)
+        if resource is None:  # a finished one: any host's archive row
+            for row in self.directory.tournament_groups().get("finished", []):
+                if row["tournament"] == tid:
+                    return {**row, "archived": True}
+        return await self._ask_resource(resource, {"q": "tournament", "id": tid}, missing)  # type: ignore[no-any-return]
+
+    async def tournament_request(
+        self, tid: str, what: str, player: str, name: str, flag: bool
+    ) -> dict[str, Any]:
+        missing = Refused("unknown_tournament", "no such tournament")
+        query = {
+            "q": "tournament_request",
+            "id": tid,
+            "what": what,
+            "player": player,
+            "name": name,
+            "flag": flag,
+        }
+        return await self._ask_resource(self.directory.tournaments.get(tid), query, missing)  # type: ignore[no-any-return]
+
+    async def schedule(self, cfg: TournamentConfig, rush: bool, spec: dict[str, Any]) -> dict[str, Any]:
+        config = {k: v for k, v in spec.items() if k != "rush"}
+        try:
+            raw = await self.bus.request(
+                self.subjects.admin, orjson.dumps({"config": config, "rush": rush, "spec": spec})
+            )
+        except BusUnavailable:
+            raise Refused("room_unavailable", "no table host answers; try again shortly") from None
+        answer = orjson.loads(raw)
+        if "error" in answer:
+            raise ValueError(answer["error"]["message"])
+        return answer["ok"]  # type: ignore[no-any-return]
+
+    async def send_balance(self, player: str, currency: str = PLAY) -> None:
+        amount = await self.store.ledger.balance(int(player), currency)
+        text = orjson.dumps({"type": "balance", "currency": currency, "amount": amount}).decode()
+        await self.bus.publish(self.subjects.player, orjson.dumps({"p": player, "t": text}))
+
+    # ---------------------------------------------------------------------------- operations
+
+    def health(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "role": "gateway",
+            "gateway": self.id,
+            "hosts": self.directory.alive(),
+            "connections": len(self.ids),
+        }
+
+    def paused(self) -> list[str]:
+        return self.directory.paused()
+
+    def unready(self) -> list[str]:
+        out = []
+        if not self.bus.up:
+            out.append("the bus (NATS) is down")
+        elif not self.directory.alive():
+            out.append("no table host is heard on the bus")
+        return out
+
+    def _gauges(self) -> dict[str, Any]:
+        tables: dict[tuple[str, str], int] = {}
+        paused = set(self.directory.paused())
+        for resource in self.directory.owners:
+            kind = resource.partition(":")[0]
+            state = "paused" if any(resource.endswith(p.split(" ", 1)[-1]) for p in paused) else "playing"
+            tables[(kind, state)] = tables.get((kind, state), 0) + 1
+        online = {c.player for c in self.ids if c.player is not None}
+        return {"connections": len(self.ids), "online": len(online), "seated": {}, "tables": tables}

@@ -1,0 +1,368 @@
+"""A table host of a cluster (docs/cluster.md): it runs the actors of the tables, pools and tournaments it
+holds the leases of, in an ordinary :class:`~pokerroom.server.room.Room`, and speaks to the gateways only
+through the bus.
+
+- Each held resource has its request subject (``<c>.res.<kind>.<id>``): a gateway's client message comes
+  with the gateway's and the connection's ids and the player; the host answers it exactly as the
+  one-process room would (``routes.handle``), to a :class:`~.remote.RemoteConnection` whose frames go back
+  to that gateway in the next batch.
+- Presence: the gateways say when a connection opens, logs in and closes (and, on request, list them
+  all), so the host's room knows who is connected (a disconnected player's grace, a Rush entry's
+  window, a tournament player's seat) and where to send a player's frames.
+- Every second it publishes its directory: what it holds (with the fences), the table ids of each, and its
+  lobby rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import orjson
+
+from pokerroom.engine import EngineError
+from pokerroom.server import protocol as p
+from pokerroom.server.cluster.bus import Bus, Msg
+from pokerroom.server.cluster.placement import RENEW, SCAN, TTL, Held, Placement
+from pokerroom.server.cluster.remote import Outbox, RemoteConnection
+from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.errors import Refused, error_details
+from pokerroom.server.front import LocalFront
+from pokerroom.server.ids import PlayerKey
+from pokerroom.server.room import Room
+from pokerroom.server.routes import handle
+from pokerroom.server.schedule import ScheduleError, tournament_from_dict
+from pokerroom.server.tournament import TournamentActor
+from pokerroom.store import Fence, StoreError
+
+__all__ = ["GATEWAY_SILENCE", "Host"]
+
+log = logging.getLogger("pokerroom.cluster")
+
+GATEWAY_SILENCE = 10.0  # seconds without a gateway's heartbeat before its connections are dropped
+HOST_SILENCE = 4.0  # seconds without a host's directory before it no longer counts as alive
+START_WAIT = 2.0  # seconds a new host listens before it takes work (to hear the other hosts first)
+
+
+@dataclass(frozen=True)
+class _Present:
+    id: int
+    name: str
+
+
+class Host:
+    def __init__(self, room: Room, bus: Bus, subjects: Subjects, host_id: str) -> None:
+        self.room = room
+        self.bus = bus
+        self.subjects = subjects
+        self.id = host_id
+        self.local = LocalFront(room)
+        self.remotes: dict[tuple[str, str], RemoteConnection] = {}
+        self.outboxes: dict[str, Outbox] = {}
+        self.gateways: dict[str, float] = {}
+        self.hosts: dict[str, float] = {}
+        self.placement = Placement(
+            room,
+            host_id,
+            bus_down_for=bus.down_for,
+            hosts_alive=self.hosts_alive,
+            on_held=self._held,
+            on_dropped=self._dropped,
+        )
+        self._tasks: list[asyncio.Task[None]] = []
+        self.changed = asyncio.Event()
+        room.on_opened = self._opened
+
+    # ---------------------------------------------------------------------------- life cycle
+
+    async def start(self) -> None:
+        await self.room.start_hosted()
+        s = self.subjects
+        await self.bus.subscribe(s.presence, self._presence)
+        await self.bus.subscribe(s.gateway_beat, self._gateway_beat)
+        await self.bus.subscribe(s.directory, self._directory)
+        await self.bus.subscribe(s.ask, self._ask)
+        await self.bus.subscribe(s.admin, self._admin, queue="hosts")
+        self.bus.on_reconnect = self._resync
+        await self._resync()
+        for loop in (self._placing, self._renewing, self._publishing, self._expiring):
+            self._tasks.append(asyncio.create_task(loop()))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for resource in list(self.placement.held):
+            held = self.placement.held[resource]
+            with contextlib.suppress(Exception):
+                await self.room.store.leases.release(held.fence)
+        await self.room.stop()
+
+    def hosts_alive(self) -> int:
+        now = time.monotonic()
+        return 1 + sum(1 for h, seen in self.hosts.items() if h != self.id and now - seen < HOST_SILENCE)
+
+    async def _resync(self) -> None:
+        await self.bus.publish(self.subjects.presence_sync, orjson.dumps({"h": self.id}))
+
+    # ------------------------------------------------------------------------------- loops
+
+    async def _placing(self) -> None:
+        await asyncio.sleep(START_WAIT)
+        while True:
+            try:
+                await self.placement.scan()
+            except Exception as exc:
+                log.warning("placement: %s: %s", type(exc).__name__, exc)
+            self.changed.set()
+            await asyncio.sleep(SCAN)
+
+    async def _renewing(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW)
+            await self.placement.renew()
+            await self.placement.handovers()
+
+    async def _publishing(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), 1.0)
+            self.changed.clear()
+            with contextlib.suppress(Exception):
+                await self.bus.publish(self.subjects.directory, orjson.dumps(self.directory()))
+
+    async def _expiring(self) -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            now = time.monotonic()
+            for gw, seen in list(self.gateways.items()):
+                if now - seen > GATEWAY_SILENCE:
+                    log.warning("gateway %s is silent: dropping its connections", gw)
+                    del self.gateways[gw]
+                    for key in [k for k in self.remotes if k[0] == gw]:
+                        await self._gone(*key)
+
+    # --------------------------------------------------------------------------- the directory
+
+    def directory(self) -> dict[str, Any]:
+        room = self.room
+        tables: dict[str, str] = {}
+        pools: dict[str, str] = {}
+        for resource, held in self.placement.held.items():
+            actor = held.actor
+            if actor is None:
+                continue
+            kind = resource.partition(":")[0]
+            if kind == "table":
+                tables[actor.tid] = resource
+            elif kind == "pool":
+                pools[actor.pid] = resource
+            elif isinstance(actor, TournamentActor):
+                for tid in actor.cores:
+                    tables[tid] = resource
+                for t in actor.director.tables.values():
+                    tables[t.tid] = resource
+                windows = actor.rush_windows()
+                if windows is not None:
+                    pools[windows.pid] = resource
+        return {
+            "h": self.id,
+            "res": {r: h.fence.fence for r, h in self.placement.held.items()},
+            "tables": tables,
+            "pools": pools,
+            "tournaments": {
+                tid: f"tournament:{tid}"
+                for tid in room.tournaments
+                if f"tournament:{tid}" in self.placement.held
+            },
+            "lobby": {
+                "tables": room.lobby(),
+                "pools": room.pool_lobby(),
+                "tournaments": room.tournament_lobby(),
+            },
+            "paused": room.paused(),
+            "online": room.players.count(),
+        }
+
+    async def _directory(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        self.hosts[data["h"]] = time.monotonic()
+
+    # ------------------------------------------------------------------------------- leases
+
+    def _opened(self, actor: Any) -> None:
+        """A tournament this host opened by itself (the next copy of a sit-and-go series, an
+        administrator's): it takes the new tournament's lease."""
+        if isinstance(actor, TournamentActor):
+            asyncio.get_running_loop().create_task(self._claim(actor))
+
+    async def _claim(self, actor: TournamentActor) -> None:
+        await asyncio.sleep(0)  # (an adoption sets the fence itself, right after opening)
+        resource = f"tournament:{actor.tid}"
+        if actor.fence is not None or resource in self.placement.held:
+            return
+        fence_no = await self.room.store.leases.acquire(resource, self.id, TTL)
+        if fence_no is None:
+            log.error("%s: its new tournament's lease is taken", resource)
+            return
+        fence = Fence(resource, self.id, fence_no)
+        await actor.call(partial(actor.hold, fence))
+        await self.placement.hold(resource, fence, actor)
+
+    async def _held(self, resource: str, held: Held) -> None:
+        handler = partial(self._request, resource)
+        held.subscription = await self.bus.subscribe(self.subjects.resource(resource), handler)
+        actor = held.actor
+        if actor is not None and resource.startswith("table:"):
+            before = actor.on_closed
+
+            def closed(a: Any) -> None:
+                if before is not None:
+                    before(a)
+                to = held.extra.get("handing")
+                asyncio.get_running_loop().create_task(self.placement.release(resource, hand_to=to))
+
+            actor.on_closed = closed
+        self.changed.set()
+
+    async def _dropped(self, resource: str, held: Held) -> None:
+        if held.subscription is not None:
+            await self.bus.unsubscribe(self.subjects.resource(resource), held.subscription)
+        self.changed.set()
+
+    # ------------------------------------------------------------------------------ requests
+
+    def _outbox(self, gateway: str) -> Outbox:
+        box = self.outboxes.get(gateway)
+        if box is None:
+            subject = self.subjects.gateway(gateway)
+            box = self.outboxes[gateway] = Outbox(partial(self.bus.publish, subject))
+        return box
+
+    def _remote(self, gateway: str, conn_id: str, player: str | None, name: str) -> RemoteConnection:
+        key = (gateway, conn_id)
+        conn = self.remotes.get(key)
+        if conn is None:
+            conn = self.remotes[key] = RemoteConnection(gateway, conn_id, self._outbox(gateway))
+            self.room.connections.add(conn)
+        if player is not None and conn.player is None:
+            self.room.attach(conn, _Present(int(player), name))
+        return conn
+
+    async def _gone(self, gateway: str, conn_id: str) -> None:
+        conn = self.remotes.pop((gateway, conn_id), None)
+        if conn is not None:
+            conn.closed = True
+            await self.room.detach(conn)
+
+    async def _request(self, resource: str, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        if "q" in data:
+            answer = await self._http(data)
+        else:
+            conn = self._remote(data["g"], data["c"], data.get("p"), data.get("n", ""))
+            try:
+                await handle(self.room, conn, p.parse_client(data["m"]))
+            except p.ProtocolError as exc:  # (the gateway validated it already)
+                conn.send(orjson.dumps({"type": "error", "code": exc.code, "message": exc.message}).decode())
+            answer = {"tables": sorted(conn.tables)}
+        if msg.reply:
+            await self.bus.publish(msg.reply, orjson.dumps(answer))
+
+    async def _http(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A gateway's HTTP request about a resource of this host (the one-process answers)."""
+        q, front = data["q"], self.local
+        try:
+            if q == "table":
+                return {"ok": await front.table_details(data["id"])}
+            if q == "pool":
+                return {"ok": await front.pool_details(data["id"], data["player"])}
+            if q == "tournament":
+                return {"ok": await front.tournament_details(data["id"])}
+            if q == "tournament_request":
+                summary = await front.tournament_request(
+                    data["id"], data["what"], PlayerKey(data["player"]), data["name"], bool(data["flag"])
+                )
+                return {"ok": summary}
+        except (Refused, EngineError, StoreError) as exc:
+            code = getattr(exc, "code", "refused")
+            return {"error": {"code": code, "message": str(exc), "details": error_details(exc)}}
+        return {"error": {"code": "unknown_request", "message": "unknown request", "details": {}}}
+
+    # ----------------------------------------------------------------------------- presence
+
+    async def _presence(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        gw = data["g"]
+        self.gateways[gw] = time.monotonic()
+        event = data["e"]
+        if event == "up":
+            self._remote(gw, data["c"], data.get("p"), data.get("n", ""))
+        elif event == "down":
+            await self._gone(gw, data["c"])
+        elif event == "full":
+            listed = {str(c) for c, _, _ in data["conns"]}
+            for c, player, name in data["conns"]:
+                self._remote(gw, str(c), player, name)
+            for key in [k for k in self.remotes if k[0] == gw and k[1] not in listed]:
+                await self._gone(*key)
+
+    async def _gateway_beat(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        if data["g"] not in self.gateways:  # a gateway we do not know yet: ask for its list
+            await self._resync()
+        self.gateways[data["g"]] = time.monotonic()
+
+    # ------------------------------------------------------------------------ questions to all
+
+    async def _ask(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        answer: Any = None
+        if data.get("q") == "last_hands":
+            answer = self._last_hands(PlayerKey(data["player"]), data.get("hand_id"))
+        if msg.reply:
+            await self.bus.publish(msg.reply, orjson.dumps({"h": self.id, "a": answer}))
+
+    def _last_hands(self, player: PlayerKey, hand_id: str | None) -> Any:
+        hands = self.room.last_hands
+        if hand_id is None:
+            return [
+                {
+                    "hand_id": h.hand_id,
+                    "table": h.table_name,
+                    "started_at": h.started_at.isoformat(),
+                    "variant": h.variant,
+                    "seat": h.seat_of(player),
+                }
+                for h in hands.hands(player)
+            ]
+        record = hands.get(player, hand_id)
+        if record is None:
+            return None
+        seat = record.seat_of(player)
+        return {
+            "type": "last_hand",
+            "hand_id": record.hand_id,
+            "table": record.table_name,
+            "seat": seat,
+            "players": {str(s): name for s, (_, name) in record.players.items()},
+            "events": [e.to_dict() for e in record.events_for(seat)],
+        }
+
+    async def _admin(self, msg: Msg) -> None:
+        data = orjson.loads(msg.data)
+        try:
+            cfg = tournament_from_dict(data["config"])
+            actor = self.room.add_tournament(cfg, rush=bool(data["rush"]), spec=data["spec"])
+            answer: dict[str, Any] = {"ok": actor.summary()}
+        except (ScheduleError, ValueError) as exc:
+            answer = {"error": {"code": "bad_tournament", "message": str(exc), "details": {}}}
+        if msg.reply:
+            await self.bus.publish(msg.reply, orjson.dumps(answer))

@@ -1,0 +1,210 @@
+"""Which tables a host runs: leases taken, renewed, lost and handed over (docs/cluster.md, "Placement").
+
+Every second a host looks for work nobody holds (a table or pool of the configuration, a tournament the
+store holds as registering or running, a sit-and-go series) and takes leases up to its share (the work
+divided by the hosts it hears on the bus), adopting each resource it takes (server/cluster/adopt.py).
+Every ``RENEW`` seconds it renews its leases, as long as it has had the bus within ``BUS_GRACE``: a host
+cut off from the bus stops renewing, so that a host that can still reach the players takes its tables
+over. A lease found lost (another host took it: this one was frozen, or cut off) is dropped at once, its
+actor stopped with nothing written; the new holder recovered the table from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from pokerroom.server.cluster.adopt import adopt_pool, adopt_table, adopt_tournament
+from pokerroom.server.room import Room
+from pokerroom.store import Fence, unavailable
+
+__all__ = ["BUS_GRACE", "RENEW", "TTL", "Held", "Placement"]
+
+log = logging.getLogger("pokerroom.cluster")
+
+TTL = timedelta(seconds=8)  # a lease not renewed for this long may be taken over
+RENEW = 2.0  # seconds between renewals
+BUS_GRACE = 3.0  # seconds without the bus after which a host stops renewing
+SCAN = 1.0  # seconds between looks for work nobody holds
+STORE_SCAN = 5.0  # seconds between reads of the store's live tournaments
+
+
+@dataclass
+class Held:
+    fence: Fence
+    actor: Any
+    subscription: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Placement:
+    def __init__(
+        self,
+        room: Room,
+        host: str,
+        *,
+        bus_down_for: Callable[[], float],
+        hosts_alive: Callable[[], int],
+        on_held: Callable[[str, Held], Awaitable[None]],
+        on_dropped: Callable[[str, Held], Awaitable[None]],
+    ) -> None:
+        self.room = room
+        self.host = host
+        self.bus_down_for = bus_down_for
+        self.hosts_alive = hosts_alive
+        self.on_held = on_held
+        self.on_dropped = on_dropped
+        self.held: dict[str, Held] = {}
+        self._live: set[str] = set()
+        self._live_series: set[str] = set()
+        self._live_read = 0.0
+        self._busy: set[str] = set()
+
+    # ------------------------------------------------------------------------------- the work
+
+    async def wanted(self) -> list[str]:
+        s = self.room.settings
+        out = [f"table:{c.table_id}" for c in s.tables] + [f"pool:{c.pool_id}" for c in s.pools]
+        if time.monotonic() - self._live_read > STORE_SCAN:
+            live = await self.room.store.tournaments.live()
+            self._live = {r.id for r in live}
+            self._live_series = {r.series for r in live if r.series and r.status == "registering"}
+            fixed = [c.tournament_id for c in (*s.tournaments, *s.rush_tournaments) if c.kind != "sng"]
+            over = await self.room.store.tournaments.statuses(fixed)
+            self._live |= {t for t in fixed if t not in over}
+            self._live_read = time.monotonic()
+        out += sorted(f"tournament:{t}" for t in self._live)
+        out += sorted(
+            f"series:{c.tournament_id}" for c in (*s.tournaments, *s.rush_tournaments) if c.kind == "sng"
+        )
+        return out
+
+    async def scan(self) -> None:
+        """Take free work up to this host's share."""
+        if self.bus_down_for() > BUS_GRACE:
+            return
+        wanted = await self.wanted()
+        share = math.ceil(len(wanted) / max(1, self.hosts_alive()))
+        for resource in wanted:
+            if len(self.held) >= share:
+                break
+            if resource in self.held or resource in self._busy:
+                continue
+            fence_no = await self.room.store.leases.acquire(resource, self.host, TTL)
+            if fence_no is None:
+                continue
+            fence = Fence(resource, self.host, fence_no)
+            self._busy.add(resource)
+            try:
+                actor = await self._adopt(resource, fence)
+            except Exception as exc:
+                if not unavailable(exc):
+                    log.exception("could not take %s over", resource)
+                await self.room.store.leases.release(fence)
+                continue
+            finally:
+                self._busy.discard(resource)
+            await self.hold(resource, fence, actor)
+
+    async def _adopt(self, resource: str, fence: Fence) -> Any:
+        kind, _, ident = resource.partition(":")
+        s = self.room.settings
+        if kind == "table":
+            return await adopt_table(self.room, next(c for c in s.tables if c.table_id == ident), fence)
+        if kind == "pool":
+            return await adopt_pool(self.room, next(c for c in s.pools if c.pool_id == ident), fence)
+        if kind == "tournament":
+            actor = await adopt_tournament(self.room, ident, fence)
+            if actor is None and ident not in self.room.tournaments:
+                fixed = {c.tournament_id: (c, False) for c in s.tournaments} | {
+                    c.tournament_id: (c, True) for c in s.rush_tournaments
+                }
+                if ident in fixed and ident not in await self.room.store.tournaments.statuses([ident]):
+                    cfg, rush = fixed[ident]
+                    actor = self.room.add_tournament(cfg, rush=rush)
+                    actor.fence = fence  # (before its task first runs)
+            return actor
+        if kind == "series":  # keep one copy registering
+            if ident in self._live_series or any(
+                t.series == ident and t.director.status in ("announced", "registering")
+                for t in self.room.tournaments.values()
+            ):
+                return None
+            cfg, rush = next(
+                (c, r)
+                for r, group in ((False, s.tournaments), (True, s.rush_tournaments))
+                for c in group
+                if c.tournament_id == ident
+            )
+            self.room.add_tournament(cfg, rush=rush)  # the copy leases itself (Host.opened)
+            return None
+        raise ValueError(f"unknown resource {resource!r}")
+
+    async def hold(self, resource: str, fence: Fence, actor: Any) -> None:
+        held = Held(fence, actor)
+        self.held[resource] = held
+        if actor is not None:
+            actor.on_lost = lambda _a, r=resource: asyncio.get_running_loop().create_task(self.drop(r))
+        await self.on_held(resource, held)
+
+    # ------------------------------------------------------------------------- keeping them
+
+    async def renew(self) -> None:
+        if self.bus_down_for() > BUS_GRACE or not self.held:
+            return
+        fences = [h.fence for h in self.held.values()]
+        try:
+            lost = await self.room.store.leases.renew(fences, TTL)
+        except Exception as exc:
+            if not unavailable(exc):
+                log.exception("renewing the leases failed")
+            return
+        for resource, held in list(self.held.items()):
+            if held.fence in lost:
+                log.warning("lost the lease of %s to another host: dropping it", resource)
+                await self.drop(resource)
+
+    async def drop(self, resource: str) -> None:
+        """Stop running ``resource`` at once, writing nothing (its lease is another host's)."""
+        held = self.held.pop(resource, None)
+        if held is None:
+            return
+        actor = held.actor
+        if actor is not None:
+            actor.broken = True
+            await actor.stop()
+            for registry in (self.room.tables, self.room.pools, self.room.tournaments):
+                for key, value in list(registry.items()):
+                    if value is actor:
+                        del registry[key]
+        await self.on_dropped(resource, held)
+
+    async def release(self, resource: str, *, hand_to: str | None = None) -> None:
+        """Let a lease go (the table closed, or moved to ``hand_to`` after its hand)."""
+        held = self.held.pop(resource, None)
+        if held is None:
+            return
+        grace = timedelta(seconds=15) if hand_to else timedelta(0)
+        await self.room.store.leases.release(held.fence, hand_to=hand_to, grace=grace)
+        await self.on_dropped(resource, held)
+
+    async def handovers(self) -> None:
+        """Hand over the cash tables an operator asked to move (between hands)."""
+        try:
+            asked = await self.room.store.leases.handovers(self.host)
+        except Exception as exc:
+            if not unavailable(exc):
+                log.exception("reading the handovers failed")
+            return
+        for resource, to in asked.items():
+            held = self.held.get(resource)
+            if held is None or not resource.startswith("table:") or held.extra.get("handing"):
+                continue
+            held.extra["handing"] = to
+            await held.actor.call(held.actor.hand_over)
