@@ -16,13 +16,15 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import httpx
 import pytest
 
 from tests.store.storehelpers import PG_URL, pg_unavailable_reason
+
+T = TypeVar("T")
 
 NATS_URL = os.environ.get("POKERROOM_TEST_NATS_URL", "nats://127.0.0.1:4222")
 
@@ -48,18 +50,48 @@ stakes = {stakes}
 seats = 6
 """
 
+EXTRA = """
+[[pool]]
+id = "rush-e"
+name = "Rush E"
+game = "holdem"
+betting = "NL"
+stakes = { small_blind = 10, big_blind = 20 }
+table_size = 6
+
+[[tournament]]
+id = "sng-f"
+name = "Sit & Go F"
+kind = "sng"
+game = "holdem"
+betting = "NL"
+buy_in = 100
+fee = 10
+starting_stack = 1500
+table_size = 3
+max_players = 3
+level_minutes = 5
+"""
+
 HOLDEM = "{ small_blind = 10, big_blind = 20 }"
+DRAW = "{ small_blind = 10, big_blind = 20, small_bet = 20, big_bet = 40 }"
 STUD = "{ ante = 2, bring_in = 5, small_bet = 10, big_bet = 20 }"
 TABLES = (
     ("holdem-a", "Hold'em A", "holdem", "NL", HOLDEM),
-    ("holdem-b", "Hold'em B", "holdem", "NL", HOLDEM),
+    ("draw-b", "5-Card Draw B", "draw5", "FL", DRAW),
     ("omaha-c", "Omaha C", "omaha", "PL", HOLDEM),
     ("stud-d", "Stud D", "stud", "FL", STUD),
 )
 
 
-def room_file(directory: Path) -> Path:
-    text = ROOM + "".join(TABLE.format(id=i, name=n, game=g, betting=b, stakes=s) for i, n, g, b, s in TABLES)
+def room_file(directory: Path, *, extra: bool = False) -> Path:
+    """The test room: a cash table of each game family (and, with ``extra``, a Rush pool and a
+    three-player sit-and-go series)."""
+    text = (
+        ROOM
+        + (EXTRA if extra else "")
+        + "".join(TABLE.format(id=i, name=n, game=g, betting=b, stakes=s) for i, n, g, b, s in TABLES)
+    )
     path = directory / "room.toml"
     path.write_text(text)
     return path
@@ -102,6 +134,20 @@ async def until(check: Callable[[], Awaitable[bool]], limit: float, what: str, e
         if time.monotonic() - start > limit:
             raise AssertionError(f"not within {limit:.0f} s: {what}")
         await asyncio.sleep(every)
+
+
+async def until_value(get: Callable[[], Awaitable[T | None]], limit: float, what: str) -> T:
+    """Wait until ``get()`` gives something (at most ``limit`` seconds); returns it."""
+    found: list[T] = []
+
+    async def check() -> bool:
+        value = await get()
+        if value is not None:
+            found.append(value)
+        return value is not None
+
+    await until(check, limit, what)
+    return found[0]
 
 
 @dataclass

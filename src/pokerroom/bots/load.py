@@ -60,6 +60,9 @@ class LoadReport:
     seated: int = 0
     server_cpu_seconds: float = 0.0  # the server processes' user + system CPU in the window
     servers: str = "one process"
+    host_cpu_seconds: float = 0.0  # a cluster's table hosts' share of server_cpu_seconds
+    bus_messages: float = 0.0  # a cluster's messages sent on the bus in the window
+    db_commits: float = 0.0  # a cluster's PostgreSQL transactions committed in the window (whole database)
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -81,6 +84,14 @@ class LoadReport:
                 f"{self.server_cpu_seconds:.1f} s ({self.cpu_ms_per_action:.3f} ms per action)"
                 if self.server_cpu_seconds
                 else "not measured (a room given by --url)"
+            )
+            + (
+                f"\n  cluster          hosts' CPU "
+                f"{1000 * self.host_cpu_seconds / max(self.actions, 1):.3f} ms per action; "
+                f"{self.bus_messages / max(self.actions, 1):.2f} bus messages per action; "
+                f"{self.db_commits / max(self.hands, 1):.1f} PostgreSQL commits per hand"
+                if self.bus_messages
+                else ""
             )
         )
 
@@ -305,8 +316,11 @@ def run_load(
             w.start()
         time.sleep(max(0.0, start - time.time()))
         h0, cpu0 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
+        c0 = asyncio.run(cluster.sample()) if cluster is not None else {}
         time.sleep(max(0.0, stop - time.time()))
         h1, cpu1 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
+        c1 = asyncio.run(cluster.sample()) if cluster is not None else {}
+        delta = {k: c1[k] - c0[k] for k in c1}
         results = [queue.get(timeout=120) for _ in workers]
         for w in workers:
             w.join(30)
@@ -333,6 +347,9 @@ def run_load(
             error_codes=codes,
             seated=sum(r["seated"] for r in results),
             server_cpu_seconds=cpu1 - cpu0,
+            host_cpu_seconds=delta.get("host_cpu", 0.0),
+            bus_messages=delta.get("bus_out", 0.0),
+            db_commits=delta.get("commits", 0.0),
             servers=(
                 f"{cluster.hosts} host(s) and {cluster.gateways} gateway(s) on NATS and PostgreSQL"
                 if cluster is not None

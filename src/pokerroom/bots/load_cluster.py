@@ -90,6 +90,7 @@ class LoadCluster:
     urls: list[str] = field(default_factory=list)
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     host_pids: list[int] = field(default_factory=list)
+    node_urls: list[str] = field(default_factory=list)
     _tmp: Any = None
 
     async def start(self, tables: int, players: int) -> list[str]:
@@ -120,6 +121,7 @@ class LoadCluster:
             log = (Path(self._tmp.name) / f"{node}.log").open("wb")
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
             self.procs.append(proc)
+            self.node_urls.append(f"http://127.0.0.1:{port}")
             if role == "host":
                 self.host_pids.append(proc.pid)
             else:
@@ -139,6 +141,27 @@ class LoadCluster:
                         return
                 await asyncio.sleep(0.5)
         raise RuntimeError("the cluster did not take every table in time")
+
+    async def sample(self) -> dict[str, float]:
+        """Counters for the capacity figures: the hosts' CPU seconds, the messages every node sent on the
+        bus, and the database's committed transactions."""
+        import asyncpg
+
+        sent = 0.0
+        async with httpx.AsyncClient(timeout=10) as http:
+            for url in self.node_urls:
+                with contextlib.suppress(httpx.HTTPError):
+                    for line in (await http.get(f"{url}/metrics")).text.splitlines():
+                        if line.startswith('pokerroom_bus_messages_total{direction="out"}'):
+                            sent += float(line.rsplit(" ", 1)[1])
+        conn = await asyncpg.connect(self.database.replace("postgresql+asyncpg", "postgresql"))
+        try:
+            commits = await conn.fetchval(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            )
+        finally:
+            await conn.close()
+        return {"host_cpu": cpu_seconds(self.host_pids), "bus_out": sent, "commits": float(commits)}
 
     @property
     def pids(self) -> list[int]:

@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import typer
 
-__all__ = ["serve_cluster"]
+from pokerroom.cli.app import app
+
+__all__ = ["cluster_app", "serve_cluster"]
 
 
-async def serve_cluster(options: Any, config: Any, listener: Any) -> None:
+async def serve_cluster(
+    options: Any, settings: Any, listener: Any, demo_account: Callable[[Any], Awaitable[None]]
+) -> None:
+    """Serve one node (``options``: the ServeOptions of ``pokerroom serve``, ``settings``: the room's)."""
     import uvicorn
 
-    from pokerroom.cli.serve import _demo_account, room_settings
     from pokerroom.server.app import create_app
     from pokerroom.server.cluster.bus import BusUnavailable
     from pokerroom.server.cluster.node import ClusterNode
@@ -30,7 +35,7 @@ async def serve_cluster(options: Any, config: Any, listener: Any) -> None:
         raise typer.Exit(2)
     node = ClusterNode(
         store,
-        room_settings(config),
+        settings,
         bus_url=options.cluster,
         role=options.role,
         cluster=options.cluster_name,
@@ -38,10 +43,10 @@ async def serve_cluster(options: Any, config: Any, listener: Any) -> None:
     )
     await store.db.upgrade()  # (under an advisory lock: nodes starting together migrate once)
     with contextlib.suppress(Exception):
-        await _demo_account(store)
+        await demo_account(store)
     web_app = create_app(
         store,
-        room_settings(config),
+        settings,
         freeze_heap=True,
         security=SecuritySettings(origins=options.origins),
         node=node,
@@ -76,3 +81,72 @@ async def serve_cluster(options: Any, config: Any, listener: Any) -> None:
     except BusUnavailable as exc:
         typer.echo(f"pokerroom: {exc}", err=True)
         raise typer.Exit(1) from None
+
+
+# ------------------------------------------------------------------------------------ pokerroom cluster
+
+cluster_app = typer.Typer(
+    help="A room on several processes: its leases, and moving tables.", no_args_is_help=True
+)
+app.add_typer(cluster_app, name="cluster")
+
+_URL = typer.Option(None, "--url", envvar="POKERROOM_DATABASE_URL", help="The cluster's PostgreSQL URL.")
+_SCHEMA = typer.Option(None, "--schema", help="PostgreSQL schema (default: $POKERROOM_DATABASE_SCHEMA).")
+
+
+@cluster_app.command("leases")
+def leases_command(url: str | None = _URL, schema: str | None = _SCHEMA) -> None:
+    """Which host runs each table, pool and tournament, under which fence, until when."""
+    from pokerroom.store import Store
+
+    async def run() -> list[Any]:
+        store = Store.open(url, schema=schema)
+        try:
+            await store.db.upgrade()
+            return await store.leases.all()
+        finally:
+            await store.close()
+
+    for lease in asyncio.run(run()):
+        holder = lease.holder or "(free)"
+        moving = f", moving to {lease.hand_to}" if lease.hand_to else ""
+        typer.echo(
+            f"{lease.resource:40} {holder:24} fence {lease.fence:<6} "
+            f"until {lease.expires_at:%H:%M:%S}{moving}"
+        )
+
+
+@cluster_app.command("move")
+def move_command(
+    table: str = typer.Argument(..., help="A cash table's id (or a resource, table:<id>)."),
+    to: str = typer.Option(..., "--to", help="The host (its --node-id) to move it to."),
+    url: str | None = _URL,
+    schema: str | None = _SCHEMA,
+) -> None:
+    """Move a cash table to another host: its host hands it over after the current hand (no hand is
+    voided), and the new host seats its players again; their clients follow without reloading."""
+    from pokerroom.store import Store
+
+    resource = table if ":" in table else f"table:{table}"
+    if not resource.startswith("table:"):
+        typer.echo(
+            "only cash tables move between hands (pools and tournaments stay where they run)", err=True
+        )
+        raise typer.Exit(2)
+
+    async def run() -> bool:
+        store = Store.open(url, schema=schema)
+        try:
+            await store.db.upgrade()
+            held = {lease.resource: lease for lease in await store.leases.all()}
+            if resource not in held or held[resource].holder is None:
+                return False
+            await store.leases.hand_over(resource, to)
+            return True
+        finally:
+            await store.close()
+
+    if not asyncio.run(run()):
+        typer.echo(f"no host holds {resource}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{resource} moves to {to} after its current hand")

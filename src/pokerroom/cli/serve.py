@@ -112,7 +112,7 @@ async def _serve(options: ServeOptions) -> None:
     if options.cluster is not None:
         from pokerroom.cli.cluster import serve_cluster
 
-        await serve_cluster(options, config, listener)
+        await serve_cluster(options, room_settings(config), listener, _demo_account)
         return
     store = Store.open(options.database)
     owner = OwnerLock(store.db.url, schema=store.db.schema)

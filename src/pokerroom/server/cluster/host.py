@@ -109,11 +109,11 @@ class Host:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.room.stop()  # the actors first: none may write after its lease is let go
         for resource in list(self.placement.held):
             held = self.placement.held[resource]
             with contextlib.suppress(Exception):
                 await self.room.store.leases.release(held.fence)
-        await self.room.stop()
 
     def hosts_alive(self) -> int:
         now = time.monotonic()
