@@ -277,8 +277,15 @@ class TournamentBank:
             rec = item.record
             hand, table, name, seats = rec.hand, rec.table_id, rec.table_name, rec.seats
             started, players = rec.started_at, dict(rec.players)
+        seal = self.services.seals.get(hand.hand_id)
         history = tournament_histories(
-            hand, table=name, seats=seats, started_at=started, players=players, info=info
+            hand,
+            table=name,
+            seats=seats,
+            started_at=started,
+            players=players,
+            info=info,
+            proof=seal.proof() if seal is not None else None,
         )
         game = f"{hand.variant.code}/{hand.structure.betting.value}"
         return TournamentHand(hand.hand_id, table, game, now, history)
