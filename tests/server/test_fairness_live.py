@@ -156,6 +156,7 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
                     await asyncio.sleep(0.05)
 
             await asyncio.wait_for(enough(), 300)
+            await _verify_over_the_wire(tap, bots[0][0])
         finally:
             stopping = tap.counter()  # (hands that end after this may find their players gone)
             await _stop(bots)
@@ -237,3 +238,30 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
                     continue
                 verified[kind] += 1
         assert all(n >= 4 for n in verified.values()), verified
+
+
+async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
+    """``verify_hand``: the room checks the player's own history of a hand (OK), and refuses a hand he
+    was not dealt in (``unknown_hand``: nobody gets another player's history)."""
+    done = [x for x in tap.seals.values() if x.revealed is not None]
+    mine = next(x for x in done if bot.player_id in x.players)
+    other = next(x for x in done if bot.player_id not in x.players)
+    await bot._send({"type": "verify_hand", "hand_id": mine.seal.hand_id, "ref": "fair-1"})
+    await bot._send({"type": "verify_hand", "hand_id": other.seal.hand_id, "ref": "fair-2"})
+
+    def answer(ref: str) -> dict[str, Any] | None:
+        return next(
+            (f for s in tap.sent if ref in s.text for f in (orjson.loads(s.text),) if f.get("ref") == ref),
+            None,
+        )
+
+    async def both() -> None:
+        while answer("fair-1") is None or answer("fair-2") is None:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(both(), 60)
+    ok, refused = answer("fair-1"), answer("fair-2")
+    assert ok is not None and refused is not None
+    assert ok["type"] == "hand_verified" and ok["ok"] is True and ok["problems"] == [], ok
+    assert ok["commitment"] == mine.seal.commitment and ok["checked"] >= 2
+    assert refused["type"] == "error" and refused["code"] == "unknown_hand"
