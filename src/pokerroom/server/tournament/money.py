@@ -277,7 +277,9 @@ class TournamentBank:
             rec = item.record
             hand, table, name, seats = rec.hand, rec.table_id, rec.table_name, rec.seats
             started, players = rec.started_at, dict(rec.players)
-        seal = self.services.seals.get(hand.hand_id)
+        # (a hand that started and ended in this step is sealed here first: the step is stored before
+        # its frames go out, and the table core publishes this same seal's commitment)
+        seal = self.services.seals.of(hand)
         history = tournament_histories(
             hand,
             table=name,
@@ -285,7 +287,7 @@ class TournamentBank:
             started_at=started,
             players=players,
             info=info,
-            proof=seal.proof() if seal is not None else None,
+            proof=seal.proof(),
         )
         game = f"{hand.variant.code}/{hand.structure.betting.value}"
         return TournamentHand(hand.hand_id, table, game, now, history)
