@@ -157,6 +157,7 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
 
             await asyncio.wait_for(enough(), 300)
             await _verify_over_the_wire(tap, bots[0][0])
+            await _snapshot_mid_hand(s.ws, tables[0].table_id, tap)
         finally:
             stopping = tap.counter()  # (hands that end after this may find their players gone)
             await _stop(bots)
@@ -265,3 +266,23 @@ async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
     assert ok["type"] == "hand_verified" and ok["ok"] is True and ok["problems"] == [], ok
     assert ok["commitment"] == mine.seal.commitment and ok["checked"] >= 2
     assert refused["type"] == "error" and refused["code"] == "unknown_hand"
+
+
+async def _snapshot_mid_hand(url: str, table: str, tap: Tap) -> None:
+    """An observer who subscribes during a hand gets its commitment in the snapshot, and nothing else."""
+    for _ in range(50):
+        async with websockets.connect(url, max_size=2**22) as ws:
+            await ws.send(orjson.dumps({"type": "subscribe", "table": table}).decode())
+            while True:
+                raw = await asyncio.wait_for(ws.recv(), 20)
+                snap = orjson.loads(raw)
+                if snap["type"] == "snapshot":
+                    break
+        hand = snap["state"]["hand"]
+        if hand is not None:
+            seal = tap.seals[hand["hand_id"]].seal
+            assert hand["commitment"] == seal.commitment
+            assert seal.salt not in str(raw) and SALT.search(str(raw)) is None
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no snapshot caught a hand in progress")
