@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import warnings
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -14,6 +15,7 @@ from pokerroom.engine import Betting, HandState
 from pokerroom.engine.events import CardsDealt, CardsShown, Drew, Posted, PotAwarded, StreetStarted
 from pokerroom.history import HandContext, TournamentInfo, write_pokerstars
 from pokerroom.history.stars import roman
+from pokerroom.server.fairness import DeckSeal
 
 from .helpers import CASE_IDS, CASES, random_hands
 
@@ -63,7 +65,9 @@ def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting,
         # PokerKit reads a short (all-in) blind post as the blind itself, and takes no rake
         if not _full_posts(hand) or hand.rake or _split_pot(hand):
             continue
-        text = write_pokerstars(hand, CTX)
+        # (with the deck proof after the summary, as the room writes it: docs/fairness.md)
+        text = write_pokerstars(hand, replace(CTX, proof=DeckSeal(hand).proof()))
+        assert "Deck salt: " in text
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:

@@ -15,6 +15,7 @@ import pytest
 import pytest_asyncio
 
 from pokerroom.bots.runner import start_tournament_bots
+from pokerroom.history import read_phh, verify_hand
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig
 from pokerroom.server.demo import demo_tournaments
@@ -359,9 +360,11 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         # Every hand of both phases is in its players' hand histories (docs/decisions.md).
         stored: set[str] = set()
         for e in d.entrants.values():
-            stored |= {
-                h.hand_id for h in await s.room.store.histories.player_hands(int(e.player), limit=1000)
-            }
+            own = await s.room.store.histories.player_hands(int(e.player), limit=1000)
+            stored |= {h.hand_id for h in own}
+            for h in own:  # each with its deck proof, which holds (docs/fairness.md)
+                verdict = verify_hand(read_phh(h.phh))
+                assert verdict.ok, (h.hand_id, verdict.problems)
         pool_hands = {h for h in stored if h.startswith(f"{actor.tid}-rush-t")}
         assert len(pool_hands) == actor.rush_hands
         assert len(stored - pool_hands) == actor.hands_played

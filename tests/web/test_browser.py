@@ -8,6 +8,7 @@ the lobby and of each table go to artifacts/screenshots/.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from pathlib import Path
@@ -150,6 +151,18 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     events.first.wait_for()
     assert events.first.inner_text().startswith("Hand started")
     assert window.locator(".hand-events li", has_text="is dealt").count() >= 1
+    # Verify (docs/fairness.md): the page hashes salt:deck itself and compares the commitment it got when
+    # the hand started; the room checks the dealing order on our history.
+    window.locator("button.verify").click()
+    result = window.locator(".verify-result")
+    result.locator(".verify-head", has_text="OK").wait_for(timeout=30_000)
+    assert result.locator("li", has_text="SHA-256(salt:deck) is the commitment").count() == 1
+    assert result.locator("li", has_text="received when the hand started").count() == 1
+    assert result.locator("li", has_text="dealt from this deck in order").count() == 1
+    # The page's own SHA-256 is the standard one (FIPS 180-4), on several block boundaries.
+    for text in ("", "abc", "x" * 55, "x" * 56, "x" * 64, "é:" + "9c " * 40):
+        digest = page.evaluate("t => import('/static/js/fairness.js').then(m => m.sha256hex(t))", text)
+        assert digest == hashlib.sha256(text.encode()).hexdigest()
     window.locator(".dialog-close").click()
     # The cashier lists the hand with its downloads.
     page.click("#cashier-btn")
@@ -158,6 +171,7 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     link.wait_for()
     phh = page.request.get(urljoin(page.url, link.get_attribute("href") or "")).text()
     assert "variant" in phh
+    assert "_deck_commitment" in phh and "_deck_salt" in phh  # the deck proof of each hand
     cashier.locator(".dialog-close").click()
 
 

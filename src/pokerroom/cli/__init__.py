@@ -11,6 +11,7 @@ from pokerroom.cli import replay as _replay  # noqa: F401  (registers commands)
 from pokerroom.cli import serve as _serve  # noqa: F401  (registers commands)
 from pokerroom.cli import stars_import as _stars_import  # noqa: F401  (registers commands)
 from pokerroom.cli import store as _store  # noqa: F401  (registers commands)
+from pokerroom.cli import verify as _verify  # noqa: F401  (registers commands)
 from pokerroom.cli.app import app
 
 __all__ = ["app", "main"]

@@ -10,16 +10,26 @@ from pokerroom.history.errors import (
     PhhReplayError,
     PhhSyntaxError,
 )
-from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
+from pokerroom.history.model import (
+    DeckProof,
+    HandContext,
+    PhhAction,
+    PhhHand,
+    Post,
+    TournamentInfo,
+    deck_commitment,
+)
 from pokerroom.history.reader import STANDARD_CODES, read_phh, read_phhs
 from pokerroom.history.replay import Replay, ScriptedSource, replay
 from pokerroom.history.stars import GAME_NAMES, write_pokerstars
 from pokerroom.history.stars_import import StarsImportError, read_pokerstars
+from pokerroom.history.verify import Verdict, proof_of, verify_hand
 from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phhs
 
 __all__ = [
     "GAME_NAMES",
     "STANDARD_CODES",
+    "DeckProof",
     "HandContext",
     "HistoryError",
     "PhhAction",
@@ -33,12 +43,16 @@ __all__ = [
     "ScriptedSource",
     "StarsImportError",
     "TournamentInfo",
+    "Verdict",
+    "deck_commitment",
     "phh_fields",
     "phh_order",
+    "proof_of",
     "read_phh",
     "read_phhs",
     "read_pokerstars",
     "replay",
+    "verify_hand",
     "write_phh",
     "write_phhs",
     "write_pokerstars",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -12,7 +13,7 @@ from pokerroom.cards import Card
 from pokerroom.engine import Betting, RakeRule, VariantSpec
 from pokerroom.history.errors import HistoryError
 
-__all__ = ["HandContext", "PhhAction", "PhhHand", "Post", "TournamentInfo"]
+__all__ = ["DeckProof", "HandContext", "PhhAction", "PhhHand", "Post", "TournamentInfo", "deck_commitment"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,35 @@ class TournamentInfo:
     number: int | None = None
 
 
+def deck_commitment(deck_text: str, salt: str) -> str:
+    """The public commitment to a hand's deck, published when the hand starts (docs/fairness.md).
+
+    ``SHA-256(salt + ":" + deck_text)`` over UTF-8, as 64 lowercase hex digits. ``deck_text`` is the deck
+    as the room committed to it (the canonical JSON of the engine's deck: its cards in dealing order and
+    the order of a reshuffle); the salt stays secret until the hand is over, so nobody can search the
+    orders of the deck for the hash during the hand, yet anybody can check it afterwards."""
+    if not isinstance(deck_text, str) or not isinstance(salt, str):
+        raise TypeError("deck_text and salt must be str")
+    if not salt:
+        raise ValueError("the salt must not be empty")
+    return hashlib.sha256(f"{salt}:{deck_text}".encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class DeckProof:
+    """What proves a hand's deck (docs/fairness.md): the ``commitment`` published when the hand started,
+    and the ``salt`` and ``deck`` (the committed text) revealed when it was over. Histories of players
+    dealt in carry it (PHH ``_deck_commitment``, ``_deck_salt``, ``_deck``)."""
+
+    commitment: str
+    salt: str = field(repr=False)
+    deck: str = field(repr=False)
+
+    def holds(self) -> bool:
+        """Do the salt and the deck hash to the commitment?"""
+        return deck_commitment(self.deck, self.salt) == self.commitment.lower()
+
+
 def _is_power_of_ten(n: int) -> bool:
     while n > 1 and n % 10 == 0:
         n //= 10
@@ -41,6 +71,7 @@ class HandContext:
     ``time`` is an aware datetime supplied by the caller (the history layer never reads a clock).
     ``players`` maps seat numbers to names. ``hand_number`` is the hand's global number (the store's;
     PokerStars-style text writes it, trackers need digits), ``hand_id`` the table's own id (kept in PHH).
+    ``proof``: the hand's deck commitment and, the hand being over, its salt and deck (docs/fairness.md).
     ``currency`` is an ISO 4217 code ("USD"), empty for play
     money and tournament chips; ``minor_units`` is how many engine units make one currency unit (100
     when the engine counts cents); PHH amounts are written in currency units. ``stakes`` is an optional
@@ -61,6 +92,7 @@ class HandContext:
     venue: str = ""
     time_zone_label: str = ""
     hand_number: int | None = None
+    proof: DeckProof | None = None
 
     def __post_init__(self) -> None:
         for n in (self.hand_number, self.tournament.number if self.tournament else None):

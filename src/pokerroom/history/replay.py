@@ -61,6 +61,9 @@ class ScriptedSource:
         self._spare = list(spare)
         self._stub = spec.size
         self.improvised = 0  # cards the history did not script (hole or board)
+        # Every request of the engine in order: (purpose, seat) of a card taken, ("reshuffle", None) with
+        # the reshuffled cards; a deck proof's check follows it (history/verify.py).
+        self.log: list[tuple[str, int | None, tuple[Card, ...]]] = []
 
     def _spare_card(self) -> Card:
         if self._spare:
@@ -69,6 +72,7 @@ class ScriptedSource:
 
     def take(self, purpose: str, seat: int | None) -> Card:
         self._stub -= 1
+        self.log.append((purpose, seat, ()))
         if purpose in ("hole", "draw") and seat is not None:
             queue = self._hole.get(seat)
             if queue:
@@ -85,6 +89,7 @@ class ScriptedSource:
 
     def reshuffle(self, cards: Sequence[Card]) -> None:
         self._stub = len(cards)
+        self.log.append(("reshuffle", None, tuple(cards)))
 
     def unused_script(self) -> int:
         """Scripted cards the engine never asked for (the history dealt more than our rules do)."""
@@ -265,6 +270,8 @@ class Replay:
     finishing_stacks: tuple[int, ...]
     complete: bool
     notes: list[str]
+    deals: list[tuple[str, int | None, tuple[Card, ...]]] = field(default_factory=list)
+    unused: int = 0  # cards the history names that the engine never dealt
 
     @property
     def matches(self) -> bool | None:
@@ -449,6 +456,8 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
         tuple(stacks[hand.seat_of(p)] for p in range(1, hand.player_count + 1)),
         state.is_over,
         notes,
+        source.log,
+        source.unused_script(),
     )
 
 

@@ -411,4 +411,11 @@ def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer
         elif isinstance(e, PotAwarded):
             w.awarded(e)
     w.summary()
+    proof = w.ctx.proof
+    if proof is not None:  # docs/fairness.md: the deck proof, after the summary
+        w.lines += [
+            f"Deck commitment (SHA-256): {proof.commitment}",
+            f"Deck salt: {proof.salt}",
+            f"Deck: {proof.deck}",
+        ]
     return "\n".join(w.lines) + "\n"

@@ -296,6 +296,12 @@ def phh_fields(
         fields += [("_buy_in", ctx.tournament.buy_in), ("_fee", ctx.tournament.fee)]
     if viewer is not None:
         fields.append(("_viewer", player.get(viewer, 0)))
+    if ctx.proof is not None:  # docs/fairness.md: `pokerroom verify` checks these
+        fields += [
+            ("_deck_commitment", ctx.proof.commitment),
+            ("_deck_salt", ctx.proof.salt),
+            ("_deck", ctx.proof.deck),
+        ]
     return fields
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pokerroom.engine import Event, HandState
+from pokerroom.history import DeckProof
 from pokerroom.rooms.effects import HandSettlement
 
 __all__ = ["FinishedHand", "LastHands", "RecalledHand"]
@@ -44,6 +45,11 @@ class FinishedHand:
     players: Mapping[int, tuple[str, str]]  # seat -> (player id, display name), dealt in only
     hand: HandState
     settlement: HandSettlement
+    proof: DeckProof | None = None  # the deck's proof, the hand being over (docs/fairness.md)
+
+    def player_ids(self) -> list[str]:
+        """The players dealt in."""
+        return [p for p, _ in self.players.values()]
 
     def seat_of(self, player: str) -> int | None:
         return _seat_of(self.players, player)
@@ -67,6 +73,7 @@ class RecalledHand:
     variant: str
     players: Mapping[int, tuple[str, str]]
     packed_events: bytes
+    proof: DeckProof | None = None  # for the players dealt in (docs/fairness.md)
 
     @classmethod
     def of(cls, record: FinishedHand) -> RecalledHand:
@@ -78,6 +85,7 @@ class RecalledHand:
             record.hand.variant.code,
             dict(record.players),
             packed,
+            record.proof,
         )
 
     @property

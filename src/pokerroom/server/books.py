@@ -10,15 +10,13 @@ store fault) interrupts is settled from this record by the journal's recovery.
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import Mapping, Sequence
 
-import orjson
-
 from pokerroom.engine import HandState
+from pokerroom.server.fairness import DeckSeal
 from pokerroom.server.metrics import Metrics
-from pokerroom.store import HandHistory, HandJournal, SeatRecord, deck_commitment
+from pokerroom.store import HandHistory, HandJournal, SeatRecord
 
 __all__ = ["HandBook"]
 
@@ -27,16 +25,24 @@ class HandBook:
     __slots__ = (
         "commitment", "deck_text", "hand", "journal", "journaled", "metrics", "opened", "salt", "started"
     )  # fmt: skip
+    # (the deck's seal, docs/fairness.md: the one the table core publishes, from ``Seals``)
 
     _count = 0  # (books are numbered as they are made: the order their hands started in)
 
-    def __init__(self, journal: HandJournal, hand: HandState, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        journal: HandJournal,
+        hand: HandState,
+        metrics: Metrics | None = None,
+        seal: DeckSeal | None = None,
+    ) -> None:
         self.journal = journal
         self.metrics = metrics
         self.hand = hand
-        self.salt = secrets.token_hex(16)
-        self.deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
-        self.commitment = deck_commitment(self.deck_text, self.salt)
+        seal = seal if seal is not None else DeckSeal(hand)
+        self.salt = seal.salt
+        self.deck_text = seal.deck_text
+        self.commitment = seal.commitment
         self.journaled = 0
         self.started = False  # the start record is in the journal
         HandBook._count += 1

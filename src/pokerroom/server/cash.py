@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -77,7 +78,7 @@ class CashActor(FaultTolerantActor):
         self.services = services
         self.table = table
         self.tid = table.config.table_id
-        self.core = TableCore(self.tid, table.seat_of)
+        self.core = TableCore(self.tid, table.seat_of, services.seals)
         self.sessions: dict[str, int] = {}  # player -> seat session (ledger account) id
         self.book: HandBook | None = None
         self.hands_played = 0
@@ -155,11 +156,13 @@ class CashActor(FaultTolerantActor):
             with contextlib.suppress(UnknownHand, HandNotOpen):
                 await self.services.store.journal.cancel_hand(hand.hand_id, reason="the store failed")
         self.book = None
+        if hand is not None:
+            self.services.seals.done(hand.hand_id)  # a cancelled hand: its deck is never revealed
         ledger = self.services.store.ledger
         stacks = {p: (await ledger.session(sid)).balance for p, sid in self.sessions.items()}
         await self.process(self.table.void_hand(stacks, self.clock.now()))
         for watch in list(self.core.watchers.values()):
-            state = table_view(self.table, watch.player, self.clock.now())
+            state = self.services.seals.stamp(table_view(self.table, watch.player, self.clock.now()))
             watch.send(
                 orjson.dumps(
                     {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
@@ -298,7 +301,8 @@ class CashActor(FaultTolerantActor):
         if any(isinstance(e, HandStarted) for e in item.events):
             players = dict(ended.players) if ended is not None else self.table.hand_players()
             if self.book is None or self.book.hand is not hand:  # (the same book when done again)
-                self.book = HandBook(self.services.store.journal, hand, self.services.metrics)
+                seal = self.services.seals.of(hand)
+                self.book = HandBook(self.services.store.journal, hand, self.services.metrics, seal)
             if self.book.started:
                 await self.book.record()
                 return
@@ -315,6 +319,9 @@ class CashActor(FaultTolerantActor):
     async def _finish(self, item: HandFinished) -> None:
         record = item.record
         s = record.settlement
+        seals = self.services.seals
+        seal = seals.get(record.hand_id)
+        record = replace(record, proof=seal.proof() if seal is not None else None)
         if self.book is not None:
             await self.book.close(
                 deltas={self.sessions[p]: d for p, d in s.results.items()},
@@ -323,6 +330,7 @@ class CashActor(FaultTolerantActor):
                 history=histories_of(record),
             )
         self.book = None
+        seals.reveal(record.hand_id, self.tid, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
         if self.services.metrics is not None:
             self.services.metrics.hand(self.kind)
@@ -372,6 +380,7 @@ class CashActor(FaultTolerantActor):
 
     def snapshot(self, conn: Connection) -> dict[str, Any]:
         state = table_view(self.table, conn.player, self.clock.now())
+        self.services.seals.stamp(state)
         state["paused"] = self.pause is not None
         return {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
 

@@ -28,9 +28,10 @@ from pokerroom.engine import (
     TimeOut,
     command_from_dict,
 )
-from pokerroom.engine.events import Event
+from pokerroom.engine.events import Event, HandStarted
 from pokerroom.rooms import HandEvents, TurnClock
 from pokerroom.server.errors import Refused
+from pokerroom.server.fairness import Seals
 
 __all__ = ["Action", "TableCore", "Watch", "command_of", "decision_for"]
 
@@ -73,11 +74,15 @@ class Watch:
 
 
 class TableCore:
-    """The wire side of one table. ``seat_of`` finds a player's seat (None: not seated there)."""
+    """The wire side of one table. ``seat_of`` finds a player's seat (None: not seated there); ``seals``
+    gives each ``hand_started`` event its hand's deck commitment (docs/fairness.md)."""
 
-    def __init__(self, table_id: str, seat_of: Callable[[str], int | None]) -> None:
+    def __init__(
+        self, table_id: str, seat_of: Callable[[str], int | None], seals: Seals | None = None
+    ) -> None:
         self.table_id = table_id
         self.seat_of = seat_of
+        self.seals = seals
         self.seq = 0
         self.watchers: dict[Hashable, Watch] = {}
         self.closed = False
@@ -167,12 +172,16 @@ class TableCore:
                 self._send(watch, public_frame, public)
 
     def _event_frame(self, hand_id: str, seq: int, event: Event) -> dict[str, Any]:
+        data = event.to_dict()
+        if isinstance(event, HandStarted) and self.seals is not None:
+            seal = self.seals.get(hand_id)  # (made by the actor before the hand's first frame)
+            data["commitment"] = seal.commitment if seal is not None else None
         return {
             "type": "event",
             "table": self.table_id,
             "seq": seq,
             "hand_id": hand_id,
-            "event": event.to_dict(),
+            "event": data,
         }
 
     def turn(

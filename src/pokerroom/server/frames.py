@@ -29,6 +29,8 @@ __all__ = ["ERROR_CODES", "SERVER_MESSAGES", "EventModel"]
 SeenCard = Annotated[str, Field(pattern=r"^(\?\?|(10|[2-9TJQKA])[cdhs])$")]
 ShownCard = Annotated[str, Field(pattern=r"^(10|[2-9TJQKA])[cdhs]$")]
 SeatKey = Annotated[str, Field(pattern=r"^[1-9][0-9]?$")]  # a seat number as a JSON object key
+Commitment = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]  # SHA-256(salt:deck), hex
+_COMMITMENT = "the hand's deck commitment, SHA-256(salt:deck) in hex (docs/fairness.md)"
 
 
 class _Frame(BaseModel):
@@ -64,6 +66,8 @@ def _event_models() -> list[type[BaseModel]]:
         fields: dict[str, Any] = {"type": (Literal[cls.kind], ...)}
         for f in dataclasses.fields(cls):
             fields[f.name] = (_wire_type(hints[f.name]), ...)
+        if cls is engine_events.HandStarted:  # added by the table core (docs/fairness.md)
+            fields["commitment"] = (Commitment | None, Field(None, description=_COMMITMENT))
         model = create_model(
             f"{name}Event", __config__=ConfigDict(extra="forbid"), __doc__=cls.__doc__ or name, **fields
         )
@@ -183,6 +187,7 @@ class HandView(_Frame):
     over: bool
     decision: Decision | None = None
     to_act: int | None = None
+    commitment: Commitment | None = Field(None, description=_COMMITMENT)
 
 
 class ClockView(_Frame):
@@ -443,8 +448,19 @@ class LastHandsList(_Frame):
     hands: list[LastHandRow]
 
 
+class Proof(_Frame):
+    """A hand's deck proof (docs/fairness.md): the commitment published at its start, the salt and the
+    deck (the exact committed text: canonical JSON of the cards in dealing order and the reshuffle
+    order). ``SHA-256(salt + ":" + deck)`` is the commitment."""
+
+    commitment: Commitment
+    salt: str
+    deck: str
+
+
 class LastHand(_Frame):
-    """One of the player's last hands, with every card that was shown or mucked at its showdown."""
+    """One of the player's last hands, with every card that was shown or mucked at its showdown, and
+    its deck proof when the player was dealt in."""
 
     type: Literal["last_hand"]
     hand_id: str
@@ -452,6 +468,33 @@ class LastHand(_Frame):
     seat: int | None
     players: dict[SeatKey, str]
     events: list[EventModel]
+    proof: Proof | None = None
+
+
+class DeckRevealed(_Frame):
+    """A hand is over: its deck proof, to every player dealt in (never to observers, never before the
+    hand is over). See docs/fairness.md."""
+
+    type: Literal["deck_revealed"]
+    table: str
+    hand_id: str
+    commitment: Commitment
+    salt: str
+    deck: str
+
+
+class HandVerified(_Frame):
+    """Answer to ``verify_hand``: ``ok`` when the deck proof holds; ``problems`` say exactly what
+    differs, ``notes`` what could not be checked, ``checked`` how many dealt cards were compared."""
+
+    type: Literal["hand_verified"]
+    ref: str | None = None
+    hand_id: str
+    ok: bool
+    problems: list[str]
+    notes: list[str]
+    checked: int
+    commitment: str
 
 
 class PoolJoined(_Frame):
@@ -537,6 +580,8 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Pong,
     LastHandsList,
     LastHand,
+    DeckRevealed,
+    HandVerified,
     PoolJoined,
     PoolEntry,
     PoolMove,

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from pokerroom.engine import HandState
-from pokerroom.history import HandContext, TournamentInfo, write_phh, write_pokerstars
+from pokerroom.history import DeckProof, HandContext, TournamentInfo, write_phh, write_pokerstars
 from pokerroom.rooms import FinishedHand
 from pokerroom.store import HandHistory, HandNumbers, PlayerView
 
@@ -18,6 +18,7 @@ _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "PLAY": ""}
 
 def context_of(record: FinishedHand) -> HandContext:
     return HandContext(
+        proof=record.proof,
         hand_id=record.hand_id,
         table=record.table_name,
         time=record.started_at,
@@ -42,9 +43,11 @@ def tournament_histories(
     started_at: datetime | None,
     players: Mapping[int, tuple[str, str]],
     info: TournamentInfo,
+    proof: DeckProof | None = None,
 ) -> HandHistory:
     """The same for a tournament hand: amounts in tournament chips, the tournament in the header."""
     ctx = HandContext(
+        proof=proof,
         hand_id=hand.hand_id,
         table=table,
         time=started_at,

@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -50,7 +51,7 @@ class PoolActor(FaultTolerantActor):
         # Table (and so hand) ids must stay unique across restarts of the room: start the counter at the
         # clock (milliseconds) rather than at 0.
         pool._tables_made = int(services.clock.now().timestamp() * 1000)
-        self.windows = RushWindows(pool, services.players)
+        self.windows = RushWindows(pool, services.players, services.seals)
         self.sessions: dict[str, int] = {}  # entry id -> seat session (ledger account) id
         self.numbers: dict[str, int] = {}  # entry id -> its number, until the entry has left the pool
         self.owners: dict[str, str] = {}  # entry id -> its player, likewise
@@ -134,6 +135,7 @@ class PoolActor(FaultTolerantActor):
         for book in sorted(self.books.values(), key=lambda b: b.opened, reverse=True):
             with contextlib.suppress(UnknownHand, HandNotOpen):
                 await journal.cancel_hand(book.hand.hand_id, reason="the store failed")
+            self.services.seals.done(book.hand.hand_id)  # a cancelled hand: its deck is never revealed
         self.books.clear()
         self.windows.cores.clear()
         ledger = self.services.store.ledger
@@ -229,7 +231,10 @@ class PoolActor(FaultTolerantActor):
                 return
             opened = self.books.get(tid)
             if opened is None:  # (the same book when this is done again after a store fault)
-                opened = self.books[tid] = HandBook(self.services.store.journal, hand, self.services.metrics)
+                seal = self.services.seals.of(hand)
+                opened = self.books[tid] = HandBook(
+                    self.services.store.journal, hand, self.services.metrics, seal
+                )
             seats = [
                 SeatRecord(seat, store_id(self.owners[eid]), self.sessions[eid], p.starting_stack)
                 for seat, p in hand.players.items()
@@ -242,6 +247,9 @@ class PoolActor(FaultTolerantActor):
 
     async def _finish(self, record: FinishedHand) -> None:
         book = self.books.pop(record.table_id, None)
+        seals = self.services.seals
+        seal = seals.get(record.hand_id)
+        record = replace(record, proof=seal.proof() if seal is not None else None)
         s = record.settlement
         points: dict[int, int] = {}
         for eid, v in s.points.items():
@@ -254,6 +262,7 @@ class PoolActor(FaultTolerantActor):
                 points=points,
                 history=histories_of(record),
             )
+        seals.reveal(record.hand_id, record.table_id, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
         if self.services.metrics is not None:
             self.services.metrics.hand(self.kind)

@@ -161,6 +161,13 @@ class LastHands(_Msg):
     hand_id: Annotated[str | None, Field(default=None, max_length=64)] = None
 
 
+class VerifyHand(_Msg):
+    """Check the deck proof of one of your hands (docs/fairness.md): the answer is ``hand_verified``."""
+
+    type: Literal["verify_hand"]
+    hand_id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class Ping(_Msg):
     type: Literal["ping"]
 
@@ -242,6 +249,7 @@ ClientMessage = Annotated[
     | Act
     | Chat
     | LastHands
+    | VerifyHand
     | Ping
     | PoolJoin
     | PoolLeave
@@ -298,6 +306,7 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Act,
     Chat,
     LastHands,
+    VerifyHand,
     Ping,
     PoolJoin,
     PoolLeave,

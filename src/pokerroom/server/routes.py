@@ -16,13 +16,15 @@ import orjson
 from pydantic import BaseModel
 
 from pokerroom.engine import EngineError
+from pokerroom.history import DeckProof, HistoryError, Verdict, read_phh, verify_hand
 from pokerroom.server import protocol as p
 from pokerroom.server.cash import CashActor, login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused, error_frame
+from pokerroom.server.ids import store_id
 from pokerroom.server.room import Room
 from pokerroom.server.tournament import TournamentActor
-from pokerroom.store import StoreError, unavailable
+from pokerroom.store import StoreError, UnknownHand, unavailable
 
 __all__ = ["handle", "send_error"]
 
@@ -113,6 +115,8 @@ async def _route(room: Room, conn: Connection, msg: BaseModel, ref: str | None) 
         await _table_request(room, conn, msg, ref)
     elif isinstance(msg, p.LastHands):
         _last_hands(room, conn, msg)
+    elif isinstance(msg, p.VerifyHand):
+        await _verify_hand(room, conn, msg, ref)
     elif isinstance(msg, p.PoolJoin | p.PoolLeave | p.QuickFold | p.PoolAct):
         await _pool(room, conn, msg, ref)
     elif isinstance(msg, p.TournamentRegister):
@@ -239,5 +243,27 @@ def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
             "seat": seat,
             "players": {str(s): name for s, (_, name) in record.players.items()},
             "events": [e.to_dict() for e in record.events_for(seat)],
+            "proof": _proof(record.proof) if seat is not None else None,
         },
     )
+
+
+def _proof(proof: DeckProof | None) -> dict[str, str] | None:
+    """A hand's deck proof for a player dealt in (docs/fairness.md)."""
+    if proof is None:
+        return None
+    return {"commitment": proof.commitment, "salt": proof.salt, "deck": proof.deck}
+
+
+async def _verify_hand(room: Room, conn: Connection, msg: p.VerifyHand, ref: str | None) -> None:
+    """Check the deck proof of the player's own history of a hand, as ``pokerroom verify`` does."""
+    player = login_of(conn)
+    try:
+        own = await room.store.histories.player_hand(store_id(player), msg.hand_id)
+    except UnknownHand:
+        raise Refused("unknown_hand", "you have no history of that hand", hand_id=msg.hand_id) from None
+    try:
+        verdict = verify_hand(read_phh(own.phh))
+    except HistoryError as exc:
+        verdict = Verdict(msg.hand_id, ok=False, problems=[f"the history cannot be read: {exc}"])
+    _send(conn, {"type": "hand_verified", "ref": ref, **verdict.to_dict(), "hand_id": msg.hand_id})

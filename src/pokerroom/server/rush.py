@@ -10,13 +10,14 @@ entry may Quick Fold now), ``pool_entry`` when it waits or leaves. Nobody observ
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 import orjson
 
 from pokerroom.engine import Command, HandState
+from pokerroom.engine.events import HandStarted
 from pokerroom.rooms import HandEvents, HandFinished, TurnClock
 from pokerroom.rooms.rush import (
     Entry,
@@ -30,6 +31,7 @@ from pokerroom.rooms.rush import (
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
+from pokerroom.server.fairness import Seals
 from pokerroom.server.players import Players
 
 __all__ = ["RushWindows"]
@@ -38,9 +40,10 @@ __all__ = ["RushWindows"]
 class RushWindows:
     """The entries' windows of one pool. ``players`` delivers a frame to a player's connections."""
 
-    def __init__(self, pool: RushPool, players: Players) -> None:
+    def __init__(self, pool: RushPool, players: Players, seals: Seals | None = None) -> None:
         self.pool = pool
         self.players = players
+        self.seals = seals if seals is not None else Seals()
         self.cores: dict[str, TableCore] = {}  # live table id -> its core
 
     @property
@@ -75,7 +78,7 @@ class RushWindows:
         for core in self.cores.values():  # a moved entry gets nothing more of an older hand
             core.unwatch(item.entry)
         tid = item.table
-        core = self.cores.get(tid) or TableCore(tid, lambda player: None)
+        core = self.cores.get(tid) or TableCore(tid, lambda player: None, self.seals)
         self.cores[tid] = core
         core.watch(item.entry, self._watch(e, item.seat))
         st = self.pool.stakes
@@ -96,7 +99,11 @@ class RushWindows:
             },
         )
 
-    def events(self, item: HandEvents) -> None:
+    def events(self, item: HandEvents, hand: HandState | None = None) -> None:
+        """The hand's events to the entries at its table; ``hand`` (when it starts here) is sealed first:
+        its commitment goes out with ``hand_started`` (a cash pool's book has sealed it already)."""
+        if hand is not None and hand.hand_id == item.hand_id:
+            self.seals.of(hand)
         core = self.cores.get(item.table_id)
         if core is not None:
             core.events(item)
@@ -160,7 +167,7 @@ class RushWindows:
                 names = t.names if t is not None else (finished.players if finished is not None else {})
                 self.moved(item, hand, names)
             elif isinstance(item, HandEvents):
-                self.events(item)
+                self.events(item, self._starting(item, step if step is not None else items))
             elif isinstance(item, TurnClock):
                 t = self.pool.tables.get(item.table_id)
                 if t is not None:
@@ -171,6 +178,18 @@ class RushWindows:
                 self.waiting(item)
             elif isinstance(item, EntryLeft):
                 self.left(item, numbers.get(item.entry, 0))
+
+    def _starting(self, item: HandEvents, step: Sequence[object]) -> HandState | None:
+        """The hand these events start (None: they do not start one)."""
+        if not any(isinstance(e, HandStarted) for e in item.events):
+            return None
+        t = self.pool.tables.get(item.table_id)
+        if t is not None and t.hand.hand_id == item.hand_id:
+            return t.hand
+        return next(
+            (n.record.hand for n in step if isinstance(n, HandFinished) and n.record.hand_id == item.hand_id),
+            None,
+        )
 
     # ---------------------------------------------------------------------------- requests
 
@@ -230,7 +249,7 @@ class RushWindows:
                 "quick_fold": self.pool.quick_fold_offered(),
             }
             conn.send(orjson.dumps(move).decode())
-            state = rush_table_view(self.pool, t.table_id, e.entry_id, now)
+            state = self.seals.stamp(rush_table_view(self.pool, t.table_id, e.entry_id, now))
             if state is not None:
                 snap = {"type": "snapshot", **envelope, "table": t.table_id, "seq": core.seq, "state": state}
                 conn.send(orjson.dumps(snap).decode())

@@ -6,11 +6,12 @@ tests give a manual clock, a seeded ``random.Random`` and connections that only 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pokerroom.cards import RandomSource
 from pokerroom.rooms import LastHands, PointsPolicy
 from pokerroom.server.clock import Clock
+from pokerroom.server.fairness import Seals
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.store import Store
@@ -27,3 +28,4 @@ class Services:
     last_hands: LastHands  # the "last hand" window of every player
     points: PointsPolicy | None = None
     metrics: Metrics | None = None  # the room's Prometheus metrics (None: not measured)
+    seals: Seals = field(default_factory=Seals)  # every hand's deck proof (docs/fairness.md)

@@ -10,6 +10,19 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from pokerroom.history.model import deck_commitment
+
+__all__ = [
+    "Clock",
+    "canonical_json",
+    "deck_commitment",
+    "fingerprint",
+    "hash_token",
+    "new_salt",
+    "utc_now",
+    "verify_deck",
+]
+
 Clock = Callable[[], datetime]
 """Returns the current time as an aware UTC datetime. Inject a fake one in tests."""
 
@@ -31,19 +44,6 @@ def fingerprint(value: Any) -> str:
 def new_salt() -> str:
     """A fresh secret salt for a deck commitment: 32 hex digits from ``secrets``."""
     return secrets.token_hex(16)
-
-
-def deck_commitment(deck_text: str, salt: str) -> str:
-    """The public commitment to a hand's deck, published at the start of the hand.
-
-    ``SHA-256(salt + ":" + deck_text)`` over UTF-8, as 64 lowercase hex digits. ``deck_text`` is the deck
-    in dealing order as text (e.g. ``"AsKd7c..."``); the salt is secret until the end record reveals both,
-    so nobody can search the 52! orders for the hash, yet anybody can check it afterwards."""
-    if not isinstance(deck_text, str) or not isinstance(salt, str):
-        raise TypeError("deck_text and salt must be str")
-    if not salt:
-        raise ValueError("the salt must not be empty")
-    return hashlib.sha256(f"{salt}:{deck_text}".encode()).hexdigest()
 
 
 def verify_deck(commitment: str, deck_text: str, salt: str) -> bool:

@@ -14,12 +14,15 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
 import orjson
 
+from pokerroom.engine import HandState
+from pokerroom.engine.events import HandStarted
+from pokerroom.history import DeckProof
 from pokerroom.rooms import HandEvents, HandFinished, TurnClock
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.rush import EntryLeft, EntryMoved, EntryWaiting
@@ -201,7 +204,7 @@ class TournamentActor(FaultTolerantActor):
         if rush is None:
             return None
         if self.windows is None or self.windows.pool is not rush:
-            self.windows = RushWindows(rush, self.services.players)
+            self.windows = RushWindows(rush, self.services.players, self.services.seals)
         return self.windows
 
     def _core(self, table_id: str) -> TableCore | None:
@@ -211,9 +214,26 @@ class TournamentActor(FaultTolerantActor):
         number = next((n for n, t in self.director.tables.items() if t.tid == table_id), None)
         if number is None:
             return None
-        core = self.cores[table_id] = TableCore(table_id, lambda player: self._seat_at(number, player))
+        core = self.cores[table_id] = TableCore(
+            table_id, lambda player: self._seat_at(number, player), self.services.seals
+        )
         self._numbers[table_id] = number
         return core
+
+    def _starting(self, item: HandEvents, step: Sequence[object]) -> HandState | None:
+        """The hand these events start (None: they do not start one)."""
+        if not any(isinstance(e, HandStarted) for e in item.events):
+            return None
+        table = next((t for t in self.director.tables.values() if t.tid == item.table_id), None)
+        if table is not None and table.hand is not None and table.hand.hand_id == item.hand_id:
+            return table.hand
+        return next(
+            (n.hand for n in step if isinstance(n, TableHandEnded) and n.hand_id == item.hand_id), None
+        )
+
+    def _reveal(self, hand_id: str, table_id: str, players: list[str]) -> DeckProof | None:
+        """The hand is over (and stored): its deck proof to the players dealt in (docs/fairness.md)."""
+        return self.services.seals.reveal(hand_id, table_id, players, self.services.players.notify)
 
     def _seat_at(self, number: int, player: str) -> int | None:
         table = self.director.tables.get(number)
@@ -237,8 +257,13 @@ class TournamentActor(FaultTolerantActor):
                 self.rush_hands += 1
                 if self.services.metrics is not None:
                     self.services.metrics.hand(self.kind)
-                self.services.last_hands.add(item.record)
+                record = item.record
+                proof = self._reveal(record.hand_id, record.table_id, record.player_ids())
+                self.services.last_hands.add(replace(record, proof=proof))
         elif isinstance(item, HandEvents):
+            hand = self._starting(item, step)
+            if hand is not None:
+                self.services.seals.of(hand)  # its commitment goes out with ``hand_started``
             core = self._core(item.table_id)
             if core is not None:
                 core.events(item)
@@ -258,6 +283,7 @@ class TournamentActor(FaultTolerantActor):
             self.services.players.notify(item.player, orjson.dumps(frame).decode())
             self._snapshots(table.tid)
         elif isinstance(item, TableHandEnded):
+            self._reveal(item.hand_id, item.table_id, [p for p, _ in item.players.values()])
             self.hands_played += 1
             if self.services.metrics is not None:
                 self.services.metrics.hand(self.kind)
@@ -342,7 +368,7 @@ class TournamentActor(FaultTolerantActor):
             return
         now = self.clock.now()
         for watch in list(core.watchers.values()):
-            state = tournament_table_view(self.director, number, watch.player, now)
+            state = self.services.seals.stamp(tournament_table_view(self.director, number, watch.player, now))
             if state is not None:
                 frame = {"type": "snapshot", "table": table_id, "seq": core.seq, "state": state}
                 watch.send(orjson.dumps(frame).decode())
@@ -365,6 +391,7 @@ class TournamentActor(FaultTolerantActor):
         if conn.player is not None:
             self.director.set_connected(conn.player, True)
         state = tournament_table_view(self.director, table.number, conn.player, self.clock.now())
+        self.services.seals.stamp(state)
         if state is not None:
             state["paused"] = self.pause is not None
         return {"type": "snapshot", "table": table_id, "seq": core.seq, "state": state}

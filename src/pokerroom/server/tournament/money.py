@@ -277,8 +277,17 @@ class TournamentBank:
             rec = item.record
             hand, table, name, seats = rec.hand, rec.table_id, rec.table_name, rec.seats
             started, players = rec.started_at, dict(rec.players)
+        # (a hand that started and ended in this step is sealed here first: the step is stored before
+        # its frames go out, and the table core publishes this same seal's commitment)
+        seal = self.services.seals.of(hand)
         history = tournament_histories(
-            hand, table=name, seats=seats, started_at=started, players=players, info=info
+            hand,
+            table=name,
+            seats=seats,
+            started_at=started,
+            players=players,
+            info=info,
+            proof=seal.proof(),
         )
         game = f"{hand.variant.code}/{hand.structure.betting.value}"
         return TournamentHand(hand.hand_id, table, game, now, history)

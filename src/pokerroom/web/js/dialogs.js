@@ -141,7 +141,34 @@ export class LastHands {
       const lines = msg.events.map((e) => describe(e, who, msg.seat)).filter(Boolean);
       clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }),
         h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t }))));
+      const proof = msg.proof || this.app.fairness.proofs.get(msg.hand_id);
+      if (proof) {
+        this.verdict = h("div", { class: "verify-result", role: "status" });
+        this.detail.append(h("p", {}, h("button", { type: "button", class: "link verify",
+          onclick: () => this.verify(msg.hand_id, proof), text: "Verify" }),
+          ` the deck (commitment ${proof.commitment.slice(0, 16)}\u2026)`), this.verdict);
+      }
+    } else if (msg.type === "hand_verified" && this.verdict && msg.hand_id === this.verifying) {
+      const room = msg.ok
+        ? [`The cards of your history were dealt from this deck in order (${msg.checked} compared).`]
+        : msg.problems.map((p) => `Differs: ${p}`);
+      const list = this.verdict.querySelector("ul");
+      for (const t of [...room, ...msg.notes.map((n) => `Note: ${n}`)]) list.append(h("li", { text: t }));
+      this.verdict.dataset.room = msg.ok ? "ok" : "failed";
+      this.verdict.querySelector(".verify-head").textContent =
+        msg.ok && this.verdict.dataset.browser === "ok" ? "OK" : "FAILED";
     }
+  }
+
+  // The browser checks the hash and the commitment it saw at the start; the room checks the dealing
+  // order on the player's own history (the same check as `pokerroom verify`).
+  verify(handId, proof) {
+    const { ok, lines } = this.app.fairness.check(handId, proof);
+    this.verifying = handId;
+    clear(this.verdict).append(h("strong", { class: "verify-head", text: ok ? "Checking..." : "FAILED" }),
+      h("ul", {}, lines.map((t) => h("li", { text: t }))));
+    this.verdict.dataset.browser = ok ? "ok" : "failed";
+    this.app.socket.send({ type: "verify_hand", hand_id: handId });
   }
 }
 

@@ -7,6 +7,7 @@ import { Tile } from "./tile.js";
 import { Cashier, LastHands, PoolDialog, SitDialog } from "./dialogs.js";
 import { RushTile } from "./rush.js";
 import { TournamentDialog } from "./tournament.js";
+import { Fairness } from "./fairness.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -24,6 +25,7 @@ class App {
     this.joining = new Map(); // ref of a pool_join -> pool summary
     this.poolQueue = []; // pool frames waiting for the lobby's list of pools
     this.cashier = new Cashier(this);
+    this.fairness = new Fairness(); // deck commitments seen and proofs revealed (docs/fairness.md)
     this.lastHands = new LastHands(this);
     this.tournamentDialog = new TournamentDialog(this);
     this.socket.listeners.add((msg) => this.onMessage(msg));
@@ -235,6 +237,7 @@ class App {
   }
 
   onMessage(msg) {
+    this.fairness.observe(msg);
     if ((msg.type && msg.type.startsWith("pool_")) || msg.pool !== undefined) {
       this.onPool(msg); // a Rush entry's window: pool_* frames, and its table's frames (with pool and entry)
       return;
@@ -256,7 +259,9 @@ class App {
       return;
     }
     if (msg.type === "balance" && msg.currency === "PLAY") this.setBalance(msg.amount);
-    else if (msg.type === "last_hands" || msg.type === "last_hand") this.lastHands.onMessage(msg);
+    else if (msg.type === "last_hands" || msg.type === "last_hand" || msg.type === "hand_verified") {
+      this.lastHands.onMessage(msg);
+    }
     else if (msg.type === "error" && msg.code === "session_ended") {
       // Logged out (here or in another tab) or expired: back to the login form.
       this.socket.close();
