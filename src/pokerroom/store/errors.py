@@ -60,6 +60,15 @@ class AccountLocked(StoreError):
         self.until = until
 
 
+class AccountSuspended(AccountLocked):
+    """An operator locked the account (the console): no login until an operator unlocks it, from any
+    device."""
+
+    def __init__(self) -> None:
+        StoreError.__init__(self, "this account is locked by the operator: contact support")
+        self.until = None
+
+
 class UnknownToken(StoreError):
     """A session token the store never issued, or one that was logged out."""
 
