@@ -113,7 +113,8 @@ async def test_pause_message_watch_resume_and_close(console: Console) -> None:
         r = await console.http.post("/api/console/tables/console-nl/pause", headers=console.admin)
         assert r.status_code == 200 and r.json()["state"] == "paused"
         await watcher.until(lambda m: m["type"] == "chat" and "paused by the operator" in m["text"])
-        await until(lambda: not actor.table.in_hand)
+        in_progress = actor.hands_played  # the hand dealt when the pause came is played to its end
+        await until(lambda: not actor.table.in_hand and actor.hands_played > in_progress)
         played = actor.hands_played
         assert actor.table.halted and len(actor.table.seats) == 3  # nobody left, nothing cashed out
         r = await console.http.post(
@@ -122,7 +123,7 @@ async def test_pause_message_watch_resume_and_close(console: Console) -> None:
         assert r.status_code == 200
         chat = await watcher.until(lambda m: m["type"] == "chat" and "break ends soon" in m["text"])
         assert chat["from"] == "dealer" and chat["text"] == "Operator: break ends soon"
-        assert actor.hands_played == played
+        assert actor.hands_played == played and not actor.table.in_hand
 
         r = await console.http.post("/api/console/tables/console-nl/resume", headers=console.admin)
         assert r.json()["state"] == "playing"
