@@ -276,6 +276,30 @@ class Room:
         self.settings = self.with_overrides(self.settings)
         return actor
 
+    async def edit_tournament(
+        self, cfg: TournamentConfig, *, rush: bool, spec: dict[str, Any]
+    ) -> TournamentActor:
+        """Replace a tournament that has not started and that nobody registered for (not a sit-and-go's
+        copy: cancel its series and schedule another) by ``cfg`` (the same id)."""
+        tid = cfg.tournament_id
+        actor = self.tournament(tid)
+
+        async def job() -> None:
+            d = actor.director
+            if actor.series is not None or d.status not in ("announced", "registering") or d.entrants:
+                raise Refused(
+                    "registration_closed",
+                    "only a tournament not started, with nobody registered, and not a sit-and-go's copy "
+                    "can be edited (cancel it and schedule another)",
+                    tournament=tid,
+                )
+            d.status = "cancelled"  # nobody registers any more: this one is replaced
+
+        await actor.call(job)
+        await actor.stop()
+        del self.tournaments[tid]
+        return self.schedule_tournament(cfg, rush=rush, spec=spec)
+
     async def cancel_tournament(self, tid: str) -> str:
         """Cancel a tournament that has not started: every buy-in and fee refunded (§9.2). A sit-and-go's
         copy ends its series (no new copy opens, now or after a restart). Returns the id the console

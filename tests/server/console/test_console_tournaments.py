@@ -149,3 +149,31 @@ async def test_the_consoles_schedule_and_cancellations_survive_a_restart(tmp_pat
         assert not any(t.series == "turbo6" for t in room.tournaments.values())
         await room.reconfigure(settings)  # a reload of the file does not bring the series back
         assert not any(t.series == "turbo6" for t in room.tournaments.values())
+
+
+@pytest.mark.asyncio
+async def test_a_tournament_is_edited_before_anybody_registers_and_not_after(console: Console) -> None:
+    fields = {**MTT, "id": "c-edit"}
+    assert (
+        await console.http.post("/api/console/tournaments", json=fields, headers=console.admin)
+    ).status_code == 201
+    r = await console.http.put(
+        "/api/console/tournaments/c-edit",
+        json={**MTT, "name": "Edited", "guarantee": 900},
+        headers=console.admin,
+    )
+    assert r.status_code == 200, r.text
+    actor = console.s.room.tournaments["c-edit"]
+    assert actor.director.config.name == "Edited" and actor.director.config.guarantee == 900
+    r = await console.http.post("/api/tournaments/c-edit/register", json={}, headers=console.player)
+    assert r.status_code == 200, r.text
+    r = await console.http.put(
+        "/api/console/tournaments/c-edit", json={**MTT, "fee": 0}, headers=console.admin
+    )
+    assert r.status_code == 409
+    assert console.s.room.tournaments["c-edit"].director.config.fee == 10
+    r = await console.http.get(
+        "/api/console/audit", params={"action": "tournament.edit"}, headers=console.admin
+    )
+    [entry] = r.json()["entries"]
+    assert entry["before"]["name"] == "c-edit" and entry["after"]["name"] == "Edited"

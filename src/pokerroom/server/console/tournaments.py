@@ -80,6 +80,36 @@ async def schedule(me: Admin, request: Request, body: Annotated[dict[str, Any], 
     return {"tournament": actor.summary()}
 
 
+@router.put("/{tid}")
+async def edit(
+    tid: str, me: Admin, request: Request, body: Annotated[dict[str, Any], Body()]
+) -> dict[str, Any]:
+    """Edit a tournament before it starts, while nobody is registered (``409`` otherwise: cancel it, with
+    the refunds, and schedule another): the same fields as scheduling, for the same id."""
+    r = room(request)
+    actor = r.tournaments.get(tid)
+    if actor is None:
+        raise fail(404, "unknown_tournament", "no such tournament", tournament=tid)
+    before = r.store.games
+    old = {"name": actor.director.config.name, "status": actor.director.status}
+    fields = {**body, "id": tid}
+    rush = fields.pop("rush", False)
+    try:
+        if not isinstance(rush, bool):
+            raise ScheduleError("rush is true or false")
+        cfg = tournament_from_dict(fields)
+    except (ScheduleError, ValueError) as exc:
+        raise fail(422, "bad_tournament", str(exc)) from None
+    spec = _spec(fields, cfg, rush)
+    try:
+        new = await r.edit_tournament(cfg, rush=rush, spec=spec)
+    except Refused as exc:
+        raise fail(409, exc.code, exc.message, tournament=tid) from None
+    await before.save(tid, "tournament", spec, "open")
+    await audited(request, me, "tournament.edit", tid, before=old, after=spec)
+    return {"tournament": new.summary()}
+
+
 @router.post("/{tid}/cancel")
 async def cancel(tid: str, me: Admin, request: Request) -> dict[str, Any]:
     """Cancel a tournament that has not started: every entrant gets his buy-in and fee back (to the
