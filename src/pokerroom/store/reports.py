@@ -3,7 +3,6 @@ tournament fees and overlays; loyalty points issued; hands dealt. Amounts are in
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -62,34 +61,36 @@ class Reports:
         return [RakeRow(d, g, t, c, n, r) for (d, g, t, c), (n, r) in sorted(groups.items())]
 
     async def tournament_money(self, since: datetime) -> list[dict[str, Any]]:
-        """Per tournament: fees kept by the house (buy-ins less refunds) and overlays paid by the house."""
+        """Per tournament (the prize pool each transaction moves): fees kept by the house (buy-ins less
+        refunds) and overlays paid by the house's promotions account."""
+        cols = (TransactionRow.id, TransactionRow.kind, AccountRow.kind, AccountRow.ref)
         q = (
-            select(
-                TransactionRow.kind,
-                TransactionRow.memo,
-                AccountRow.kind,
-                PostingRow.currency,
-                PostingRow.amount,
-            )
+            select(*cols, PostingRow.currency, PostingRow.amount)
             .join(PostingRow, PostingRow.tx_id == TransactionRow.id)
             .join(AccountRow, AccountRow.id == PostingRow.account_id)
             .where(
                 TransactionRow.kind.in_(["tourney_buyin", "tourney_refund", "tourney_overlay"]),
                 TransactionRow.created_at >= since,
-                AccountRow.kind.in_(["house", "promotions"]),
             )
         )
-        out: dict[tuple[str, str], dict[str, Any]] = {}
+        pools: dict[int, str] = {}
+        moves: list[tuple[int, str, str, str, int]] = []
         async with self.db.read() as conn:
-            for tx_kind, memo, account_kind, currency, amount in (await conn.execute(q)).all():
-                tid = str((json.loads(memo) if memo else {}).get("tournament", "?"))
-                row = out.setdefault(
-                    (tid, currency), {"tournament": tid, "currency": currency, "fees": 0, "overlay": 0}
-                )
-                if account_kind == "house" and tx_kind != "tourney_overlay":
-                    row["fees"] += int(amount)
-                elif tx_kind == "tourney_overlay":
-                    row["overlay"] -= int(amount)
+            for tx_id, tx_kind, account_kind, ref, currency, amount in (await conn.execute(q)).all():
+                if account_kind == "prize_pool":
+                    pools[tx_id] = str(ref)
+                elif account_kind in ("house", "promotions"):
+                    moves.append((tx_id, tx_kind, account_kind, currency, int(amount)))
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for tx_id, tx_kind, account_kind, currency, amount in moves:
+            tid = pools.get(tx_id, "?")
+            row = out.setdefault(
+                (tid, currency), {"tournament": tid, "currency": currency, "fees": 0, "overlay": 0}
+            )
+            if tx_kind == "tourney_overlay" and account_kind == "promotions":
+                row["overlay"] -= amount
+            elif account_kind == "house" and tx_kind != "tourney_overlay":
+                row["fees"] += amount
         return [out[k] for k in sorted(out)]
 
     async def points(self, since: datetime) -> list[dict[str, Any]]:
