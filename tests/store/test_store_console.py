@@ -19,7 +19,6 @@ from pokerroom.store import (
     POINTS,
     AccountKind,
     AccountLocked,
-    AccountSuspended,
     BadCredentials,
     Database,
     InsufficientFunds,
@@ -58,9 +57,9 @@ async def test_the_operators_lock_refuses_even_a_known_device(store: Store) -> N
     p = await store.accounts.register("alice", PASSWORD)
     first = await store.accounts.login("alice", PASSWORD)
     await store.operator.lock(p.id, "fraud review")
-    with pytest.raises(AccountSuspended):
+    with pytest.raises(AccountLocked) as refused:
         await store.accounts.login("alice", PASSWORD, devices=[first.device])
-    assert issubclass(AccountSuspended, AccountLocked)
+    assert refused.value.by_operator and "operator" in str(refused.value)
     with pytest.raises(UnknownToken):
         await store.accounts.authenticate(first.token)
     await store.operator.unlock(p.id)

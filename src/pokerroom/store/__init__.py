@@ -17,7 +17,6 @@ from pokerroom.store.audit import AuditEntry, AuditLog
 from pokerroom.store.db import Database, default_url, resolve_url
 from pokerroom.store.errors import (
     AccountLocked,
-    AccountSuspended,
     AlreadySeated,
     BadCredentials,
     BadSequence,
@@ -148,7 +147,6 @@ __all__ = [
     "AccountDetail",
     "AccountKind",
     "AccountLocked",
-    "AccountSuspended",
     "Accounts",
     "AlreadySeated",
     "AuditEntry",

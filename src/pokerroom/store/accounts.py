@@ -25,7 +25,6 @@ from zxcvbn import zxcvbn
 from pokerroom.store.db import Database
 from pokerroom.store.errors import (
     AccountLocked,
-    AccountSuspended,
     BadCredentials,
     InvalidName,
     NameTaken,
@@ -339,7 +338,7 @@ class Accounts:
         if gate is not None:
             gate(device is not None)
         if row is not None and row.locked_by is not None:
-            raise AccountSuspended()
+            raise AccountLocked(None, by_operator=True)
         if device is None:
             until = row.locked_until if row is not None else self._ghost_lock(key, now)
             if until is not None and until > now:

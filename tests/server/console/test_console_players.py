@@ -171,3 +171,20 @@ async def test_roles_are_set_and_audited(console: Console) -> None:
     assert r.status_code == 409
     [entry] = await audit(console, "player.role")
     assert entry["before"] == {"role": "player"} and entry["after"] == {"role": "support"}
+
+
+@pytest.mark.asyncio
+async def test_support_cannot_lock_staff_and_nobody_locks_himself(console: Console) -> None:
+    boss = await console.store.accounts.find("boss")
+    helpdesk = await console.store.accounts.find("helpdesk")
+    body = {"reason": "a takeover"}
+    r = await console.http.post(f"/api/console/players/{boss.id}/lock", json=body, headers=console.support)
+    assert r.status_code == 403
+    r = await console.http.post(
+        f"/api/console/players/{helpdesk.id}/lock", json=body, headers=console.support
+    )
+    assert r.status_code == 409
+    r = await console.http.post(f"/api/console/players/{boss.id}/lock", json=body, headers=console.admin)
+    assert r.status_code == 409
+    assert (await console.store.operator.detail(boss.id)).locked_by is None
+    assert await audit(console, "player.lock") == []

@@ -129,8 +129,12 @@ async def hand_text(pid: int, hand_id: str, me: Staff, request: Request) -> Plai
 @router.post("/{pid}/lock")
 async def lock(pid: int, body: LockIn, me: Staff, request: Request) -> dict[str, Any]:
     """Lock the account (administrators and support): its sessions end now, and no login passes, from any
-    device, until an administrator unlocks it."""
+    device, until an administrator unlocks it. Support locks players only; nobody locks himself."""
     before = await _detail(request, pid)
+    if pid == me.id:
+        raise fail(409, "own_account", "you cannot lock your own account")
+    if before.player.is_staff and not me.is_admin:
+        raise fail(403, "forbidden", "only an administrator locks an administrator or support account")
     await store(request).operator.lock(pid, body.reason)
     await _end_sockets(request)
     after = await _detail(request, pid)
