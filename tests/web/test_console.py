@@ -221,6 +221,21 @@ def test_an_admin_cancels_a_registering_tournament_and_sees_the_refunds(room: Ro
     assert errors == []
 
 
+def test_an_admin_sets_the_game_of_the_week_and_a_happy_hour(room: Room, page: Any) -> None:
+    errors = console(page, room, "promotions")
+    gotw = [{"week": "this", "game": "omaha", "betting": "PL"}]
+    happy = [{"days": ["fri"], "start": "20:00", "end": "22:00", "multiplier": 2}]
+    fields = {"timezone": "UTC", "game_of_the_week": gotw, "happy_hour": happy}
+    page.locator("#promotions-form textarea[name=fields]").fill(json.dumps(fields))
+    page.click("#promotions-form button[type=submit]")
+    page.locator("#gotw-now", has_text="omaha PL").wait_for()
+    assert "fri" in page.locator("#happy-hours").inner_text()
+    assert "Set in the console" in page.locator(".console-page").inner_text()
+    points = room.live.room.tables["holdem-nl"].table.points
+    assert points is not None and points.happy_hours[0].multiplier_pct == 200
+    assert errors == []
+
+
 def test_the_console_is_refused_to_a_player(room: Room, page: Any) -> None:
     p = Player(page, room.url)
     p.register()

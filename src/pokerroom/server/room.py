@@ -22,7 +22,7 @@ from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig, TournamentDirector
 from pokerroom.server.cash import CashActor
 from pokerroom.server.clock import Clock, SystemClock
-from pokerroom.server.config.parse import ConfigInvalid, game_from_fields
+from pokerroom.server.config.parse import ConfigInvalid, game_from_fields, promotions_from_fields
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
@@ -99,6 +99,7 @@ class Room:
         self.held: set[str] = set()  # tables the console paused
         self.scheduled: dict[str, tuple[TournamentConfig, bool]] = {}  # the console's tournaments (rush?)
         self.cancelled: set[str] = set()  # tournaments (or sit-and-go series) the console cancelled
+        self.promotions: PointsPolicy | None = None  # the console's [promotions], over the file's
         self.on_opened: Callable[[Any], None] | None = None  # (a cluster's host hears of each new actor)
 
     # --------------------------------------------------------------------------- life cycle
@@ -109,6 +110,7 @@ class Room:
         await self.store.db.upgrade()
         await self.load_overrides()
         self.settings = self.with_overrides(self.settings)
+        self._apply_points(self.settings.points)
         cancelled = await self.store.journal.recover()
         if cancelled:
             log.warning("recovered %d unfinished hand(s): stacks restored", len(cancelled))
@@ -200,13 +202,7 @@ class Room:
             if t_cfg.tournament_id not in known and t_cfg.tournament_id not in over:
                 report["tournaments"].append(self.add_tournament(t_cfg, rush=rush).tid)
         self.settings = settings
-        self.services = replace(self.services, points=settings.points)
-        for table in self.tables.values():
-            table.table.points = settings.points
-        for p in self.pools.values():
-            p.pool.points = settings.points
-        for t in self.tournaments.values():
-            t.director.points = settings.points
+        self._apply_points(settings.points)
         log.warning("reconfigured: %s", report)
         return report
 
@@ -218,6 +214,12 @@ class Room:
         for game in await self.store.games.all():
             if game.kind == "tournament":
                 self._load_tournament(game.id, game.state, game.spec)
+                continue
+            if game.kind == "promotions":
+                try:
+                    self.promotions = promotions_from_fields(game.spec)
+                except ConfigInvalid as exc:
+                    log.warning("console promotions left out: %s", exc)
                 continue
             if game.state == "closed":
                 self.overrides[game.id] = None
@@ -259,11 +261,28 @@ class Room:
             (rush if is_rush else standard)[tid] = t_cfg
         return replace(
             settings,
+            points=self.promotions if self.promotions is not None else settings.points,
             tables=tuple(tables.values()),
             pools=tuple(pools.values()),
             tournaments=tuple(c for tid, c in standard.items() if tid not in self.cancelled),
             rush_tournaments=tuple(c for tid, c in rush.items() if tid not in self.cancelled),
         )
+
+    def _apply_points(self, points: PointsPolicy | None) -> None:
+        self.services = replace(self.services, points=points)
+        for table in self.tables.values():
+            table.table.points = points
+        for p in self.pools.values():
+            p.pool.points = points
+        for t in self.tournaments.values():
+            t.director.points = points
+
+    def set_promotions(self, policy: PointsPolicy) -> None:
+        """The console's promotions (Game of the Week, happy hours, points per unit): from the next hand,
+        and over the configuration file's at a reload or a restart (the caller stores them)."""
+        self.promotions = policy
+        self.settings = self.with_overrides(self.settings)
+        self._apply_points(policy)
 
     def schedule_tournament(
         self, cfg: TournamentConfig, *, rush: bool, spec: dict[str, Any]

@@ -17,14 +17,14 @@ from pokerroom.store.util import Clock, canonical_json, utc_now
 
 __all__ = ["ConsoleGame", "ConsoleGames"]
 
-KINDS = ("table", "pool", "tournament")
+KINDS = ("table", "pool", "tournament", "promotions")
 STATES = ("open", "paused", "closed")
 
 
 @dataclass(frozen=True)
 class ConsoleGame:
     id: str
-    kind: str  # table | pool | tournament
+    kind: str  # table | pool | tournament | promotions (under the id 'promotions')
     spec: dict[str, Any]  # the fields of a [[table]] or [[pool]] of the configuration file
     state: str  # open | paused | closed
     updated_at: datetime

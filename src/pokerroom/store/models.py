@@ -336,7 +336,7 @@ class ConsoleGameRow(Base):
 
     __tablename__ = "console_games"
     __table_args__ = (
-        CheckConstraint("kind IN ('table', 'pool', 'tournament')", name="kind"),
+        CheckConstraint("kind IN ('table', 'pool', 'tournament', 'promotions')", name="kind"),
         CheckConstraint("state IN ('open', 'paused', 'closed')", name="state"),
     )
 

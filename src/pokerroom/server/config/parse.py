@@ -26,7 +26,15 @@ from pokerroom.server.config.locate import dotted, locate
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.variants import VARIANTS
 
-__all__ = ["BotPlan", "ConfigInvalid", "ConfigProblem", "RoomConfig", "game_from_fields", "parse_config"]
+__all__ = [
+    "BotPlan",
+    "ConfigInvalid",
+    "ConfigProblem",
+    "RoomConfig",
+    "game_from_fields",
+    "parse_config",
+    "promotions_from_fields",
+]
 
 Path = tuple[str | int, ...]
 T = TypeVar("T")
@@ -589,6 +597,16 @@ def game_from_fields(kind: str, data: Any, *, timing: Timing | None = None) -> T
         raise ConfigInvalid(r.problems or [ConfigProblem("console", 1, kind, "is not valid")])
     cfg: TableConfig | PoolConfig = got[0]
     return cfg
+
+
+def promotions_from_fields(data: Any, *, now: datetime | None = None) -> PointsPolicy:
+    """The ``[promotions]`` of a configuration file given as its fields (the console's form), with the
+    file's checks; raises :class:`ConfigInvalid` naming each problem by its key path."""
+    r = _Reader("", "console")
+    policy = _points(r, data, now or datetime.now(UTC))
+    if r.problems or policy is None:
+        raise ConfigInvalid(r.problems or [ConfigProblem("console", 1, "promotions", "is not valid")])
+    return policy
 
 
 def _array(r: _Reader, data: Mapping[str, Any], key: str) -> list[Any]:

@@ -11,6 +11,7 @@ from pokerroom.server.console import (
     dashboard,
     games,
     players,
+    promotions,
     reports,
     reset,
     tournaments,
@@ -19,5 +20,5 @@ from pokerroom.server.console import (
 __all__ = ["router"]
 
 router = APIRouter()
-for _module in (dashboard, players, games, tournaments, reports, auditlog, reset):
+for _module in (dashboard, players, games, tournaments, promotions, reports, auditlog, reset):
     router.include_router(_module.router)

@@ -55,7 +55,9 @@ def upgrade() -> None:
         sa.Column("spec", sa.Text(), nullable=False),
         sa.Column("state", sa.String(length=12), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.CheckConstraint("kind IN ('table', 'pool', 'tournament')", name=op.f("ck_console_games_kind")),
+        sa.CheckConstraint(
+            "kind IN ('table', 'pool', 'tournament', 'promotions')", name=op.f("ck_console_games_kind")
+        ),
         sa.CheckConstraint("state IN ('open', 'paused', 'closed')", name=op.f("ck_console_games_state")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_console_games")),
     )

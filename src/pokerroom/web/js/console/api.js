@@ -54,6 +54,8 @@ export const api = {
   tournament: (id) => call("GET", `${C}/tournaments/${enc(id)}`),
   schedule: (fields) => call("POST", `${C}/tournaments`, fields),
   cancelTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/cancel`),
+  promotions: () => call("GET", `${C}/promotions`),
+  setPromotions: (fields) => call("PUT", `${C}/promotions`, { fields }),
   report: (name, days) => call("GET", `${C}/reports/${name}?days=${days}`),
   audit: (params) => call("GET", `${C}/audit?${new URLSearchParams(params)}`),
 };

@@ -1,5 +1,5 @@
-// The operator's console: one page per hash (#dashboard, #tables, #tournaments, #players, #reports,
-// #audit), for administrators and support. Everything it changes goes through /api/console (audited).
+// The operator's console: one page per hash (#dashboard, #tables, #tournaments, #players, #promotions,
+// #reports, #audit), for administrators and support. Everything it changes goes through /api/console (audited).
 import { api } from "./api.js";
 import { clear } from "../dom.js";
 import { dashboardPage } from "./dashboard.js";
@@ -7,6 +7,7 @@ import { tablesPage } from "./tables.js";
 import { tournamentsPage } from "./tournaments.js";
 import { playersPage } from "./players.js";
 import { reportsPage } from "./reports.js";
+import { promotionsPage } from "./promotions.js";
 import { auditPage } from "./audit.js";
 
 const PAGES = {
@@ -14,6 +15,7 @@ const PAGES = {
   tables: tablesPage,
   tournaments: tournamentsPage,
   players: playersPage,
+  promotions: promotionsPage,
   reports: reportsPage,
   audit: auditPage,
 };
