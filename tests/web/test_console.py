@@ -126,6 +126,8 @@ def test_an_admin_opens_a_table_that_a_player_sees_in_the_lobby_and_plays_at(roo
         "web-console-nl", seen, until=lambda s, t: s.decisions >= 2 and len(s.hand_ids) >= 1, raise_once=False
     )
     assert seen.decisions >= 2
+    page.click('button[data-watch="web-console-nl"]')  # the administrator watches the table
+    page.locator("#watch-view", has_text=p.name).wait_for()
     assert p.errors == [] and errors == []
     other.context.close()
 

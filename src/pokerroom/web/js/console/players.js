@@ -11,6 +11,7 @@ async function detail(ui, id) {
   const d = await api.player(id);
   const p = d.player;
   const ledger = await api.playerLedger(id, "PLAY");
+  const points = await api.playerLedger(id, "PTS");
   const hands = await api.playerHands(id);
   const out = h("div", { id: "player-detail" });
   out.append(
@@ -90,6 +91,12 @@ async function detail(ui, id) {
       { id: "player-ledger" },
       h("tr", {}, h("th", { text: "Transaction" }), h("th", { text: "Kind" }), h("th", { text: "At" }), h("th", { class: "num", text: "Amount" }), h("th", { class: "num", text: "Balance" })),
       ledger.entries.map((e) => row(e.id, e.kind, e.at, fmt(e.amount), fmt(e.balance))),
+    ),
+    h("h2", { text: "Loyalty points (centipoints)" }),
+    h(
+      "table",
+      { id: "player-points" },
+      points.entries.map((e) => row(e.id, e.kind, e.at, fmt(e.amount), fmt(e.balance))),
     ),
     h("h2", { text: "Open seats" }),
     h("table", {}, d.seats.map((s) => row(s.table, fmt(s.chips, s.currency), s.since))),

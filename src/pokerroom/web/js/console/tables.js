@@ -45,10 +45,29 @@ export async function tablesPage(ui) {
   const data = await api.games();
   const admin = ui.isAdmin();
   const watchHost = h("div", { id: "watch-host" });
+  // Watching: the observer's view, drawn again every two seconds while this page shows it.
+  let timer = null;
+  async function watch(id) {
+    clearInterval(timer);
+    const draw = async () => {
+      if (!watchHost.isConnected && timer !== null) {
+        clearInterval(timer);
+        return;
+      }
+      try {
+        watchHost.replaceChildren(watchView(await api.watch(id)));
+      } catch (e) {
+        clearInterval(timer);
+        ui.status(`${id}: ${e.message}`, true);
+      }
+    };
+    await draw();
+    timer = setInterval(draw, 2000);
+  }
   const rows = data.games.map((g) => {
     const s = g.summary || {};
     const actions = h("div", { class: "actions" });
-    actions.append(h("button", { type: "button", text: "Watch", "data-watch": g.id, onclick: async () => watchHost.replaceChildren(watchView(await api.watch(g.id))) }));
+    actions.append(h("button", { type: "button", text: "Watch", "data-watch": g.id, onclick: () => watch(g.id) }));
     if (admin) {
       if (g.kind === "table") {
         actions.append(
