@@ -223,6 +223,26 @@ def test_an_admin_cancels_a_registering_tournament_and_sees_the_refunds(room: Ro
     assert errors == []
 
 
+def test_an_admin_edits_a_tournament_nobody_registered_for(room: Room, page: Any) -> None:
+    errors = console(page, room, "tournaments")
+    page.select_option("#schedule-form select[name=preset]", "guaranteed")
+    fields = json.loads(page.locator("#schedule-form textarea[name=fields]").input_value())
+    fields.update({"id": "web-edit", "name": "Before", "guarantee": 1000})
+    page.locator("#schedule-form textarea[name=fields]").fill(json.dumps(fields))
+    page.click("#schedule-form button[type=submit]")
+    page.locator('#tournaments-upcoming tr[data-tournament="web-edit"]').wait_for()
+    page.click('button[data-edit="web-edit"]')
+    edited = json.loads(page.locator("#schedule-form textarea[name=fields]").input_value())
+    assert edited["guarantee"] == 1000 and "start" in edited
+    edited.update({"name": "After", "guarantee": 3000})
+    page.locator("#schedule-form textarea[name=fields]").fill(json.dumps(edited))
+    page.click("#schedule-form button[type=submit]")
+    page.locator('#tournaments-upcoming tr[data-tournament="web-edit"]', has_text="After").wait_for()
+    cfg = room.live.room.tournaments["web-edit"].director.config
+    assert cfg.name == "After" and cfg.guarantee == 3000
+    assert errors == []
+
+
 def test_an_admin_sets_the_game_of_the_week_and_a_happy_hour(room: Room, page: Any) -> None:
     errors = console(page, room, "promotions")
     gotw = [{"week": "this", "game": "omaha", "betting": "PL"}]

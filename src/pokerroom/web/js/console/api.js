@@ -53,6 +53,7 @@ export const api = {
   tournaments: () => call("GET", `${C}/tournaments`),
   tournament: (id) => call("GET", `${C}/tournaments/${enc(id)}`),
   schedule: (fields) => call("POST", `${C}/tournaments`, fields),
+  editTournament: (id, fields) => call("PUT", `${C}/tournaments/${enc(id)}`, fields),
   cancelTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/cancel`),
   promotions: () => call("GET", `${C}/promotions`),
   setPromotions: (fields) => call("PUT", `${C}/promotions`, { fields }),

@@ -36,6 +36,8 @@ export async function tournamentsPage(ui, args) {
   if (admin) {
     const kindSel = h("select", { name: "preset" }, Object.keys(data.kinds).map((k) => h("option", { value: k, text: k })));
     const area = h("textarea", { name: "fields" });
+    const submit = h("button", { type: "submit", class: "primary", text: "Schedule" });
+    let editing = null; // the id being edited (PUT), or null (a new tournament: POST)
     const fill = () => {
       area.value = JSON.stringify(exampleFor(kindSel.value, data.kinds[kindSel.value]), null, 2);
     };
@@ -53,13 +55,27 @@ export async function tournamentsPage(ui, args) {
             ui.status(`The fields are not JSON: ${e.message}`, true);
             return;
           }
-          ui.act(`${fields.id} scheduled`, () => api.schedule(fields));
+          if (editing) ui.act(`${editing} edited`, () => api.editTournament(editing, fields));
+          else ui.act(`${fields.id} scheduled`, () => api.schedule(fields));
         } },
         h("label", {}, "Kind", kindSel),
         h("label", {}, "Fields (the keys of a [[tournament]], as JSON)", area),
-        h("button", { type: "submit", class: "primary", text: "Schedule" }),
+        submit,
       ),
     );
+    page.editTournament = (t) => {
+      editing = t.tournament;
+      const fields = { name: t.name, kind: t.kind, variant: t.variant, betting: t.betting, buy_in: t.buy_in, fee: t.fee,
+        starting_stack: t.starting_stack, table_size: t.table_size, level_minutes: t.level_minutes,
+        min_players: t.min_players, currency: t.currency };
+      if (t.kind === "sng") fields.max_players = t.max_players;
+      if (t.start_time) fields.start = t.start_time;
+      if (t.guarantee) fields.guarantee = t.guarantee;
+      if (t.rebuy_levels) Object.assign(fields, { rebuy_levels: t.rebuy_levels, add_on: t.add_on });
+      area.value = JSON.stringify(fields, null, 2);
+      submit.textContent = `Save ${t.tournament}`;
+      area.focus();
+    };
   }
   for (const group of ["upcoming", "running", "finished"]) {
     const rows = data[group] || [];
@@ -72,6 +88,7 @@ export async function tournamentsPage(ui, args) {
         rows.map((t) => {
           const actions = h("div", { class: "actions" }, h("a", { href: `#tournaments/${t.tournament}`, text: "Details" }));
           if (admin && ["announced", "registering"].includes(t.status)) {
+            if (!t.entrants && t.kind !== "sng") actions.append(h("button", { type: "button", text: "Edit", "data-edit": t.tournament, onclick: () => page.editTournament(t) }));
             actions.append(
               h("button", {
                 type: "button",
