@@ -19,7 +19,7 @@ pytestmark = pytest.mark.asyncio
 
 
 async def register(s: LiveServer, name: str) -> str:
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=60) as http:
         r = await http.post(f"{s.url}/api/register", json={"name": name, "password": "hunter-22-poker"})
         assert r.status_code == 200, r.text
         return str(r.json()["token"])

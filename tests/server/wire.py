@@ -19,7 +19,7 @@ def auth(token: str) -> dict[str, str]:
 
 
 async def register(s: LiveServer, name: str, password: str = "hunter-22-poker") -> str:
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=60) as http:  # (a password hash, on a busy machine)
         r = await http.post(f"{s.url}/api/register", json={"name": name, "password": password})
         assert r.status_code == 200, r.text
         return str(r.json()["token"])

@@ -51,6 +51,8 @@ async def test_a_handed_over_table_waits_for_its_new_host(room: Room, clock: Fak
     await leases.hand_over("table:t1", "host-b")
     assert await leases.handovers("host-a") == {"table:t1": "host-b"}
     await leases.release(Fence("table:t1", "host-a", 1), hand_to="host-b", grace=timedelta(seconds=10))
+    assert await leases.handed_to("host-b") == {"table:t1"}  # (host-b takes it whatever its share)
+    assert await leases.handed_to("host-c") == set()
     assert await leases.acquire("table:t1", "host-c", TTL) is None  # reserved for host-b for a while
     assert await leases.acquire("table:t1", "host-b", TTL) == 2
     assert await leases.handovers("host-b") == {}
@@ -117,3 +119,12 @@ async def test_recovery_of_some_tables_leaves_the_others_open(room: Room) -> Non
     cancelled = await room.store.journal.recover(tables=lambda t: t == "t1")
     assert [c.hand_id for c in cancelled] == ["h1"]
     assert [h.hand_id for h in await room.store.journal.open_hands()] == ["h2"]
+
+
+async def test_hosts_racing_for_a_new_resource_get_one_lease(room: Room, clock: FakeClock) -> None:
+    """Two hosts that both find no lease row insert it at once: one holds it, the other is told it is
+    taken (not an IntegrityError that stops its placement loop)."""
+    leases = room.store.leases
+    for n in range(5):
+        got = await asyncio.gather(*(leases.acquire(f"table:r{n}", f"host-{i}", TTL) for i in range(3)))
+        assert sorted(got, key=lambda x: x or 0) == [None, None, 1]

@@ -35,11 +35,10 @@ from typing import Any
 import httpx
 
 from pokerroom.bots.client import BotClient, BotStats
+from pokerroom.bots.load_cluster import LoadCluster, cpu_seconds, make_accounts
 from pokerroom.bots.strategies import STRATEGIES
 
-__all__ = ["LoadReport", "load_tables", "run_load"]
-
-PASSWORD = "hunter-22-poker"
+__all__ = ["LoadCluster", "LoadReport", "load_tables", "run_load"]
 
 
 @dataclass
@@ -59,18 +58,41 @@ class LoadReport:
     ack_p99_ms: float = 0.0
     error_codes: dict[str, int] = field(default_factory=dict)
     seated: int = 0
+    server_cpu_seconds: float = 0.0  # the server processes' user + system CPU in the window
+    servers: str = "one process"
+    host_cpu_seconds: float = 0.0  # a cluster's table hosts' share of server_cpu_seconds
+    bus_messages: float = 0.0  # a cluster's messages sent on the bus in the window
+    db_commits: float = 0.0  # a cluster's PostgreSQL transactions committed in the window (whole database)
+
+    @property
+    def cpu_ms_per_action(self) -> float:
+        return 1000 * self.server_cpu_seconds / self.actions if self.actions else 0.0
 
     def text(self) -> str:
         lo, hi = self.think
         codes = ", ".join(f"{k} {v}" for k, v in sorted(self.error_codes.items())) or "none"
         return (
             f"{self.players} players ({self.seated} seated) at {self.tables} tables, think {lo:g}-{hi:g} s, "
-            f"{self.processes} bot processes, {self.duration:g} s measured\n"
+            f"{self.processes} bot processes, {self.duration:g} s measured; server: {self.servers}\n"
             f"  hands/s          {self.hands_per_second:.1f} ({self.hands} hands)\n"
             f"  actions          {self.actions} ({self.actions / max(self.duration, 1e-9):.0f}/s)\n"
             f"  action -> broadcast p50 {self.latency_p50_ms:.1f} ms, p99 {self.latency_p99_ms:.1f} ms, "
             f"max {self.latency_max_ms:.1f} ms (ack p99 {self.ack_p99_ms:.1f} ms)\n"
-            f"  errors           {self.errors} ({codes})"
+            f"  errors           {self.errors} ({codes})\n"
+            f"  server CPU       "
+            + (
+                f"{self.server_cpu_seconds:.1f} s ({self.cpu_ms_per_action:.3f} ms per action)"
+                if self.server_cpu_seconds
+                else "not measured (a room given by --url)"
+            )
+            + (
+                f"\n  cluster          hosts' CPU "
+                f"{1000 * self.host_cpu_seconds / max(self.actions, 1):.3f} ms per action; "
+                f"{self.bus_messages / max(self.actions, 1):.2f} bus messages per action; "
+                f"{self.db_commits / max(self.hands, 1):.1f} PostgreSQL commits per hand"
+                if self.bus_messages
+                else ""
+            )
         )
 
 
@@ -104,18 +126,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _make_accounts(store: Any, players: int) -> list[str]:
-    from argon2 import PasswordHasher
-
-    store.accounts.hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-    tokens = []
-    for i in range(players):
-        player = await store.accounts.register(f"load{i + 1}", PASSWORD)
-        await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
-        tokens.append((await store.accounts.login(f"load{i + 1}", PASSWORD)).token)
-    return tokens
-
-
 async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
     import uvicorn
 
@@ -125,7 +135,7 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
 
     store = Store.open(f"sqlite+aiosqlite:///{db}")
     await store.db.upgrade()
-    tokens = await _make_accounts(store, players)
+    tokens = await make_accounts(store, players)
     Path(tokens_path).write_text(json.dumps(tokens))
     app = create_app(store, RoomSettings(tables=tuple(load_tables(tables))), freeze_heap=True)
     profile = os.environ.get("POKERROOM_LOAD_PROFILE")  # "FILE:SECONDS": profile the server that long
@@ -259,15 +269,22 @@ def run_load(
     url: str | None = None,
     processes: int | None = None,
     warmup: float | None = None,
+    cluster: LoadCluster | None = None,
 ) -> LoadReport:
-    """Run the load test and return its figures (see the module docstring)."""
+    """Run the load test and return its figures (see the module docstring). ``cluster``: serve the tables
+    from a cluster's nodes instead of one process (bots spread over its gateways)."""
     ctx = mp.get_context("spawn")
     tables = math.ceil(players / 6)
     server = None
     tmp = tempfile.TemporaryDirectory(prefix="pokerroom-load-")
+    pids: list[int] = []
+    urls: list[str] = []
     try:
         tokens: list[str] = [""] * players
-        if url is None:
+        if cluster is not None:
+            tokens = asyncio.run(cluster.start(tables, players))
+            urls, pids = list(cluster.urls), cluster.pids
+        elif url is None:
             port = _free_port()
             url = f"http://127.0.0.1:{port}"
             tokens_path = str(Path(tmp.name) / "tokens.json")
@@ -279,25 +296,31 @@ def run_load(
             server.start()
             asyncio.run(_wait_up(url, server, 600))
             tokens = json.loads(Path(tokens_path).read_text())
-        url = url.rstrip("/")
+            pids = [server.pid] if server.pid is not None else []
+        urls = urls or [str(url).rstrip("/")]
         seats = [_Seat(f"load{i + 1}", tokens[i], f"load-{i // 6 + 1}", i % 6 + 1) for i in range(players)]
-        nproc = processes or max(1, min(8, math.ceil(players / 500)))
+        nproc = max(len(urls), processes or max(1, min(8, math.ceil(players / 500))))
         warm = warmup if warmup is not None else 10.0 + players / 100
         start = time.time() + warm
         stop = start + duration
         queue = ctx.Queue()
         workers = [
             ctx.Process(
-                target=_bots_main, args=(url, seats[i::nproc], think, start, stop, i, queue), daemon=True
+                target=_bots_main,
+                args=(urls[i % len(urls)], seats[i::nproc], think, start, stop, i, queue),
+                daemon=True,
             )
             for i in range(nproc)
         ]
         for w in workers:
             w.start()
         time.sleep(max(0.0, start - time.time()))
-        h0 = asyncio.run(_hands(url))
+        h0, cpu0 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
+        c0 = asyncio.run(cluster.sample()) if cluster is not None else {}
         time.sleep(max(0.0, stop - time.time()))
-        h1 = asyncio.run(_hands(url))
+        h1, cpu1 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
+        c1 = asyncio.run(cluster.sample()) if cluster is not None else {}
+        delta = {k: c1[k] - c0[k] for k in c1}
         results = [queue.get(timeout=120) for _ in workers]
         for w in workers:
             w.join(30)
@@ -323,8 +346,21 @@ def run_load(
             errors=sum(r["errors"] for r in results),
             error_codes=codes,
             seated=sum(r["seated"] for r in results),
+            server_cpu_seconds=cpu1 - cpu0,
+            host_cpu_seconds=delta.get("host_cpu", 0.0),
+            bus_messages=delta.get("bus_out", 0.0),
+            db_commits=delta.get("commits", 0.0),
+            servers=(
+                f"{cluster.hosts} host(s) and {cluster.gateways} gateway(s) on NATS and PostgreSQL"
+                if cluster is not None
+                else "one process"
+                if server is not None
+                else "a running room"
+            ),
         )
     finally:
+        if cluster is not None:
+            asyncio.run(cluster.stop())
         if server is not None:
             server.terminate()
             server.join(10)

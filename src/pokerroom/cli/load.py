@@ -27,9 +27,25 @@ def loadtest_command(
     processes: int = typer.Option(None, help="Bot processes (default: one per 500 bots)."),
     warmup: float = typer.Option(None, help="Seconds to connect and sit before measuring."),
     json_out: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        help="Serve the tables from a cluster instead of one process: the NATS URL (docs/cluster.md).",
+    ),
+    hosts: int = typer.Option(1, min=1, help="With --cluster: table hosts."),
+    gateways: int = typer.Option(1, min=1, help="With --cluster: gateways (the bots are spread over them)."),
+    database: str = typer.Option(
+        "postgresql+asyncpg://postgres@127.0.0.1:5432/test",
+        "--database",
+        help="With --cluster: the PostgreSQL database (a fresh schema is made and dropped).",
+    ),
 ) -> None:
-    """Load test: hands per second, action-to-broadcast latency (p50, p99) and errors (benchmarks/load.py)."""
-    from pokerroom.bots.load import report_json, run_load
+    """Load test: hands per second, action-to-broadcast latency (p50, p99), errors and the server's CPU per
+    action (benchmarks/load.py)."""
+    from pokerroom.bots.load import LoadCluster, report_json, run_load
 
-    report = run_load(players, duration, _think(think), url=url, processes=processes, warmup=warmup)
+    nodes = LoadCluster(database, cluster, hosts=hosts, gateways=gateways) if cluster else None
+    report = run_load(
+        players, duration, _think(think), url=url, processes=processes, warmup=warmup, cluster=nodes
+    )
     typer.echo(report_json(report) if json_out else report.text())

@@ -47,6 +47,10 @@ class ServeOptions:
     origins: tuple[str, ...] = ()
     trusted_proxies: tuple[str, ...] = ()
     log_format: str = "text"
+    cluster: str | None = None  # a NATS URL: run one node of a cluster (docs/cluster.md)
+    role: str = "both"  # gateway, host or both
+    cluster_name: str = "pokerroom"
+    node_id: str | None = None
 
 
 def load_room(options: ServeOptions) -> Any:
@@ -105,6 +109,11 @@ async def _serve(options: ServeOptions) -> None:
     config = load_room(options)  # a bad file starts nothing
     host, port = options.host, options.port
     listener = _bind(host, port)  # then the port: one in use stops us before we touch the database
+    if options.cluster is not None:
+        from pokerroom.cli.cluster import serve_cluster
+
+        await serve_cluster(options, room_settings(config), listener, _demo_account)
+        return
     store = Store.open(options.database)
     owner = OwnerLock(store.db.url, schema=store.db.schema)
     try:
@@ -342,6 +351,20 @@ def serve(
     log_format: str = typer.Option(
         "text", "--log-format", help="text, or json: one JSON object per line, with the table and hand ids."
     ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        envvar="POKERROOM_CLUSTER",
+        help="Run one node of a room on several processes: the NATS URL, e.g. nats://127.0.0.1:4222 "
+        "(needs PostgreSQL; docs/cluster.md). The room's bots are not started: run `pokerroom bots`.",
+    ),
+    role: str = typer.Option("both", "--role", help="With --cluster: gateway, host or both."),
+    cluster_name: str = typer.Option(
+        "pokerroom", "--cluster-name", help="With --cluster: the room name on the bus (the subjects' prefix)."
+    ),
+    node_id: str | None = typer.Option(
+        None, "--node-id", help="With --cluster: this node's id (default: the host name and a random suffix)."
+    ),
 ) -> None:
     """Start the room: its tables, Rush pools and tournaments from its configuration (the shipped room by
     default), its bots, and the browser client."""
@@ -350,6 +373,8 @@ def serve(
     from pokerroom.server.logs import configure_logging
 
     configure_logging(log_format)
+    if role not in ("gateway", "host", "both"):
+        raise typer.BadParameter("--role is gateway, host or both")
     think = None
     if think_min is not None or think_max is not None:
         lo = think_min if think_min is not None else 0.0
@@ -363,10 +388,14 @@ def serve(
         bots=not no_bots,
         bots_per_table=bots,
         think=think,
-        open_browser=open_browser,
         origins=tuple(origin),
         trusted_proxies=tuple(trusted_proxy),
         log_format=log_format,
+        cluster=cluster,
+        role=role,
+        cluster_name=cluster_name,
+        node_id=node_id,
+        open_browser=open_browser and cluster is None,
     )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(options))

@@ -397,6 +397,7 @@ class CashActor(FaultTolerantActor):
             self.table.config.currency,
             buy_in,
             idempotency_key=f"buyin:{self.tid}:{player}:{secrets.token_hex(8)}",
+            exclusive=True,
         )
         self.sessions[player] = booked.session_id
         self.core.watch(conn, Watch(conn.send, conn.player))

@@ -48,6 +48,8 @@ SERVER_CODES: dict[str, str] = {
     "store_unavailable": "the room cannot reach its store now (a table waits for it: its actions are refused"
     " until it is back; an action refused so may still be applied then: send it again, a duplicate is"
     " acknowledged)",
+    "room_unavailable": "a room on several processes cannot reach the table's host now (the table is moving"
+    " to another host, or the bus is down): try again in a few seconds",
 }
 
 # Refusals of a frame before it is understood (pokerroom.server.protocol), and of the connection.

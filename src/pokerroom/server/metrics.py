@@ -16,6 +16,8 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 | ``pokerroom_journal_commit_seconds`` | a hand's new commands made durable (group commit) |
 | ``pokerroom_store_errors_total{kind}`` | store faults that paused an actor |
 | ``pokerroom_gc_pause_seconds{generation}`` | garbage-collection pauses of the process |
+| ``pokerroom_bus_messages_total{direction}`` | a cluster node's NATS messages, ``in`` and ``out`` |
+| ``pokerroom_bus_bytes_total{direction}`` | their bytes |
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
 __all__ = ["CONTENT_TYPE", "Metrics"]
@@ -99,6 +101,23 @@ class _Gauges(Collector):
         yield gcs
 
 
+class _Bus(Collector):
+    def __init__(self, read: Callable[[], dict[str, int]]) -> None:
+        self.read = read
+
+    def collect(self) -> Iterator[Any]:
+        stats = self.read()
+        for what, key in (("messages", "msgs"), ("bytes", "bytes")):
+            family = CounterMetricFamily(
+                f"pokerroom_bus_{what}",
+                f"{what} this node received from and sent to the bus",
+                labels=["direction"],
+            )
+            for direction in ("in", "out"):
+                family.add_metric([direction], stats.get(f"{direction}_{key}", 0))
+            yield family
+
+
 class Metrics:
     """One room's metrics. ``read`` returns the gauges' values when Prometheus scrapes."""
 
@@ -125,6 +144,11 @@ class Metrics:
         )
         r.register(_Gauges(read))
         GC_PAUSES.install()
+
+    def add_bus(self, read: Callable[[], dict[str, int]]) -> None:
+        """Count a cluster node's bus traffic (``read``: the NATS client's ``in_msgs``, ``out_msgs``,
+        ``in_bytes``, ``out_bytes``)."""
+        self.registry.register(_Bus(read))
 
     def action(self, kind: str, seconds: float) -> None:
         self.actions.labels(kind).inc()

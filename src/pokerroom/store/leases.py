@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from pokerroom.store.db import Database
 from pokerroom.store.fence import FENCE, Fence, check_fence, check_fences
@@ -51,6 +52,12 @@ class Leases:
     async def acquire(self, resource: str, holder: str, ttl: timedelta) -> int | None:
         """Take ``resource`` when nobody holds it, its holder's lease expired, or it was handed to
         ``holder``; returns the new fence, or None when it is not free for ``holder``."""
+        try:
+            return await self._acquire(resource, holder, ttl)
+        except IntegrityError:  # another host inserted the row first: it holds the resource
+            return None
+
+    async def _acquire(self, resource: str, holder: str, ttl: timedelta) -> int | None:
         now = self.clock()
         async with self.db.write() as conn:
             row = (
@@ -91,6 +98,19 @@ class Leases:
                 )
             ).all()
         return {r.resource: r.hand_to for r in rows}
+
+    async def handed_to(self, host: str) -> set[str]:
+        """The resources let go for ``host`` to take (a move between hands), still reserved for it."""
+        now = self.clock()
+        async with self.db.read() as conn:
+            rows = (
+                await conn.execute(
+                    select(LeaseRow.resource).where(
+                        LeaseRow.holder.is_(None), LeaseRow.hand_to == host, LeaseRow.expires_at > now
+                    )
+                )
+            ).all()
+        return {r.resource for r in rows}
 
     async def renew(self, fences: list[Fence], ttl: timedelta) -> set[Fence]:
         """Extend the leases still held under these fences; returns the fences that were lost."""

@@ -17,6 +17,7 @@ from pokerroom.store import booking
 from pokerroom.store.booking import Change
 from pokerroom.store.db import Database
 from pokerroom.store.errors import (
+    AlreadySeated,
     Forbidden,
     IdempotencyConflict,
     InvalidAmount,
@@ -76,7 +77,8 @@ class PlayMoneyPolicy:
 
 
 def account_key(kind: AccountKind, currency: str, owner_id: int | None = None, ref: str | None = None) -> str:
-    """The unique key of a singleton account (seat sessions have none: there is one per buy-in)."""
+    """The unique key of a singleton account (seat sessions have none of these: there is one per buy-in;
+    a cash table's open seat holds ``seat:<table>:<player>`` instead, see :meth:`Ledger.buy_in`)."""
     if kind is AccountKind.SEAT:
         raise ValueError("seat sessions have no key")
     if kind is AccountKind.POINTS:
@@ -389,9 +391,13 @@ class Ledger:
         *,
         idempotency_key: str,
         now: datetime | None = None,
+        exclusive: bool = False,
     ) -> BuyIn:
         """Move ``amount`` from the wallet to a new seat-session account at ``table_id``. Refused with
-        :class:`InsufficientFunds` (nothing booked) beyond the wallet balance."""
+        :class:`InsufficientFunds` (nothing booked) beyond the wallet balance. ``exclusive`` (a cash
+        table's seat): the session holds the unique key ``seat:<table>:<player>`` until it is cashed out,
+        so the database itself refuses a second open seat of the player at the table
+        (:class:`AlreadySeated`), whichever process asks; a Rush pool's entries are not exclusive."""
         check_currency(currency, cash=True)
         check_amount(amount)
         check_key(idempotency_key)
@@ -410,21 +416,30 @@ class Ledger:
             claimed = await self._claim(conn, idempotency_key, "buy_in", request, {"table": table_id}, now)
             if isinstance(claimed, Transaction):
                 return BuyIn(_seat_of(claimed, wallet), claimed)
-            seat = (
-                await conn.execute(
-                    insert(AccountRow)
-                    .values(
-                        kind=AccountKind.SEAT.value,
-                        currency=currency,
-                        owner_id=player_id,
-                        ref=table_id,
-                        key=None,
-                        balance=0,
-                        opened_at=now,
-                    )
-                    .returning(AccountRow.id)
+            if exclusive:
+                taken = await conn.execute(
+                    select(AccountRow.id).where(AccountRow.key == _seat_key(table_id, player_id))
                 )
-            ).scalar_one()
+                if taken.first() is not None:
+                    raise AlreadySeated(player_id, table_id)
+            try:
+                seat = (
+                    await conn.execute(
+                        insert(AccountRow)
+                        .values(
+                            kind=AccountKind.SEAT.value,
+                            currency=currency,
+                            owner_id=player_id,
+                            ref=table_id,
+                            key=_seat_key(table_id, player_id) if exclusive else None,
+                            balance=0,
+                            opened_at=now,
+                        )
+                        .returning(AccountRow.id)
+                    )
+                ).scalar_one()
+            except IntegrityError:  # (another process seated the player in between)
+                raise AlreadySeated(player_id, table_id) from None
             tx = await self._finish(
                 conn,
                 claimed,
@@ -487,7 +502,7 @@ class Ledger:
                 await conn.execute(
                     update(AccountRow)
                     .where(AccountRow.id == session_id, AccountRow.closed_at.is_(None))
-                    .values(closed_at=now)
+                    .values(closed_at=now, key=None)  # (the seat's unique key is free again)
                     .returning(AccountRow.balance)
                 )
             ).one_or_none()
@@ -865,3 +880,7 @@ def _session(row: Any) -> SeatSession:
         opened_at=row.opened_at,
         closed_at=row.closed_at,
     )
+
+
+def _seat_key(table_id: str, player_id: int) -> str:
+    return f"seat:{table_id}:{player_id}"

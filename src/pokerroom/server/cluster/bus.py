@@ -143,6 +143,10 @@ class Bus:
             await sub.unsubscribe()
         return answers
 
+    def stats(self) -> dict[str, int]:
+        """Messages and bytes in and out since the start (the NATS client's counts)."""
+        return {k: int(v) for k, v in (self.nc.stats if self.nc is not None else {}).items()}
+
     async def close(self) -> None:
         if self.nc is not None and not self.nc.is_closed:
             try:

@@ -87,9 +87,16 @@ class Directory:
         return None
 
     def lobby_rows(self, part: str) -> list[dict[str, Any]]:
+        """The lobby rows of ``part`` (``tables`` or ``pools``), each from the host that holds it now (a
+        host that lost a table to another may still list it until it is heard again or goes silent)."""
+        key, ids = ("table", "tables") if part == "tables" else ("pool", "pools")
         rows: list[dict[str, Any]] = []
-        for heard in self.hosts.values():
-            rows += heard.data.get("lobby", {}).get(part, [])
+        for host, heard in self.hosts.items():
+            mine = heard.data.get(ids, {})
+            for row in heard.data.get("lobby", {}).get(part, []):
+                owner = self.owners.get(mine.get(row[key], ""))
+                if owner is not None and owner.host == host:
+                    rows.append(row)
         return rows
 
     def tournament_groups(self) -> dict[str, list[dict[str, Any]]]:

@@ -121,8 +121,10 @@ class Gateway:
         await self.bus.publish(self.subjects.presence, orjson.dumps({"g": self.id, "c": cid, "e": "down"}))
 
     async def _sync(self, msg: Msg) -> None:
-        conns = [[cid, c.player, c.name] for cid, c in self.conns.items() if c.player is not None]
-        payload = {"g": self.id, "e": "full", "conns": conns}
+        # Every connection a host may know (watchers too), and the last id given: a host drops only the
+        # unlisted connections it learnt of before this list was made (a newer one is not in it yet).
+        conns = [[cid, c.player, c.name] for cid, c in self.conns.items()]
+        payload = {"g": self.id, "e": "full", "conns": conns, "last": self._next}
         await self.bus.publish(self.subjects.presence, orjson.dumps(payload))
 
     # ------------------------------------------------------------------------------ frames in

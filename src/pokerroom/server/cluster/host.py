@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -40,13 +41,22 @@ from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import Fence, StoreError
 
-__all__ = ["GATEWAY_SILENCE", "Host"]
+__all__ = ["GATEWAY_SILENCE", "Host", "unlisted"]
 
 log = logging.getLogger("pokerroom.cluster")
 
 GATEWAY_SILENCE = 10.0  # seconds without a gateway's heartbeat before its connections are dropped
 HOST_SILENCE = 4.0  # seconds without a host's directory before it no longer counts as alive
 START_WAIT = 2.0  # seconds a new host listens before it takes work (to hear the other hosts first)
+
+
+def unlisted(
+    known: Iterable[tuple[str, str]], gateway: str, listed: set[str], last: int
+) -> list[tuple[str, str]]:
+    """The connections of ``gateway`` that its full list (``listed``, made when its last connection id
+    was ``last``) shows closed: unlisted ones it had opened by then. One opened later is not in the list
+    yet; a watcher that never logged in is listed like a player."""
+    return [k for k in known if k[0] == gateway and k[1] not in listed and int(k[1]) <= last]
 
 
 @dataclass(frozen=True)
@@ -99,11 +109,11 @@ class Host:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.room.stop()  # the actors first: none may write after its lease is let go
         for resource in list(self.placement.held):
             held = self.placement.held[resource]
             with contextlib.suppress(Exception):
                 await self.room.store.leases.release(held.fence)
-        await self.room.stop()
 
     def hosts_alive(self) -> int:
         now = time.monotonic()
@@ -311,7 +321,7 @@ class Host:
             listed = {str(c) for c, _, _ in data["conns"]}
             for c, player, name in data["conns"]:
                 self._remote(gw, str(c), player, name)
-            for key in [k for k in self.remotes if k[0] == gw and k[1] not in listed]:
+            for key in unlisted(self.remotes, gw, listed, int(data.get("last", 0))):
                 await self._gone(*key)
 
     async def _gateway_beat(self, msg: Msg) -> None:

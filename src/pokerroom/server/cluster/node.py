@@ -53,6 +53,7 @@ class ClusterNode:
         else:
             assert self.room is not None
             self.front = LocalFront(self.room)
+        self.front.metrics.add_bus(self.bus.stats)
 
     async def start(self) -> None:
         await self.store.db.upgrade()

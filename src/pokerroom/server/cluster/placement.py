@@ -12,6 +12,7 @@ actor stopped with nothing written; the new holder recovered the table from the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
@@ -91,11 +92,12 @@ class Placement:
             return
         wanted = await self.wanted()
         share = math.ceil(len(wanted) / max(1, self.hosts_alive()))
-        for resource in wanted:
-            if len(self.held) >= share:
-                break
+        handed = await self.room.store.leases.handed_to(self.host)  # (an operator's move: whatever the share)
+        for resource in [*(r for r in wanted if r in handed), *wanted]:
             if resource in self.held or resource in self._busy:
                 continue
+            if len(self.held) >= share and resource not in handed:
+                break
             fence_no = await self.room.store.leases.acquire(resource, self.host, TTL)
             if fence_no is None:
                 continue
@@ -106,11 +108,27 @@ class Placement:
             except Exception as exc:
                 if not unavailable(exc):
                     log.exception("could not take %s over", resource)
-                await self.room.store.leases.release(fence)
+                else:
+                    log.warning("could not take %s over now: %s", resource, type(exc).__name__)
+                with contextlib.suppress(Exception):
+                    await self.room.store.leases.release(fence)
                 continue
             finally:
                 self._busy.discard(resource)
+            if actor is None and resource.startswith("tournament:"):  # settled (the restart rule) or over
+                await self.room.store.leases.release(fence)
+                continue
             await self.hold(resource, fence, actor)
+        await self._let_go_of_ended(set(wanted))
+
+    async def _let_go_of_ended(self, wanted: set[str]) -> None:
+        """Release the leases of this host's tournaments that are over."""
+        for resource, held in list(self.held.items()):
+            if not resource.startswith("tournament:") or resource in wanted:
+                continue
+            status = getattr(getattr(held.actor, "director", None), "status", None)
+            if status in (None, "finished", "cancelled"):
+                await self.release(resource)
 
     async def _adopt(self, resource: str, fence: Fence) -> Any:
         kind, _, ident = resource.partition(":")

@@ -1,0 +1,113 @@
+"""The cluster's parts without processes: the frame batches between hosts and gateways, the gateways'
+directory of hosts, and which connections a host drops when a gateway lists its own."""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pokerroom.server.cluster.directory import HOST_SILENCE, Directory
+from pokerroom.server.cluster.host import unlisted
+from pokerroom.server.cluster.remote import Outbox, decode_batch, encode_batch
+from pokerroom.server.cluster.subjects import Subjects
+
+frame_text = st.dictionaries(st.text(max_size=8), st.text(max_size=20), max_size=4).map(
+    lambda d: orjson.dumps(d).decode()
+)
+conn_ids = st.lists(st.integers(1, 10_000).map(str), min_size=1, max_size=5)
+
+
+@given(st.lists(st.tuples(frame_text, conn_ids), min_size=1, max_size=20))
+def test_a_batch_decodes_to_what_was_encoded(groups: list[tuple[str, list[str]]]) -> None:
+    # JSON escapes control characters, so neither separator can occur in a frame
+    assert decode_batch(encode_batch(groups)) == groups
+
+
+@pytest.mark.asyncio
+async def test_the_outbox_sends_one_message_per_tick_and_a_broadcast_once() -> None:
+    sent: list[bytes] = []
+
+    async def send(data: bytes) -> None:
+        sent.append(data)
+
+    box = Outbox(send)
+    broadcast = '{"type":"event","seq":1}'
+    for cid in ("1", "2", "3"):
+        box.put(cid, broadcast)  # the same text to three watchers
+    box.put("2", '{"type":"turn","decision":{}}')  # one viewer's own frame
+    while not sent:
+        await asyncio.sleep(0)
+    assert len(sent) == 1
+    assert decode_batch(sent[0]) == [(broadcast, ["1", "2", "3"]), ('{"type":"turn","decision":{}}', ["2"])]
+    box.put("1", '{"type":"event","seq":2}')
+    while len(sent) < 2:
+        await asyncio.sleep(0)
+    assert decode_batch(sent[1]) == [('{"type":"event","seq":2}', ["1"])]
+
+
+def _heard(host: str, res: dict[str, int], tables: dict[str, str], rows: list[str]) -> dict[str, object]:
+    lobby = {"tables": [{"table": t} for t in rows], "pools": [], "tournaments": {}}
+    return {"h": host, "res": res, "tables": tables, "pools": {}, "tournaments": {}, "lobby": lobby}
+
+
+H1_BOTH = _heard("h1", {"table:a": 1, "table:b": 1}, {"a": "table:a", "b": "table:b"}, ["a", "b"])
+
+
+def test_the_newest_fence_owns_a_table_and_only_its_owner_lists_it() -> None:
+    now = [0.0]
+    d = Directory(clock=lambda: now[0])
+    changed, gone = d.heard(
+        _heard("h1", {"table:a": 1, "table:b": 1}, {"a": "table:a", "b": "table:b"}, ["a", "b"])
+    )
+    assert changed == {"table:a", "table:b"} and gone == set()
+    now[0] = 1.0
+    # h2 took table a over (fence 2) while h1, frozen, still lists it
+    changed, gone = d.heard(_heard("h2", {"table:a": 2}, {"a": "table:a"}, ["a"]))
+    assert changed == {"table:a"}
+    assert d.owners["table:a"].host == "h2" and d.owners["table:a"].fence == 2
+    assert sorted(r["table"] for r in d.lobby_rows("tables")) == ["a", "b"]  # a once, from h2
+    now[0] = 1.5
+    changed, gone = d.heard(
+        _heard("h1", {"table:a": 1, "table:b": 1}, {"a": "table:a", "b": "table:b"}, ["a", "b"])
+    )
+    assert d.owners["table:a"].host == "h2"  # an older fence never wins back
+    assert sorted(r["table"] for r in d.lobby_rows("tables")) == ["a", "b"]
+
+
+def test_a_silent_host_s_tables_are_moving() -> None:
+    now = [0.0]
+    d = Directory(clock=lambda: now[0])
+    d.heard(_heard("h1", {"table:a": 1}, {"a": "table:a"}, ["a"]))
+    d.heard(_heard("h2", {"table:b": 1}, {"b": "table:b"}, ["b"]))
+    now[0] = HOST_SILENCE / 2
+    d.heard(_heard("h2", {"table:b": 1}, {"b": "table:b"}, ["b"]))
+    assert d.expire() == set()
+    now[0] = HOST_SILENCE + 0.1
+    assert d.expire() == {"table:a"}
+    assert d.alive() == ["h2"] and "table:a" not in d.owners
+    assert [r["table"] for r in d.lobby_rows("tables")] == ["b"]
+
+
+def test_a_host_lets_go_of_a_table_it_no_longer_lists() -> None:
+    d = Directory()
+    d.heard(_heard("h1", {"table:a": 1, "table:b": 1}, {"a": "table:a", "b": "table:b"}, ["a", "b"]))
+    changed, gone = d.heard(_heard("h1", {"table:b": 1}, {"b": "table:b"}, ["b"]))
+    assert gone == {"table:a"} and changed == set()
+
+
+def test_a_gateway_s_list_drops_only_the_connections_it_had_closed() -> None:
+    known = [("g1", "1"), ("g1", "2"), ("g1", "3"), ("g1", "5"), ("g2", "1")]
+    # g1's list was made when its last id was 4: 2 is gone, 5 opened after the list was made
+    assert unlisted(known, "g1", {"1", "3"}, 4) == [("g1", "2")]
+    assert unlisted(known, "g2", {"1"}, 1) == []
+
+
+def test_subjects_carry_the_cluster_name() -> None:
+    s = Subjects("club")
+    assert s.resource("table:holdem-nl") == "club.res.table.holdem-nl"
+    assert s.gateway("g1") == "club.gw.g1"
+    assert all(x.startswith("club.") for x in (s.presence, s.directory, s.player, s.ask, s.admin))
