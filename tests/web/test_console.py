@@ -91,7 +91,7 @@ def console(page: Any, room: Room, where: str = "dashboard") -> list[str]:
     page.click("#console-login-btn")
     page.wait_for_selector("#console:not([hidden])")
     page.goto(f"{room.url}/static/console.html#{where}")
-    page.wait_for_selector(".console-page h2")
+    page.wait_for_selector(f'.console-page[data-page="{where}"] h2')
     return errors
 
 

@@ -46,16 +46,21 @@ export const ui = {
   },
 };
 
+let shown = 0; // the latest drawing: an older one that finishes later is dropped
+
 async function show() {
   const name = (location.hash || "#dashboard").slice(1).split("/")[0];
   const page = PAGES[name] ? name : "dashboard";
   for (const a of document.querySelectorAll(".console-nav a")) a.classList.toggle("active", a.dataset.page === page);
   const host = $("#console-page");
+  const mine = ++shown;
   try {
     const content = await PAGES[page](ui, (location.hash || "").slice(1).split("/").slice(1));
+    if (mine !== shown) return;
     clear(host).append(content);
+    host.dataset.page = page;
   } catch (e) {
-    ui.status(`${e.code || "error"}: ${e.message}`, true);
+    if (mine === shown) ui.status(`${e.code || "error"}: ${e.message}`, true);
   }
 }
 
