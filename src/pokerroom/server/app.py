@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from pokerroom import __version__
+from pokerroom.server.console import router as console_router
 from pokerroom.server.front import LocalFront, Node
 from pokerroom.server.http import router, store_error_handler
 from pokerroom.server.http_tournaments import router as tournaments_router
@@ -92,6 +93,7 @@ def create_app(
     app.include_router(tournaments_router)
     app.include_router(operations_router)
     app.include_router(metrics_router)
+    app.include_router(console_router)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(TooManyAttempts, store_error_handler)
     for kind in (SQLAlchemyError, OSError, TimeoutError, sqlite3.Error, Exception):

@@ -85,6 +85,7 @@ class CashActor(FaultTolerantActor):
         self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
         self.closing = False  # the operator closed the table: it closes after its hand
         self.handing_over = False  # moving to another host of a cluster after its hand (no cash-out)
+        self.held = False  # paused by the operator (the console): no new hand until it resumes
         self.on_closed: Callable[[CashActor], None] | None = None  # (the room forgets a closed table)
 
     # ----------------------------------------------------------------------------------- running
@@ -127,7 +128,7 @@ class CashActor(FaultTolerantActor):
         self.table.halted = True  # no hand starts, and (tick is not called) no decision times out
 
     async def on_resume(self) -> None:
-        self.table.halted = self.broken or self.closing or self.handing_over
+        self.table.halted = self.broken or self.closing or self.handing_over or self.held
         await self.process(self.table.restart_clocks(self.clock.now()))
         await self._close_if_idle()
 

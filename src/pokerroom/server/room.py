@@ -16,11 +16,13 @@ from typing import Any, Protocol
 
 from pokerroom.cards import RandomSource
 from pokerroom.rooms import CashTable, LastHands, PointsPolicy, TableConfig
+from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.rush import RushPool
 from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig, TournamentDirector
 from pokerroom.server.cash import CashActor
 from pokerroom.server.clock import Clock, SystemClock
+from pokerroom.server.config.parse import ConfigInvalid, game_from_fields, promotions_from_fields
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
@@ -28,6 +30,7 @@ from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
 from pokerroom.server.rush import RushWindows
+from pokerroom.server.schedule import tournament_from_dict
 from pokerroom.server.services import Services
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.server.tournament.archive import ArchivedTournament, load_archive
@@ -90,6 +93,13 @@ class Room:
         self.archive: dict[str, ArchivedTournament] = {}
         self.started_at: datetime = self.clock.now()
         self._replacements: dict[str, TableConfig | PoolConfig] = {}  # reopen with these once closed
+        # The console's tables and pools (store.games): id -> its configuration, None once closed. They
+        # win over the configuration file's entries with the same id, at a start and at a reload.
+        self.overrides: dict[str, TableConfig | PoolConfig | None] = {}
+        self.held: set[str] = set()  # tables the console paused
+        self.scheduled: dict[str, tuple[TournamentConfig, bool]] = {}  # the console's tournaments (rush?)
+        self.cancelled: set[str] = set()  # tournaments (or sit-and-go series) the console cancelled
+        self.promotions: PointsPolicy | None = None  # the console's [promotions], over the file's
         self.on_opened: Callable[[Any], None] | None = None  # (a cluster's host hears of each new actor)
 
     # --------------------------------------------------------------------------- life cycle
@@ -98,6 +108,9 @@ class Room:
         """Migrate, recover unfinished hands, return chips left on tables by a crash, open the tables;
         take back the tournaments the store kept (``tournament.recovery``)."""
         await self.store.db.upgrade()
+        await self.load_overrides()
+        self.settings = self.with_overrides(self.settings)
+        self._apply_points(self.settings.points)
         cancelled = await self.store.journal.recover()
         if cancelled:
             log.warning("recovered %d unfinished hand(s): stacks restored", len(cancelled))
@@ -107,6 +120,8 @@ class Room:
             self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
+        for tid in self.held & set(self.tables):
+            await self.hold_table(tid, True, quiet=True)
         settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
 
         def reopen(cfg: TournamentConfig, rush: bool, series: str | None, spec: Any) -> TournamentActor:
@@ -154,6 +169,7 @@ class Room:
         ones; tournaments it adds open (one it removes is left to finish, or to a restart's recovery:
         docs/configuration.md); the points policy is replaced. Returns what was opened and closed."""
         report: dict[str, list[str]] = {"opened": [], "closing": [], "tournaments": []}
+        settings = self.with_overrides(settings)
         new_tables = {c.table_id: c for c in settings.tables}
         new_pools = {c.pool_id: c for c in settings.pools}
         for tid, actor in list(self.tables.items()):
@@ -186,15 +202,195 @@ class Room:
             if t_cfg.tournament_id not in known and t_cfg.tournament_id not in over:
                 report["tournaments"].append(self.add_tournament(t_cfg, rush=rush).tid)
         self.settings = settings
-        self.services = replace(self.services, points=settings.points)
-        for table in self.tables.values():
-            table.table.points = settings.points
-        for p in self.pools.values():
-            p.pool.points = settings.points
-        for t in self.tournaments.values():
-            t.director.points = settings.points
+        self._apply_points(settings.points)
         log.warning("reconfigured: %s", report)
         return report
+
+    # ----------------------------------------------------------------------- the console's games
+
+    async def load_overrides(self) -> None:
+        """The tables and pools the console opened, paused or closed (kept in the store). One whose stored
+        fields no longer pass the configuration checks is left out, with a warning."""
+        for game in await self.store.games.all():
+            if game.kind == "tournament":
+                self._load_tournament(game.id, game.state, game.spec)
+                continue
+            if game.kind == "promotions":
+                try:
+                    self.promotions = promotions_from_fields(game.spec)
+                except ConfigInvalid as exc:
+                    log.warning("console promotions left out: %s", exc)
+                continue
+            if game.state == "closed":
+                self.overrides[game.id] = None
+                continue
+            if game.spec:  # opened from the console (else the file's own table, paused or resumed)
+                try:
+                    self.overrides[game.id] = game_from_fields(game.kind, game.spec)
+                except ConfigInvalid as exc:
+                    log.warning("console %s %s left out: %s", game.kind, game.id, exc)
+                    continue
+            if game.state == "paused":
+                self.held.add(game.id)
+
+    def _load_tournament(self, tid: str, state: str, spec: dict[str, Any]) -> None:
+        if state == "closed":
+            self.cancelled.add(tid)
+            return
+        fields = {k: v for k, v in spec.items() if k != "rush"}
+        try:
+            self.scheduled[tid] = (tournament_from_dict(fields), bool(spec.get("rush")))
+        except ValueError as exc:
+            log.warning("console tournament %s left out: %s", tid, exc)
+
+    def with_overrides(self, settings: RoomSettings) -> RoomSettings:
+        """``settings`` (from the configuration file) with the console's tables and pools: a closed one
+        removed, an opened one added or put in place of the file's entry with its id."""
+        tables: dict[str, TableConfig] = {c.table_id: c for c in settings.tables}
+        pools: dict[str, PoolConfig] = {c.pool_id: c for c in settings.pools}
+        for gid, cfg in self.overrides.items():
+            tables.pop(gid, None)
+            pools.pop(gid, None)
+            if isinstance(cfg, TableConfig):
+                tables[gid] = cfg
+            elif isinstance(cfg, PoolConfig):
+                pools[gid] = cfg
+        standard = {c.tournament_id: c for c in settings.tournaments}
+        rush = {c.tournament_id: c for c in settings.rush_tournaments}
+        for tid, (t_cfg, is_rush) in self.scheduled.items():
+            (rush if is_rush else standard)[tid] = t_cfg
+        return replace(
+            settings,
+            points=self.promotions if self.promotions is not None else settings.points,
+            tables=tuple(tables.values()),
+            pools=tuple(pools.values()),
+            tournaments=tuple(c for tid, c in standard.items() if tid not in self.cancelled),
+            rush_tournaments=tuple(c for tid, c in rush.items() if tid not in self.cancelled),
+        )
+
+    def _apply_points(self, points: PointsPolicy | None) -> None:
+        self.services = replace(self.services, points=points)
+        for table in self.tables.values():
+            table.table.points = points
+        for p in self.pools.values():
+            p.pool.points = points
+        for t in self.tournaments.values():
+            t.director.points = points
+
+    def set_promotions(self, policy: PointsPolicy) -> None:
+        """The console's promotions (Game of the Week, happy hours, points per unit): from the next hand,
+        and over the configuration file's at a reload or a restart (the caller stores them)."""
+        self.promotions = policy
+        self.settings = self.with_overrides(self.settings)
+        self._apply_points(policy)
+
+    def schedule_tournament(
+        self, cfg: TournamentConfig, *, rush: bool, spec: dict[str, Any]
+    ) -> TournamentActor:
+        """Open a tournament the console scheduled (the caller stores it): it is part of the room's
+        settings from now on, so that a restart takes it back like a configured one."""
+        actor = self.add_tournament(cfg, rush=rush, spec=spec)
+        self.scheduled[cfg.tournament_id] = (cfg, rush)
+        self.cancelled.discard(cfg.tournament_id)
+        self.settings = self.with_overrides(self.settings)
+        return actor
+
+    async def edit_tournament(
+        self, cfg: TournamentConfig, *, rush: bool, spec: dict[str, Any]
+    ) -> TournamentActor:
+        """Replace a tournament that has not started and that nobody registered for (not a sit-and-go's
+        copy: cancel its series and schedule another) by ``cfg`` (the same id)."""
+        tid = cfg.tournament_id
+        actor = self.tournament(tid)
+
+        async def job() -> None:
+            d = actor.director
+            if actor.series is not None or d.status not in ("announced", "registering") or d.entrants:
+                raise Refused(
+                    "registration_closed",
+                    "only a tournament not started, with nobody registered, and not a sit-and-go's copy "
+                    "can be edited (cancel it and schedule another)",
+                    tournament=tid,
+                )
+            d.status = "cancelled"  # nobody registers any more: this one is replaced
+
+        await actor.call(job)
+        await actor.stop()
+        del self.tournaments[tid]
+        return self.schedule_tournament(cfg, rush=rush, spec=spec)
+
+    async def cancel_tournament(self, tid: str) -> str:
+        """Cancel a tournament that has not started: every buy-in and fee refunded (§9.2). A sit-and-go's
+        copy ends its series (no new copy opens, now or after a restart). Returns the id the console
+        keeps as cancelled (the series, for a copy)."""
+        actor = self.tournament(tid)
+
+        async def job() -> None:
+            await actor.process(actor.director.cancel())
+
+        try:
+            await actor.call(job)
+        except TableError as exc:
+            raise Refused("registration_closed", str(exc), tournament=tid) from None
+        kept = actor.series or tid
+        self.cancelled.add(kept)
+        self.scheduled.pop(kept, None)
+        self.settings = self.with_overrides(self.settings)
+        return kept
+
+    async def open_game(self, cfg: TableConfig | PoolConfig) -> CashActor | PoolActor:
+        """Open a table or pool from the console (the caller stores it)."""
+        gid = cfg.table_id if isinstance(cfg, TableConfig) else cfg.pool_id
+        if gid in self.tables or gid in self.pools or gid in self.tournaments:
+            raise ValueError(f"a table, pool or tournament has the id {gid!r}")
+        self.overrides[gid] = cfg
+        self.held.discard(gid)
+        self.settings = self.with_overrides(self.settings)
+        if isinstance(cfg, TableConfig):
+            return self.add_table(cfg, hands_before=await self.store.journal.hand_count(gid))
+        return self.add_pool(cfg)
+
+    async def close_game(self, gid: str) -> None:
+        """Close a table or pool from the console: after the hand in progress, every player cashed out."""
+        actor: CashActor | PoolActor | None = self.tables.get(gid) or self.pools.get(gid)
+        if actor is None:
+            raise Refused("unknown_table", "no such table or pool", table=gid)
+        self.overrides[gid] = None
+        self.held.discard(gid)
+        self._replacements.pop(gid, None)
+        self.settings = self.with_overrides(self.settings)
+        if not actor.closing:
+            await actor.call(actor.close)
+
+    async def hold_table(self, tid: str, held: bool, *, quiet: bool = False) -> None:
+        """Pause a cash table after its hand in progress (nobody leaves, nothing is cashed out) or let it
+        deal again; the players are told by the dealer."""
+        actor = self.tables.get(tid)
+        if actor is None:
+            raise Refused("unknown_table", "no such table", table=tid)
+        (self.held.add if held else self.held.discard)(tid)
+
+        async def job() -> None:
+            actor.held = held
+            actor.table.halted = held or actor.broken or actor.closing or actor.handing_over
+            if not held:
+                await actor.process(actor.table.restart_clocks(self.clock.now()))
+
+        await actor.call(job)
+        if not quiet:
+            text = "paused by the operator: no new hand until it resumes" if held else "the table plays again"
+            await self.message_table(tid, text)
+
+    async def message_table(self, tid: str, text: str) -> None:
+        """A message from the operator to everyone at (and watching) a cash table, in its chat."""
+        actor = self.tables.get(tid)
+        if actor is None:
+            raise Refused("unknown_table", "no such table", table=tid)
+
+        async def job() -> None:
+            actor.core.broadcast({"type": "chat", "from": "dealer", "text": f"Operator: {text}"})
+
+        await actor.call(job)
 
     def _table_closed(self, actor: CashActor) -> None:
         tid = actor.tid

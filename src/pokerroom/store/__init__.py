@@ -13,6 +13,7 @@ from __future__ import annotations
 from argon2 import PasswordHasher
 
 from pokerroom.store.accounts import Accounts, LockPolicy, LoginSession, PasswordPolicy, Player, Role
+from pokerroom.store.audit import AuditEntry, AuditLog
 from pokerroom.store.db import Database, default_url, resolve_url
 from pokerroom.store.errors import (
     AccountLocked,
@@ -48,6 +49,7 @@ from pokerroom.store.errors import (
     unavailable,
 )
 from pokerroom.store.fence import FENCE, Fence
+from pokerroom.store.games import ConsoleGame, ConsoleGames
 from pokerroom.store.histories import (
     HandHistories,
     HandHistory,
@@ -78,6 +80,8 @@ from pokerroom.store.kinds import (
 from pokerroom.store.leases import Lease, Leases
 from pokerroom.store.ledger import Ledger, LedgerEntry, PlayMoneyPolicy, PreparedSettlement
 from pokerroom.store.numbers import HandNumbers, Numbers
+from pokerroom.store.operator import AccountDetail, Operator
+from pokerroom.store.reports import RakeRow, Reports
 from pokerroom.store.tournaments import (
     Booking,
     NewTicket,
@@ -96,7 +100,9 @@ from pokerroom.store.verify import CurrencyTotals, VerifyReport, verify_ledger
 
 class Store:
     """The whole store over one database: ``accounts``, ``ledger``, ``journal``, ``histories``,
-    ``tournaments``, ``numbers`` (global hand and tournament numbers)."""
+    ``tournaments``, ``numbers`` (global hand and tournament numbers), ``audit`` (the console's audit log),
+    ``operator`` (the console's account actions), ``games`` (tables, pools and tournaments changed from the
+    console), ``reports`` (the console's)."""
 
     def __init__(
         self,
@@ -116,6 +122,10 @@ class Store:
         self.tournaments = TournamentStore(db, self.ledger, clock=clock)
         self.numbers = Numbers(db)
         self.leases = Leases(db, clock)
+        self.audit = AuditLog(db, clock=clock)
+        self.operator = Operator(db, self.accounts, self.ledger, clock=clock)
+        self.games = ConsoleGames(db, clock=clock)
+        self.reports = Reports(db)
 
     @classmethod
     def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
@@ -134,16 +144,21 @@ __all__ = [
     "PLAY",
     "POINTS",
     "Account",
+    "AccountDetail",
     "AccountKind",
     "AccountLocked",
     "Accounts",
     "AlreadySeated",
+    "AuditEntry",
+    "AuditLog",
     "BadCredentials",
     "BadSequence",
     "Booking",
     "BuyIn",
     "CancelledHand",
     "Clock",
+    "ConsoleGame",
+    "ConsoleGames",
     "CurrencyTotals",
     "Database",
     "DeckMismatch",
@@ -175,6 +190,7 @@ __all__ = [
     "NameTaken",
     "NewTicket",
     "Numbers",
+    "Operator",
     "PasswordPolicy",
     "PlayMoneyPolicy",
     "Player",
@@ -182,7 +198,9 @@ __all__ = [
     "PlayerView",
     "Posting",
     "PreparedSettlement",
+    "RakeRow",
     "Refund",
+    "Reports",
     "Role",
     "SeatRecord",
     "SeatSession",

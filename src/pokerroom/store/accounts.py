@@ -41,7 +41,8 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 
 class Role(StrEnum):
     PLAYER = "player"
-    ADMIN = "admin"
+    ADMIN = "admin"  # the console: everything
+    SUPPORT = "support"  # the console: read-only, plus locking an account (kept in ``players.staff``)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class Player:
     @property
     def is_admin(self) -> bool:
         return self.role is Role.ADMIN
+
+    @property
+    def is_staff(self) -> bool:
+        """May open the console (an administrator or support)."""
+        return self.role in (Role.ADMIN, Role.SUPPORT)
 
 
 @dataclass(frozen=True)
@@ -160,12 +166,25 @@ def _device_nonce(token: str) -> str | None:
     return parts[1]
 
 
+def _role(role: str, staff: str | None) -> Role:
+    return Role.SUPPORT if role == Role.PLAYER.value and staff == Role.SUPPORT.value else Role(role)
+
+
 def _player(row: PlayerRow | object) -> Player:
     r: PlayerRow = row  # type: ignore[assignment]
-    return Player(id=r.id, name=r.name, role=Role(r.role), created_at=r.created_at)
+    return Player(id=r.id, name=r.name, role=_role(r.role, r.staff), created_at=r.created_at)
 
 
-_COLS = (PlayerRow.id, PlayerRow.name, PlayerRow.role, PlayerRow.created_at)
+def _role_values(role: Role) -> dict[str, str | None]:
+    """The columns of a role: ``players.role`` keeps its original CHECK (player, admin); support is
+    ``staff`` (migration 0008)."""
+    role = Role(role)
+    if role is Role.SUPPORT:
+        return {"role": Role.PLAYER.value, "staff": Role.SUPPORT.value}
+    return {"role": role.value, "staff": None}
+
+
+_COLS = (PlayerRow.id, PlayerRow.name, PlayerRow.role, PlayerRow.staff, PlayerRow.created_at)
 
 
 class Accounts:
@@ -213,7 +232,7 @@ class Accounts:
                             name=name,
                             name_key=name_key(name),
                             password_hash=pw_hash,
-                            role=Role(role).value,
+                            **_role_values(role),
                             failed_logins=0,
                             created_at=now,
                         )
@@ -306,7 +325,11 @@ class Accounts:
             row = (
                 await conn.execute(
                     select(
-                        *_COLS, PlayerRow.password_hash, PlayerRow.locked_until, PlayerRow.failed_logins
+                        *_COLS,
+                        PlayerRow.password_hash,
+                        PlayerRow.locked_until,
+                        PlayerRow.failed_logins,
+                        PlayerRow.locked_by,
                     ).where(PlayerRow.name_key == key)
                 )
             ).one_or_none()
@@ -314,6 +337,8 @@ class Accounts:
         device = self._known_device(key, pw_hash, devices)  # never one for the dummy hash
         if gate is not None:
             gate(device is not None)
+        if row is not None and row.locked_by is not None:
+            raise AccountLocked(None, by_operator=True)
         if device is None:
             until = row.locked_until if row is not None else self._ghost_lock(key, now)
             if until is not None and until > now:
@@ -497,7 +522,7 @@ class Accounts:
         async with self.db.write() as conn:
             n = (
                 await conn.execute(
-                    update(PlayerRow).where(PlayerRow.id == player_id).values(role=Role(role).value)
+                    update(PlayerRow).where(PlayerRow.id == player_id).values(**_role_values(role))
                 )
             ).rowcount
         if not n:

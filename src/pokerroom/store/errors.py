@@ -51,13 +51,17 @@ class AccountLocked(StoreError):
 
     code = "account_locked"
 
-    def __init__(self, until: object) -> None:
+    def __init__(self, until: object, *, by_operator: bool = False) -> None:
         when = until.strftime("%Y-%m-%d %H:%M:%S UTC") if isinstance(until, datetime) else str(until)
-        super().__init__(
-            f"too many failed logins: this name is locked until {when} for devices it was never "
-            "logged in from; log in from a device you used before, wait, or ask the operator"
-        )
+        if by_operator:  # the console's lock: no login from any device until an operator unlocks it
+            super().__init__("this account is locked by the operator: contact support")
+        else:
+            super().__init__(
+                f"too many failed logins: this name is locked until {when} for devices it was never "
+                "logged in from; log in from a device you used before, wait, or ask the operator"
+            )
         self.until = until
+        self.by_operator = by_operator
 
 
 class UnknownToken(StoreError):

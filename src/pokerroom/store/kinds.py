@@ -33,6 +33,7 @@ class AccountKind(StrEnum):
     CASHIER = "cashier"  # the outside world: real-money deposits and withdrawals
     ESCROW = "escrow"  # Rush: chips of seats that left an open hand early, until it ends (ref = hand id)
     TICKET = "ticket"  # a player's unused satellite tickets: their value until used (ref = player id)
+    ADJUSTMENTS = "adjustments"  # the house side of an operator's balance corrections (the console)
 
     @property
     def may_go_negative(self) -> bool:
@@ -47,6 +48,7 @@ _UNBOUNDED = frozenset(
         AccountKind.BANK,
         AccountKind.CASHIER,
         AccountKind.ESCROW,
+        AccountKind.ADJUSTMENTS,
     }
 )
 

@@ -73,6 +73,10 @@ class PlayerRow(Base):
     failed_logins: Mapped[int] = mapped_column(Integer, default=0)
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    staff: Mapped[str | None] = mapped_column(String(16))  # 'support' (the console's read-only role)
+    locked_by: Mapped[str | None] = mapped_column(Text)  # an operator's lock: the reason (login refused)
+    reset_hash: Mapped[str | None] = mapped_column(String(64))  # a forced reset: SHA-256 of its code
+    reset_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class AuthSessionRow(Base):
@@ -306,3 +310,38 @@ class LeaseRow(Base):
     fence: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     hand_to: Mapped[str | None] = mapped_column(String(96))
+
+
+class AuditRow(Base):
+    """One console action: who, when, what, the values before and after. Append-only (a database trigger
+    refuses UPDATE and DELETE)."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_action", "action"), Index("ix_audit_log_target", "target"))
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)
+    actor_name: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(48))
+    target: Mapped[str | None] = mapped_column(String(128))
+    before: Mapped[str | None] = mapped_column(Text)
+    after: Mapped[str | None] = mapped_column(Text)
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
+class ConsoleGameRow(Base):
+    """A cash table or Rush pool opened (or paused, or closed) from the console: its configuration fields
+    (``spec``, JSON) and its state, applied over the configuration file at every start."""
+
+    __tablename__ = "console_games"
+    __table_args__ = (
+        CheckConstraint("kind IN ('table', 'pool', 'tournament', 'promotions')", name="kind"),
+        CheckConstraint("state IN ('open', 'paused', 'closed')", name="state"),
+    )
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(12))
+    spec: Mapped[str] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(String(12))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

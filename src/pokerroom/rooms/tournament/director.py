@@ -217,6 +217,13 @@ class TournamentDirector:
         out += self._seat_everybody(now)
         return out
 
+    def cancel(self) -> Output:
+        """The operator cancels the tournament before it starts: every buy-in and fee is refunded (to the
+        ticket it came from, if any), as when it is short of its minimum field (§9.2)."""
+        if self.status not in ("announced", "registering"):
+            raise TableError("only a tournament that has not started can be cancelled")
+        return self._cancel()
+
     def _cancel(self) -> Output:
         """Below the minimum field at start time: cancelled, every buy-in refunded (§9.2)."""
         self.status = "cancelled"

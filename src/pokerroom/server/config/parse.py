@@ -26,7 +26,15 @@ from pokerroom.server.config.locate import dotted, locate
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.variants import VARIANTS
 
-__all__ = ["BotPlan", "ConfigInvalid", "ConfigProblem", "RoomConfig", "parse_config"]
+__all__ = [
+    "BotPlan",
+    "ConfigInvalid",
+    "ConfigProblem",
+    "RoomConfig",
+    "game_from_fields",
+    "parse_config",
+    "promotions_from_fields",
+]
 
 Path = tuple[str | int, ...]
 T = TypeVar("T")
@@ -572,6 +580,33 @@ def parse_config(
         bots=BotPlan(table_bots, pool_bots, t_bots, (float(think[0]), float(think[1])), tuple(chosen)),
         source=source,
     )
+
+
+def game_from_fields(kind: str, data: Any, *, timing: Timing | None = None) -> TableConfig | PoolConfig:
+    """One ``[[table]]`` (``kind`` "table") or ``[[pool]]`` given as its fields (the console's form), with
+    the file's checks; raises :class:`ConfigInvalid` naming each problem by its key path."""
+    r = _Reader("", "console")
+    got: tuple[Any, ...] | None
+    if kind == "table":
+        got = _cash_table(r, data, ("table",), timing or Timing(), 0)
+    elif kind == "pool":
+        got = _pool(r, data, ("pool",))
+    else:
+        raise ValueError(f"unknown kind {kind!r}")
+    if r.problems or got is None:
+        raise ConfigInvalid(r.problems or [ConfigProblem("console", 1, kind, "is not valid")])
+    cfg: TableConfig | PoolConfig = got[0]
+    return cfg
+
+
+def promotions_from_fields(data: Any, *, now: datetime | None = None) -> PointsPolicy:
+    """The ``[promotions]`` of a configuration file given as its fields (the console's form), with the
+    file's checks; raises :class:`ConfigInvalid` naming each problem by its key path."""
+    r = _Reader("", "console")
+    policy = _points(r, data, now or datetime.now(UTC))
+    if r.problems or policy is None:
+        raise ConfigInvalid(r.problems or [ConfigProblem("console", 1, "promotions", "is not valid")])
+    return policy
 
 
 def _array(r: _Reader, data: Mapping[str, Any], key: str) -> list[Any]:

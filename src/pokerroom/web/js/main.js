@@ -85,6 +85,7 @@ class App {
     this.$("#login").hidden = true;
     this.$("#app").hidden = false;
     this.$("#me").textContent = player.name;
+    this.$("#console-link").hidden = !["admin", "support"].includes(player.role); // the operator's console
     this.setBalance(balances.PLAY ?? 0);
     this.socket.connect();
     this.lobby.refresh();

@@ -1,0 +1,77 @@
+"""Who may use the console, and the audit of what they do.
+
+Every console endpoint depends on :data:`Staff` (an administrator or support: read-only pages, and
+locking an account) or :data:`Admin` (every change). Anonymous callers get ``401 login_required`` (from
+``current_player``), players ``403 forbidden``. :func:`audited` writes an entry of the audit log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request
+
+from pokerroom.server.front import Front
+from pokerroom.server.http import current_player
+from pokerroom.server.room import Room
+from pokerroom.store import AuditEntry, Player, Store
+
+__all__ = ["Admin", "Staff", "audited", "fail", "front", "room", "store"]
+
+
+def _forbidden(what: str) -> HTTPException:
+    return HTTPException(403, detail={"code": "forbidden", "message": f"{what} only"})
+
+
+async def staff_player(player: Annotated[Player, Depends(current_player)]) -> Player:
+    if not player.is_staff:
+        raise _forbidden("administrators and support")
+    return player
+
+
+async def admin_player(player: Annotated[Player, Depends(current_player)]) -> Player:
+    if not player.is_admin:
+        raise _forbidden("administrators")
+    return player
+
+
+Staff = Annotated[Player, Depends(staff_player)]
+Admin = Annotated[Player, Depends(admin_player)]
+
+
+def front(request: Request) -> Front:
+    f: Front = request.app.state.front
+    return f
+
+
+def store(request: Request) -> Store:
+    return front(request).store
+
+
+def room(request: Request) -> Room:
+    """The one-process room (its tables, pools and tournaments in this process). A cluster's gateway has
+    none: the table and tournament actions of the console answer ``501 not_here`` there."""
+    r = getattr(front(request), "room", None)
+    if not isinstance(r, Room):
+        raise HTTPException(
+            501, detail={"code": "not_here", "message": "this process runs no tables (a cluster gateway)"}
+        )
+    return r
+
+
+def fail(status: int, code: str, message: str, **details: Any) -> HTTPException:
+    return HTTPException(status, detail={"code": code, "message": message, "details": details})
+
+
+async def audited(
+    request: Request,
+    who: Player,
+    action: str,
+    target: str | None,
+    *,
+    before: Any = None,
+    after: Any = None,
+    reason: str | None = None,
+) -> AuditEntry:
+    return await store(request).audit.record(
+        who.id, who.name, action, target, before=before, after=after, reason=reason
+    )

@@ -1,0 +1,62 @@
+// The console's HTTP API (src/pokerroom/server/console/). The session cookie is the room's.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function call(method, path, body) {
+  const opts = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = (data && (data.detail || data)) || {};
+    let message = detail.message || res.statusText;
+    if (Array.isArray(detail)) message = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+    throw new ApiError(res.status, detail.code || "http_" + res.status, message);
+  }
+  return data;
+}
+
+const enc = encodeURIComponent;
+const C = "/api/console";
+
+export const api = {
+  login: (name, password) => call("POST", "/api/login", { name, password }),
+  account: () => call("GET", "/api/account"),
+  dashboard: () => call("GET", `${C}/dashboard`),
+  players: (q) => call("GET", `${C}/players?q=${enc(q)}`),
+  player: (id) => call("GET", `${C}/players/${enc(id)}`),
+  playerLedger: (id, currency) => call("GET", `${C}/players/${enc(id)}/ledger?currency=${enc(currency)}`),
+  playerHands: (id) => call("GET", `${C}/players/${enc(id)}/hands`),
+  lock: (id, reason) => call("POST", `${C}/players/${enc(id)}/lock`, { reason }),
+  unlock: (id) => call("POST", `${C}/players/${enc(id)}/unlock`),
+  resetPassword: (id) => call("POST", `${C}/players/${enc(id)}/reset-password`),
+  setRole: (id, role) => call("POST", `${C}/players/${enc(id)}/role`, { role }),
+  adjust: (id, body) => call("POST", `${C}/players/${enc(id)}/adjust`, body),
+  games: () => call("GET", `${C}/tables`),
+  openGame: (kind, fields) => call("POST", `${C}/tables`, { kind, fields }),
+  watch: (id) => call("GET", `${C}/tables/${enc(id)}`),
+  gameAction: (id, what, body) => call("POST", `${C}/tables/${enc(id)}/${what}`, body),
+  tournaments: () => call("GET", `${C}/tournaments`),
+  tournament: (id) => call("GET", `${C}/tournaments/${enc(id)}`),
+  schedule: (fields) => call("POST", `${C}/tournaments`, fields),
+  editTournament: (id, fields) => call("PUT", `${C}/tournaments/${enc(id)}`, fields),
+  cancelTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/cancel`),
+  promotions: () => call("GET", `${C}/promotions`),
+  setPromotions: (fields) => call("PUT", `${C}/promotions`, { fields }),
+  report: (name, days) => call("GET", `${C}/reports/${name}?days=${days}`),
+  audit: (params) => call("GET", `${C}/audit?${new URLSearchParams(params)}`),
+};

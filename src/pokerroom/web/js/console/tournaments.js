@@ -1,0 +1,122 @@
+// Tournaments: schedule every kind (the fields of a [[tournament]] of the schedule file), edit one
+// before anybody registers, cancel one that has not started (every buy-in and fee refunded), and each
+// one's entrants, standings and payouts.
+import { api } from "./api.js";
+import { h, fmt } from "../dom.js";
+
+const COMMON = { variant: "holdem", betting: "NL", buy_in: 100, fee: 10, currency: "PLAY" };
+
+function exampleFor(kind, preset) {
+  const { rush, ...fields } = preset;
+  const out = { id: `${kind}-${Date.now().toString(36)}`, name: `New ${kind}`, ...COMMON, ...fields };
+  if (rush) out.rush = true;
+  return out;
+}
+
+function details(d) {
+  return h(
+    "div",
+    { id: "tournament-detail" },
+    h("h2", { text: `${d.summary.name} (${d.summary.status})` }),
+    h("h2", { text: "Entrants" }),
+    h("ul", { id: "tournament-entrants" }, d.entrants.map((e) => h("li", { text: e.name }))),
+    h("h2", { text: "Payouts" }),
+    h("table", {}, d.payouts.map((p) => h("tr", {}, h("td", { text: p.place }), h("td", { class: "num", text: fmt(p.amount) })))),
+    h("h2", { text: "Standings" }),
+    h("table", {}, (d.standings || []).map((s) => h("tr", {}, h("td", { text: s.place ?? "" }), h("td", { text: s.name ?? s.player ?? "" }), h("td", { class: "num", text: fmt(s.stack ?? 0) })))),
+    h("h2", { text: "Prizes" }),
+    h("table", {}, (d.prizes || []).map((p) => h("tr", {}, h("td", { text: p.player }), h("td", { class: "num", text: fmt(p.amount) })))),
+  );
+}
+
+export async function tournamentsPage(ui, args) {
+  const data = await api.tournaments();
+  const admin = ui.isAdmin();
+  const page = h("div", {}, h("h2", { text: "Tournaments" }));
+  if (admin) {
+    const kindSel = h("select", { name: "preset" }, Object.keys(data.kinds).map((k) => h("option", { value: k, text: k })));
+    const area = h("textarea", { name: "fields" });
+    const submit = h("button", { type: "submit", class: "primary", text: "Schedule" });
+    let editing = null; // the id being edited (PUT), or null (a new tournament: POST)
+    const fill = () => {
+      area.value = JSON.stringify(exampleFor(kindSel.value, data.kinds[kindSel.value]), null, 2);
+    };
+    kindSel.addEventListener("change", fill);
+    fill();
+    page.append(
+      h(
+        "form",
+        { id: "schedule-form", onsubmit: (ev) => {
+          ev.preventDefault();
+          let fields;
+          try {
+            fields = JSON.parse(area.value);
+          } catch (e) {
+            ui.status(`The fields are not JSON: ${e.message}`, true);
+            return;
+          }
+          if (editing) ui.act(`${editing} edited`, () => api.editTournament(editing, fields));
+          else ui.act(`${fields.id} scheduled`, () => api.schedule(fields));
+        } },
+        h("label", {}, "Kind", kindSel),
+        h("label", {}, "Fields (the keys of a [[tournament]], as JSON)", area),
+        submit,
+      ),
+    );
+    page.editTournament = (t) => {
+      editing = t.tournament;
+      const fields = { name: t.name, kind: t.kind, variant: t.variant, betting: t.betting, buy_in: t.buy_in, fee: t.fee,
+        starting_stack: t.starting_stack, table_size: t.table_size, level_minutes: t.level_minutes,
+        min_players: t.min_players, currency: t.currency };
+      if (t.kind === "sng") fields.max_players = t.max_players;
+      if (t.start_time) fields.start = t.start_time;
+      if (t.guarantee) fields.guarantee = t.guarantee;
+      if (t.rebuy_levels) Object.assign(fields, { rebuy_levels: t.rebuy_levels, add_on: t.add_on });
+      area.value = JSON.stringify(fields, null, 2);
+      submit.textContent = `Save ${t.tournament}`;
+      area.focus();
+    };
+  }
+  for (const group of ["upcoming", "running", "finished"]) {
+    const rows = data[group] || [];
+    page.append(
+      h("h2", { text: `${group[0].toUpperCase()}${group.slice(1)} (${rows.length})` }),
+      h(
+        "table",
+        { id: `tournaments-${group}` },
+        h("tr", {}, ["Id", "Name", "Kind", "Status", "Entrants", "Buy-in", ""].map((t) => h("th", { text: t }))),
+        rows.map((t) => {
+          const actions = h("div", { class: "actions" }, h("a", { href: `#tournaments/${t.tournament}`, text: "Details" }));
+          if (admin && ["announced", "registering"].includes(t.status)) {
+            if (!t.entrants && t.kind !== "sng") actions.append(h("button", { type: "button", text: "Edit", "data-edit": t.tournament, onclick: () => page.editTournament(t) }));
+            actions.append(
+              h("button", {
+                type: "button",
+                text: "Cancel",
+                "data-cancel": t.tournament,
+                onclick: () => {
+                  if (window.confirm(`Cancel ${t.name}? Every buy-in and fee is refunded.`)) {
+                    ui.act(`${t.name} cancelled: buy-ins and fees refunded`, () => api.cancelTournament(t.tournament));
+                  }
+                },
+              }),
+            );
+          }
+          return h(
+            "tr",
+            { "data-tournament": t.tournament },
+            h("td", { text: t.tournament }),
+            h("td", { text: t.name }),
+            h("td", { text: t.kind }),
+            h("td", { class: "t-status", text: t.status }),
+            h("td", { class: "num", text: t.entrants ?? "" }),
+            h("td", { class: "num", text: t.buy_in !== undefined ? `${fmt(t.buy_in)} + ${fmt(t.fee)}` : "" }),
+            h("td", {}, actions),
+          );
+        }),
+      ),
+    );
+  }
+  if (args[0]) page.prepend(details(await api.tournament(args[0])));
+  return page;
+}
