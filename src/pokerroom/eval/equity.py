@@ -251,6 +251,15 @@ def _exact_by_ranks(
 
 
 @cache
+def _card_arrays() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The card keys and suit bits as int64 arrays (read-only: the kernels never write them)."""
+    keys = tables.card_keys().astype(np.int64)
+    bits = tables.card_bits().astype(np.int64)
+    keys.flags.writeable = bits.flags.writeable = False
+    return keys, bits
+
+
+@cache
 def _card_lists() -> tuple[list[int], list[int]]:
     return [int(x) for x in tables.card_keys()], [int(x) for x in tables.card_bits()]
 
@@ -424,16 +433,27 @@ def equity(
     from pokerroom.eval import equity_kernels as ek
 
     p, hs, bs = len(parsed), game.hand_size, game.board_size
+    keys, bits = _card_arrays()
+    win = np.zeros(p, dtype=np.int64)
+    tie = np.zeros(p, dtype=np.int64)
+    share = np.zeros(p, dtype=np.int64)
+    if use_exact and bs and missing_board:  # enumerate by rank multisets, correct for flushes
+        if game.high.startswith("omaha"):
+            _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
+        else:
+            wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
+            win += wins
+            tie += ties.sum(axis=1)
+            share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
+        n_boards = comb(len(stub), missing_board)
+        if progress is not None:
+            progress(n_boards, n_boards)
+        return _result(game, True, n_boards, win, tie, share)
     hands_arr = np.zeros((p, hs + bs), dtype=np.int64)
     for i, h in enumerate(parsed):
         hands_arr[i, : len(h)] = [c.index for c in h]
     board_arr = np.zeros(bs, dtype=np.int64)
     board_arr[: len(b)] = [c.index for c in b]
-    keys = tables.card_keys().astype(np.int64)
-    bits = tables.card_bits().astype(np.int64)
-    win = np.zeros(p, dtype=np.int64)
-    tie = np.zeros(p, dtype=np.int64)
-    share = np.zeros(p, dtype=np.int64)
     if use_exact:
         patterns = _patterns(sizes)
         n_combos = comb(len(stub), m)
@@ -449,18 +469,6 @@ def equity(
             seed = (rng or secrets.SystemRandom()).randrange(2**31)
         chunks = [(s, min(_CHUNK, samples - s)) for s in range(0, samples, _CHUNK)]
         total = samples
-    if use_exact and bs and missing_board:  # enumerate by rank multisets, correct for flushes
-        if game.high.startswith("omaha"):
-            _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
-        else:
-            wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
-            win += wins
-            tie += ties.sum(axis=1)
-            share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
-        n_boards = comb(len(stub), missing_board)
-        if progress is not None:
-            progress(n_boards, n_boards)
-        return _result(game, True, n_boards, win, tie, share)
     if bs:
         board_args = _board_args(game, parsed, keys, bits)
 
