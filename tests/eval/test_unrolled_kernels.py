@@ -55,3 +55,31 @@ def test_sixteen_bit_index_tables_equal_the_32_bit_ones() -> None:
         lo16, hi16 = tables.multiset_index16(n)
         assert (lo16.astype(np.int64) == np.maximum(lo, 0)).all()
         assert (hi16.astype(np.int64) == hi).all()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["high", "short_deck_6a"]),
+    st.sampled_from([5, 7]),
+    st.lists(st.lists(st.integers(0, 255), min_size=7, max_size=7), min_size=1, max_size=12),
+)
+def test_unrolled_kernels_report_the_first_bad_row(rule: str, k: int, raw: list[list[int]]) -> None:
+    # rows of any bytes: out of range, duplicated, below the short deck's lowest rank, or good
+    from pokerroom.eval.rules import rule_spec
+
+    low = 4 * rule_spec(rule).lowest_rank
+    rows = np.array([r[:k] for r in raw], dtype=np.uint8)
+    rows[::2] = rows[::2] % (52 - low) + low  # half of them in range, so good rows are common
+    expected = next(
+        (i for i, r in enumerate(rows.tolist()) if max(r) >= 52 or min(r) < low or len(set(r)) < k), -1
+    )
+    keys, bits, valid = _common()
+    lo16, hi16 = tables.multiset_index16(k)
+    kernel = kernels().pooled7 if k == 7 else kernels().pooled5
+    bad = (1 << 62) | ((1 << low) - 1)
+    out = np.empty(len(rows), dtype=np.int32)
+    first = kernel(
+        rows, keys, bits, valid, bad, True, lo16, hi16, tables.multiset_values(rule, k),
+        tables.flush_values(rule), out,
+    )  # fmt: skip
+    assert first == expected

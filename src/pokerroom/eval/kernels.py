@@ -6,8 +6,9 @@ All kernels take plain numpy tables from :mod:`pokerroom.eval.tables` and are co
 machine (``cache=True``). Card keys are int64 (see ``tables``), so every shift stays integral.
 
 The batch kernels validate each row as they go (``validate``): a row's ``valid`` bits (one per card,
-bit 62 for an index >= 52) must not overlap (their sum equals their OR) and must avoid ``bad`` (bit
-62 and the ranks missing from a short deck); a kernel returns the index of the first bad row, or -1
+bit 62 for an index >= 52) must not overlap (their sum equals their OR; in ``pooled5`` and
+``pooled7``, their OR has one bit per card) and must avoid ``bad`` (bit 62 and the ranks missing
+from a short deck); a kernel returns the index of the first bad row, or -1
 (no per-row status array: one store less per row). The per-card tables are padded to 256 entries,
 so a bad uint8 index never reads outside them. ``pooled5`` and ``pooled7`` take the 16-bit ``lo`` /
 ``hi`` index tables (``tables.multiset_index16``): half the cache lines of the 32-bit ones.
@@ -42,6 +43,16 @@ def _suit_of_flush(key: int) -> int:
     if t & 0x800:
         return 2
     return 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """Set bits of a non-negative int64 (LLVM turns this loop into one ``popcnt`` instruction)."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -83,9 +94,8 @@ def pooled5(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out):
     for i in range(n):
         c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
         if validate:
-            v0, v1, v2, v3, v4 = valid[c0], valid[c1], valid[c2], valid[c3], valid[c4]
-            seen = v0 | v1 | v2 | v3 | v4
-            if ((v0 + v1 + v2 + v3 + v4 != seen) | ((seen & bad) != 0)) and first < 0:
+            seen = valid[c0] | valid[c1] | valid[c2] | valid[c3] | valid[c4]
+            if ((_popcount(seen) != 5) | ((seen & bad) != 0)) and first < 0:
                 first = i
         if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3:
             key = keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4]
@@ -112,10 +122,8 @@ def pooled7(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out):
             cards[i, 6],
         )
         if validate:
-            v0, v1, v2, v3 = valid[c0], valid[c1], valid[c2], valid[c3]
-            v4, v5, v6 = valid[c4], valid[c5], valid[c6]
-            seen = v0 | v1 | v2 | v3 | v4 | v5 | v6
-            if ((v0 + v1 + v2 + v3 + v4 + v5 + v6 != seen) | ((seen & bad) != 0)) and first < 0:
+            seen = valid[c0] | valid[c1] | valid[c2] | valid[c3] | valid[c4] | valid[c5] | valid[c6]
+            if ((_popcount(seen) != 7) | ((seen & bad) != 0)) and first < 0:
                 first = i
         key = keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4] + keys[c5] + keys[c6]
         t = ((key >> SUIT_SHIFT) + 0x3333) & 0x8888
