@@ -3,6 +3,7 @@
     python benchmarks/eval.py                # full run (a few minutes)
     python benchmarks/eval.py --quick        # smaller inputs
     python benchmarks/eval.py --repeat 9     # more paired runs against OMPEval (default 5)
+    python benchmarks/eval.py --ompeval      # only the lines against OMPEval (a minute or two)
 
 Peers (the ``bench`` extra): OMPEval (C++, shipped inside pokerfast), phevaluator, eval7, treys,
 poker-equity, pokerkit. Inputs are converted to each library's own format before timing; every
@@ -210,9 +211,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller inputs")
     parser.add_argument("--repeat", type=int, default=5, help="paired runs against OMPEval")
+    parser.add_argument("--ompeval", action="store_true", help="only the lines against OMPEval")
     args = parser.parse_args()
     Paired.repeat = args.repeat
     n_batch = 400_000 if args.quick else 4_000_000
+    if args.ompeval:
+        ompeval_lines(n_batch)
+        return
     n_single = 50_000 if args.quick else 300_000
     n_slow = 2_000 if args.quick else 10_000
     rep = Report()
@@ -321,6 +326,32 @@ def _pokerkit_mc(
         ),
         repeat=1,
     )
+
+
+def ompeval_lines(n_batch: int) -> None:
+    """The five lines against OMPEval alone, every one from paired runs (``--ompeval``)."""
+    rep = Report()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"pokerroom.eval against OMPEval: paired runs in process CPU time, load average {load:.2f}\n")
+    evaluate_batch("high", deal(10, 7))
+    evaluate_batch("high", deal(10, 5))
+    equity("holdem", ["AhKh", "QsQd"], board="2c3c4c")
+    h7, h5 = deal(n_batch, 7), deal(n_batch, 5)
+    for work, hands, check in (
+        ("7-card high, batch (validated)", h7, True),
+        ("7-card high, batch (check=False)", h7, False),
+        ("5-card high, batch", h5, True),
+    ):
+        paired = try_peer(
+            lambda h=hands, c=check: ompeval_batch(h, lambda: evaluate_batch("high", h, check=c))
+        )  # type: ignore[misc]
+        rep.line(work, "rate", 0.0, {"OMPEval/pokerfast": paired}, True, len(hands))
+    for work, hands_ in (
+        ("exact hold'em heads-up preflop (1,712,304 boards)", ["AhKh", "QsQd"]),
+        ("exact hold'em 3-way preflop (1,370,754 boards)", ["AhKh", "QsQd", "7c8c"]),
+    ):
+        paired = try_peer(lambda h=hands_: _pokerfast_exact(h))  # type: ignore[misc]
+        rep.line(work, "time", 0.0, {"OMPEval/pokerfast": paired}, False)
 
 
 def _equity_lines(rep: Report, quick: bool) -> None:
