@@ -1,11 +1,16 @@
 """Benchmark of pokerroom.eval against peers, side by side in one run (one core).
 
-    python benchmarks/eval.py            # full run (about a minute)
-    python benchmarks/eval.py --quick    # smaller inputs
+    python benchmarks/eval.py                # full run (a few minutes)
+    python benchmarks/eval.py --quick        # smaller inputs
+    python benchmarks/eval.py --repeat 9     # more paired runs against OMPEval (default 5)
+    python benchmarks/eval.py --ompeval      # only the lines against OMPEval (a minute or two)
 
 Peers (the ``bench`` extra): OMPEval (C++, shipped inside pokerfast), phevaluator, eval7, treys,
 poker-equity, pokerkit. Inputs are converted to each library's own format before timing; every
-figure is the best of three runs, in CPU time of the process (see ``best_of``).
+figure is the best of three runs, in CPU time of the process (see ``best_of``). The lines against
+OMPEval alternate pokerroom and OMPEval runs (``--repeat`` pairs, see ``paired``): both get the same
+chances of a quiet moment on a shared machine; the line gives the best of each and the median of
+the pairs' ratios.
 A peer that does not install or import is reported as such.
 pokerroom's kernels are single-threaded numba; numba compilation happens before timing (it is
 cached per machine).
@@ -50,6 +55,27 @@ def best_of(fn: Callable[[], Any], repeat: int = 3) -> float:
     return best
 
 
+class Paired:
+    """Interleaved timings of pokerroom and one peer: ``repeat`` pairs of runs (pokerroom, then the
+    peer), so that load from other work on a shared machine falls on both alike."""
+
+    repeat = 5
+
+    def __init__(self, ours: Callable[[], Any], peer: Callable[[], Any], scale: int = 1) -> None:
+        self.ours: list[float] = []
+        self.peer: list[float] = []
+        for _ in range(self.repeat * scale):
+            for fn, times in ((ours, self.ours), (peer, self.peer)):
+                t = time.process_time()
+                fn()
+                times.append(time.process_time() - t)
+
+    def median_speedup(self) -> float:
+        """Median over the pairs of peer time / our time (>1: pokerroom is faster)."""
+        ratios = sorted(p / o for o, p in zip(self.ours, self.peer, strict=True))
+        return ratios[len(ratios) // 2]
+
+
 def deal(n: int, k: int, seed: int = 1, deck: int = 52) -> np.ndarray:
     rng = np.random.default_rng(seed)
     return (np.argsort(rng.random((n, deck)), axis=1)[:, :k] + (52 - deck)).astype(np.uint8)
@@ -60,14 +86,31 @@ class Report:
         self.rows: list[str] = []
 
     def line(
-        self, work: str, unit: str, ours: float, peers: dict[str, float | str], higher_better: bool
+        self,
+        work: str,
+        unit: str,
+        ours: float,
+        peers: dict[str, Any],
+        higher_better: bool,
+        units: int = 1,
     ) -> None:
-        """One line: ours, each peer, and the ratio ours/peer (speed-up, >1 means we are faster)."""
+        """One line: ours, each peer, and the ratio ours/peer (speed-up, >1 means we are faster).
+        A ``Paired`` peer replaces ``ours`` by its own interleaved pokerroom runs (``units`` items per
+        run for a rate)."""
         fmt = (lambda v: f"{v / 1e6:.2f} M/s") if unit == "rate" else (lambda v: f"{v * 1e3:.1f} ms")
         parts = [f"ours {fmt(ours)}"]
         for peer, value in peers.items():
             if isinstance(value, str):
                 parts.append(f"{peer}: {value}")
+            elif isinstance(value, Paired):
+                best_o, best_p = min(value.ours), min(value.peer)
+                ours = units / best_o if higher_better else best_o
+                theirs = units / best_p if higher_better else best_p
+                parts[0] = f"ours {fmt(ours)}"
+                parts.append(
+                    f"{peer} {fmt(theirs)} (x{best_p / best_o:.2f}; median of {len(value.ours)} "
+                    f"paired runs x{value.median_speedup():.2f})"
+                )
             else:
                 ratio = ours / value if higher_better else value / ours
                 parts.append(f"{peer} {fmt(value)} (x{ratio:.2f})")
@@ -76,7 +119,7 @@ class Report:
         self.rows.append(text)
 
 
-def try_peer(fn: Callable[[], float]) -> float | str:
+def try_peer(fn: Callable[[], Any]) -> Any:
     try:
         return fn()
     except Exception as err:  # a peer that does not import or run here is reported, not fatal
@@ -86,7 +129,7 @@ def try_peer(fn: Callable[[], float]) -> float | str:
 # ---------------------------------------------------------------- peers
 
 
-def ompeval_batch(hands: np.ndarray) -> float:
+def ompeval_batch(hands: np.ndarray, ours: Callable[[], Any]) -> Paired:
     from pokerfast import equity as pfe
 
     lib = pfe._load()  # the library's own loader: OMPEval's C ABI via ctypes
@@ -95,7 +138,7 @@ def ompeval_batch(hands: np.ndarray) -> float:
     buf = to_omp[hands].tobytes()
     n, k = hands.shape
     out = (ctypes.c_uint16 * n)()
-    return n / best_of(lambda: lib.pf_evaluate(buf, n, k, out))
+    return Paired(ours, lambda: lib.pf_evaluate(buf, n, k, out))
 
 
 def phevaluator_batch(hands: np.ndarray) -> float:
@@ -167,8 +210,14 @@ def pokerkit_batch(hand_type: str, hands: np.ndarray, n_hole: int = 0) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller inputs")
+    parser.add_argument("--repeat", type=int, default=5, help="paired runs against OMPEval")
+    parser.add_argument("--ompeval", action="store_true", help="only the lines against OMPEval")
     args = parser.parse_args()
+    Paired.repeat = args.repeat
     n_batch = 400_000 if args.quick else 4_000_000
+    if args.ompeval:
+        ompeval_lines(n_batch)
+        return
     n_single = 50_000 if args.quick else 300_000
     n_slow = 2_000 if args.quick else 10_000
     rep = Report()
@@ -188,13 +237,15 @@ def main() -> None:
     ours = len(h7) / best_of(lambda: evaluate_batch("high", h7))
     ours_nc = len(h7) / best_of(lambda: evaluate_batch("high", h7, check=False))
     rep.line("7-card high, batch (validated)", "rate", ours, {
-        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h7)),
+        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h7, lambda: evaluate_batch("high", h7))),
         "phevaluator": try_peer(lambda: phevaluator_batch(h7[: n_batch // 4])),
         "poker-equity": try_peer(lambda: poker_equity_batch("high", h7[: n_batch // 4])),
-    }, True)  # fmt: skip
+    }, True, len(h7))  # fmt: skip
     rep.line("7-card high, batch (check=False)", "rate", ours_nc, {
-        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h7)),
-    }, True)  # fmt: skip
+        "OMPEval/pokerfast": try_peer(
+            lambda: ompeval_batch(h7, lambda: evaluate_batch("high", h7, check=False))
+        ),
+    }, True, len(h7))  # fmt: skip
 
     rows = h7[:n_single].tolist()
     f7 = ranker("high", 7)
@@ -237,9 +288,9 @@ def main() -> None:
     }, True)  # fmt: skip
     ours = len(h5) / best_of(lambda: evaluate_batch("high", h5))
     rep.line("5-card high, batch", "rate", ours, {
-        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h5)),
+        "OMPEval/pokerfast": try_peer(lambda: ompeval_batch(h5, lambda: evaluate_batch("high", h5))),
         "phevaluator": try_peer(lambda: phevaluator_batch(h5[: n_batch // 4])),
-    }, True)  # fmt: skip
+    }, True, len(h5))  # fmt: skip
 
     print()
     _equity_lines(rep, args.quick)
@@ -277,21 +328,47 @@ def _pokerkit_mc(
     )
 
 
+def ompeval_lines(n_batch: int) -> None:
+    """The five lines against OMPEval alone, every one from paired runs (``--ompeval``)."""
+    rep = Report()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"pokerroom.eval against OMPEval: paired runs in process CPU time, load average {load:.2f}\n")
+    evaluate_batch("high", deal(10, 7))
+    evaluate_batch("high", deal(10, 5))
+    equity("holdem", ["AhKh", "QsQd"], board="2c3c4c")
+    h7, h5 = deal(n_batch, 7), deal(n_batch, 5)
+    for work, hands, check in (
+        ("7-card high, batch (validated)", h7, True),
+        ("7-card high, batch (check=False)", h7, False),
+        ("5-card high, batch", h5, True),
+    ):
+        paired = try_peer(
+            lambda h=hands, c=check: ompeval_batch(h, lambda: evaluate_batch("high", h, check=c))
+        )  # type: ignore[misc]
+        rep.line(work, "rate", 0.0, {"OMPEval/pokerfast": paired}, True, len(hands))
+    for work, hands_ in (
+        ("exact hold'em heads-up preflop (1,712,304 boards)", ["AhKh", "QsQd"]),
+        ("exact hold'em 3-way preflop (1,370,754 boards)", ["AhKh", "QsQd", "7c8c"]),
+    ):
+        paired = try_peer(lambda h=hands_: _pokerfast_exact(h))  # type: ignore[misc]
+        rep.line(work, "time", 0.0, {"OMPEval/pokerfast": paired}, False)
+
+
 def _equity_lines(rep: Report, quick: bool) -> None:
     pk_samples = 2_000 if quick else 10_000
     mc = 200_000 if quick else 1_000_000
 
     t = best_of(lambda: equity("holdem", ["AhKh", "QsQd"]))
     rep.line("exact hold'em heads-up preflop (1,712,304 boards)", "time", t, {
-        "poker-equity": try_peer(lambda: _poker_equity_exact("holdem", ["AhKh", "QsQd"])),
         "OMPEval/pokerfast": try_peer(lambda: _pokerfast_exact(["AhKh", "QsQd"])),
+        "poker-equity": try_peer(lambda: _poker_equity_exact("holdem", ["AhKh", "QsQd"])),
         "eval7": "py_hand_vs_range_exact returns 0.0 without a board here; not comparable",
     }, False)  # fmt: skip
 
     t = best_of(lambda: equity("holdem", ["AhKh", "QsQd", "7c8c"]))
     rep.line("exact hold'em 3-way preflop (1,370,754 boards)", "time", t, {
-        "poker-equity": try_peer(lambda: _poker_equity_exact("holdem", ["AhKh", "QsQd", "7c8c"])),
         "OMPEval/pokerfast": try_peer(lambda: _pokerfast_exact(["AhKh", "QsQd", "7c8c"])),
+        "poker-equity": try_peer(lambda: _poker_equity_exact("holdem", ["AhKh", "QsQd", "7c8c"])),
     }, False)  # fmt: skip
 
     t = best_of(lambda: equity("omaha", ["AsAd2c3h", "KsKd9c9h"]))
@@ -322,7 +399,7 @@ def _equity_lines(rep: Report, quick: bool) -> None:
         ("stud8", "stud_hi_lo", ["As2d3c", "KsKd9c"], None),
     ):
         t = best_of(lambda g=game, h=hands: equity(g, h, samples=mc, seed=1, exact=False))  # type: ignore[misc]
-        peers: dict[str, float | str] = {
+        peers: dict[str, Any] = {
             "poker-equity (1 thread)": try_peer(lambda v=peer_variant, h=hands: _poker_equity_mc(v, h, mc)),  # type: ignore[misc]
         }
         if pk_type:
@@ -332,10 +409,11 @@ def _equity_lines(rep: Report, quick: bool) -> None:
         rep.line(f"{game} heads-up 3 cards known, MC {mc:,} deals", "time", t, peers, False)
 
 
-def _pokerfast_exact(hands: list[str]) -> float:
+def _pokerfast_exact(hands: list[str]) -> Paired:
     from pokerfast import equity as pfe
 
-    return best_of(lambda: pfe.equity(hands, exact=True, threads=1))
+    # a few milliseconds a run: four times as many pairs as the batch lines
+    return Paired(lambda: equity("holdem", hands), lambda: pfe.equity(hands, exact=True, threads=1), 4)
 
 
 if __name__ == "__main__":

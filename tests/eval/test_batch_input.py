@@ -55,15 +55,28 @@ def test_short_deck_accepts_its_lowest_rank() -> None:
 
 @pytest.mark.parametrize(
     ("rule", "k"),
-    [("high", 7), ("high", 6), ("high", 9), ("ace5_low", 7), ("soko", 5), ("omaha_high", 9), ("badugi", 4)],
+    [
+        ("high", 7),
+        ("high", 5),
+        ("deuce7_low", 5),
+        ("short_deck_6a", 7),
+        ("high", 6),
+        ("high", 9),
+        ("ace5_low", 7),
+        ("soko", 5),
+        ("omaha_high", 9),
+        ("badugi", 4),
+    ],
 )
 def test_every_kernel_flags_bad_rows(rule: str, k: int) -> None:
     rng = np.random.default_rng(k)
-    rows = np.array([rng.choice(52, k, replace=False) for _ in range(50)], dtype=np.uint8)
+    low = 16 if rule == "short_deck_6a" else 0
+    rows = np.array([rng.choice(52 - low, k, replace=False) + low for _ in range(50)], dtype=np.uint8)
     evaluate_batch(rule, rows)  # all valid
     dup = rows.copy()
     dup[17, 1] = dup[17, 0]
-    with pytest.raises(DuplicateCard, match="row 17"):
+    dup[40, 2] = dup[40, 0]
+    with pytest.raises(DuplicateCard, match="row 17"):  # the first bad row is reported
         evaluate_batch(rule, dup)
     wild = rows.copy()
     wild[33, k - 1] = 200

@@ -107,38 +107,37 @@ def evaluate_batch(
     out = np.empty(n, dtype=np.int32)
     if n == 0:
         return out
-    status = np.zeros(n, dtype=np.bool_)
     kern = kernels()
     keys, bits, valid = _common()
     bad = (1 << 62) | ((1 << (4 * spec.lowest_rank)) - 1)
     if spec.kind == "badugi":
-        kern.badugi(arr, valid, bad, check, out, status)
+        first = kern.badugi(arr, valid, bad, check, out)
     elif spec.kind == "omaha":
         base = _BASE[spec.name]
         lo_b, hi, _ = tables.multiset_index(k - hole)
         om, decode = tables.omaha_classes(base, k - hole)
         fl = tables.flush_values("high")
-        kern.omaha(
+        first = kern.omaha(
             arr, hole, keys, bits, valid, bad, check, lo_b, hi, om, decode, _pair_index(), fl,
-            base == "eight_low", out, status,
+            base == "eight_low", out,
         )  # fmt: skip
     elif k <= 7 and spec.name != "soko" and (spec.name != "deuce7_low" or k == 5):
         # One lookup by rank multiset (or by suit mask for a flush). Not for SOKO (four flushes) nor
         # for 2-7 beyond five cards (there a flush must be avoided, which the multiset cannot see).
-        lo, hi, _ = tables.multiset_index(k)
         ms = tables.multiset_values(spec.name, k)
         fl = tables.flush_values(spec.name)
-        if k == 7 and spec.name not in _RANKS_ONLY:
-            kern.pooled7(arr, keys, bits, valid, bad, check, lo, hi, ms, fl, out, status)
+        if k in (5, 7) and spec.name not in _RANKS_ONLY:
+            lo16, hi16 = tables.multiset_index16(k)
+            kernel = kern.pooled7 if k == 7 else kern.pooled5
+            first = kernel(arr, keys, bits, valid, bad, check, lo16, hi16, ms, fl, out)
         else:
-            kern.pooled(
-                arr, keys, bits, valid, bad, check, lo, hi, ms, fl, spec.name not in _RANKS_ONLY, out, status
+            lo, hi, _ = tables.multiset_index(k)
+            first = kern.pooled(
+                arr, keys, bits, valid, bad, check, lo, hi, ms, fl, spec.name not in _RANKS_ONLY, out
             )
     else:
         lo5, hi, ms5, fl, ff4, mode = _five(spec.name)
-        kern.combos(arr, _subsets(k), keys, bits, valid, bad, check, lo5, hi, ms5, fl, ff4, mode, out, status)
-    if check:
-        flagged = np.flatnonzero(status)
-        if len(flagged):
-            _raise_for_row(spec, arr, int(flagged[0]))
+        first = kern.combos(arr, _subsets(k), keys, bits, valid, bad, check, lo5, hi, ms5, fl, ff4, mode, out)
+    if check and first >= 0:
+        _raise_for_row(spec, arr, int(first))
     return out

@@ -227,47 +227,45 @@ def _exact_by_ranks(
     bits: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Exact outcome counts (outright wins, and n-way ties per player) over every way to complete
-    the board, for a game ranked by any 5 of own + board cards (hold'em, short deck).
-
-    Instead of all C(stub, m) boards: every rank multiset of the missing cards once, weighted by how
-    many boards have it and ranked as if no flush were possible; then only the boards whose suits let
-    some player make a flush are enumerated, their real outcome added and the flush-blind one removed.
-    """
-    from pokerroom.eval import equity_kernels as ek
+    the board, for a game ranked by any 5 of own + board cards (hold'em, short deck): flush-blind
+    by rank multisets of the missing cards, then the boards on which a flush is made, grouped by its
+    suit (:mod:`pokerroom.eval.board_exact`)."""
+    from pokerroom.eval import board_exact as bx
 
     p, n = len(hands), game.hand_size + game.board_size
-    lo, hi = tables.multiset_index(n)[:2]
-    ms = tables.multiset_values(game.high, n)
-    fl = tables.flush_values(game.high)
+    lo, hi, ms, fl = tables.pooled_classes(game.high, n)
     wins = np.zeros(p, dtype=np.int64)
     ties = np.zeros((p, p + 1), dtype=np.int64)
-    own_keys = np.array([sum(int(keys[c.index]) for c in h) for h in hands], dtype=np.int64)
+    key_of, bit_of = _card_lists()
+    own_keys = np.array([sum(key_of[c.index] for c in h) for h in hands], dtype=np.int64)
     own_bits = np.zeros(p, dtype=np.int64)
     for i, h in enumerate(hands):
         for c in h:
-            own_bits[i] |= bits[c.index]
-    k0 = sum(int(keys[c.index]) for c in board)
+            own_bits[i] |= bit_of[c.index]
+    k0 = sum(key_of[c.index] for c in board)
     b0 = 0
     for c in board:
-        b0 |= int(bits[c.index])
-    # part 1: rank multisets of the m missing cards, weighted by the boards that have them
-    board_keys, weights = _rank_multisets(stub, m, k0)
-    ek.rank_multisets(board_keys, weights, own_keys & ek.RANK_PART, lo, hi, ms, wins, ties)
-    # part 2: suit compositions of the missing cards that let someone make a flush
-    suit_cards, suit_n = _suits_of(stub)
-    own_suits = np.array([[sum(1 for c in h if c.suit == s) for s in range(4)] for h in hands])
-    most = own_suits.max(axis=0) + np.array([sum(1 for c in board if c.suit == s) for s in range(4)])
-    comps = [
-        q
-        for q in product(*(range(min(m, int(k)) + 1) for k in suit_n))
-        if sum(q) == m and any(most[s] + q[s] >= 5 for s in range(4))
-    ]
-    if comps:
-        ek.flush_corrections(
-            np.array(comps, dtype=np.int64), suit_cards, suit_n, k0, b0, own_keys, own_bits, keys, bits,
-            lo, hi, ms, fl, wins, ties,
-        )  # fmt: skip
+        b0 |= bit_of[c.index]
+    bx.pooled_exact(stub, m, k0, b0, own_keys, own_bits, keys, bits, _RANK_KEYS, lo, hi, ms, fl, wins, ties)
     return wins, ties
+
+
+@cache
+def _card_arrays() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The card keys and suit bits as int64 arrays (read-only: the kernels never write them)."""
+    keys = tables.card_keys().astype(np.int64)
+    bits = tables.card_bits().astype(np.int64)
+    keys.flags.writeable = bits.flags.writeable = False
+    return keys, bits
+
+
+@cache
+def _card_lists() -> tuple[list[int], list[int]]:
+    return [int(x) for x in tables.card_keys()], [int(x) for x in tables.card_bits()]
+
+
+# the rank counters of one card of each rank (see tables.card_keys)
+_RANK_KEYS = np.array([5**r if r < 7 else 5 ** (r - 7) << 20 for r in range(13)], dtype=np.int64)
 
 
 def _rank_multisets(
@@ -417,7 +415,8 @@ def equity(
     deck_cards = game.deck.cards()
     if any(c not in game.deck for c in known):
         raise CardNotInDeck(game.name, game.deck.size)
-    stub = np.array([c.index for c in deck_cards if c not in set(known)], dtype=np.int64)
+    known_set = set(known)
+    stub = np.array([c.index for c in deck_cards if c not in known_set], dtype=np.int64)
     missing_board = game.board_size - len(b)
     missing_own = np.array([game.hand_size - len(h) for h in parsed], dtype=np.int64)
     m = missing_board + int(missing_own.sum())
@@ -434,16 +433,27 @@ def equity(
     from pokerroom.eval import equity_kernels as ek
 
     p, hs, bs = len(parsed), game.hand_size, game.board_size
+    keys, bits = _card_arrays()
+    win = np.zeros(p, dtype=np.int64)
+    tie = np.zeros(p, dtype=np.int64)
+    share = np.zeros(p, dtype=np.int64)
+    if use_exact and bs and missing_board:  # enumerate by rank multisets, correct for flushes
+        if game.high.startswith("omaha"):
+            _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
+        else:
+            wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
+            win += wins
+            tie += ties.sum(axis=1)
+            share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
+        n_boards = comb(len(stub), missing_board)
+        if progress is not None:
+            progress(n_boards, n_boards)
+        return _result(game, True, n_boards, win, tie, share)
     hands_arr = np.zeros((p, hs + bs), dtype=np.int64)
     for i, h in enumerate(parsed):
         hands_arr[i, : len(h)] = [c.index for c in h]
     board_arr = np.zeros(bs, dtype=np.int64)
     board_arr[: len(b)] = [c.index for c in b]
-    keys = tables.card_keys().astype(np.int64)
-    bits = tables.card_bits().astype(np.int64)
-    win = np.zeros(p, dtype=np.int64)
-    tie = np.zeros(p, dtype=np.int64)
-    share = np.zeros(p, dtype=np.int64)
     if use_exact:
         patterns = _patterns(sizes)
         n_combos = comb(len(stub), m)
@@ -459,18 +469,6 @@ def equity(
             seed = (rng or secrets.SystemRandom()).randrange(2**31)
         chunks = [(s, min(_CHUNK, samples - s)) for s in range(0, samples, _CHUNK)]
         total = samples
-    if use_exact and bs and missing_board:  # enumerate by rank multisets, correct for flushes
-        if game.high.startswith("omaha"):
-            _exact_omaha_by_ranks(game, parsed, b, stub, missing_board, keys, bits, win, tie, share)
-        else:
-            wins, ties = _exact_by_ranks(game, parsed, b, stub, missing_board, keys, bits)
-            win += wins
-            tie += ties.sum(axis=1)
-            share += wins * _POT + (ties[:, 2:] * (_POT // np.arange(2, p + 1))).sum(axis=1)
-        n_boards = comb(len(stub), missing_board)
-        if progress is not None:
-            progress(n_boards, n_boards)
-        return _result(game, True, n_boards, win, tie, share)
     if bs:
         board_args = _board_args(game, parsed, keys, bits)
 

@@ -3,10 +3,11 @@
 """numba kernels of the equity calculator.
 
 Board games (every hand known, only board cards missing: hold'em, short deck, Omaha, Omaha hi/lo):
-exact runs go through the rank multisets of the missing cards (``rank_multisets``,
-``omaha_multisets``: each multiset once, weighted by how many boards have it, ranked flush-blind)
-plus the boards on which a flush is possible (``flush_corrections``, ``omaha_flush_corrections``:
-real outcome added, flush-blind outcome taken back). Monte Carlo draws boards (``board_games``).
+exact Omaha runs go through the rank multisets of the missing cards (``omaha_multisets``: each
+multiset once, weighted by how many boards have it, ranked flush-blind) plus the boards on which a
+flush is possible (``omaha_flush_corrections``: real outcome added, flush-blind outcome taken back);
+exact hold'em and short deck are :mod:`pokerroom.eval.board_exact`. Monte Carlo draws boards
+(``board_games``).
 
 ``run``: the general deal loop (stud, razz, stud hi/lo, draw games, badugi). A deal fills the missing
 cards of the board (group 0) and of each player (group i + 1). Exact runs walk the combinations of the
@@ -200,8 +201,8 @@ def board_games(
 ):  # fmt: skip
     """Board games where every hand is known and ``m`` board cards are missing (hold'em, short deck,
     Omaha, Omaha hi/lo): ``count`` random boards (Monte Carlo), or the one board when ``m`` is 0.
-    (Exact enumeration with missing board cards is ``rank_multisets`` / ``omaha_multisets`` and
-    their flush corrections.)
+    (Exact enumeration with missing board cards is ``board_exact.pooled_exact`` and
+    ``omaha_multisets`` with its flush corrections.)
 
     Pooled rules use ``own_keys``/``own_bits`` per player. Omaha: ``pair_rows[i, :n_pairs[i]]`` are
     the pair-table columns of player i's hole pairs, ``suited_pairs[i, :n_suited[i]]`` the suit
@@ -335,103 +336,6 @@ def board_games(
             tie[i] += ties[i, n]
             share[i] += ties[i, n] * (POT // n)
     return count
-
-
-RANK_PART = (1 << 40) - 1  # the rank counters of a key, without the suit counters
-
-
-@njit(cache=True, nogil=True)
-def rank_multisets(board_keys, weights, own_rank_keys, lo, hi, ms, wins, ties):
-    """Exact hold'em-style enumeration, part 1: every multiset of ranks the missing board cards can
-    have (``board_keys``, rank counters only, known board included), weighted by the number of boards
-    with those ranks, each ranked as if no flush were possible."""
-    p = own_rank_keys.shape[0]
-    rank = np.empty(p, dtype=np.int64)
-    for t in range(board_keys.shape[0]):
-        bk = board_keys[t]
-        w = weights[t]
-        best = np.int64(-1)
-        n1 = 0
-        winner = 0
-        for i in range(p):
-            key = own_rank_keys[i] + bk
-            r = np.int64(ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]])
-            rank[i] = r
-            if r > best:
-                best = r
-                n1 = 1
-                winner = i
-            elif r == best:
-                n1 += 1
-        if n1 == 1:
-            wins[winner] += w
-        else:
-            for i in range(p):
-                if rank[i] == best:
-                    ties[i, n1] += w
-
-
-@njit(cache=True, nogil=True)
-def flush_corrections(
-    comps, suit_cards, suit_n, k0, b0, own_keys, own_bits, keys, bits, lo, hi, ms, fl, wins, ties
-):  # fmt: skip
-    """Part 2: every board whose suit composition (cards per suit, ``comps``) lets some player make a
-    flush: its real outcome is added and the flush-blind outcome counted by part 1 is taken back."""
-    p = own_keys.shape[0]
-    rank = np.empty(p, dtype=np.int64)
-    for q in range(comps.shape[0]):
-        c0 = all_combinations(suit_cards[0, : suit_n[0]], comps[q, 0])
-        c1 = all_combinations(suit_cards[1, : suit_n[1]], comps[q, 1])
-        c2 = all_combinations(suit_cards[2, : suit_n[2]], comps[q, 2])
-        c3 = all_combinations(suit_cards[3, : suit_n[3]], comps[q, 3])
-        for a in range(c0.shape[0]):
-            ka = k0
-            ba = b0
-            for x in range(c0.shape[1]):
-                ka += keys[c0[a, x]]
-                ba |= bits[c0[a, x]]
-            for b in range(c1.shape[0]):
-                kb = ka
-                bb = ba
-                for x in range(c1.shape[1]):
-                    kb += keys[c1[b, x]]
-                    bb |= bits[c1[b, x]]
-                for c in range(c2.shape[0]):
-                    kc = kb
-                    bc = bb
-                    for x in range(c2.shape[1]):
-                        kc += keys[c2[c, x]]
-                        bc |= bits[c2[c, x]]
-                    for d in range(c3.shape[0]):
-                        bk = kc
-                        bbits = bc
-                        for x in range(c3.shape[1]):
-                            bk += keys[c3[d, x]]
-                            bbits |= bits[c3[d, x]]
-                        for sign in (1, -1):
-                            best = np.int64(-1)
-                            n1 = 0
-                            winner = 0
-                            for i in range(p):
-                                key = own_keys[i] + bk
-                                s = _suit_of_flush(key) if sign == 1 else -1
-                                if s < 0:
-                                    r = np.int64(ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]])
-                                else:
-                                    r = np.int64(fl[((own_bits[i] | bbits) >> (16 * s)) & 0x1FFF])
-                                rank[i] = r
-                                if r > best:
-                                    best = r
-                                    n1 = 1
-                                    winner = i
-                                elif r == best:
-                                    n1 += 1
-                            if n1 == 1:
-                                wins[winner] += sign
-                            else:
-                                for i in range(p):
-                                    if rank[i] == best:
-                                        ties[i, n1] += sign
 
 
 @njit(cache=True, nogil=True)

@@ -6,9 +6,12 @@ All kernels take plain numpy tables from :mod:`pokerroom.eval.tables` and are co
 machine (``cache=True``). Card keys are int64 (see ``tables``), so every shift stays integral.
 
 The batch kernels validate each row as they go (``validate``): a row's ``valid`` bits (one per card,
-bit 62 for an index >= 52) must not overlap (their sum equals their OR) and must avoid ``bad`` (bit
-62 and the ranks missing from a short deck); ``status[i]`` is set for a bad row. The per-card tables
-are padded to 256 entries, so a bad uint8 index never reads outside them.
+bit 62 for an index >= 52) must not overlap (their sum equals their OR; in ``pooled5`` and
+``pooled7``, their OR has one bit per card) and must avoid ``bad`` (bit 62 and the ranks missing
+from a short deck); a kernel returns the index of the first bad row, or -1
+(no per-row status array: one store less per row). The per-card tables are padded to 256 entries,
+so a bad uint8 index never reads outside them. ``pooled5`` and ``pooled7`` take the 16-bit ``lo`` /
+``hi`` index tables (``tables.multiset_index16``): half the cache lines of the 32-bit ones.
 """
 
 from __future__ import annotations
@@ -42,10 +45,21 @@ def _suit_of_flush(key: int) -> int:
     return 3
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """Set bits of a non-negative int64 (LLVM turns this loop into one ``popcnt`` instruction)."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
 @njit(cache=True, nogil=True)
-def pooled(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, use_flush, out, status):
+def pooled(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, use_flush, out):
     """Best five of k <= 7 cards by rank multiset (and suit mask when a suit has five)."""
     n, k = cards.shape
+    first = -1
     for i in range(n):
         key = np.int64(0)
         for j in range(k):
@@ -57,7 +71,8 @@ def pooled(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, use_flush, o
                 v = valid[cards[i, j]]
                 seen |= v
                 total += v
-            status[i] = (total != seen) | ((seen & bad) != 0)
+            if ((total != seen) | ((seen & bad) != 0)) and first < 0:
+                first = i
         if use_flush:
             s = _suit_of_flush(key)
             if s >= 0:
@@ -67,12 +82,35 @@ def pooled(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, use_flush, o
                 out[i] = fl[(b >> (16 * s)) & 0x1FFF]
                 continue
         out[i] = ms[lo[key & LOW_MASK] + hi[(key >> HIGH_SHIFT) & HIGH_MASK]]
+    return first
 
 
 @njit(cache=True, nogil=True)
-def pooled7(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out, status):
+def pooled5(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out):
+    """``pooled`` unrolled for five cards with flushes: a flush is five cards of one suit, told by
+    the card indices themselves (no suit counters)."""
+    n = cards.shape[0]
+    first = -1
+    for i in range(n):
+        c0, c1, c2, c3, c4 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4]
+        if validate:
+            seen = valid[c0] | valid[c1] | valid[c2] | valid[c3] | valid[c4]
+            if ((_popcount(seen) != 5) | ((seen & bad) != 0)) and first < 0:
+                first = i
+        if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3:
+            key = keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4]
+            out[i] = ms[np.int64(lo[key & LOW_MASK]) + np.int64(hi[(key >> HIGH_SHIFT) & HIGH_MASK])]
+        else:
+            b = bits[c0] | bits[c1] | bits[c2] | bits[c3] | bits[c4]
+            out[i] = fl[(b >> (16 * (c0 & 3))) & 0x1FFF]
+    return first
+
+
+@njit(cache=True, nogil=True)
+def pooled7(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out):
     """``pooled`` unrolled for seven cards with flushes (hold'em, stud)."""
     n = cards.shape[0]
+    first = -1
     for i in range(n):
         c0, c1, c2, c3, c4, c5, c6 = (
             cards[i, 0],
@@ -84,18 +122,18 @@ def pooled7(cards, keys, bits, valid, bad, validate, lo, hi, ms, fl, out, status
             cards[i, 6],
         )
         if validate:
-            v0, v1, v2, v3 = valid[c0], valid[c1], valid[c2], valid[c3]
-            v4, v5, v6 = valid[c4], valid[c5], valid[c6]
-            seen = v0 | v1 | v2 | v3 | v4 | v5 | v6
-            status[i] = (v0 + v1 + v2 + v3 + v4 + v5 + v6 != seen) | ((seen & bad) != 0)
+            seen = valid[c0] | valid[c1] | valid[c2] | valid[c3] | valid[c4] | valid[c5] | valid[c6]
+            if ((_popcount(seen) != 7) | ((seen & bad) != 0)) and first < 0:
+                first = i
         key = keys[c0] + keys[c1] + keys[c2] + keys[c3] + keys[c4] + keys[c5] + keys[c6]
         t = ((key >> SUIT_SHIFT) + 0x3333) & 0x8888
         if t == 0:
-            out[i] = ms[lo[key & LOW_MASK] + hi[(key >> HIGH_SHIFT) & HIGH_MASK]]
+            out[i] = ms[np.int64(lo[key & LOW_MASK]) + np.int64(hi[(key >> HIGH_SHIFT) & HIGH_MASK])]
         else:
             s = _suit_of_flush(key)
             b = bits[c0] | bits[c1] | bits[c2] | bits[c3] | bits[c4] | bits[c5] | bits[c6]
             out[i] = fl[(b >> (16 * s)) & 0x1FFF]
+    return first
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -126,10 +164,11 @@ def eval5(keys, bits, lo5, hi, ms5, fl, ff4, mode, c0, c1, c2, c3, c4):
 
 
 @njit(cache=True, nogil=True)
-def combos(cards, subsets, keys, bits, valid, bad, validate, lo5, hi, ms5, fl, ff4, mode, out, status):
+def combos(cards, subsets, keys, bits, valid, bad, validate, lo5, hi, ms5, fl, ff4, mode, out):
     """Best over the given 5-card subsets (column indices) of each row."""
     n, k = cards.shape
     m = subsets.shape[0]
+    first = -1
     for i in range(n):
         if validate:
             seen = np.int64(0)
@@ -138,7 +177,8 @@ def combos(cards, subsets, keys, bits, valid, bad, validate, lo5, hi, ms5, fl, f
                 v = valid[cards[i, j]]
                 seen |= v
                 total += v
-            status[i] = (total != seen) | ((seen & bad) != 0)
+            if ((total != seen) | ((seen & bad) != 0)) and first < 0:
+                first = i
         best = -1
         for t in range(m):
             v = eval5(
@@ -159,6 +199,7 @@ def combos(cards, subsets, keys, bits, valid, bad, validate, lo5, hi, ms5, fl, f
             if v > best:
                 best = v
         out[i] = best
+    return first
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -197,22 +238,24 @@ def badugi_one(c0, c1, c2, c3):
 
 
 @njit(cache=True, nogil=True)
-def badugi(cards, valid, bad, validate, out, status):
+def badugi(cards, valid, bad, validate, out):
+    first = -1
     for i in range(cards.shape[0]):
         if validate:
             v0, v1, v2, v3 = valid[cards[i, 0]], valid[cards[i, 1]], valid[cards[i, 2]], valid[cards[i, 3]]
             seen = v0 | v1 | v2 | v3
-            status[i] = (v0 + v1 + v2 + v3 != seen) | ((seen & bad) != 0)
+            if ((v0 + v1 + v2 + v3 != seen) | ((seen & bad) != 0)) and first < 0:
+                first = i
         out[i] = badugi_one(cards[i, 0] & 63, cards[i, 1] & 63, cards[i, 2] & 63, cards[i, 3] & 63)
+    return first
 
 
 @njit(cache=True, nogil=True)
-def omaha(
-    cards, nh, keys, bits, valid, bad, validate, blo, hi, om, decode, pair_index, fl, eight, out, status
-):
+def omaha(cards, nh, keys, bits, valid, bad, validate, blo, hi, om, decode, pair_index, fl, eight, out):
     """Omaha ranks of rows ``nh`` hole cards + board (written inline: no per-row calls with arrays)."""
     n, k = cards.shape
     suited = np.empty(5, dtype=np.int64)
+    first = -1
     for i in range(n):
         if validate:
             seen = np.int64(0)
@@ -221,7 +264,8 @@ def omaha(
                 v = valid[cards[i, j]]
                 seen |= v
                 total += v
-            status[i] = (total != seen) | ((seen & bad) != 0)
+            if ((total != seen) | ((seen & bad) != 0)) and first < 0:
+                first = i
         bkey = np.int64(0)
         bb = np.int64(0)
         for j in range(nh, k):
@@ -266,6 +310,7 @@ def omaha(
                                     if v > best:
                                         best = v
         out[i] = best
+    return first
 
 
 @njit(cache=True, nogil=True)
