@@ -128,6 +128,8 @@ def play(d: TournamentDirector, start: datetime, rng: random.Random, f: Field) -
         ticked = d.tick(now)
         run.out += ticked
         check_step(run, now)
+        if d.status == "running":  # right after a tick every table whose hand is due has dealt
+            assert "ready" not in d.table_states(now).values()
         rush = getattr(d, "rush", None)
         if (
             not ticked

@@ -384,6 +384,26 @@ class TournamentDirector:
         assert self.schedule is not None
         if self.schedule.in_break(now):
             return out
+        for _ in range(3):  # again if hand-for-hand ended on the way: every table that can deal deals
+            out += self._deal_round(now)
+            if self.status != "running" or not self._ready(now):
+                break
+        return out
+
+    def _ready(self, now: datetime) -> list[int]:
+        """Tables not in a hand whose next hand is due, with two or more players holding chips."""
+        return [
+            n
+            for n, t in self.tables.items()
+            if not t.in_hand
+            and self._next_hand.get(n, now) <= now
+            and not (self.hand_for_hand and n in self._hfh_done)
+            and sum(1 for p in t.seats.values() if p.stack > 0) >= 2
+        ]
+
+    def _deal_round(self, now: datetime) -> Output:
+        cfg = self.config
+        out: Output = []
         for number in sorted(self.tables):
             table = self.tables.get(number)
             if self.status != "running" or table is None or table.in_hand:
@@ -435,8 +455,9 @@ class TournamentDirector:
 
     def table_states(self, now: datetime) -> dict[int, str]:
         """Why each table is where it is: ``dealing``, ``break``, ``hand_for_hand`` (waiting for the other
-        tables), ``between_hands`` (its next hand has a time), ``short`` (fewer than two players with chips,
-        waiting for players while another table plays) or ``stalled`` (nothing will ever change: a bug)."""
+        tables), ``between_hands`` (its next hand has a time), ``ready`` (due now: it deals at the next
+        tick, which the actor runs at once after a step that changed something), ``short`` (fewer than two
+        players with chips, waiting for players while another table plays) or ``stalled`` (a bug)."""
         states: dict[int, str] = {}
         in_break = self.schedule is not None and self.schedule.in_break(now)
         for n, t in self.tables.items():
@@ -451,8 +472,11 @@ class TournamentDirector:
             else:
                 states[n] = "idle"
         moving = any(s in ("dealing", "between_hands", "break") for s in states.values())
+        ready = set(self._ready(now))
         for n, s in states.items():
-            if s == "idle":
+            if s == "idle" and n in ready:
+                states[n] = "ready"  # it deals at the next tick, due now
+            elif s == "idle":
                 live = sum(1 for p in self.tables[n].seats.values() if p.stack > 0)
                 states[n] = "short" if live < 2 and moving else "stalled"
         return states
@@ -502,17 +526,26 @@ class TournamentDirector:
         """Players with no chips who did not rebuy before their table's next hand are out (§9.11), ranked
         by their stacks at the start of the hand in which they went broke (R234)."""
         entrants = self.entrants
-        broke = [(p.player, entrants[p.player].broke_with or 0) for p in table.seats.values() if p.stack == 0]
+        pending = {p for p, _ in self._hfh_busts}  # out with the hand-for-hand hand, across tables
+        broke = [
+            (p.player, entrants[p.player].broke_with or 0)
+            for p in table.seats.values()
+            if p.stack == 0 and p.player not in pending
+        ]
         return self._eliminate(broke, now) if broke else []
 
     def _eliminate(self, busted: Sequence[tuple[str, int]], now: datetime) -> Output:
         """Players out in the same hand form groups by their stacks at its start, the smallest finishing
         lowest; equal stacks tie (R234). Their places are given once the field is final."""
-        if not busted:
+        once: dict[str, int] = {}  # a player is out only once
+        for player, start in busted:
+            if not self.entrants[player].out:
+                once.setdefault(player, start)
+        if not once or self.status != "running":
             return []
         self._rounds += 1
         groups: dict[int, list[str]] = {}
-        for player, start in busted:
+        for player, start in once.items():
             groups.setdefault(start, []).append(player)
         for start in sorted(groups):  # worst first
             for p in groups[start]:

@@ -132,6 +132,7 @@ class RushTournamentDirector(TournamentDirector):
             out += self._settle_and_check(now)
         if self.status == "running" and size is None and not pool.tables:
             out += self._final_table(now)
+            out += super().tick(now)  # its first hand at once: a table never waits idle
         return out
 
     def _rush(self, out: Output, now: datetime) -> Output:
@@ -141,7 +142,8 @@ class RushTournamentDirector(TournamentDirector):
         for item in out:
             if isinstance(item, HandFinished):
                 kept.append(item)
-                kept += self._rush_hand_ended(item, now)
+                if self.status == "running":  # (a satellite may end with the first of several hands)
+                    kept += self._rush_hand_ended(item, now)
             elif type(item).__module__.endswith("effects"):
                 continue
             else:
