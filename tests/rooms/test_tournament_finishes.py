@@ -255,3 +255,15 @@ def test_a_freeroll_takes_no_buy_in() -> None:
     """A freeroll's pool is the house's (§9.8); a buy-in on top would vanish from the prizes."""
     with pytest.raises(ConfigError):
         mtt(freeroll_pool=5_000)
+
+
+def test_a_late_entrant_of_a_rush_tournament_joins_its_pool() -> None:
+    """Late registration in the Rush phase: a starting stack in the pool, not a table of his own."""
+    cfg = mtt(late_registration_levels=2, level_minutes=10)
+    d = registered(cfg, 12, cls=RushTournamentDirector)
+    d.tick(T0)
+    assert isinstance(d, RushTournamentDirector) and d.rush is not None
+    d.register("late", "late", T0 + timedelta(minutes=1))
+    entry = d.rush.entries[entry_key("late", 1)]
+    assert entry.stack == cfg.starting_stack and not d.tables
+    assert d.entrants["late"].stack == cfg.starting_stack and d.contributions == 13 * cfg.buy_in

@@ -93,8 +93,7 @@ class RushTournamentDirector(TournamentDirector):
             return super()._seat_late(player, now)
         e = self.entrants[player]
         e.stack = self.config.starting_stack
-        self.rush.join(player, e.name, e.stack, now)
-        return []
+        return self._rush(self.rush.join(player, e.name, e.stack, now), now)  # its notices, not its money
 
     def entry_of(self, player: str) -> str:
         return entry_key(player, 1)
