@@ -82,6 +82,9 @@ class TournamentDirector(TableFloor):
         self._field_closed = False  # late registration over: places can be given
         self._groups: list[list[str]] = []  # players out, by elimination, worst first; a group ties
         self._settled = 0  # groups already paid (or found unpaid)
+        self._placed = 0  # groups already given their places
+        self._worse = 0  # players in those groups
+        self._out = 0  # players out (in the groups)
         self._handed = 0  # prizes and tickets given out, never above the pool
 
     # ------------------------------------------------------------------------------- queries
@@ -89,6 +92,11 @@ class TournamentDirector(TableFloor):
     @property
     def remaining(self) -> list[Entrant]:
         return [e for e in self.entrants.values() if not e.out]
+
+    @property
+    def left(self) -> int:
+        """How many players are still in (``len(remaining)``, counted)."""
+        return len(self.entrants) - self._out
 
     def level(self, now: datetime) -> BlindLevel:
         return BlindLevel.default(self.schedule.level(now) if self.schedule else 1)
@@ -476,24 +484,25 @@ class TournamentDirector(TableFloor):
             for p in groups[start]:
                 e = self.entrants[p]
                 e.out, e.busted_at, e.broke_with = True, self._rounds, None
+                self._out += 1
                 table = self.tables.get(e.table) if e.table is not None else None
                 if table is not None and e.seat in table.seats:
                     table.remove(e.seat)
                 e.table = e.seat = None
             self._groups.append(list(groups[start]))
         out = self._settle(now)
-        if len(self.remaining) <= 1 or self._satellite_done():
+        if self.left <= 1 or self._satellite_done():
             return out + self._finish(now)
         return out + self._rebalance_all(now)
 
     def _satellite_done(self) -> bool:
         cfg = self.config
-        return cfg.is_satellite and self.pool_final and 0 < len(self.remaining) <= self.seats_won
+        return cfg.is_satellite and self.pool_final and 0 < self.left <= self.seats_won
 
     def _update_hand_for_hand(self) -> None:
         """Hand-for-hand when the players left are one more than the places paid (R235)."""
         paid = self.seats_won if self.config.is_satellite and self.seats_won else len(self.prizes)
-        on = len(self.tables) > 1 and len(self.remaining) == paid + 1
+        on = len(self.tables) > 1 and self.left == paid + 1
         if not on and not self._hfh_busts:
             self._hfh_done = set()
         self.hand_for_hand = on or bool(self._hfh_busts)
@@ -538,15 +547,12 @@ class TournamentDirector(TableFloor):
     def _place_groups(self) -> None:
         """Places counted from the bottom of the final field: a group's places follow the players out
         before it, never the players remaining, so a place once given is final (§9.7)."""
-        worse = 0
         n = len(self.entrants)
-        for group in self._groups:
-            best = n - worse - len(group) + 1
+        for group in self._groups[self._placed :]:
             for p in group:
-                e = self.entrants[p]
-                if e.place is None:
-                    e.place = best
-            worse += len(group)
+                self.entrants[p].place = n - self._worse - len(group) + 1
+            self._worse += len(group)
+        self._placed = len(self._groups)
 
     def _pay_groups(self) -> Output:
         out: Output = []
