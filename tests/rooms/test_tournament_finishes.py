@@ -140,8 +140,8 @@ def test_late_registration_never_gives_a_place_twice_nor_pays_more_than_the_pool
     run = play(d, T0, random.Random(5), Field(shove=0.4, late=10, step=2.0))
     check_end(run)
     assert len(d.entrants) > 80
-    places = [e.place for e in d.entrants.values()]
-    assert sorted(places) == sorted(set(places)) or len(set(places)) < len(places)  # ties only (checked)
+    places = sorted(e.place or 0 for e in d.entrants.values())
+    assert places[0] == 1 and places[-1] <= len(d.entrants)  # from the final field (ties: check_step)
     assert sum(x.amount for x in run.out if isinstance(x, TournamentPrize)) == d.pool
 
 
