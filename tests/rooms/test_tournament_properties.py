@@ -82,7 +82,8 @@ def test_every_tournament_finishes_and_pays_exactly_its_pool(
     cls = RushTournamentDirector if rush else TournamentDirector
     d = cls(cfg, random.Random(seed))
     before = T0 - timedelta(minutes=1)
+    registered: list[object] = []
     for i in range(players):
-        d.register(f"p{i}", f"p{i}", before)
-    run = play(d, cfg.start_time or before, random.Random(seed + 1), bots)
+        registered += d.register(f"p{i}", f"p{i}", before)
+    run = play(d, cfg.start_time or before, random.Random(seed + 1), bots, registered)
     check_end(run)

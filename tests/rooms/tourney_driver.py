@@ -111,9 +111,12 @@ def buy_more(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
             run.out += d.rebuy(e.player, now, add_on=True)
 
 
-def play(d: TournamentDirector, start: datetime, rng: random.Random, f: Field) -> Run:
-    """Tick, act, rebuy and register late until the tournament is over (or ``f.max_steps``)."""
-    run = Run(d)
+def play(
+    d: TournamentDirector, start: datetime, rng: random.Random, f: Field, before: list[object] | None = None
+) -> Run:
+    """Tick, act, rebuy and register late until the tournament is over (or ``f.max_steps``); ``before``:
+    what the registrations returned (a sit-and-go starts with its last one)."""
+    run = Run(d, list(before or []))
     now = start
     late = 0
     run.out += d.tick(now)
