@@ -20,6 +20,7 @@ from pokerroom.rooms.tournament import (
     TournamentOverlay,
     TournamentPoints,
     TournamentPrize,
+    TournamentTicket,
 )
 from pokerroom.rooms.tournament.promotions import big_game_of_the_week
 
@@ -267,3 +268,15 @@ def test_a_late_entrant_of_a_rush_tournament_joins_its_pool() -> None:
     entry = d.rush.entries[entry_key("late", 1)]
     assert entry.stack == cfg.starting_stack and not d.tables
     assert d.entrants["late"].stack == cfg.starting_stack and d.contributions == 13 * cfg.buy_in
+
+
+def test_a_satellite_whose_pool_buys_more_seats_than_players_seats_everybody_and_shares_the_rest() -> None:
+    """§9.9 with N = pool // S above the field (rebuys, or a cheap target): a seat for each player and the
+    rest of the pool in cash, shared by those still in at the end; never a chip left in the pool."""
+    cfg = mtt(buy_in=1000, fee=0, seat_value=400, target="main")
+    d = registered(cfg, 3)
+    out = d.tick(T0)
+    tickets = [x for x in out if isinstance(x, TournamentTicket)]
+    cash = [x.amount for x in out if isinstance(x, TournamentPrize)]
+    assert d.status == "finished" and len(tickets) == 3 and sorted(cash) == [600, 600, 600]
+    assert sum(t.value for t in tickets) + sum(cash) == d.pool == 3000

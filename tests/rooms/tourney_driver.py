@@ -152,7 +152,7 @@ def check_end(run: Run) -> None:
     assert d.status == "finished", f"not over after {run.steps} steps: {d.table_states(datetime.max)}"
     assert sum(isinstance(x, Finished) for x in run.out) == 1
     assert all(e.place is not None for e in d.entrants.values())
-    paid = Counter(x.player for x in run.out if isinstance(x, TournamentPrize | TournamentTicket))
+    paid = Counter((type(x), x.player) for x in run.out if isinstance(x, TournamentPrize | TournamentTicket))
     assert all(n == 1 for n in paid.values()), f"paid twice: {paid.most_common(3)}"
     bought = sum(x.prize for x in run.out if isinstance(x, TournamentBuyIn))  # rebuys, add-ons, late
     contributions = cfg.buy_in * sum(e.entries for e in d.entrants.values())

@@ -238,7 +238,15 @@ class TournamentDirector(TableFloor):
         self.prizes = pay_places(self.pool, cfg.payouts or default_percentages(len(self.entrants)))
 
     def _satellite(self) -> SatellitePrizes:
-        return satellite_prizes(self.pool, self.config.seat_value, self.config.guaranteed_seats)
+        """§9.9, with no more seats than players: when the pool buys a seat for every entrant (rebuys),
+        each gets one and the rest of the pool is cash shared by those still in at the end."""
+        cfg = self.config
+        sat = satellite_prizes(self.pool, cfg.seat_value, cfg.guaranteed_seats)
+        n = len(self.entrants)
+        if sat.seats <= n:
+            return sat
+        value = n * cfg.seat_value
+        return SatellitePrizes(n, max(0, self.pool - value), max(0, value - self.pool))
 
     def _seat_everybody(self, now: datetime) -> Output:
         """Random tables and seats (R221); as many tables as needed, as evenly filled as possible."""
@@ -619,11 +627,18 @@ class TournamentDirector(TableFloor):
         cfg = self.config
         winners = sorted(self.remaining, key=lambda e: -e.stack)
         if cfg.is_satellite and self.seats_won:
+            sat = self._satellite()
             for e in winners:
                 e.place = 1
                 self._hand_out(cfg.seat_value)
                 out.append(TournamentTicket(self.tid, e.player, 1, cfg.target, cfg.seat_value))
                 self._paid.add(e.player)
+            if sat.seats == len(self.entrants) and sat.cash and winners:  # a seat each, cash left over
+                shares = split_ties([sat.cash], [[e.player for e in winners]])
+                for e in winners:
+                    if shares[e.player]:
+                        self._hand_out(shares[e.player])
+                        out.append(TournamentPrize(self.tid, e.player, 1, shares[e.player]))
         else:
             for i, e in enumerate(winners, start=1):
                 e.place = i
