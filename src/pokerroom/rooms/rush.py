@@ -154,8 +154,9 @@ class RushPool:
 
     @property
     def size(self) -> int:
-        """Entries in the pool (waiting, playing or busted)."""
-        return len(self.entries)
+        """Entries in the pool that can play: waiting or playing (a busted entry waits for its top-up or
+        its removal and fills no table)."""
+        return sum(1 for e in self.entries.values() if e.state != "busted")
 
     def quick_fold_offered(self) -> bool:
         """Quick Fold is shown only while the pool can fill two full tables (R202)."""

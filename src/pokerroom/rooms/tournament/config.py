@@ -57,7 +57,7 @@ class TournamentConfig:
     payouts: tuple[Fraction, ...] = ()
     timing: Timing = field(default_factory=lambda: Timing(between_hands=2.0))
     currency: str = "PLAY"
-    featured: bool = False  # a Game of the Week tournament (points x2 are decided by the points policy)
+    featured: bool = False  # shown in the lobby only; points x2 follow the discipline (§7.3), not this flag
     ante: str = "per_player"  # or "big_blind" (blind games): structure.level_stakes, docs/decisions.md
 
     def __post_init__(self) -> None:
@@ -77,6 +77,8 @@ class TournamentConfig:
             raise ConfigError("bad starting stack, level length or minimum field")
         if self.payouts and sum(self.payouts) != 100:
             raise ConfigError("payout percentages must add up to 100")
+        if self.freeroll_pool and (self.buy_in or self.fee):
+            raise ConfigError("a freeroll (freeroll_pool) has no buy-in and no fee")
         if self.seat_value and not self.target:
             raise ConfigError("a satellite names its target tournament")
         if self.ante not in ANTES or (self.ante == "big_blind" and v.is_stud):

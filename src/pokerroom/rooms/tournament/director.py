@@ -12,14 +12,6 @@ from pokerroom.engine import Command
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.notices import HandEvents, Notice
 from pokerroom.rooms.points import Discipline, PointsPolicy
-from pokerroom.rooms.tournament.balance import (
-    balance_move,
-    bb_seat_for_newcomer,
-    mover_blind_game,
-    mover_stud,
-    seats_for_broken_table,
-    table_to_break,
-)
 from pokerroom.rooms.tournament.config import (
     TournamentBuyIn,
     TournamentConfig,
@@ -29,6 +21,7 @@ from pokerroom.rooms.tournament.config import (
     TournamentRefund,
     TournamentTicket,
 )
+from pokerroom.rooms.tournament.floor import Entrant, PlayerMoved, TableFloor
 from pokerroom.rooms.tournament.payouts import (
     SatellitePrizes,
     default_percentages,
@@ -40,34 +33,11 @@ from pokerroom.rooms.tournament.payouts import (
 from pokerroom.rooms.tournament.structure import BlindLevel, Schedule, level_stakes
 from pokerroom.rooms.tournament.table import TableHandEnded, TournamentTable, TPlayer
 
-__all__ = ["Entrant", "Finished", "PlayerMoved", "TournamentDirector"]
+__all__ = ["Entrant", "Finished", "PlayerMoved", "PrizePoolExceeded", "TournamentDirector"]
 
 REBUY_WAIT = 15.0  # seconds a table waits after a hand in which someone went broke in the rebuy period
 
 Output = list[object]
-
-
-@dataclass(slots=True)
-class Entrant:
-    player: str
-    name: str
-    ticket: bool = False
-    entries: int = 1  # buy-ins, rebuys and add-ons paid (each one's prize part goes to the pool)
-    add_on: bool = False
-    table: int | None = None
-    seat: int | None = None
-    stack: int = 0
-    place: int | None = None  # finishing place once out (tied players share a place range)
-    busted_at: int | None = None  # the elimination round
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerMoved(Notice):
-    """Seating at the start, balancing or a broken table: ``player`` now plays at ``table``/``seat``."""
-
-    player: str
-    table_no: int
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +48,13 @@ class Finished(Notice):
     standings: tuple[tuple[int, str], ...]
 
 
-class TournamentDirector:
+class PrizePoolExceeded(RuntimeError):
+    """Prizes and tickets would add up to more than the prize pool: nothing more is handed out."""
+
+
+class TournamentDirector(TableFloor):
+    mode = "standard"  # the discipline's mode for the Game of the Week (§7.3): standard or rush
+
     def __init__(
         self, config: TournamentConfig, rng: RandomSource, points: PointsPolicy | None = None
     ) -> None:
@@ -90,8 +66,10 @@ class TournamentDirector:
         self.tables: dict[int, TournamentTable] = {}
         self.schedule: Schedule | None = None
         self.started_at: datetime | None = None
-        self.pool = 0
-        self.overlay = 0
+        self.pool = 0  # the prize pool: max(guarantee, contributions) (§9.8), final once pool_final
+        self.contributions = 0  # prize parts of buy-ins, rebuys, add-ons and late entries
+        self.overlay = 0  # booked once, when the pool is final
+        self.pool_final = False
         self.prizes: list[int] = []
         self.seats_won = 0  # satellite tickets
         self.hand_for_hand = False
@@ -101,16 +79,24 @@ class TournamentDirector:
         self._rounds = 0
         self._hand_no = 0
         self._paid: set[str] = set()
+        self._field_closed = False  # late registration over: places can be given
+        self._groups: list[list[str]] = []  # players out, by elimination, worst first; a group ties
+        self._settled = 0  # groups already paid (or found unpaid)
+        self._placed = 0  # groups already given their places
+        self._worse = 0  # players in those groups
+        self._out = 0  # players out (in the groups)
+        self._handed = 0  # prizes and tickets given out, never above the pool
 
     # ------------------------------------------------------------------------------- queries
 
     @property
-    def tid(self) -> str:
-        return self.config.tournament_id
+    def remaining(self) -> list[Entrant]:
+        return [e for e in self.entrants.values() if not e.out]
 
     @property
-    def remaining(self) -> list[Entrant]:
-        return [e for e in self.entrants.values() if e.place is None]
+    def left(self) -> int:
+        """How many players are still in (``len(remaining)``, counted)."""
+        return len(self.entrants) - self._out
 
     def level(self, now: datetime) -> BlindLevel:
         return BlindLevel.default(self.schedule.level(now) if self.schedule else 1)
@@ -125,7 +111,7 @@ class TournamentDirector:
     def registration_open(self, now: datetime) -> bool:
         opens = self.config.registration_opens
         if self.status == "running":
-            return self.late_registration(now)
+            return not self._field_closed and self.late_registration(now)
         return self.status in ("announced", "registering") and (opens is None or now >= opens)
 
     def late_registration(self, now: datetime) -> bool:
@@ -157,17 +143,16 @@ class TournamentDirector:
         self.entrants[player] = Entrant(player, name, ticket=ticket)
         out: Output = [TournamentBuyIn(self.tid, player, cfg.buy_in, cfg.fee, "buy_in", ticket)]
         if self.status == "running":  # late registration: a starting stack at the shortest table
-            self.pool += cfg.buy_in
-            self._compute_prizes()
+            self._contribute(cfg.buy_in)
             out += self._award_points([player], cfg.fee, now)
-            out += self._seat_late(player)
+            out += self._seat_late(player, now)
             return out
         self.status = "registering"
         if cfg.kind == "sng" and len(self.entrants) == cfg.max_players:
             out += self._start(now)
         return out
 
-    def _seat_late(self, player: str) -> Output:
+    def _seat_late(self, player: str, now: datetime) -> Output:
         cfg = self.config
         open_tables = [t for t in self.tables.values() if t.empty_seats()]
         if not open_tables:
@@ -183,6 +168,7 @@ class TournamentDirector:
         e = self.entrants[player]
         e.stack, e.table, e.seat = cfg.starting_stack, table.number, seat
         table.add(TPlayer(player, e.name, seat, cfg.starting_stack, cfg.timing.time_bank), moved=True)
+        self._wake(table.number, now)
         return [PlayerMoved(self.tid, player, table.number, seat)]
 
     def unregister(self, player: str, now: datetime) -> Output:
@@ -205,16 +191,11 @@ class TournamentDirector:
         self.started_at = now
         breaks = cfg.break_minutes if cfg.kind == "mtt" else 0.0  # SNGs have no breaks
         self.schedule = Schedule(now, cfg.level_minutes, breaks)
-        contributions = cfg.buy_in * len(self.entrants)
-        self.pool, self.overlay = prize_pool(
-            contributions, guarantee=cfg.guarantee, freeroll=cfg.freeroll_pool
-        )
+        self._contribute(cfg.buy_in * len(self.entrants))
         out: Output = []
-        if self.overlay:
-            out.append(TournamentOverlay(self.tid, self.overlay))
         out += self._award_points(list(self.entrants), cfg.fee, now)
-        self._compute_prizes()
         out += self._seat_everybody(now)
+        out += self._settle(now)  # no late registration, rebuys or add-on: the pool is final now
         return out
 
     def cancel(self) -> Output:
@@ -238,9 +219,20 @@ class TournamentDirector:
         if not fee or self.points is None:
             return []
         cfg = self.config
-        pct = self.points.multiplier_pct(Discipline(cfg.variant, cfg.betting), now, cash=False)
+        discipline = Discipline(cfg.variant, cfg.betting, self.mode)  # §7.3: Rush is its own discipline
+        pct = self.points.multiplier_pct(discipline, now, cash=False)
         centipoints = fee * self.points.tournament_points_per_unit * pct // 100
         return [TournamentPoints(self.tid, p, centipoints) for p in players if centipoints]
+
+    def _contribute(self, amount: int) -> None:
+        """Prize contributions in: the pool is max(guarantee, their sum) (§9.8), the prizes follow it."""
+        if self.pool_final:
+            raise TableError("the prize pool is final")
+        self.contributions += amount
+        self.pool = prize_pool(
+            self.contributions, guarantee=self.config.guarantee, freeroll=self.config.freeroll_pool
+        )[0]
+        self._compute_prizes()
 
     def _compute_prizes(self) -> None:
         cfg = self.config
@@ -253,7 +245,15 @@ class TournamentDirector:
         self.prizes = pay_places(self.pool, cfg.payouts or default_percentages(len(self.entrants)))
 
     def _satellite(self) -> SatellitePrizes:
-        return satellite_prizes(self.pool, self.config.seat_value, self.config.guaranteed_seats)
+        """§9.9, with no more seats than players: when the pool buys a seat for every entrant (rebuys),
+        each gets one and the rest of the pool is cash shared by those still in at the end."""
+        cfg = self.config
+        sat = satellite_prizes(self.pool, cfg.seat_value, cfg.guaranteed_seats)
+        n = len(self.entrants)
+        if sat.seats <= n:
+            return sat
+        value = n * cfg.seat_value
+        return SatellitePrizes(n, max(0, self.pool - value), max(0, value - self.pool))
 
     def _seat_everybody(self, now: datetime) -> Output:
         """Random tables and seats (R221); as many tables as needed, as evenly filled as possible."""
@@ -318,7 +318,7 @@ class TournamentDirector:
         between hands (R232); the add-on is taken once, at the end of the period."""
         cfg = self.config
         e = self.entrants.get(player)
-        if e is None or e.place is not None:
+        if e is None or e.out:
             raise TableError("you are not in the tournament")
         table = self.table_of(player)
         if table is not None and table.in_hand and player in {p for p, _ in table.hand_players.values()}:
@@ -334,12 +334,12 @@ class TournamentDirector:
                 raise TableError("only a player at or below the starting stack may rebuy")
         e.entries += 1
         e.stack += cfg.starting_stack
+        e.broke_with = None
         if table is not None:
             seat = table.seat_of(player)
             assert seat is not None
             table.seats[seat].stack = e.stack
-        self.pool += cfg.buy_in
-        self._compute_prizes()
+        self._contribute(cfg.buy_in)
         kind = "add_on" if add_on else "rebuy"
         return [
             TournamentBuyIn(self.tid, player, cfg.buy_in, cfg.fee, kind),
@@ -360,27 +360,44 @@ class TournamentDirector:
         if self.status in ("announced", "registering"):
             if cfg.kind == "mtt" and cfg.start_time is not None and now >= cfg.start_time:
                 out += self._start(now)
-            return out
         if self.status != "running":
             return out
-        for table in list(self.tables.values()):
-            out += self._handle(table.tick(now), now)
+        for running in list(self.tables.values()):
+            out += self._handle(running.tick(now), now)
+        out += self._settle_and_check(now)
+        if self.status != "running":
+            return out
+        out += self._rebalance_all(now)
         assert self.schedule is not None
         if self.schedule.in_break(now):
             return out
-        for number, table in list(self.tables.items()):
-            if self.status != "running" or table.in_hand or number not in self.tables:
+        for _ in range(3):  # again if hand-for-hand ended on the way: every table that can deal deals
+            out += self._deal_round(now)
+            if self.status != "running" or not self._ready(now):
+                break
+        return out
+
+    def _deal_round(self, now: datetime) -> Output:
+        cfg = self.config
+        out: Output = []
+        for number in sorted(self.tables):
+            table = self.tables.get(number)
+            if self.status != "running" or table is None or table.in_hand:
                 continue
             if now < self._next_hand.get(number, now):
                 continue
             if self.hand_for_hand and number in self._hfh_done:
                 continue
             out += self._eliminate_waiting(table, now)
-            if number not in self.tables or self.status != "running":
+            if number not in self.tables or self.status != "running" or table.in_hand:
                 continue
             self._hand_no += 1
             stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante)
-            out += self._handle(table.start_hand(now, stakes, f"{self.tid}-{self._hand_no}"), now)
+            dealt = table.start_hand(now, stakes, f"{self.tid}-{self._hand_no}")
+            if not dealt and self.hand_for_hand:  # it cannot deal: it has played its hand-for-hand hand
+                self._hfh_done.add(number)
+                out += self._hfh_check(now)
+            out += self._handle(dealt, now)
         return out
 
     def restart_clocks(self, now: datetime) -> Output:
@@ -393,10 +410,13 @@ class TournamentDirector:
 
     def next_deadline(self, now: datetime) -> datetime | None:
         """The next moment :meth:`tick` has something to do. Right after a tick at ``now`` nothing
-        returned is due yet: a table waiting for the others (hand for hand) has no deadline of its own."""
+        returned is due yet: a table waiting for the others (hand for hand) has no deadline of its own.
+        Until the prize pool is final, the next level (late registration or the rebuy period may close)."""
         if self.status in ("announced", "registering"):
             start = self.config.start_time
             return start if self.config.kind == "mtt" and start is not None and start > now else None
+        if self.status != "running":
+            return None
         times = [t for table in self.tables.values() if (t := table.next_deadline()) is not None]
         times += [
             t
@@ -405,6 +425,8 @@ class TournamentDirector:
         ]
         if self.schedule is not None and (ends := self.schedule.break_ends(now)) is not None:
             times.append(ends)
+        if self.schedule is not None and not self.pool_final:
+            times.append(self.schedule.next_level_at(now))
         return min(times) if times else None
 
     # --------------------------------------------------------------------------- hand ends
@@ -418,7 +440,6 @@ class TournamentDirector:
         return result
 
     def _hand_ended(self, ended: TableHandEnded, now: datetime) -> Output:
-        table = self.tables[ended.number]
         out: Output = []
         for player, stack in ended.stacks.items():
             self.entrants[player].stack = stack
@@ -426,69 +447,143 @@ class TournamentDirector:
         rebuying = self.in_rebuy_period(now)
         wait = self.config.timing.between_hands + (REBUY_WAIT if busted and rebuying else 0)
         self._next_hand[ended.number] = now + timedelta(seconds=wait)
-        if busted and not rebuying:
+        if busted and rebuying:  # out at his table's next hand unless he rebuys, ranked by this hand (R234)
+            for p in busted:
+                self.entrants[p].broke_with = ended.starting[p]
+        elif busted:
             if self.hand_for_hand:
                 self._hfh_busts += [(p, ended.starting[p]) for p in busted]
             else:
                 out += self._eliminate([(p, ended.starting[p]) for p in busted], now)
-        if self.hand_for_hand:
+        if self.hand_for_hand and self.status == "running":
             self._hfh_done.add(ended.number)
-            if self._hfh_done >= set(self.tables):  # every table has played the hand-for-hand hand
-                self._hfh_done = set()
-                busts, self._hfh_busts = self._hfh_busts, []
-                out += self._eliminate(busts, now)
-        if self.status == "running" and ended.number in self.tables and not table.in_hand:
-            out += self._rebalance(ended.number, now)
+            out += self._hfh_check(now)
+        if self.status == "running":
+            out += self._rebalance_all(now)
         return out
+
+    def _hfh_check(self, now: datetime) -> Output:
+        """Every table has played the hand-for-hand hand (or cannot deal): its eliminations, across tables."""
+        if not self._hfh_done >= set(self.tables):
+            return []
+        self._hfh_done = set()
+        busts, self._hfh_busts = self._hfh_busts, []
+        return self._eliminate(busts, now)
 
     def _eliminate_waiting(self, table: TournamentTable, now: datetime) -> Output:
-        """Players with no chips who did not rebuy before their table's next hand are out (§9.11)."""
-        out: Output = []
-        broke = [(p.player, 0) for p in table.seats.values() if p.stack == 0]
-        if broke:
-            out += self._eliminate(broke, now)
-        return out
+        """Players with no chips who did not rebuy before their table's next hand are out (§9.11), ranked
+        by their stacks at the start of the hand in which they went broke (R234)."""
+        entrants = self.entrants
+        pending = {p for p, _ in self._hfh_busts}  # out with the hand-for-hand hand, across tables
+        broke = [
+            (p.player, entrants[p.player].broke_with or 0)
+            for p in table.seats.values()
+            if p.stack == 0 and p.player not in pending
+        ]
+        return self._eliminate(broke, now) if broke else []
 
     def _eliminate(self, busted: Sequence[tuple[str, int]], now: datetime) -> Output:
-        """Rank players out in the same hand by their stacks at its start; equal stacks tie (R234)."""
-        if not busted:
+        """Players out in the same hand form groups by their stacks at its start, the smallest finishing
+        lowest; equal stacks tie (R234). Their places are given once the field is final."""
+        once: dict[str, int] = {}  # a player is out only once
+        for player, start in busted:
+            if not self.entrants[player].out:
+                once.setdefault(player, start)
+        if not once or self.status != "running":
             return []
         self._rounds += 1
-        left = len(self.remaining)
         groups: dict[int, list[str]] = {}
-        for player, start in busted:
+        for player, start in once.items():
             groups.setdefault(start, []).append(player)
-        place = left
-        out: Output = []
-        finishing: list[list[str]] = []
-        for start in sorted(groups):  # the smallest starting stack finishes lowest
-            group = groups[start]
-            top = place - len(group) + 1
-            for p in group:
+        for start in sorted(groups):  # worst first
+            for p in groups[start]:
                 e = self.entrants[p]
-                e.place = top
-                e.busted_at = self._rounds
+                e.out, e.busted_at, e.broke_with = True, self._rounds, None
+                self._out += 1
                 table = self.tables.get(e.table) if e.table is not None else None
                 if table is not None and e.seat in table.seats:
                     table.remove(e.seat)
                 e.table = e.seat = None
-            finishing.insert(0, group)
-            place = top - 1
-        out += self._pay(finishing, place + 1)
-        if len(self.remaining) <= 1 or self._satellite_done():
-            out += self._finish(now)
-        else:
-            self._update_hand_for_hand()
-        return out
+            self._groups.append(list(groups[start]))
+        out = self._settle(now)
+        if self.left <= 1 or self._satellite_done():
+            return out + self._finish(now)
+        return out + self._rebalance_all(now)
 
     def _satellite_done(self) -> bool:
         cfg = self.config
-        return cfg.is_satellite and self.seats_won > 0 and len(self.remaining) <= self.seats_won
+        return cfg.is_satellite and self.pool_final and 0 < self.left <= self.seats_won
 
     def _update_hand_for_hand(self) -> None:
         """Hand-for-hand when the players left are one more than the places paid (R235)."""
         paid = self.seats_won if self.config.is_satellite and self.seats_won else len(self.prizes)
-        self.hand_for_hand = len(self.tables) > 1 and len(self.remaining) == paid + 1
+        on = len(self.tables) > 1 and self.left == paid + 1
+        if not on and not self._hfh_busts:
+            self._hfh_done = set()
+        self.hand_for_hand = on or bool(self._hfh_busts)
+
+    # ------------------------------------------------------------------- places and prizes
+
+    def _buying(self, now: datetime) -> bool:
+        """Rebuys or the add-on may still come (the add-on window runs one level past the period)."""
+        cfg = self.config
+        last = cfg.rebuy_levels + (1 if cfg.add_on else 0)
+        return bool(cfg.rebuy_levels) and self.status == "running" and self.level(now).number <= last
+
+    def _settle_and_check(self, now: datetime) -> Output:
+        out = self._settle(now)
+        if self.status == "running" and self._satellite_done():
+            out += self._finish(now)
+        return out
+
+    def _settle(self, now: datetime, *, final: bool = False) -> Output:
+        """Places once the field is final (late registration closed), then the pool once it is final
+        (rebuys and add-ons closed too): the overlay max(guarantee, contributions) - contributions booked
+        once (§9.8, §9.10), the prizes of every place given so far paid. ``final``: the tournament ends."""
+        out: Output = []
+        if not self._field_closed and (final or not self.late_registration(now)):
+            self._field_closed = True
+        if self._field_closed:
+            self._place_groups()
+        if self._field_closed and not self.pool_final and (final or not self._buying(now)):
+            cfg = self.config
+            self.pool, self.overlay = prize_pool(
+                self.contributions, guarantee=cfg.guarantee, freeroll=cfg.freeroll_pool
+            )
+            self.pool_final = True
+            self._compute_prizes()
+            self._update_hand_for_hand()
+            if self.overlay:
+                out.append(TournamentOverlay(self.tid, self.overlay))
+        if self.pool_final:
+            out += self._pay_groups()
+        return out
+
+    def _place_groups(self) -> None:
+        """Places counted from the bottom of the final field: a group's places follow the players out
+        before it, never the players remaining, so a place once given is final (§9.7)."""
+        n = len(self.entrants)
+        for group in self._groups[self._placed :]:
+            for p in group:
+                self.entrants[p].place = n - self._worse - len(group) + 1
+            self._worse += len(group)
+        self._placed = len(self._groups)
+
+    def _pay_groups(self) -> Output:
+        out: Output = []
+        while self._settled < len(self._groups):
+            group = self._groups[self._settled]
+            best = min(self.entrants[p].place or 0 for p in group)
+            out += self._pay([group], best)
+            self._settled += 1
+        return out
+
+    def _hand_out(self, amount: int) -> None:
+        """Prizes and tickets never add up to more than the pool (and the seats the house guarantees)."""
+        extra = self._satellite().house_adds if self.config.is_satellite else 0
+        if self._handed + amount > self.pool + extra:
+            raise PrizePoolExceeded(f"{self._handed} + {amount} handed out from a pool of {self.pool}")
+        self._handed += amount
 
     def _pay(self, groups: Sequence[list[str]], best_place: int) -> Output:
         """Pay the places ``best_place`` .. for these finishing groups, best first (ties split, R233)."""
@@ -501,6 +596,7 @@ class TournamentDirector:
             shares = split_ties(prizes[place - 1 :], [group])
             for p in group:
                 if shares.get(p) and p not in self._paid:
+                    self._hand_out(shares[p])
                     out.append(TournamentPrize(self.tid, p, place, shares[p]))
                     self._paid.add(p)
             place += len(group)
@@ -522,28 +618,39 @@ class TournamentDirector:
                 e = self.entrants[p]
                 if place <= sat.seats:
                     e.place = place
+                    self._hand_out(cfg.seat_value)
                     out.append(TournamentTicket(self.tid, p, place, cfg.target, cfg.seat_value))
                     self._paid.add(p)
                 elif place == sat.seats + 1 and sat.cash:
                     e.place = place
+                    self._hand_out(sat.cash)
                     out.append(TournamentPrize(self.tid, p, place, sat.cash))
                     self._paid.add(p)
                 place += 1
         return out
 
     def _finish(self, now: datetime) -> Output:
-        out: Output = []
+        out = self._settle(now, final=True)
         cfg = self.config
         winners = sorted(self.remaining, key=lambda e: -e.stack)
         if cfg.is_satellite and self.seats_won:
+            sat = self._satellite()
             for e in winners:
                 e.place = 1
+                self._hand_out(cfg.seat_value)
                 out.append(TournamentTicket(self.tid, e.player, 1, cfg.target, cfg.seat_value))
                 self._paid.add(e.player)
+            if sat.seats == len(self.entrants) and sat.cash and winners:  # a seat each, cash left over
+                shares = split_ties([sat.cash], [[e.player for e in winners]])
+                for e in winners:
+                    if shares[e.player]:
+                        self._hand_out(shares[e.player])
+                        out.append(TournamentPrize(self.tid, e.player, 1, shares[e.player]))
         else:
             for i, e in enumerate(winners, start=1):
                 e.place = i
                 if e.player not in self._paid and i <= len(self.prizes):
+                    self._hand_out(self.prizes[i - 1])
                     out.append(TournamentPrize(self.tid, e.player, i, self.prizes[i - 1]))
                     self._paid.add(e.player)
         self.status = "finished"
@@ -554,53 +661,15 @@ class TournamentDirector:
         out.append(Finished(self.tid, False, standings))
         return out
 
-    # ---------------------------------------------------------------------------- balancing
-
-    def _rebalance(self, number: int, now: datetime) -> Output:
-        """After a hand at table ``number``: break it if the players fit at one table fewer, or move one
-        player from it if it is two or more players bigger than the smallest table (§9.5)."""
-        counts = {n: len(t.seats) for n, t in self.tables.items()}
-        out: Output = []
-        if table_to_break(counts, self.config.table_size) == number:
-            table = self.tables.pop(number)
-            others = {n: t.empty_seats() for n, t in self.tables.items()}
-            sizes = {n: len(t.seats) for n, t in self.tables.items()}
-            players = [p.player for p in table.seats.values()]
-            for player, (dest, seat) in seats_for_broken_table(players, others, sizes, self.rng).items():
-                out += self._move(table, player, dest, seat)
-            self._next_hand.pop(number, None)
-            self._update_hand_for_hand()
-            return out
-        while (move := balance_move({n: len(t.seats) for n, t in self.tables.items()}, number)) is not None:
-            src, dst = self.tables[move[0]], self.tables[move[1]]
-            if self.config.spec.is_stud:
-                vacated = dst.vacated[-1] if dst.vacated and dst.vacated[-1] in dst.empty_seats() else None
-                seat_to = vacated if vacated is not None else dst.empty_seats()[0]
-                seat_from = mover_stud(sorted(src.seats), seat_to)
-            else:
-                last_bb = src.positions.bb_seat if src.positions else None
-                seat_from = mover_blind_game(sorted(src.seats), last_bb)
-                dst_bb = dst.positions.bb_seat if dst.positions else None
-                seat_to = bb_seat_for_newcomer(dst.empty_seats(), dst_bb)
-            out += self._move(src, src.seats[seat_from].player, dst.number, seat_to)
-        return out
-
-    def _move(self, src: TournamentTable, player: str, dest: int, seat: int) -> Output:
-        s = src.seat_of(player)
-        assert s is not None
-        p = src.remove(s)
-        p.seat = seat
-        self.tables[dest].add(p, moved=True)
-        e = self.entrants[player]
-        e.table, e.seat = dest, seat
-        return [PlayerMoved(self.tid, player, dest, seat)]
-
     # ------------------------------------------------------------------------------- views
 
     def standings(self) -> list[dict[str, object]]:
         """Players still in by chips, then the others by finishing place."""
-        live = sorted(self.remaining, key=lambda e: -e.stack)
-        out_ = sorted((e for e in self.entrants.values() if e.place is not None), key=lambda e: e.place or 0)
+        live = sorted((e for e in self.remaining if e.place is None), key=lambda e: -e.stack)
+        out_ = sorted(
+            (e for e in self.entrants.values() if e.out or e.place is not None),
+            key=lambda e: (e.place or 0, -(e.busted_at or 0)),
+        )
         return [
             {
                 "player": e.player,

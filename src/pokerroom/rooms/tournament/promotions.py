@@ -17,9 +17,13 @@ BIG_GAME_GUARANTEE = 1_000_000  # $10,000.00
 def big_game_of_the_week(
     any_day: datetime, variant: str, betting: Betting, *, at: time = time(18), currency: str = "USD"
 ) -> TournamentConfig:
-    """The Sunday Big Game of the week containing ``any_day``: $100 + $9, $10,000 guaranteed (R227)."""
+    """The next Sunday Big Game starting after ``any_day``: $100 + $9, $10,000 guaranteed (R227). On a
+    Sunday at or after its hour that is next Sunday's, never one that would start at once."""
     day = any_day.date() + timedelta(days=6 - any_day.weekday())
     start = datetime.combine(day, at, tzinfo=any_day.tzinfo)
+    if start <= any_day:
+        day += timedelta(days=7)
+        start = datetime.combine(day, at, tzinfo=any_day.tzinfo)
     return TournamentConfig(
         f"big-{day.isoformat()}",
         f"Big Game of the Week {day.isoformat()}",

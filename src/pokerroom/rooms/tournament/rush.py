@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pokerroom.cards import RandomSource
-from pokerroom.engine import Command
+from pokerroom.engine import Command, ConfigError
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.notices import HandFinished
 from pokerroom.rooms.points import PointsPolicy
@@ -17,7 +17,7 @@ from pokerroom.rooms.tournament.director import Output, PlayerMoved, TournamentD
 from pokerroom.rooms.tournament.structure import level_stakes
 from pokerroom.rooms.tournament.table import TournamentTable, TPlayer
 
-__all__ = ["RushTournamentDirector", "rush_table_size"]
+__all__ = ["RushTournamentDirector", "check_rush_config", "rush_table_size"]
 
 FINAL_TABLE = 9
 
@@ -32,12 +32,23 @@ def rush_table_size(remaining: int) -> int | None:
     return None
 
 
+def check_rush_config(config: TournamentConfig) -> None:
+    """A Rush tournament cannot take rebuys or an add-on: its entries play in a fast-fold pool where a
+    broke entry leaves at once (a stated product choice, issue 18)."""
+    if config.rebuy_levels or config.add_on:
+        raise ConfigError(f"{config.tournament_id}: a Rush tournament has no rebuys and no add-on")
+
+
 class RushTournamentDirector(TournamentDirector):
-    """A tournament played in a Rush pool (one entry per player) until nine or fewer players remain."""
+    """A tournament played in a Rush pool (one entry per player) until nine or fewer players remain.
+    Rush tournaments have no rebuys and no add-on (refused when configured: docs/tournaments.md)."""
+
+    mode = "rush"  # its own discipline for the Game of the Week (§7.3)
 
     def __init__(
         self, config: TournamentConfig, rng: RandomSource, points: PointsPolicy | None = None
     ) -> None:
+        check_rush_config(config)
         super().__init__(config, rng, points)
         self.rush: RushPool | None = None  # (``self.pool`` is the prize pool)
 
@@ -77,6 +88,13 @@ class RushTournamentDirector(TournamentDirector):
         self.rush = pool
         return []
 
+    def _seat_late(self, player: str, now: datetime) -> Output:
+        if self.rush is None:
+            return super()._seat_late(player, now)
+        e = self.entrants[player]
+        e.stack = self.config.starting_stack
+        return self._rush(self.rush.join(player, e.name, e.stack, now), now)  # its notices, not its money
+
     def entry_of(self, player: str) -> str:
         return entry_key(player, 1)
 
@@ -109,8 +127,11 @@ class RushTournamentDirector(TournamentDirector):
         cfg = self.config
         pool.stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante)
         out = self._rush(pool.tick(now), now)
+        if self.status == "running":
+            out += self._settle_and_check(now)
         if self.status == "running" and size is None and not pool.tables:
             out += self._final_table(now)
+            out += super().tick(now)  # its first hand at once: a table never waits idle
         return out
 
     def _rush(self, out: Output, now: datetime) -> Output:
@@ -120,7 +141,8 @@ class RushTournamentDirector(TournamentDirector):
         for item in out:
             if isinstance(item, HandFinished):
                 kept.append(item)
-                kept += self._rush_hand_ended(item, now)
+                if self.status == "running":  # (a satellite may end with the first of several hands)
+                    kept += self._rush_hand_ended(item, now)
             elif type(item).__module__.endswith("effects"):
                 continue
             else:
@@ -133,9 +155,11 @@ class RushTournamentDirector(TournamentDirector):
         busted: list[tuple[str, int]] = []
         for seat, (player, _) in item.record.players.items():
             e = self.entrants[player]
+            if e.out:
+                continue
             entry = self.rush.entries.get(self.entry_of(player))
             e.stack = entry.stack if entry is not None else hand.stacks()[seat]
-            if e.stack == 0 and e.place is None:
+            if e.stack == 0:
                 busted.append((player, hand.players[seat].starting_stack))
                 self.rush.eliminate(self.entry_of(player))
         return self._eliminate(busted, now) if busted else []

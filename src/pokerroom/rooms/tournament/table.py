@@ -137,6 +137,8 @@ class TournamentTable:
                 and _strictly_between(s, plan.button, plan.sb_seat, self.size)
             }
             dealt = tuple(s for s in plan.dealt_in if s not in waiting)
+            if len(dealt) < 2:  # waiting for the button would leave no hand at all: nobody waits
+                dealt = tuple(plan.dealt_in)
             for s in dealt:
                 self.seats[s].waits_for_button = False
             self.positions = plan.positions(statuses)

@@ -347,7 +347,7 @@ class TournamentActor(FaultTolerantActor):
             return
         e = self.director.entrants.get(conn.player)
         table = self.director.table_of(conn.player)
-        if e is not None and e.place is None and table is not None:
+        if e is not None and not e.out and table is not None:
             msg = {"type": "tournament_seat", "tournament": self.tid, "table": table.tid, "seat": e.seat}
             conn.send(orjson.dumps(msg).decode())
         windows = self._rush_windows()

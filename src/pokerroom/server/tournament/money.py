@@ -175,7 +175,7 @@ class TournamentBank:
         """A rebuy (or the add-on) in its period: booked from the wallet first, given back if refused."""
         d = self.director
         e = d.entrants.get(player)
-        if e is None or e.place is not None:
+        if e is None or e.out:
             raise Refused("not_playing", "you are not in the tournament")
         cfg = d.config
         kind = "add_on" if add_on else "rebuy"
@@ -253,7 +253,7 @@ class TournamentBank:
         chips: dict[str, tuple[int, int | None]] = {}
         if status != "registering":
             for e in d.entrants.values():
-                held = (e.stack if e.place is None else 0, e.place)
+                held = (0 if e.out else e.stack, e.place)
                 if self._saved_chips.get(e.player) != held:
                     chips[e.player] = held
         changes.chips = {store_id(p): c for p, c in chips.items()}

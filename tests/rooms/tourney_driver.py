@@ -1,0 +1,167 @@
+"""Bot fields that play a tournament director to the end on a fake clock, checking the director's
+invariants after every step (issue 18): chips conserved, every table dealing or waiting for a stated
+reason, places unique and final, and at the end prizes + tickets = the pool exactly, the overlay booked
+once and only when the guarantee exceeds the contributions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pokerroom.engine import BetDecision, Call, Check, Command, HandState, RaiseTo
+from pokerroom.rooms.tournament import (
+    Finished,
+    RushTournamentDirector,
+    TournamentBuyIn,
+    TournamentDirector,
+    TournamentOverlay,
+    TournamentPrize,
+    TournamentTicket,
+)
+from pokerroom.rooms.tournament.payouts import prize_pool
+
+from ..engine.helpers import random_command
+
+
+def bot_command(hand: HandState, rng: random.Random, shove: float) -> Command:
+    """All in (or call it) with probability ``shove``, else a random legal command."""
+    p = hand.pending
+    if isinstance(p, BetDecision) and rng.random() < shove:
+        if p.raise_kind and p.allows(p.max_to, hand.structure.stakes.chip_unit):
+            return RaiseTo(p.seat, p.max_to)
+        if p.call:
+            return Call(p.seat)
+        if p.check:
+            return Check(p.seat)
+    return random_command(hand, rng)
+
+
+@dataclass
+class Field:
+    """How the bots behave: how often they shove, rebuy, take the add-on, and how many enter late."""
+
+    shove: float = 0.7
+    rebuy: float = 0.5
+    add_on: float = 0.5
+    late: int = 0
+    step: float = 3.0  # seconds of fake clock per step
+    max_steps: int = 200_000
+
+
+@dataclass
+class Run:
+    director: TournamentDirector
+    out: list[object] = field(default_factory=list)
+    steps: int = 0
+    places: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def check_step(run: Run, now: datetime) -> None:
+    d = run.director
+    entries = sum(e.entries for e in d.entrants.values())
+    if d.status == "running":
+        chips = sum(e.stack for e in d.entrants.values())
+        assert chips == d.config.starting_stack * entries, "chips are conserved"
+        states = d.table_states(now)
+        assert "stalled" not in states.values(), f"a table waits for nothing: {states}"
+    for e in d.entrants.values():
+        if e.place is None:
+            continue
+        before = run.places.setdefault(e.player, e.place)
+        if before != e.place and not d.config.is_satellite:
+            raise AssertionError(f"{e.player}'s place changed from {before} to {e.place}")
+    shared = Counter(e.place for e in d.entrants.values() if e.place is not None)
+    for place, n in shared.items():
+        if n > 1:  # a tie: out in the same hand (or the satellite's seat winners, all first)
+            rounds = {e.busted_at for e in d.entrants.values() if e.place == place}
+            assert len(rounds) == 1, f"place {place} given {n} times in different rounds"
+
+
+def act_all(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
+    d = run.director
+    rush = getattr(d, "rush", None)
+    if isinstance(d, RushTournamentDirector) and rush is not None:
+        for t in list(rush.tables.values()):
+            while d.rush is not None and t.table_id in d.rush.tables and t.hand.waiting_for():
+                cmd = bot_command(t.hand, rng, f.shove)
+                run.out += d.act(t.names[cmd.seat][0], cmd, now)
+                check_step(run, now)
+        return
+    for t in list(d.tables.values()):
+        while t.in_hand and t.number in d.tables and d.status == "running":
+            assert t.hand is not None
+            cmd = bot_command(t.hand, rng, f.shove)
+            run.out += d.act(t.seats[cmd.seat].player, cmd, now)
+            check_step(run, now)
+
+
+def buy_more(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
+    d = run.director
+    cfg = d.config
+    for e in list(d.remaining):
+        t = d.table_of(e.player)
+        if t is not None and t.in_hand:
+            continue
+        if d.in_rebuy_period(now) and e.stack <= cfg.starting_stack and rng.random() < f.rebuy:
+            run.out += d.rebuy(e.player, now)
+        elif cfg.add_on and not e.add_on and d.rebuy_period_over_soon(now) and rng.random() < f.add_on:
+            run.out += d.rebuy(e.player, now, add_on=True)
+
+
+def play(
+    d: TournamentDirector, start: datetime, rng: random.Random, f: Field, before: list[object] | None = None
+) -> Run:
+    """Tick, act, rebuy and register late until the tournament is over (or ``f.max_steps``); ``before``:
+    what the registrations returned (a sit-and-go starts with its last one)."""
+    run = Run(d, list(before or []))
+    now = start
+    late = 0
+    run.out += d.tick(now)
+    check_step(run, now)
+    while d.status == "running" and run.steps < f.max_steps:
+        run.steps += 1
+        now += timedelta(seconds=f.step)
+        if late < f.late and d.registration_open(now) and rng.random() < 0.8:
+            late += 1
+            run.out += d.register(f"late{late}", f"late{late}", now)
+        buy_more(run, now, rng, f)
+        ticked = d.tick(now)
+        run.out += ticked
+        check_step(run, now)
+        if d.status == "running":  # right after a tick every table whose hand is due has dealt
+            assert "ready" not in d.table_states(now).values()
+        rush = getattr(d, "rush", None)
+        if (
+            not ticked
+            and d.status == "running"
+            and rush is None
+            and not any(t.in_hand for t in d.tables.values())
+        ):
+            assert d.next_deadline(now) is not None, "a tick changed nothing and nothing is due: a hang"
+        act_all(run, now, rng, f)
+    return run
+
+
+def check_end(run: Run) -> None:
+    """Over, with every place given once, and exactly the pool handed out (the overlay booked once)."""
+    d = run.director
+    cfg = d.config
+    assert d.status == "finished", f"not over after {run.steps} steps: {d.table_states(datetime.max)}"
+    assert sum(isinstance(x, Finished) for x in run.out) == 1
+    assert all(e.place is not None for e in d.entrants.values())
+    paid = Counter((type(x), x.player) for x in run.out if isinstance(x, TournamentPrize | TournamentTicket))
+    assert all(n == 1 for n in paid.values()), f"paid twice: {paid.most_common(3)}"
+    bought = sum(x.prize for x in run.out if isinstance(x, TournamentBuyIn))  # rebuys, add-ons, late
+    contributions = cfg.buy_in * sum(e.entries for e in d.entrants.values())
+    assert contributions == d.contributions and bought <= contributions
+    pool, overlay = prize_pool(contributions, guarantee=cfg.guarantee, freeroll=cfg.freeroll_pool)
+    assert d.pool == pool
+    overlays = [x.amount for x in run.out if isinstance(x, TournamentOverlay)]
+    assert overlays == ([overlay] if overlay else []), "the overlay is booked once, only when owed"
+    cash = sum(x.amount for x in run.out if isinstance(x, TournamentPrize))
+    tickets = sum(x.value for x in run.out if isinstance(x, TournamentTicket))
+    house_adds = d._satellite().house_adds if cfg.is_satellite else 0
+    assert cash + tickets == pool + house_adds, "prizes and tickets are exactly the pool"
