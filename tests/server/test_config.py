@@ -385,6 +385,8 @@ BAD = [b for b in BAD if b[0] != "bounty = 0"]
 BAD.append(('id = "sat"', 'id = "sat"\nbounty = 5', "tournament[1].bounty", "unknown field"))
 BAD.append(('id = "fl-stud"', 'id = "nl-25"', "table[1].id", "used twice"))
 BAD.append(("[promotions]", "[promotion]", "promotion", "unknown section"))
+# issue 18: a Rush tournament has no rebuys (refused by config check, not only when the room opens it)
+BAD.append(("rush = true", "rush = true\nrebuy_levels = 2", "tournament[2].rush", "no rebuys"))
 
 
 @pytest.mark.parametrize(("old", "new", "path", "word"), BAD, ids=[b[2] + ":" + b[1][:20] for b in BAD])

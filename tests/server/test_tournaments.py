@@ -14,7 +14,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from pokerroom.bots.runner import start_tournament_bots
+from pokerroom.bots.runner import run_bots, start_tournament_bots
 from pokerroom.history import read_phh, verify_hand
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig
@@ -413,3 +413,20 @@ async def test_registration_over_the_websocket_follows_the_http_rules(sng: LiveS
         await anonymous.close()
     assert me not in actor.director.entrants
     assert (await verify_ledger(sng.room.store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_pokerroom_bots_fills_a_tournament_and_plays_it_to_its_end(tmp_path: Path) -> None:
+    """Issue 18: ``pokerroom bots --tournament ID`` registers the bots, and they play it to the end."""
+    heads_up = TournamentConfig(
+        "hu", "Heads-up", kind="sng", max_players=2, buy_in=100, level_minutes=LEVEL, timing=FAST
+    )
+    async with tourney_server(tmp_path, [heads_up]) as s:
+        actor = open_sng(s)
+        stats = await asyncio.wait_for(
+            run_bots(s.url, 2, ["random"], think=(0, 0.01), prefix="rehearsal", tournament=actor.tid), 240
+        )
+        assert actor.director.status == "finished"
+        assert sorted(e.name for e in actor.director.entrants.values()) == ["rehearsal1", "rehearsal2"]
+        assert stats.actions > 0
+        assert (await verify_ledger(s.room.store.db)).ok

@@ -170,11 +170,23 @@ async def run_bots(
     duration: float | None = None,
     think: tuple[float, float] = (0.5, 2.0),
     prefix: str = "bot",
+    tournament: str | None = None,
 ) -> BotStats:
+    """Run ``count`` bots at the room's cash tables, or registered for ``tournament`` (they play it to
+    their end: busted, or the winner), for ``duration`` seconds or until they all stop."""
     stats = BotStats()
-    started = await start_bots(base_url, count, strategies, think=think, prefix=prefix, stats=stats)
+    started: list[Any]
+    if tournament is not None:
+        started = await start_tournament_bots(
+            base_url, tournament, count, strategies, think=think, prefix=prefix, stats=stats
+        )
+    else:
+        started = await start_bots(base_url, count, strategies, think=think, prefix=prefix, stats=stats)
     try:
-        if duration is None:
+        if duration is None and tournament is not None:
+            while any(bot.running() for bot, _ in started):  # until the tournament is over
+                await asyncio.sleep(0.5)
+        elif duration is None:
             await asyncio.gather(*(t for _, t in started))
         else:
             await asyncio.sleep(duration)

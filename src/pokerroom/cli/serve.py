@@ -410,6 +410,12 @@ def bots_command(
     think_min: float = typer.Option(0.5),
     think_max: float = typer.Option(2.0),
     prefix: str = typer.Option("bot", help="Bot names are PREFIX1, PREFIX2, ..."),
+    tournament: str | None = typer.Option(
+        None,
+        "--tournament",
+        help="Register the bots for this tournament (a sit-and-go or a scheduled one) instead of seating "
+        "them at cash tables: they play it to their end (rehearse a tournament without code).",
+    ),
 ) -> None:
     """Connect bots to a running room over its WebSocket protocol."""
     from pokerroom.bots.runner import run_bots
@@ -419,7 +425,15 @@ def bots_command(
     if bad:
         raise typer.BadParameter(f"unknown strategy {bad[0]!r}; choose from {', '.join(STRATEGIES)}")
     stats = asyncio.run(
-        run_bots(url, count, strategy, duration=duration, think=(think_min, think_max), prefix=prefix)
+        run_bots(
+            url,
+            count,
+            strategy,
+            duration=duration,
+            think=(think_min, think_max),
+            prefix=prefix,
+            tournament=tournament,
+        )
     )
     typer.echo(f"{stats.actions} actions, {stats.hands} hands seen, {stats.errors} errors")
 

@@ -22,6 +22,7 @@ from pokerroom.rooms.points import week_start
 from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game_satellite
+from pokerroom.rooms.tournament.rush import check_rush_config
 from pokerroom.server.config.locate import dotted, locate
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.variants import VARIANTS
@@ -399,6 +400,12 @@ def _tournament(
         return None
     if cfg.kind == "sng" and bots >= cfg.max_players:
         r.problem((*path, "bots"), f"leave a seat for the players: at most {cfg.max_players - 1} bots")
+    if rush:
+        try:
+            check_rush_config(cfg)
+        except ConfigError as exc:
+            r.problem((*path, "rush"), str(exc).split(": ", 1)[-1])
+            return None
     return cfg, rush, bots
 
 
