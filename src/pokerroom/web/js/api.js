@@ -42,4 +42,9 @@ export const api = {
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   rebuy: (id, addOn = false) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/rebuy`, { add_on: addOn }),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  equity: (game, hands, board) => {
+    const q = new URLSearchParams({ game, board });
+    for (const cards of hands) q.append("hands", cards);
+    return call("GET", `/api/equity?${q}`);
+  },
 };

@@ -1,0 +1,264 @@
+"""Issue 20 at the table, in chromium: pre-actions chosen while others act and taken when the action
+comes (Check/Fold, Call any; "Call N" dropped when the amount changes), the warning before folding a free
+check, and the all-in run-out played street by street with each hand's equity, chips moving to the pot and
+to the winner."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.web.conftest import Room
+from tests.web.player import Player
+
+
+def _acts(p: Player, since: int) -> list[dict[str, Any]]:
+    out = []
+    for f in p.sent[since:]:
+        try:
+            msg = json.loads(f)
+        except ValueError:  # a frame cut at 200 characters
+            continue
+        if msg.get("type") == "act":
+            out.append(msg)
+    return out
+
+
+def test_pre_actions_fire_when_the_action_comes(room: Room, page: Any, screenshots: Path) -> None:
+    p = Player(page, room.url)
+    p.register()
+    tile = p.open_and_sit("holdem-nl")
+    done: set[str] = set()
+    deadline = time.monotonic() + 180
+    while not {"call_any", "check_fold", "fold_warning"} <= done:
+        assert time.monotonic() < deadline, f"gave up: {done}"
+        bar = tile.locator(".actionbar[data-kind]")
+        if bar.count():
+            try:
+                _decide(p, tile, bar, done)
+            except Exception as exc:  # the hand moved on while we clicked
+                if "Timeout" not in type(exc).__name__ and "detached" not in str(exc):
+                    raise
+            page.wait_for_timeout(60)
+            continue
+        kind = next((k for k in ("call_any", "check_fold") if k not in done), None)
+        choice = tile.locator(f'.preactions .pre[data-pre="{kind}"]')
+        if kind is None or choice.count() == 0:
+            page.wait_for_timeout(60)
+            continue
+        since = len(p.sent)
+        try:
+            choice.click(timeout=1000)
+        except Exception:  # redrawn or gone (our turn came) meanwhile
+            continue
+        if tile.locator(f'.preactions .pre[data-pre="{kind}"][aria-pressed="true"]').count():
+            tile.screenshot(path=str(screenshots / f"pre-action-{kind}.png"))
+        # The pre-action is taken at our next decision of this round (or dropped when the round or the hand
+        # ends before it comes).
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not _acts(p, since):
+            if tile.locator(".preactions .pre[aria-pressed='true']").count() == 0 and bar.count() == 0:
+                break
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(300)  # the socket's frame events reach the test a moment later
+        acts = _acts(p, since)
+        if not acts:
+            continue
+        act = acts[0]
+        d = p.decisions[act["hand_id"], act["action_no"]]
+        if kind == "call_any":
+            want = "check" if d["check"] else "call"
+        else:
+            want = "check" if d["check"] else "fold"
+        assert act["action"]["type"] == want, (kind, d, act)
+        done.add(kind)
+    assert not p.errors, p.errors
+    p.leave("holdem-nl")
+
+
+def _decide(p: Player, tile: Any, bar: Any, done: set[str]) -> None:
+    d = p.decision_of(bar)
+    if d["kind"] != "bet":
+        return
+    if d["check"]:
+        if "fold_warning" not in done and d["fold"]:
+            fold = bar.locator('button[data-action="fold"]')
+            fold.click(timeout=2000)
+            # Folding a free check asks first: nothing was sent, the decision is still there.
+            assert fold.get_attribute("data-armed") == "yes"
+            assert fold.inner_text() == "Fold? Checking is free"
+            done.add("fold_warning")
+        bar.locator('button[data-action="check"]').click(timeout=2000)
+    elif d["call"] > 0 and d["call"] <= 60:
+        bar.locator('button[data-action="call"]').click(timeout=2000)
+    else:
+        bar.locator('button[data-action="fold"]').click(timeout=2000)
+
+
+def test_call_amount_pre_action_is_dropped_when_the_amount_changes(room: Room, page: Any) -> None:
+    """The pre-action rules themselves (preactions.js) in the page, on a table model: "Call 40" calls 40
+    and nothing else; a raise before our turn drops it (and says so); Check/Fold folds to a bet."""
+    p = Player(page, room.url)
+    p.register()
+    out = page.evaluate(
+        """async () => {
+            const m = await import("/static/js/preactions.js");
+            const bet = (over) => ({ kind: "bet", fold: true, check: false, call: 40, ...over });
+            const seat = (stack, b) => ({ stack, bet: b, cards: ["??", "??"], folded: false, all_in: false });
+            const players = { "1": seat(500, 20), "2": seat(440, 60) };
+            const model = { you: 1, decision: null,
+              hand: { hand_id: "h1", street: "PREFLOP", over: false, players } };
+            const pre = new m.PreActions();
+            const offered = m.offered(model);
+            const owe = m.toCall(model.hand, 1);
+            pre.choose("call", owe, model);
+            pre.check(model);
+            const kept = pre.pre && pre.pre.amount;
+            const taken = pre.take(bet({ call: 40 }));
+            pre.choose("call", 40, model);
+            players["2"].bet = 160; players["2"].stack = 340;  // a raise before our turn
+            pre.check(model);
+            const dropped = [pre.pre, pre.dropped];
+            pre.choose("call", 140, model);
+            const late = pre.take(bet({ call: 300 }));  // raised again when the decision comes: not called
+            return {
+              offered, owe, kept, taken, dropped, late,
+              checkFold: [m.resolve({ kind: "check_fold" }, bet({ check: true })),
+                          m.resolve({ kind: "check_fold" }, bet({}))],
+              check: m.resolve({ kind: "check" }, bet({})),
+              callAny: [m.resolve({ kind: "call_any" }, bet({ call: 900 })),
+                        m.resolve({ kind: "call_any" }, bet({ check: true, call: 0 }))],
+              draw: m.resolve({ kind: "call_any" }, { kind: "draw" }),
+            };
+        }"""
+    )
+    assert out["offered"] is True and out["owe"] == 40
+    assert out["kept"] == 40 and out["taken"] == {"type": "call"}
+    assert out["dropped"][0] is None and "changed" in out["dropped"][1]
+    assert out["late"] is None
+    assert out["checkFold"] == [{"type": "check"}, {"type": "fold"}]
+    assert out["check"] is None, "Check does not call a bet"
+    assert out["callAny"] == [{"type": "call"}, {"type": "check"}]
+    assert out["draw"] is None
+
+
+# A whole all-in hand as the server sends it: both players all-in preflop, the hands face up (the engine's
+# all-in exposure), then flop, turn and river, the showdown and the pot, all in one burst.
+HAND = "runout-1"
+FRAMES: list[dict[str, Any]] = [
+    {
+        "type": "hand_started",
+        "seats": [1, 4],
+        "stacks": [200, 200],
+        "variant": "holdem",
+        "betting": "NL",
+        "button": 1,
+    },
+    {"type": "posted", "seat": 1, "amount": 1, "what": "small_blind", "all_in": False},
+    {"type": "posted", "seat": 4, "amount": 2, "what": "big_blind", "all_in": False},
+    {"type": "street_started", "name": "PREFLOP"},
+    {"type": "cards_dealt", "seat": 1, "cards": ["??", "??"], "up": [False, False]},
+    {"type": "cards_dealt", "seat": 4, "cards": ["??", "??"], "up": [False, False]},
+    {"type": "action", "seat": 1, "action": "raise", "amount": 199, "total": 200, "all_in": True},
+    {"type": "action", "seat": 4, "action": "call", "amount": 198, "total": 200, "all_in": True},
+    {"type": "round_ended", "pots": [400]},
+    {"type": "cards_shown", "seat": 4, "cards": ["Ks", "Kc"], "reason": "all_in", "description": ""},
+    {"type": "cards_shown", "seat": 1, "cards": ["Ah", "Ad"], "reason": "all_in", "description": ""},
+    {"type": "street_started", "name": "FLOP"},
+    {"type": "board_dealt", "cards": ["2c", "7d", "9h"]},
+    {"type": "street_started", "name": "TURN"},
+    {"type": "board_dealt", "cards": ["Jc"]},
+    {"type": "street_started", "name": "RIVER"},
+    {"type": "board_dealt", "cards": ["3s"]},
+    {
+        "type": "pot_awarded",
+        "winners": [1],
+        "shares": [400],
+        "amount": 400,
+        "description": "a pair of aces",
+        "half": "",
+    },
+    {"type": "hand_ended", "seats": [1, 4], "stacks": [400, 0]},
+]
+STATE = {
+    "table": "runout-demo",
+    "name": "Run-out",
+    "variant": "holdem",
+    "betting": "NL",
+    "stakes": {"small_blind": 1, "big_blind": 2, "chip_unit": 1},
+    "currency": "PLAY",
+    "seats": 6,
+    "players": {
+        "1": {"player": "x1", "name": "alice", "stack": 200, "status": "playing", "markers": []},
+        "4": {"player": "x4", "name": "bob", "stack": 200, "status": "playing", "markers": []},
+    },
+    "you": None,
+    "hand": None,
+    "clocks": {},
+    "kind": "cash",
+    "cash": {"buy_in": {"min": 40, "max": 200}, "waiting_list": 0},
+    "tournament": None,
+}
+
+
+def test_all_in_run_out_street_by_street_with_equity(room: Room, page: Any, screenshots: Path) -> None:
+    p = Player(page, room.url)
+    p.register()
+    # The equity the server gives for each street (asked here first, which also warms its cache).
+    hands = ["AhAd", "KsKc"]
+    boards = ["", "2c7d9h", "2c7d9hJc"]
+    want = {}
+    for board in boards:
+        query = {"game": "holdem", "hands": hands, "board": board}
+        # (a generous timeout: the first equity on a machine compiles its numba kernels)
+        r = page.request.get(f"{room.url}/api/equity", params=query, timeout=180_000)
+        assert r.ok, r.text()
+        want[len(board) // 2] = r.json()["hands"]
+    # Seats 1 and 4 show AhAd and KsKc: the page lists hands in seat order.
+    page.evaluate(
+        """async ([state, frames, hand]) => {
+            const { Tile } = await import("/static/js/tile.js");
+            const app = window.pokerroom;
+            const tile = new Tile(app, state.table);
+            app.tiles.set(state.table, tile);
+            document.querySelector("#tiles").append(tile.el);
+            app.layout.setView("tables");
+            window.seen = [];
+            const board = () => tile.el.querySelectorAll(".board .card").length;
+            const record = () => {
+              const eq = [...tile.el.querySelectorAll(".equity")].map((e) => Number(e.dataset.share));
+              const last = window.seen[window.seen.length - 1];
+              const now = { board: board(), eq, over: tile.el.dataset.handOver === "yes" };
+              if (!last || JSON.stringify(last) !== JSON.stringify(now)) window.seen.push(now);
+            };
+            const watch = { subtree: true, childList: true, attributes: true };
+            new MutationObserver(record).observe(tile.el, watch);
+            const table = state.table;
+            tile.onMessage({ type: "snapshot", table, state });
+            for (const event of frames) tile.onMessage({ type: "event", table, hand_id: hand, event });
+            record();
+        }""",
+        [STATE, FRAMES, HAND],
+    )
+    tile = page.locator('.tile[data-table="runout-demo"]')
+    # At once: the hands face up and the equity preflop; the board is still to come.
+    assert tile.locator(".board .card").count() == 0
+    tile.locator(".equity").first.wait_for()
+    tile.locator(".board .card").nth(2).wait_for()
+    tile.screenshot(path=str(screenshots / "run-out-flop.png"))
+    page.wait_for_selector('.tile[data-table="runout-demo"][data-hand-over="yes"]', timeout=30_000)
+    seen = page.evaluate("window.seen")
+    boards_seen = [s["board"] for s in seen if not s["over"]]
+    assert [b for i, b in enumerate(boards_seen) if i == 0 or boards_seen[i - 1] != b] == [0, 3, 4, 5], seen
+    for n in (0, 3, 4):
+        shown = [s["eq"] for s in seen if s["board"] == n and not s["over"] and len(s["eq"]) == 2]
+        assert shown, f"equity shown with {n} board cards: {seen}"
+        assert shown[-1] == [round(h["share"], 4) for h in want[n]] or all(
+            abs(a - h["share"]) < 1e-4 for a, h in zip(shown[-1], want[n], strict=True)
+        )
+    assert tile.locator(".result").inner_text().startswith("alice wins 400")
+    flights = int(tile.locator(".fx").get_attribute("data-flights") or 0)
+    assert flights >= 3, "the bets fly to the pot, the pot to alice"
+    assert not p.errors, p.errors
