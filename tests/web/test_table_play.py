@@ -9,6 +9,7 @@ import json
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from tests.web.conftest import Room
 from tests.web.player import Player
@@ -213,7 +214,7 @@ def test_all_in_run_out_street_by_street_with_equity(room: Room, page: Any, scre
     for board in boards:
         query = {"game": "holdem", "hands": hands, "board": board}
         # (a generous timeout: the first equity on a machine compiles its numba kernels)
-        r = page.request.get(f"{room.url}/api/equity", params=query, timeout=180_000)
+        r = page.request.get(f"{room.url}/api/equity?{urlencode(query, doseq=True)}", timeout=180_000)
         assert r.ok, r.text()
         want[len(board) // 2] = r.json()["hands"]
     # Seats 1 and 4 show AhAd and KsKc: the page lists hands in seat order.

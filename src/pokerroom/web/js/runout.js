@@ -66,7 +66,8 @@ export class RunOut {
       const msg = this.queue[0];
       const e = msg.type === "event" ? msg.event : null;
       const street = e && msg.hand_id === this.handId && (e.type === "street_started" || e.type === "board_dealt" || e.type === "cards_dealt");
-      if (dealt && street && e.type === "street_started") break;
+      // A beat before the next street, and before the pots are awarded after the last one.
+      if (dealt && e && ((street && e.type === "street_started") || e.type === "pot_awarded")) break;
       this.queue.shift();
       this.tile.apply(msg);
       if (street) dealt = true;
