@@ -43,7 +43,7 @@ def _open(page: Any, table: str) -> None:
     """Open a table from the lobby (the lobby is its own view: go there first)."""
     page.click("#lobby-toggle")
     page.click(f'button.open-table[data-table="{table}"]')
-    page.locator(f'.tile[data-table="{table}"] .seat').first.wait_for()
+    page.locator(f'.tile[data-table="{table}"] .seat').first.wait_for(state="attached")
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:
@@ -105,8 +105,8 @@ def test_layouts_fit_the_window(room: Room, small_page: Any, screenshots: Path) 
         page.select_option("#layout", layout)
         assert page.locator("#tiles").get_attribute("data-layout") == layout
         _wait_decision(page, "holdem-nl")
-        _fits(page, list(TABLES[:n]), viewport)
         page.screenshot(path=str(screenshots / f"layout-{n}-tables-1280x800.png"))
+        _fits(page, list(TABLES[:n]), viewport)
     # "Auto" picks the grid for the number of tables open (six: 3 x 2).
     page.select_option("#layout", "auto")
     assert page.locator("#tiles").get_attribute("data-layout") == "6"
@@ -128,8 +128,8 @@ def test_phone_layout(room: Room, phone: Any, screenshots: Path) -> None:
     p.open_and_sit("holdem-nl")
     _wait_decision(page, "holdem-nl")
     assert page.locator("#tiles").get_attribute("data-layout") == "stack"
-    _fits(page, ["holdem-nl"], viewport)
     page.screenshot(path=str(screenshots / "layout-phone-390x844.png"))
+    _fits(page, ["holdem-nl"], viewport)
     _open(page, "omaha8-fl")
     strip = page.locator("#strip")
     assert strip.is_visible() and strip.locator(".strip-tab").count() == 2
