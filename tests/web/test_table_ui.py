@@ -158,12 +158,14 @@ def test_keys_act_only_at_a_table_that_shows_its_decision(room: Room, small_page
     p = Player(page, room.url)
     p.register()
     _open(page, "razz-fl")  # watched, first: it fills the screen in the one-table layout
+    page.click("#lobby-toggle")
     p.open_and_sit("holdem-nl")
     page.select_option("#layout", "1")
     page.evaluate("document.querySelector('#tiles').scrollTop = 0")
     _wait_decision(page, "holdem-nl")
     tile = p.tile("holdem-nl")
-    assert tile.evaluate("el => el.getBoundingClientRect().top") >= 800, "the seated table is out of view"
+    top = tile.locator(".bar-host").evaluate("el => el.getBoundingClientRect().top")
+    assert top >= 800, "the seated table's action bar is out of view"
     assert "needs-action" in (tile.get_attribute("class") or "")
     assert _press(page, "f", "holdem-nl"), "a key never acts at a table out of view"
     assert _press(page, "c", "holdem-nl")
