@@ -127,6 +127,8 @@ def _top_up_and_sit_out(p: Player, table: str, tile: Any) -> None:
     p.play(table, Seen(), until=lambda s, t: page.evaluate(balance) == before - 100, raise_once=False)
     # Sit out from the next hand, then come back.
     tile.locator(".sit-out-btn").click()
+    # Said at once (issue 20: no feedback until the next hand).
+    assert tile.locator(".notice").inner_text() == "You sit out from the next hand"
     p.play(table, Seen(), until=lambda s, t: t.locator(".sit-in-btn").count() > 0, raise_once=False)
     assert tile.locator(".seat.mine .status").inner_text() == "Sitting out"
     tile.locator(".sit-in-btn").click()

@@ -264,3 +264,44 @@ def test_all_in_run_out_street_by_street_with_equity(room: Room, page: Any, scre
     flights = int(tile.locator(".fx").get_attribute("data-flights") or 0)
     assert flights >= 3, "the bets fly to the pot, the pot to alice"
     assert not p.errors, p.errors
+
+
+def test_small_things_that_looked_broken(room: Room, page: Any) -> None:
+    """Issue 20, item 7: street names in words (not FIRST_DRAW, SIXTH, or TURN during Irish's discard), a
+    split pot that says so, and no "Auto-post blinds" at stud tables (they have antes and a bring-in)."""
+    p = Player(page, room.url)
+    p.register()
+    out = page.evaluate(
+        """async () => {
+            const { Tile, streetLabel, resultText } = await import("/static/js/tile.js");
+            const hand = (variant, street, board) => ({ variant, street, board });
+            const st = { currency: "PLAY", players: { "1": { name: "demo" }, "3": { name: "robot17" } } };
+            const controls = (variant) => {
+              const tile = new Tile(window.pokerroom, `t-${variant}`);
+              tile.model.state = { variant, you: 1, players: { "1": { stack: 100, status: "playing" } },
+                cash: { buy_in: { min: 40, max: 200 }, waiting_list: 0 }, seats: 6, tournament: null };
+              const labels = tile.controlParts().map((el) => el.textContent.trim());
+              tile.destroy();
+              return labels;
+            };
+            return {
+              streets: [streetLabel(hand("deuce7_triple", "first_draw", [])),
+                        streetLabel(hand("stud", "sixth", [])),
+                        streetLabel(hand("irish", "turn", ["2c", "3d", "4h"])),
+                        streetLabel(hand("irish", "turn", ["2c", "3d", "4h", "5s"])),
+                        streetLabel(hand("holdem", "preflop", []))],
+              split: resultText({ winners: [1, 3], shares: [200, 200], amount: 400,
+                                  description: "a flush" }, st),
+              single: resultText({ winners: [3], shares: [400], amount: 400, half: "high",
+                                   description: "" }, st),
+              stud: controls("stud"),
+              razz: controls("razz"),
+              holdem: controls("holdem"),
+            };
+        }"""
+    )
+    assert out["streets"] == ["First draw", "Sixth street", "Discard", "Turn", "Preflop"]
+    assert out["split"] == "demo and robot17 split 400 (200 each) with a flush"
+    assert out["single"] == "robot17 wins 400 (high)"
+    assert not any("Auto-post" in c for c in out["stud"] + out["razz"])
+    assert any("Auto-post blinds" in c for c in out["holdem"])
