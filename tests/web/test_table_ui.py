@@ -236,3 +236,44 @@ def test_reload_keeps_the_tables_view_and_the_chat(room: Room, page: Any) -> Non
     assert tile.locator(".chat-log li", has_text="hello from before the reload").count() == 1
     assert not p.errors, p.errors
     p.leave("holdem-nl")
+
+
+def test_lobby_numbers_sort_and_preview(room: Room, page: Any, screenshots: Path) -> None:
+    """Issue 20, item 5: the lobby shows each table's waiting list, average pot, players per flop and hands
+    per hour (from the server's lobby), hold'em first, sorts by any column, and previews a selected table."""
+    p = Player(page, room.url)
+    p.register()
+    heads = page.locator(".lobby-table thead th").all_inner_texts()
+    for label in ("Wait", "Avg pot", "Plrs/flop", "Hands/h"):
+        assert any(label in h for h in heads), (label, heads)
+    # The bots have played hands at hold'em: the server's numbers, shown in the row.
+    lobby: dict[str, Any] = {}
+    for _ in range(100):
+        lobby = page.request.get(f"{room.url}/api/lobby").json()
+        row = next(r for r in lobby["tables"] if r["table"] == "holdem-nl")
+        if row["avg_pot"] is not None:
+            break
+        page.wait_for_timeout(300)
+    assert row["avg_pot"] > 0 and 0 <= row["players_per_flop"] <= 100 and row["hands_per_hour"] >= 1
+    page.click(".lobby-refresh")
+    avg_pot = '.lobby-table tr[data-table="holdem-nl"] td:nth-child(6)'
+    page.wait_for_function(f"document.querySelector('{avg_pot}').textContent !== '\u2013'")
+    order = page.locator(".lobby-table tbody tr").evaluate_all("rs => rs.map(r => r.dataset.table)")
+    assert order[0].startswith("holdem"), order
+    # Sort by players, most first; again, fewest first.
+    page.click('.lobby-table th button[data-sort="players"]')
+    counts = page.locator(".lobby-table tbody tr td:nth-child(4)").all_inner_texts()
+    seated = [int(c.split("/")[0]) for c in counts]
+    assert seated == sorted(seated, reverse=True)
+    page.click('.lobby-table th button[data-sort="players"]')
+    counts = page.locator(".lobby-table tbody tr td:nth-child(4)").all_inner_texts()
+    assert [int(c.split("/")[0]) for c in counts] == sorted(seated)
+    # A click on a row previews the table: its seats and stacks.
+    page.click('.lobby-table tr[data-table="holdem-nl"] td.t-name')
+    preview = page.locator('.lobby-preview[data-table="holdem-nl"]')
+    preview.wait_for()
+    assert preview.locator(".preview-seats li:not(.empty)").count() >= 2
+    page.screenshot(path=str(screenshots / "lobby-numbers-preview.png"))
+    preview.locator(".preview-open").click()
+    p.tile("holdem-nl").wait_for()
+    assert not p.errors, p.errors

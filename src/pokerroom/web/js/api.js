@@ -38,6 +38,7 @@ export const api = {
   refill: () => call("POST", "/api/account/play-money"),
   ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),
   lobby: () => call("GET", "/api/lobby"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   tournaments: () => call("GET", "/api/tournaments"),
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   rebuy: (id, addOn = false) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/rebuy`, { add_on: addOn }),
