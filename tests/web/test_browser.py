@@ -152,6 +152,7 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     events.first.wait_for()
     assert events.first.inner_text().startswith("Hand started")
     assert window.locator(".hand-events li", has_text="is dealt").count() >= 1
+    _replay(window)
     window.locator(".dialog-close").click()
     # The cashier lists the hand with its downloads.
     page.click("#cashier-btn")
@@ -161,6 +162,30 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     phh = page.request.get(urljoin(page.url, link.get_attribute("href") or "")).text()
     assert "variant" in phh
     cashier.locator(".dialog-close").click()
+
+
+def _replay(window: Any) -> None:
+    """Issue 20, item 6: the hand on a table of its own, stepped street by street with our cards as we saw
+    them, to the end (the result shown)."""
+    rp = window.locator(".tile.replay")
+    rp.wait_for()
+    assert rp.locator(".seat.mine .card").count() == 2
+    assert all(
+        c != "??" for c in rp.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    # From the start, street by street to the end (a hand folded before the flop has one street).
+    rp.locator("button.rp-start").click()
+    assert rp.get_attribute("data-pos") == "0" and rp.locator(".seat .card").count() == 0
+    positions = [0]
+    while rp.locator("button.rp-next").is_enabled():
+        rp.locator("button.rp-next").click()
+        positions.append(int(rp.get_attribute("data-pos") or 0))
+    assert positions == sorted(set(positions)) and len(positions) >= 2, positions
+    assert rp.get_attribute("data-hand-over") == "yes" and rp.locator(".result").count() >= 1
+    rp.locator("button.rp-prev").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2]
+    rp.locator("button.rp-step").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2] + 1, "one action forward"
 
 
 def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:

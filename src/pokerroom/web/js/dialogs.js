@@ -139,8 +139,11 @@ export class LastHands {
       const names = msg.players || {};
       const who = (seat) => names[String(seat)] || `Seat ${seat}`;
       const lines = msg.events.map((e) => describe(e, who, msg.seat)).filter(Boolean);
-      clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }),
-        h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t }))));
+      if (this.replay) this.replay.destroy();
+      this.replay = this.app.replayTile(msg); // the hand on a table, street by street (replay.js)
+      clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }), this.replay.el,
+        h("details", { class: "hand-text", open: true }, h("summary", { text: "As text" }),
+          h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
     }
   }
 }

@@ -8,6 +8,7 @@ import { Cashier, LastHands, PoolDialog, SitDialog } from "./dialogs.js";
 import { RushTile } from "./rush.js";
 import { TournamentDialog } from "./tournament.js";
 import { Layout, TitleFlash } from "./layout.js";
+import { ReplayTile } from "./replay.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -120,6 +121,11 @@ class App {
     this.$("#title-flash").addEventListener("change", (ev) => this.titleFlash.setOn(ev.target.checked));
     this.$("#sound").checked = this.titleFlash.sound;
     this.$("#sound").addEventListener("change", (ev) => this.titleFlash.setSound(ev.target.checked));
+  }
+
+  // A hand of the "Last hands" window on a table of its own (made here: dialogs.js cannot import tiles).
+  replayTile(msg) {
+    return new ReplayTile(this, msg);
   }
 
   setBalance(amount) {
