@@ -76,8 +76,60 @@ def test_pre_actions_fire_when_the_action_comes(room: Room, page: Any, screensho
             want = "check" if d["check"] else "fold"
         assert act["action"]["type"] == want, (kind, d, act)
         done.add(kind)
+    # The session statistics count the hands we were dealt here (the one going on ends first).
+    for _ in range(600):
+        if (
+            int(tile.get_attribute("data-hands-played") or 0) >= 1
+            and tile.get_attribute("data-hand-over") == "yes"
+        ):
+            break
+        page.wait_for_timeout(100)
+    played = int(tile.get_attribute("data-hands-played") or 0)
+    page.click("#stats-btn")
+    games = page.evaluate("window.pokerroom.stats.games")
+    row = page.locator('dialog.stats-dialog tr[data-game$=" NL"]')
+    assert row.count() == 1, (played, games)
+    assert int(row.locator("td.hands").inner_text()) >= played >= 1
+    page.locator("dialog.stats-dialog .dialog-close").click()
     assert not p.errors, p.errors
     p.leave("holdem-nl")
+
+
+def test_session_statistics_of_a_hand(room: Room, page: Any) -> None:
+    """VPIP, PFR and won/lost from a hand's events (stats.js): the all-in raiser and the caller of the
+    run-out hand, and a big blind who only posted."""
+    p = Player(page, room.url)
+    p.register()
+    blind_only = [
+        {
+            "type": "hand_started",
+            "seats": [1, 4],
+            "stacks": [100, 100],
+            "variant": "holdem",
+            "betting": "NL",
+            "button": 1,
+        },
+        {"type": "posted", "seat": 4, "amount": 2, "what": "big_blind", "all_in": False},
+        {"type": "street_started", "name": "PREFLOP"},
+        {"type": "action", "seat": 4, "action": "check", "amount": 0, "total": 2, "all_in": False},
+        {"type": "street_started", "name": "FLOP"},
+        {"type": "action", "seat": 4, "action": "bet", "amount": 2, "total": 2, "all_in": False},
+        {"type": "hand_ended", "seats": [1, 4], "stacks": [98, 102]},
+    ]
+    out = page.evaluate(
+        """async ([frames, blind]) => {
+            const { handFigures } = await import("/static/js/stats.js");
+            const f = handFigures;
+            return [f(frames, 1), f(frames, 4), f(blind, 4), f(blind, 7)];
+        }""",
+        [FRAMES, blind_only],
+    )
+    assert out[0] == {"dealt": 1, "vpip": 1, "pfr": 1, "net": 200}
+    assert out[1] == {"dealt": 1, "vpip": 1, "pfr": 0, "net": -200}
+    assert out[2] == {"dealt": 1, "vpip": 0, "pfr": 0, "net": 2}, (
+        "a blind is not voluntary; a flop bet is not PFR"
+    )
+    assert out[3] is None
 
 
 def _decide(p: Player, tile: Any, bar: Any, done: set[str]) -> None:

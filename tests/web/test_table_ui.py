@@ -6,6 +6,7 @@ tables view and the chat. Screenshots go to artifacts/screenshots/."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,15 @@ def _fits(page: Any, tables: list[str], viewport: dict[str, float]) -> None:
             overlap_x = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
             overlap_y = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
             assert overlap_x <= 1 or overlap_y <= 1, (a, b)
+
+
+def _until(page: Any, js: str, timeout: float = 30.0) -> None:
+    """Poll a JavaScript expression until it is true (the page's CSP refuses the string functions of
+    Playwright's wait_for_function)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(js):
+        assert time.monotonic() < deadline, f"never true: {js}"
+        page.wait_for_timeout(100)
 
 
 def _wait_decision(page: Any, table: str, timeout: float = 60_000) -> Any:
@@ -204,7 +214,7 @@ def test_countdown_time_bank_and_title(room: Room, page: Any, screenshots: Path)
     count.wait_for()
     first = int(count.get_attribute("data-seconds") or 0)
     assert 1 <= first <= 12 and count.inner_text() == str(first)
-    page.wait_for_function("document.title.startsWith('\u25b6 Your turn')")
+    _until(page, "document.title.startsWith('\u25b6 Your turn')")
     assert int(page.evaluate("document.documentElement.dataset.beeps || '0'")) >= 1
     # Let the action time run out: the time bank counts down in its place.
     tile.locator(".seat.mine .countdown.bank").wait_for(timeout=30_000)
@@ -212,7 +222,7 @@ def test_countdown_time_bank_and_title(room: Room, page: Any, screenshots: Path)
     tile.screenshot(path=str(screenshots / "countdown-time-bank.png"))
     tile.locator(".actionbar[data-kind]").wait_for(state="detached", timeout=30_000)
     # Timed out (and so sat out): the title is the room's again.
-    page.wait_for_function("document.title === 'pokerroom' && !document.documentElement.dataset.turn")
+    _until(page, "document.title === 'pokerroom' && !document.documentElement.dataset.turn")
     assert not p.errors, p.errors
     p.leave("holdem-nl")
 
@@ -257,7 +267,7 @@ def test_lobby_numbers_sort_and_preview(room: Room, page: Any, screenshots: Path
     assert row["avg_pot"] > 0 and 0 <= row["players_per_flop"] <= 100 and row["hands_per_hour"] >= 1
     page.click(".lobby-refresh")
     avg_pot = '.lobby-table tr[data-table="holdem-nl"] td:nth-child(6)'
-    page.wait_for_function(f"document.querySelector('{avg_pot}').textContent !== '\u2013'")
+    _until(page, f"document.querySelector('{avg_pot}').textContent !== '\u2013'")
     order = page.locator(".lobby-table tbody tr").evaluate_all("rs => rs.map(r => r.dataset.table)")
     assert order[0].startswith("holdem"), order
     # Sort by players, most first; again, fewest first.

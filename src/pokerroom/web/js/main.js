@@ -9,6 +9,7 @@ import { RushTile } from "./rush.js";
 import { TournamentDialog } from "./tournament.js";
 import { Layout, TitleFlash } from "./layout.js";
 import { ReplayTile } from "./replay.js";
+import { SessionStats } from "./stats.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -28,6 +29,7 @@ class App {
     this.cashier = new Cashier(this);
     this.lastHands = new LastHands(this);
     this.tournamentDialog = new TournamentDialog(this);
+    this.stats = new SessionStats(this);
     this.titleFlash = new TitleFlash(document.title);
     this.layout = new Layout(this, this.$("#tiles"), this.$("#strip"));
     this.socket.listeners.add((msg) => this.onMessage(msg));
@@ -105,6 +107,7 @@ class App {
   bindHeader() {
     this.$("#cashier-btn").addEventListener("click", () => this.cashier.open());
     this.$("#last-hands-btn").addEventListener("click", () => this.lastHands.open());
+    this.$("#stats-btn").addEventListener("click", () => this.stats.open());
     this.$("#logout-btn").addEventListener("click", async () => {
       await api.logout().catch(() => null);
       sessionStorage.removeItem(OPEN_KEY);

@@ -60,6 +60,7 @@ export class RushTile extends Tile {
       }
       case "event":
         this.motion.before(msg.event);
+        this.collect(msg.hand_id, msg.event);
         if (msg.event.type === "hand_started" && st.table !== msg.table) {
           st.table = msg.table;
           st.players = {};

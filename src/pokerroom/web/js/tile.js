@@ -86,7 +86,10 @@ export class Tile {
   // One frame applied to the table (after the run-out's pacing, if any).
   apply(msg) {
     const m = this.model;
-    if (msg.type === "event") this.motion.before(msg.event);
+    if (msg.type === "event") {
+      this.motion.before(msg.event);
+      this.collect(msg.hand_id, msg.event);
+    }
     switch (msg.type) {
       case "snapshot":
         m.snapshot(msg.state);
@@ -124,6 +127,18 @@ export class Tile {
     }
     if (!m.state) return;
     this.render();
+  }
+
+  // The events of each hand we see from its start, for the session statistics (stats.js) at its end.
+  collect(handId, e) {
+    if (e.type === "hand_started") this.handLog = { id: handId, events: [] };
+    if (!this.handLog || this.handLog.id !== handId) return;
+    this.handLog.events.push(e);
+    const st = this.model.state;
+    if (e.type === "hand_ended" && st && st.you !== null && st.you !== undefined && this.app.stats) {
+      this.app.stats.add(`${st.variant_name || st.variant} ${st.betting}`, st.currency, this.handLog.events, st.you);
+      this.handLog = null;
+    }
   }
 
   // A tournament table: the level, the time to the next level and the rebuy period come from the tournament
