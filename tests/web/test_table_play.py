@@ -357,3 +357,122 @@ def test_small_things_that_looked_broken(room: Room, page: Any) -> None:
     assert out["single"] == "robot17 wins 400 (high)"
     assert not any("Auto-post" in c for c in out["stud"] + out["razz"])
     assert any("Auto-post blinds" in c for c in out["holdem"])
+
+
+def test_last_hands_words_raises_as_the_text_export(room: Room, page: Any) -> None:
+    """Issue 20, item 7: "Last hands" said "raise 152" where the text export says "raises 129 to 172"; both
+    say by how much and to what now (the bet level of the round counts the blinds)."""
+    p = Player(page, room.url)
+    p.register()
+    events = [
+        {"type": "posted", "seat": 1, "amount": 10, "what": "small_blind", "all_in": False},
+        {"type": "posted", "seat": 2, "amount": 20, "what": "big_blind", "all_in": False},
+        {"type": "street_started", "name": "preflop"},
+        {"type": "action", "seat": 3, "action": "raise", "amount": 60, "total": 60, "all_in": False},
+        {"type": "action", "seat": 1, "action": "raise", "amount": 162, "total": 172, "all_in": False},
+        {"type": "action", "seat": 2, "action": "fold", "amount": 0, "total": 20, "all_in": False},
+        {"type": "action", "seat": 3, "action": "call", "amount": 112, "total": 172, "all_in": False},
+        {"type": "street_started", "name": "flop"},
+        {"type": "action", "seat": 1, "action": "bet", "amount": 100, "total": 100, "all_in": False},
+        {"type": "action", "seat": 3, "action": "raise", "amount": 328, "total": 328, "all_in": True},
+    ]
+    lines = page.evaluate(
+        """async (events) => {
+            const { describeHand } = await import("/static/js/dialogs.js");
+            return describeHand(events, (s) => `p${s}`, 1);
+        }""",
+        events,
+    )
+    assert [x for x in lines if " raises " in x or " bets " in x or " calls " in x] == [
+        "p3 raises 40 to 60",
+        "p1 raises 112 to 172",
+        "p3 calls 112",
+        "p1 bets 100",
+        "p3 raises 228 to 328 and is all-in",
+    ]
+    # The Tournaments tab: game names and status words, not codes.
+    page.click('.tab[data-tab="tournaments"]')
+    row = page.locator("tr[data-tournament]").first
+    row.wait_for()
+    assert "holdem" not in row.locator("td").nth(1).inner_text()
+    status = row.locator("td.t-status")
+    word = status.inner_text()
+    assert word[0].isupper() and (status.get_attribute("data-status") or "?") in word.lower()
+
+
+def test_a_busted_tournament_player_sees_his_place(room: Room, page: Any) -> None:
+    """Issue 20, item 7: a busted sit-and-go player saw only "Watching"; he sees his place and prize."""
+    p = Player(page, room.url)
+    p.register()
+    out = page.evaluate(
+        """async () => {
+            const { Tile } = await import("/static/js/tile.js");
+            const tile = new Tile(window.pokerroom, "t-busted");
+            tile.tournamentAt = Date.now();  // no request to the server from this made-up table
+            const st = { variant: "holdem", you: 2, players: { "2": { stack: 300, status: "playing" } },
+              currency: "PLAY", tournament: { tournament: "none", level: {} }, cash: null };
+            tile.model.state = st;
+            const seated = tile.controlParts().map((el) => el.textContent);
+            st.you = null;
+            const out = tile.controlParts().map((el) => el.textContent);
+            tile.standing = { place: 3 };
+            tile.prize = 150;
+            const placed = tile.controlParts().map((el) => el.textContent);
+            const watcher = new Tile(window.pokerroom, "t-watch");
+            watcher.model.state = { ...st, you: null };
+            const watching = watcher.controlParts().map((el) => el.textContent);
+            tile.destroy();
+            watcher.destroy();
+            return { seated, out, placed, watching };
+        }"""
+    )
+    assert any("Sit out" in x for x in out["seated"])
+    assert out["out"] == ["You are out of the tournament"]
+    assert out["placed"] == ["You finished 3rd and won 150"]
+    assert out["watching"] == ["Watching"]
+
+
+def test_sit_in_asks_about_missed_blinds_and_the_table_settings(room: Room, page: Any) -> None:
+    """Issue 20, item 7 and the table settings: "Sit in" posted missed blinds without asking; now a player
+    with missed blinds chooses to post them or to wait for the big blind. "Sit out next BB" and auto-muck
+    are offered (sit_out next_bb and settings auto_muck of the protocol)."""
+    p = Player(page, room.url)
+    p.register()
+    out = page.evaluate(
+        """async () => {
+            const { Tile } = await import("/static/js/tile.js");
+            const tile = new Tile(window.pokerroom, "t-sit");
+            const sent = [];
+            tile.send = (msg) => { sent.push(msg); return "r"; };
+            const st = { variant: "holdem", you: 1, seats: 6, tournament: null,
+              cash: { buy_in: { min: 40, max: 200 }, waiting_list: 0 },
+              players: { "1": { stack: 100, status: "sitting_out", markers: ["ML"] } } };
+            tile.model.state = st;
+            const labels = () => tile.controlParts().map((el) => el.textContent.trim());
+            const missed = labels();
+            tile.controlParts().find((el) => el.classList.contains("sit-in-wait")).click();
+            const notice = tile.notice.textContent;
+            st.players["1"].markers = [];
+            const plain = labels();
+            st.players["1"].status = "playing";
+            const playing = labels();
+            tile.controlParts().find((el) => el.classList.contains("sit-out-bb-btn")).click();
+            const parts = tile.controlParts();
+            const muck = parts.map((el) => el.querySelector && el.querySelector(".auto-muck")).find(Boolean);
+            muck.checked = false;
+            muck.dispatchEvent(new Event("change"));
+            st.variant = "stud";
+            const stud = labels();
+            tile.destroy();
+            return { missed, notice, plain, playing, stud, sent };
+        }"""
+    )
+    assert out["missed"][:2] == ["Sit in, post missed blinds", "Sit in at the big blind"]
+    assert out["sent"][0] == {"type": "sit_in", "table": "t-sit", "post_missed": False}
+    assert out["notice"].startswith("Sitting in")
+    assert out["plain"][0] == "Sit in"
+    assert out["playing"][:2] == ["Sit out", "Sit out next BB"]
+    assert "Auto-muck losing hands" in out["playing"]
+    assert out["sent"][1] == {"type": "sit_out", "table": "t-sit", "when": "next_bb"}
+    assert out["sent"][2] == {"type": "settings", "table": "t-sit", "auto_muck": False}
+    assert "Sit out next BB" not in out["stud"] and "Auto-post blinds" not in out["stud"]

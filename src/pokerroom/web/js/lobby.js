@@ -117,6 +117,15 @@ export class Lobby {
     return h("div", {}, ...parts);
   }
 
+  // A game's name ("Texas Hold'em", not "holdem"): the tournament rows have only the code; the cash tables
+  // and pools have the names.
+  gameName(r) {
+    if (r.variant_name) return r.variant_name;
+    const rows = [...(this.data.tables || []), ...(this.data.pools || [])];
+    const named = rows.find((x) => x.variant === r.variant && x.variant_name);
+    return named ? named.variant_name : r.variant || "";
+  }
+
   renderFilters() {
     const rows = [...(this.data.tables || []), ...(this.data.pools || []).map((r) => ({ ...r, seats: r.table_size }))];
     const options = {
@@ -219,10 +228,11 @@ export class Lobby {
             onclick: () => this.loadResults(id), text: "Results" }));
         }
         body.append(h("tr", { "data-tournament": id },
-          h("td", { text: r.name || id }), h("td", { text: `${r.variant_name || r.variant || ""} ${r.betting || ""}` }),
+          h("td", { text: r.name || id }), h("td", { text: `${this.gameName(r)} ${r.betting || ""}` }),
           h("td", { text: buyIn }),
           h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),
-          h("td", { text: r.status || "" }), action));
+          h("td", { class: "t-status", "data-status": r.status || "", text: STATUS_WORDS[r.status] || r.status || "" }),
+          action));
         const details = this.results.get(id);
         if (details) body.append(h("tr", { class: "t-results", "data-results-for": id }, h("td", { colspan: "6" }, this.resultsView(details, r.currency))));
       }
@@ -291,6 +301,9 @@ function compare(a, b) {
   if (typeof a === "string" || typeof b === "string") return String(a).localeCompare(String(b));
   return a - b;
 }
+
+const STATUS_WORDS = { announced: "Announced", registering: "Registering", running: "Running", finished: "Finished",
+  cancelled: "Cancelled", late: "Late registration" };
 
 function bigOf(r) {
   const s = r.stakes || {};

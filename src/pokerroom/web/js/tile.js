@@ -152,6 +152,8 @@ export class Tile {
       this.tournament = d.summary;
       const me = this.app.me ? String(this.app.me.id) : "";
       this.standing = (d.standings || []).find((e) => String(e.player) === me) || null;
+      const prize = (d.prizes || []).find((x) => String(x.player) === me);
+      this.prize = prize ? prize.amount : 0;
       this.levelClock = new LevelClock(d.level);
       if (d.level && this.model.state && this.model.state.tournament) this.model.state.tournament.level = d.level;
       this.tournamentAt = Date.now();
@@ -475,23 +477,19 @@ export class Tile {
       this.autoPost = autoPost.checked;
       this.send({ type: "settings", table: this.id, auto_post: autoPost.checked });
     });
+    const autoMuck = h("input", { type: "checkbox", class: "auto-muck", checked: this.autoMuck !== false });
+    autoMuck.addEventListener("change", () => {
+      this.autoMuck = autoMuck.checked;
+      this.send({ type: "settings", table: this.id, auto_muck: autoMuck.checked });
+    });
     const limits = st.cash.buy_in;
     const room = limits.max ? limits.max - (me.stack || 0) : 10 * limits.min; // max 0: no maximum
     const topUpBox = h("input", { type: "number", class: "top-up-amount", min: 1, max: Math.max(1, room),
       value: Math.max(1, limits.max ? room : limits.min), "aria-label": "Top-up amount" });
     return [
-      h("button", { type: "button", class: sittingOut ? "sit-in-btn" : "sit-out-btn",
-        onclick: () => {
-          this.send(sittingOut
-            ? { type: "sit_in", table: this.id, post_missed: true }
-            : { type: "sit_out", table: this.id, when: "next_hand" });
-          // Said at once: the seat changes only between hands.
-          this.notice.textContent = sittingOut ? "Sitting in: you are dealt in from the next hand"
-            : "You sit out from the next hand";
-          this.notice.dataset.code = "";
-        },
-        text: sittingOut ? "Sit in" : "Sit out" }),
+      ...this.sitButtons(me, sittingOut),
       ANTE_ONLY.has(st.variant) ? null : h("label", { class: "check" }, autoPost, " Auto-post blinds"),
+      h("label", { class: "check" }, autoMuck, " Auto-muck losing hands"),
       h("span", { class: "top-up" }, topUpBox, h("button", { type: "button", class: "top-up-btn", disabled: room <= 0,
         onclick: () => {
           const amount = Math.min(room, Math.max(1, Math.round(Number(topUpBox.value))));
@@ -502,7 +500,44 @@ export class Tile {
     ].filter(Boolean);
   }
 
+  // Sit out (from the next hand, or at our next big blind), or come back: a player who missed blinds is
+  // asked whether to post them now or to wait for the big blind.
+  sitButtons(me, sittingOut) {
+    const say = (text) => {
+      this.notice.textContent = text; // said at once: the seat changes only between hands
+      this.notice.dataset.code = "";
+    };
+    const sitIn = (post, cls, text) => h("button", { type: "button", class: cls, text, onclick: () => {
+      this.send({ type: "sit_in", table: this.id, post_missed: post });
+      say(post ? "Sitting in: you post the missed blinds and are dealt in from the next hand"
+        : "Sitting in: you are dealt in from the next hand (or at the big blind)");
+    } });
+    if (sittingOut) {
+      const missed = (me.markers || []).length > 0;
+      if (!missed) return [sitIn(false, "sit-in-btn", "Sit in")];
+      return [sitIn(true, "sit-in-btn sit-in-post", "Sit in, post missed blinds"),
+        sitIn(false, "sit-in-wait", "Sit in at the big blind")];
+    }
+    const out = (when, cls, text, said) => h("button", { type: "button", class: cls, text, onclick: () => {
+      this.send({ type: "sit_out", table: this.id, when });
+      say(said);
+    } });
+    return [out("next_hand", "sit-out-btn", "Sit out", "You sit out from the next hand"),
+      ANTE_ONLY.has(this.model.state.variant) ? null
+        : out("next_bb", "sit-out-bb-btn", "Sit out next BB", "You sit out at your next big blind")].filter(Boolean);
+  }
+
   tournamentControls(st) {
+    if (st.you !== null && st.you !== undefined) this.wasSeated = true;
+    if ((st.you === null || st.you === undefined) && this.wasSeated) {
+      // Out of the tournament: our place and prize once the tournament has them.
+      const place = this.standing && this.standing.place;
+      if (!place) this.loadTournament();
+      const text = place
+        ? `You finished ${ordinal(place)}${this.prize ? ` and won ${fmt(this.prize, st.currency)}` : ""}`
+        : "You are out of the tournament";
+      return [h("span", { class: "hint t-out", "data-place": place || "", text })];
+    }
     if (st.you === null || st.you === undefined) return [h("span", { class: "hint", text: "Watching" })];
     const me = st.players[String(st.you)] || {};
     const out = me.status === "sitting_out";
@@ -555,6 +590,11 @@ export function resultText(r, st) {
   const even = (r.shares || []).every((x) => x === r.shares[0]);
   const each = even && r.shares && r.shares.length ? ` (${fmt(r.shares[0], st.currency)} each)` : "";
   return `${who} split ${amount}${half}${each}${what}`;
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  return `${n}${tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th")}`;
 }
 
 export function stakesLabel(st) {
