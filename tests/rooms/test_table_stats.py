@@ -13,7 +13,6 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 def _hand(seats: int, folds_before_flop: int, pot: int, rake: int = 0, flop: bool = True) -> list[object]:
     events: list[object] = [
         HandStarted("holdem", "NL", 1, tuple(range(1, seats + 1)), tuple([100] * seats)),
-        StreetStarted(0, "preflop"),
     ]
     events += [ActionTaken(s, "fold") for s in range(1, folds_before_flop + 1)]
     if flop:

@@ -110,9 +110,8 @@ def test_session_statistics_of_a_hand(room: Room, page: Any) -> None:
             "button": 1,
         },
         {"type": "posted", "seat": 4, "amount": 2, "what": "big_blind", "all_in": False},
-        {"type": "street_started", "name": "PREFLOP"},
         {"type": "action", "seat": 4, "action": "check", "amount": 0, "total": 2, "all_in": False},
-        {"type": "street_started", "name": "FLOP"},
+        {"type": "street_started", "index": 1, "name": "flop"},
         {"type": "action", "seat": 4, "action": "bet", "amount": 2, "total": 2, "all_in": False},
         {"type": "hand_ended", "seats": [1, 4], "stacks": [98, 102]},
     ]
@@ -163,7 +162,7 @@ def test_call_amount_pre_action_is_dropped_when_the_amount_changes(room: Room, p
             const seat = (stack, b) => ({ stack, bet: b, cards: ["??", "??"], folded: false, all_in: false });
             const players = { "1": seat(500, 20), "2": seat(440, 60) };
             const model = { you: 1, decision: null,
-              hand: { hand_id: "h1", street: "PREFLOP", over: false, players } };
+              hand: { hand_id: "h1", street: "", over: false, players } };
             const pre = new m.PreActions();
             const offered = m.offered(model);
             const owe = m.toCall(model.hand, 1);
@@ -212,7 +211,6 @@ FRAMES: list[dict[str, Any]] = [
     },
     {"type": "posted", "seat": 1, "amount": 1, "what": "small_blind", "all_in": False},
     {"type": "posted", "seat": 4, "amount": 2, "what": "big_blind", "all_in": False},
-    {"type": "street_started", "name": "PREFLOP"},
     {"type": "cards_dealt", "seat": 1, "cards": ["??", "??"], "up": [False, False]},
     {"type": "cards_dealt", "seat": 4, "cards": ["??", "??"], "up": [False, False]},
     {"type": "action", "seat": 1, "action": "raise", "amount": 199, "total": 200, "all_in": True},
@@ -220,11 +218,11 @@ FRAMES: list[dict[str, Any]] = [
     {"type": "round_ended", "pots": [400]},
     {"type": "cards_shown", "seat": 4, "cards": ["Ks", "Kc"], "reason": "all_in", "description": ""},
     {"type": "cards_shown", "seat": 1, "cards": ["Ah", "Ad"], "reason": "all_in", "description": ""},
-    {"type": "street_started", "name": "FLOP"},
+    {"type": "street_started", "index": 1, "name": "flop"},
     {"type": "board_dealt", "cards": ["2c", "7d", "9h"]},
-    {"type": "street_started", "name": "TURN"},
+    {"type": "street_started", "index": 2, "name": "turn"},
     {"type": "board_dealt", "cards": ["Jc"]},
-    {"type": "street_started", "name": "RIVER"},
+    {"type": "street_started", "index": 3, "name": "river"},
     {"type": "board_dealt", "cards": ["3s"]},
     {
         "type": "pot_awarded",
@@ -367,12 +365,11 @@ def test_last_hands_words_raises_as_the_text_export(room: Room, page: Any) -> No
     events = [
         {"type": "posted", "seat": 1, "amount": 10, "what": "small_blind", "all_in": False},
         {"type": "posted", "seat": 2, "amount": 20, "what": "big_blind", "all_in": False},
-        {"type": "street_started", "name": "preflop"},
         {"type": "action", "seat": 3, "action": "raise", "amount": 60, "total": 60, "all_in": False},
         {"type": "action", "seat": 1, "action": "raise", "amount": 162, "total": 172, "all_in": False},
         {"type": "action", "seat": 2, "action": "fold", "amount": 0, "total": 20, "all_in": False},
         {"type": "action", "seat": 3, "action": "call", "amount": 112, "total": 172, "all_in": False},
-        {"type": "street_started", "name": "flop"},
+        {"type": "street_started", "index": 1, "name": "flop"},
         {"type": "action", "seat": 1, "action": "bet", "amount": 100, "total": 100, "all_in": False},
         {"type": "action", "seat": 3, "action": "raise", "amount": 328, "total": 328, "all_in": True},
     ]

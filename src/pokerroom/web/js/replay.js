@@ -20,23 +20,16 @@ export class ReplayTile extends Tile {
     });
     this.el.classList.add("replay");
     this.el.querySelector(".chat").hidden = true;
-    // Where the steps stop: before each street after the first, before the showdown, and at the end.
-    const stops = new Set();
-    let streets = 0;
+    // Where the steps stop: before each later street (the first has no street_started event), before the
+    // showdown, and at the end.
+    const stops = new Set([this.events.length]);
+    const showdown = this.events.findIndex((e) => (e.type === "cards_shown" && e.reason !== "all_in") || e.type === "pot_awarded");
+    if (showdown >= 0) stops.add(showdown);
     this.events.forEach((e, i) => {
-      if (e.type === "street_started" && (streets += 1) > 1) stops.add(i);
-      if ((e.type === "cards_shown" && e.reason !== "all_in") || e.type === "pot_awarded") stops.add(i);
+      if (e.type === "street_started" && e.index !== 0) stops.add(i);
     });
-    const first = this.events.findIndex((e) => e.type === "street_started");
-    const showdown = [...stops].filter((i) => this.events[i].type !== "street_started");
-    this.stops = [...new Set([...stops].filter((i) => this.events[i].type === "street_started").concat(
-      showdown.length ? [Math.min(...showdown)] : [], [this.events.length]))].sort((a, b) => a - b);
-    this.go(first >= 0 ? this.nextStreetEnd(first) : this.events.length);
-  }
-
-  // The first street: everything up to the next stop.
-  nextStreetEnd(from) {
-    return this.stops.find((i) => i > from) ?? this.events.length;
+    this.stops = [...stops].sort((a, b) => a - b);
+    this.go(this.stops[0]);
   }
 
   go(pos) {

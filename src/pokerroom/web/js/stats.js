@@ -13,12 +13,12 @@ export function handFigures(events, seat) {
   const start = events.find((e) => e.type === "hand_started");
   const end = events.find((e) => e.type === "hand_ended");
   if (!start || !end || !start.seats.includes(seat) || !end.seats.includes(seat)) return null;
-  let streets = 0;
+  let later = false; // past the first betting round (the engine starts the first street without an event)
   let vpip = false;
   let pfr = false;
   for (const e of events) {
-    if (e.type === "street_started") streets += 1;
-    if (e.type === "action" && e.seat === seat && streets <= 1) {
+    if (e.type === "street_started" && e.index !== 0) later = true;
+    if (e.type === "action" && e.seat === seat && !later) {
       if (VOLUNTARY.has(e.action)) vpip = true;
       if (AGGRESSIVE.has(e.action)) pfr = true;
     }
