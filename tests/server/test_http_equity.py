@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pokerroom.eval import equity
+from pokerroom.eval import equity, evaluate
 from pokerroom.server.room import RoomSettings
 
 from .conftest import serve_room
@@ -49,3 +49,28 @@ async def test_equity_of_face_up_hands(tmp_path: Path) -> None:
         assert r.status_code == 422, "two hands at least"
         r = await http.get(url, params={**query, "board": "2c7d"})
         assert r.status_code == 400 and r.json()["detail"]["code"] == "wrong_card_count"
+
+
+async def test_hand_value_in_words(tmp_path: Path) -> None:
+    """GET /api/hand-value: the player's own hand as the evaluator words it, high and low."""
+    client = httpx.AsyncClient(timeout=60)
+    async with serve_room(tmp_path, RoomSettings(), durable=False) as s, client as http:
+        url = f"{s.url}/api/hand-value"
+        query = {"game": "holdem", "cards": "AhKh", "board": "KsKd5c5d2s"}
+        assert (await http.get(url, params=query)).status_code == 401
+        r = await http.post(f"{s.url}/api/register", json={"name": "hv1", "password": "hunter-22-poker"})
+        assert r.status_code == 200, r.text
+        assert (await http.get(url, params=query)).json() == {
+            "high": "Full house, kings full of fives",
+            "low": None,
+        }
+        r = await http.get(url, params={"game": "omaha8", "cards": "Ah2hKsQd", "board": "3c4d8s"})
+        high = evaluate("omaha_high", "Ah2hKsQd", "3c4d8s").description
+        low = evaluate("omaha_eight_low", "Ah2hKsQd", "3c4d8s").description
+        assert r.json() == {"high": high, "low": low} and low != "No low"
+        r = await http.get(url, params={"game": "razz", "cards": "Ah2h3c4d6s9dKc"})
+        assert r.status_code == 200 and "6" in r.json()["high"]
+        r = await http.get(url, params={"game": "holdem", "cards": "AhKh"})
+        assert r.status_code == 400 and r.json()["detail"]["code"] == "wrong_card_count"
+        r = await http.get(url, params={"game": "pinochle", "cards": "AhKh"})
+        assert r.status_code == 400 and r.json()["detail"]["code"] == "unknown_game"

@@ -473,3 +473,34 @@ def test_sit_in_asks_about_missed_blinds_and_the_table_settings(room: Room, page
     assert out["sent"][1] == {"type": "sit_out", "table": "t-sit", "when": "next_bb"}
     assert out["sent"][2] == {"type": "settings", "table": "t-sit", "auto_muck": False}
     assert "Sit out next BB" not in out["stud"] and "Auto-post blinds" not in out["stud"]
+
+
+def test_hand_strength_label(room: Room, page: Any) -> None:
+    """The table settings of issue 20: our own hand in words under our seat, from the server's evaluator
+    (GET /api/hand-value), once the board gives us five cards; none before."""
+    p = Player(page, room.url)
+    p.register()
+    page.evaluate(
+        """async (state) => {
+            const { Tile } = await import("/static/js/tile.js");
+            const app = window.pokerroom;
+            const tile = new Tile(app, state.table);
+            app.tiles.set(state.table, tile);
+            document.querySelector("#tiles").append(tile.el);
+            app.layout.setView("tables");
+            const seat = (cards) => ({ stack: 100, bet: 0, paid: 10, folded: false, all_in: false, cards,
+              up: cards.map(() => false), shown: false });
+            const hand = { hand_id: "hs-1", variant: "holdem", betting: "NL", button: 1, board: [],
+              street: "", phase: "betting", pots: [], action_no: 3, waiting_for: [], over: false,
+              players: { "1": seat(["Ah", "Kh"]), "4": seat(["??", "??"]) } };
+            tile.apply({ type: "snapshot", table: state.table, state: { ...state, you: 1, hand } });
+            window.hsBefore = tile.el.querySelectorAll(".hand-strength").length;
+            tile.apply({ type: "event", table: state.table, hand_id: "hs-1",
+              event: { type: "board_dealt", cards: ["Ks", "Kd", "5c"] } });
+        }""",
+        {**STATE, "table": "hs-demo"},
+    )
+    assert page.evaluate("window.hsBefore") == 0, "two cards make no hand yet"
+    label = page.locator('.tile[data-table="hs-demo"] .seat.mine .hand-strength')
+    label.wait_for()
+    assert label.inner_text() == "Three of a kind, kings"

@@ -43,6 +43,7 @@ export const api = {
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   rebuy: (id, addOn = false) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/rebuy`, { add_on: addOn }),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  handValue: (game, cards, board) => call("GET", `/api/hand-value?${new URLSearchParams({ game, cards, board })}`),
   equity: (game, hands, board) => {
     const q = new URLSearchParams({ game, board });
     for (const cards of hands) q.append("hands", cards);

@@ -367,6 +367,8 @@ export class Tile {
     const last = hp && !hand.over && hp.last && hp.last !== "fold" ? hp.last.replace("_", " ") : "";
     if (status || last) info.append(h("div", { class: "status", text: status || last }));
     if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: hp.description }));
+    const strength = mine && hp && !hp.folded && !hand.over && this.strengthFor(hand, hp);
+    if (strength) info.append(h("div", { class: "hand-strength", text: strength }));
     const share = this.runout.equity.get(seat);
     if (share !== undefined && hand && !hand.over && hp && !hp.folded) {
       info.append(h("div", { class: "equity", "data-share": share.toFixed(4), text: `${(100 * share).toFixed(1)}%` }));
@@ -377,6 +379,25 @@ export class Tile {
     el.append(cards, info, clock, count);
     if (hand && hand.button === seat) el.append(h("div", { class: "dealer-button", "aria-label": "Dealer button", text: "D" }));
     return el;
+  }
+
+  // Our own hand in words ("Two pair, kings and fives"), asked of the server when our cards or the board
+  // change; null until there are enough cards for a hand.
+  strengthFor(hand, hp) {
+    const cards = hp.cards.filter((c) => c !== "??");
+    const omaha = hand.variant.startsWith("omaha");
+    const enough = omaha ? hand.board.length >= 3 : cards.length + hand.board.length >= (hand.variant === "badugi" ? 4 : 5);
+    if (!enough || cards.length !== hp.cards.length) return null;
+    const key = `${hand.hand_id}|${hand.variant}|${cards.join("")}|${hand.board.join("")}`;
+    if (this.strength && this.strength.key === key) return this.strength.text;
+    if (this.strengthAsked !== key) {
+      this.strengthAsked = key;
+      api.handValue(hand.variant, cards.join(""), hand.board.join("")).then((v) => {
+        this.strength = { key, text: v.low ? `${v.high} / ${v.low}` : v.high };
+        this.render();
+      }).catch(() => null);
+    }
+    return null;
   }
 
   tickClocks() {
