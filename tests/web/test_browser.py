@@ -128,6 +128,8 @@ def _top_up_and_sit_out(p: Player, table: str, tile: Any) -> None:
     p.play(table, Seen(), until=lambda s, t: page.evaluate(balance) == before - 100, raise_once=False)
     # Sit out from the next hand, then come back.
     tile.locator(".sit-out-btn").click()
+    # Said at once (issue 20: no feedback until the next hand).
+    assert tile.locator(".notice").inner_text() == "You sit out from the next hand"
     p.play(table, Seen(), until=lambda s, t: t.locator(".sit-in-btn").count() > 0, raise_once=False)
     assert tile.locator(".seat.mine .status").inner_text() == "Sitting out"
     tile.locator(".sit-in-btn").click()
@@ -163,6 +165,7 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     for text in ("", "abc", "x" * 55, "x" * 56, "x" * 64, "é:" + "9c " * 40):
         digest = page.evaluate("t => import('/static/js/fairness.js').then(m => m.sha256hex(t))", text)
         assert digest == hashlib.sha256(text.encode()).hexdigest()
+    _replay(window)
     window.locator(".dialog-close").click()
     # The cashier lists the hand with its downloads.
     page.click("#cashier-btn")
@@ -173,6 +176,30 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     assert "variant" in phh
     assert "_deck_commitment" in phh and "_deck_salt" in phh  # the deck proof of each hand
     cashier.locator(".dialog-close").click()
+
+
+def _replay(window: Any) -> None:
+    """Issue 20, item 6: the hand on a table of its own, stepped street by street with our cards as we saw
+    them, to the end (the result shown)."""
+    rp = window.locator(".tile.replay")
+    rp.wait_for()
+    assert rp.locator(".seat.mine .card").count() == 2
+    assert all(
+        c != "??" for c in rp.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    # From the start, street by street to the end (a hand folded before the flop has one street).
+    rp.locator("button.rp-start").click()
+    assert rp.get_attribute("data-pos") == "0" and rp.locator(".seat .card").count() == 0
+    positions = [0]
+    while rp.locator("button.rp-next").is_enabled():
+        rp.locator("button.rp-next").click()
+        positions.append(int(rp.get_attribute("data-pos") or 0))
+    assert positions == sorted(set(positions)) and len(positions) >= 2, positions
+    assert rp.get_attribute("data-hand-over") == "yes" and rp.locator(".result").count() >= 1
+    rp.locator("button.rp-prev").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2]
+    rp.locator("button.rp-step").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2] + 1, "one action forward"
 
 
 def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:

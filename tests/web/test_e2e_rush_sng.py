@@ -229,7 +229,9 @@ def test_sit_and_go_played_to_the_end(room: Room, page: Any, screenshots: Path) 
     p.shot.unlink(missing_ok=True)
     p.play(table, seen, until=lambda s, t: you.count() > 0, timeout=240, raise_once=False)
     assert seen.decisions > 0, "the browser user played from the action bar"
-    # The Tournaments tab shows the tournament finished and the user's place.
+    # The Tournaments tab shows the tournament finished and the user's place (the lobby is a view of its
+    # own: issue 20).
+    page.click("#lobby-toggle")
     page.locator(f'tr[data-tournament="{tid}"] td', has_text="finished").wait_for()
     place = int(you.get_attribute("data-place") or 0)
     shown_prize = int(you.get_attribute("data-prize") or -1)

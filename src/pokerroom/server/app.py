@@ -17,6 +17,7 @@ from pokerroom import __version__
 from pokerroom.server.console import router as console_router
 from pokerroom.server.front import LocalFront, Node
 from pokerroom.server.http import router, store_error_handler
+from pokerroom.server.http_equity import router as equity_router
 from pokerroom.server.http_tournaments import router as tournaments_router
 from pokerroom.server.operations import failure_handler, metrics_router
 from pokerroom.server.operations import router as operations_router
@@ -91,6 +92,7 @@ def create_app(
     app.state.login_guard = LoginGuard(security.login, clock=security.clock)
     app.include_router(router)
     app.include_router(tournaments_router)
+    app.include_router(equity_router)
     app.include_router(operations_router)
     app.include_router(metrics_router)
     app.include_router(console_router)

@@ -34,6 +34,7 @@ from pokerroom.rooms import (
     TurnClock,
 )
 from pokerroom.rooms.record import FinishedHand
+from pokerroom.rooms.table_stats import TableStats, figures_of
 from pokerroom.rooms.view import table_view
 from pokerroom.server.books import HandBook
 from pokerroom.server.connection import Connection
@@ -82,6 +83,7 @@ class CashActor(FaultTolerantActor):
         self.sessions: dict[str, int] = {}  # player -> seat session (ledger account) id
         self.book: HandBook | None = None
         self.hands_played = 0
+        self.stats = TableStats()  # the lobby's average pot, players per flop, hands per hour
         self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
         self.closing = False  # the operator closed the table: it closes after its hand
         self.handing_over = False  # moving to another host of a cluster after its hand (no cash-out)
@@ -333,6 +335,7 @@ class CashActor(FaultTolerantActor):
         self.book = None
         seals.reveal(record.hand_id, self.tid, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
+        self.stats.add(figures_of(record.hand.events, self.clock.now()))
         if self.services.metrics is not None:
             self.services.metrics.hand(self.kind)
         self.services.last_hands.add(record)
@@ -493,6 +496,7 @@ class CashActor(FaultTolerantActor):
             },
             "stakes_label": stakes_label(self.table),
             "hands": self.hands_played,
+            **self.stats.summary(self.clock.now()),
         }
 
 

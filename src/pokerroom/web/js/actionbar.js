@@ -23,7 +23,18 @@ export function actionBar(ctx) {
   bar.dataset.actionNo = String(dec.action_no);
   const cur = ctx.currency;
   if (d.kind === "bet") {
-    if (d.fold) bar.append(button("Fold", "fold", () => ctx.send({ type: "fold" }), "f"));
+    if (d.fold && d.check) {
+      // Folding when checking is free: the first click (or f) asks, the second folds.
+      const fold = button("Fold", "fold", () => {
+        if (fold.dataset.armed === "yes") ctx.send({ type: "fold" });
+        else {
+          fold.dataset.armed = "yes";
+          fold.textContent = "Fold? Checking is free";
+        }
+      }, "f");
+      fold.classList.add("fold-free");
+      bar.append(fold);
+    } else if (d.fold) bar.append(button("Fold", "fold", () => ctx.send({ type: "fold" }), "f"));
     if (d.check) bar.append(button("Check", "check", () => ctx.send({ type: "check" }), "c"));
     else if (d.call > 0) bar.append(button(`Call ${fmt(d.call, cur)}`, "call", () => ctx.send({ type: "call" }), "c"));
     if (d.bring_in > 0) {

@@ -38,8 +38,15 @@ export const api = {
   refill: () => call("POST", "/api/account/play-money"),
   ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),
   lobby: () => call("GET", "/api/lobby"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   tournaments: () => call("GET", "/api/tournaments"),
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   rebuy: (id, addOn = false) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/rebuy`, { add_on: addOn }),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  handValue: (game, cards, board) => call("GET", `/api/hand-value?${new URLSearchParams({ game, cards, board })}`),
+  equity: (game, hands, board) => {
+    const q = new URLSearchParams({ game, board });
+    for (const cards of hands) q.append("hands", cards);
+    return call("GET", `/api/equity?${q}`);
+  },
 };

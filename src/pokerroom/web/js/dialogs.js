@@ -138,9 +138,12 @@ export class LastHands {
     } else if (msg.type === "last_hand") {
       const names = msg.players || {};
       const who = (seat) => names[String(seat)] || `Seat ${seat}`;
-      const lines = msg.events.map((e) => describe(e, who, msg.seat)).filter(Boolean);
-      clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }),
-        h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t }))));
+      const lines = describeHand(msg.events, who, msg.seat);
+      if (this.replay) this.replay.destroy();
+      this.replay = this.app.replayTile(msg); // the hand on a table, street by street (replay.js)
+      clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }), this.replay.el,
+        h("details", { class: "hand-text", open: true }, h("summary", { text: "As text" }),
+          h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
       const proof = msg.proof || this.app.fairness.proofs.get(msg.hand_id);
       if (proof) {
         this.verdict = h("div", { class: "verify-result", role: "status" });
@@ -174,6 +177,34 @@ export class LastHands {
 
 function cards(list) {
   return list.map((c) => (c === "??" ? "??" : c)).join(" ");
+}
+
+// A hand's events as lines, worded as the text export words them ("raises 40 to 60": by how much, to
+// what), which needs the bet level of the round so far.
+export function describeHand(events, who, you) {
+  let level = 0;
+  const lines = [];
+  for (const e of events) {
+    if (e.type === "street_started") level = 0;
+    if (e.type === "posted" && e.what !== "ante" && e.what !== "dead") level = Math.max(level, e.amount);
+    const line = e.type === "action" ? actionLine(e, who, level) : describe(e, who, you);
+    if (e.type === "action") level = Math.max(level, e.total);
+    if (line) lines.push(line);
+  }
+  return lines;
+}
+
+function actionLine(e, who, level) {
+  const allIn = e.all_in ? " and is all-in" : "";
+  switch (e.action) {
+    case "fold": return `${who(e.seat)} folds`;
+    case "check": return `${who(e.seat)} checks`;
+    case "call": return `${who(e.seat)} calls ${fmt(e.amount)}${allIn}`;
+    case "bring_in": return `${who(e.seat)} brings in for ${fmt(e.amount)}${allIn}`;
+    case "bet": return `${who(e.seat)} bets ${fmt(e.amount)}${allIn}`;
+    case "complete": return `${who(e.seat)} completes it to ${fmt(e.total)}${allIn}`;
+    default: return `${who(e.seat)} raises ${fmt(e.total - level)} to ${fmt(e.total)}${allIn}`;
+  }
 }
 
 export function describe(e, who, you) {

@@ -13,6 +13,9 @@ export class Lobby {
     this.results = new Map(); // finished tournament id -> its details (standings and prizes), once asked for
     this.filters = { game: "", betting: "", stakes: "", seats: "" };
     this.tFilters = { status: "", kind: "", game: "" }; // the Tournaments tab's own filters
+    this.sort = { key: "game", dir: 1 }; // hold'em first
+    this.previewed = null;
+    this.previewBox = root.querySelector(".lobby-preview");
     this.tabs = root.querySelector(".lobby-tabs");
     this.filterBar = root.querySelector(".lobby-filters");
     this.list = root.querySelector(".lobby-list");
@@ -114,6 +117,15 @@ export class Lobby {
     return h("div", {}, ...parts);
   }
 
+  // A game's name ("Texas Hold'em", not "holdem"): the tournament rows have only the code; the cash tables
+  // and pools have the names.
+  gameName(r) {
+    if (r.variant_name) return r.variant_name;
+    const rows = [...(this.data.tables || []), ...(this.data.pools || [])];
+    const named = rows.find((x) => x.variant === r.variant && x.variant_name);
+    return named ? named.variant_name : r.variant || "";
+  }
+
   renderFilters() {
     const rows = [...(this.data.tables || []), ...(this.data.pools || []).map((r) => ({ ...r, seats: r.table_size }))];
     const options = {
@@ -130,6 +142,36 @@ export class Lobby {
       for (const [value, label] of options[name]) sel.append(h("option", { value, text: label }));
       sel.value = keep;
     }
+  }
+
+  // The selected table beside the list: its seats and stacks, as an observer sees them.
+  async preview(r) {
+    const id = r.table;
+    this.previewed = id;
+    this.renderList();
+    const box = this.previewBox;
+    let t;
+    try {
+      t = (await api.table(id)).state; // {summary, state}: the state as an observer sees it
+    } catch (err) {
+      box.textContent = err.message;
+      return;
+    }
+    if (this.previewed !== id) return;
+    const seats = [];
+    for (let seat = 1; seat <= (t.seats || r.seats); seat += 1) {
+      const p = (t.players || {})[String(seat)];
+      seats.push(h("li", { "data-seat": seat, class: p ? "" : "empty" },
+        h("span", { text: p ? p.name : "Empty" }), p ? h("b", { text: fmt(p.stack, r.currency) }) : null));
+    }
+    clear(box).append(
+      h("h3", { text: r.name }),
+      h("p", { class: "hint", text: `${r.variant_name || r.variant} ${r.betting} \u00b7 ${r.stakes_label || ""}` }),
+      h("ol", { class: "preview-seats", "aria-label": "Seats" }, ...seats),
+      h("button", { type: "button", class: "primary preview-open", onclick: () => this.app.openTable(id),
+        text: this.app.tiles.has(id) ? "Show" : "Open" }));
+    box.hidden = false;
+    box.dataset.table = id;
   }
 
   renderList() {
@@ -186,10 +228,11 @@ export class Lobby {
             onclick: () => this.loadResults(id), text: "Results" }));
         }
         body.append(h("tr", { "data-tournament": id },
-          h("td", { text: r.name || id }), h("td", { text: `${r.variant_name || r.variant || ""} ${r.betting || ""}` }),
+          h("td", { text: r.name || id }), h("td", { text: `${this.gameName(r)} ${r.betting || ""}` }),
           h("td", { text: buyIn }),
           h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),
-          h("td", { text: r.status || "" }), action));
+          h("td", { class: "t-status", "data-status": r.status || "", text: STATUS_WORDS[r.status] || r.status || "" }),
+          action));
         const details = this.results.get(id);
         if (details) body.append(h("tr", { class: "t-results", "data-results-for": id }, h("td", { colspan: "6" }, this.resultsView(details, r.currency))));
       }
@@ -197,17 +240,25 @@ export class Lobby {
       this.list.append(table);
       return;
     }
-    table.append(h("thead", {}, h("tr", {}, ...["Table", "Game", "Stakes", "Players", "Hands", ""].map((t) => h("th", { text: t })))));
+    const cash = this.tab === "cash";
+    const columns = cash ? CASH_COLUMNS : RUSH_COLUMNS;
+    const sort = this.sort;
+    const col = columns.find((c) => c.key === sort.key) || columns[0];
+    rows.sort((a, b) => sort.dir * compare(col.value(a), col.value(b)) || compare(GAME_ORDER(a), GAME_ORDER(b)) || compare(bigOf(a), bigOf(b)));
+    table.append(h("thead", {}, h("tr", {}, ...columns.map((c) => h("th", {
+      "aria-sort": c.key === sort.key ? (sort.dir > 0 ? "ascending" : "descending") : "none", class: c.num ? "num" : "" },
+    h("button", { type: "button", class: "sort", "data-sort": c.key, text: c.label,
+      onclick: () => {
+        this.sort = { key: c.key, dir: c.key === sort.key ? -sort.dir : c.first || 1 };
+        this.renderList();
+      } }))), h("th"))));
     const body = h("tbody");
     for (const r of rows) {
       const id = r.table || r.pool || r.id;
       const open = this.app.tiles.has(id);
-      body.append(h("tr", { "data-table": id },
-        h("td", { class: "t-name", text: r.name }),
-        h("td", { text: `${r.variant_name || r.variant} ${r.betting}` }),
-        h("td", { text: r.stakes_label || fmt(bigOf(r), r.currency) }),
-        h("td", { text: this.tab === "rush" ? `${r.players} (${r.entries} entries), ${r.seats}-max` : `${r.players}/${r.seats}` }),
-        h("td", { text: r.hands ?? "" }),
+      body.append(h("tr", { "data-table": id, class: this.previewed === id ? "selected" : "",
+        onclick: (ev) => { if (cash && !ev.target.closest("button")) this.preview(r); } },
+        ...columns.map((c) => h("td", { class: `${c.cls || ""}${c.num ? " num" : ""}`.trim(), text: c.text(r) })),
         h("td", {}, this.tab === "cash"
           ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": `Open ${r.name}`,
             onclick: () => this.app.openTable(id), text: open ? "Show" : "Open" })
@@ -218,6 +269,41 @@ export class Lobby {
     this.list.append(table);
   }
 }
+
+// Hold'em first, then the other flop games, stud, draw (the lobby's default order), then by stakes.
+const GAMES = ["holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha8", "omaha8_5", "irish", "stud", "stud8",
+  "razz", "stud5", "soko", "draw", "deuce7", "deuce7_triple", "draw7a", "badugi"];
+const GAME_ORDER = (r) => {
+  const i = GAMES.indexOf(r.variant);
+  return i < 0 ? GAMES.length : i;
+};
+const num = (v) => (v === null || v === undefined ? "\u2013" : fmt(v));
+const CASH_COLUMNS = [
+  { key: "name", label: "Table", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
+  { key: "game", label: "Game", value: GAME_ORDER, text: (r) => `${r.variant_name || r.variant} ${r.betting}` },
+  { key: "stakes", label: "Stakes", value: (r) => bigOf(r), text: (r) => r.stakes_label || fmt(bigOf(r), r.currency) },
+  { key: "players", label: "Players", num: true, first: -1, value: (r) => r.players, text: (r) => `${r.players}/${r.seats}` },
+  { key: "waiting", label: "Wait", num: true, first: -1, value: (r) => r.waiting ?? 0, text: (r) => String(r.waiting ?? 0) },
+  { key: "avg_pot", label: "Avg pot", num: true, first: -1, value: (r) => r.avg_pot ?? -1, text: (r) => num(r.avg_pot) },
+  { key: "players_per_flop", label: "Plrs/flop", num: true, first: -1, value: (r) => r.players_per_flop ?? -1,
+    text: (r) => (r.players_per_flop === null || r.players_per_flop === undefined ? "\u2013" : `${r.players_per_flop}%`) },
+  { key: "hands_per_hour", label: "Hands/h", num: true, first: -1, value: (r) => r.hands_per_hour ?? -1, text: (r) => num(r.hands_per_hour) },
+];
+const RUSH_COLUMNS = [
+  { key: "name", label: "Pool", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
+  { key: "game", label: "Game", value: GAME_ORDER, text: (r) => `${r.variant_name || r.variant} ${r.betting}` },
+  { key: "stakes", label: "Stakes", value: (r) => bigOf(r), text: (r) => r.stakes_label || fmt(bigOf(r), r.currency) },
+  { key: "players", label: "Players", num: true, first: -1, value: (r) => r.players,
+    text: (r) => `${r.players} (${r.entries} entries), ${r.seats}-max` },
+];
+
+function compare(a, b) {
+  if (typeof a === "string" || typeof b === "string") return String(a).localeCompare(String(b));
+  return a - b;
+}
+
+const STATUS_WORDS = { announced: "Announced", registering: "Registering", running: "Running", finished: "Finished",
+  cancelled: "Cancelled", late: "Late registration" };
 
 function bigOf(r) {
   const s = r.stakes || {};

@@ -8,6 +8,9 @@ import { Cashier, LastHands, PoolDialog, SitDialog } from "./dialogs.js";
 import { RushTile } from "./rush.js";
 import { TournamentDialog } from "./tournament.js";
 import { Fairness } from "./fairness.js";
+import { Layout, TitleFlash } from "./layout.js";
+import { ReplayTile } from "./replay.js";
+import { SessionStats } from "./stats.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -28,6 +31,9 @@ class App {
     this.fairness = new Fairness(); // deck commitments seen and proofs revealed (docs/fairness.md)
     this.lastHands = new LastHands(this);
     this.tournamentDialog = new TournamentDialog(this);
+    this.stats = new SessionStats(this);
+    this.titleFlash = new TitleFlash(document.title);
+    this.layout = new Layout(this, this.$("#tiles"), this.$("#strip"));
     this.socket.listeners.add((msg) => this.onMessage(msg));
     this.socket.onstatus = (s) => { this.$("#conn").textContent = s === "online" ? "" : "Reconnecting..."; };
     this.bindLogin();
@@ -96,12 +102,15 @@ class App {
     } catch {
       open = [];
     }
+    const view = this.layout.view;
     for (const id of open) this.openTable(id);
+    this.layout.setView(view); // a reload keeps the view it had (the tables, mid-hand)
   }
 
   bindHeader() {
     this.$("#cashier-btn").addEventListener("click", () => this.cashier.open());
     this.$("#last-hands-btn").addEventListener("click", () => this.lastHands.open());
+    this.$("#stats-btn").addEventListener("click", () => this.stats.open());
     this.$("#logout-btn").addEventListener("click", async () => {
       await api.logout().catch(() => null);
       sessionStorage.removeItem(OPEN_KEY);
@@ -111,10 +120,18 @@ class App {
       document.body.classList.toggle("four-colour", ev.target.checked);
       localStorage.setItem(FOUR_KEY, ev.target.checked ? "1" : "0");
     });
-    this.$("#lobby-toggle").addEventListener("click", () => {
-      const lobby = this.$("#lobby");
-      lobby.hidden = !lobby.hidden;
-    });
+    this.$("#lobby-toggle").addEventListener("click", () => this.layout.setView("lobby"));
+    this.$("#tables-toggle").addEventListener("click", () => this.layout.setView("tables"));
+    this.$("#layout").addEventListener("change", (ev) => this.layout.setMode(ev.target.value));
+    this.$("#title-flash").checked = this.titleFlash.on;
+    this.$("#title-flash").addEventListener("change", (ev) => this.titleFlash.setOn(ev.target.checked));
+    this.$("#sound").checked = this.titleFlash.sound;
+    this.$("#sound").addEventListener("change", (ev) => this.titleFlash.setSound(ev.target.checked));
+  }
+
+  // A hand of the "Last hands" window on a table of its own (made here: dialogs.js cannot import tiles).
+  replayTile(msg) {
+    return new ReplayTile(this, msg);
   }
 
   setBalance(amount) {
@@ -132,7 +149,9 @@ class App {
 
   openTable(id) {
     if (this.tiles.has(id)) {
+      this.layout.setView("tables");
       this.focusTile(this.tiles.get(id));
+      this.layout.bringForward(this.tiles.get(id));
       this.tiles.get(id).el.scrollIntoView({ block: "nearest" });
       return;
     }
@@ -142,6 +161,8 @@ class App {
     this.socket.watch(id, (msg) => tile.onMessage(msg));
     this.saveOpen();
     this.focusTile(tile);
+    this.layout.front = tile;
+    this.layout.setView("tables");
     this.lobby.renderList();
   }
 
@@ -160,6 +181,7 @@ class App {
     this.tiles.delete(id);
     if (this.focused === tile) this.focused = null;
     this.saveOpen();
+    this.layout.arrange();
     this.lobby.renderList();
   }
 
@@ -177,6 +199,7 @@ class App {
     this.$("#conn").textContent = dest ? `${name} ${why}: you play at ${dest.table} now` : `${name} ${why}`;
     if (dest && !this.tiles.has(dest.table)) this.openTable(dest.table);
     this.saveOpen();
+    this.layout.arrange();
     this.lobby.renderList();
   }
 
@@ -189,6 +212,7 @@ class App {
     if (this.focused && this.focused !== tile) this.focused.el.classList.remove("focused");
     this.focused = tile;
     tile.el.classList.add("focused");
+    this.layout.update();
   }
 
   // ------------------------------------------------------------------------------- Rush pools
@@ -206,6 +230,8 @@ class App {
       this.tiles.set(key, tile);
       this.$("#tiles").append(tile.el);
       this.focusTile(tile);
+      this.layout.front = tile;
+      this.layout.setView("tables");
     }
     return tile;
   }
@@ -286,11 +312,11 @@ class App {
       d: ["draw", "discard"], s: "show", m: "muck" };
     const want = map[ev.key.toLowerCase()];
     if (!want) return;
-    const tiles = [this.focused, ...this.tiles.values()].filter((t) => t && t.model.decision);
-    const tile = tiles[0];
+    // Only a table that shows its decision on the screen (issue 20: a key never acts at a hidden table).
+    const tile = this.layout.keyTarget();
     if (!tile) return;
     for (const name of [].concat(want)) {
-      const btn = tile.barHost.querySelector(`button[data-action="${name}"]`);
+      const btn = tile.barHost.querySelector(`.actionbar button[data-action="${name}"]`);
       if (btn && !btn.disabled) {
         ev.preventDefault();
         btn.click();

@@ -31,7 +31,7 @@ export class RushTile extends Tile {
     this.render();
   }
 
-  onMessage(msg) {
+  apply(msg) {
     const m = this.model;
     const st = m.state;
     switch (msg.type) {
@@ -59,6 +59,8 @@ export class RushTile extends Tile {
         break;
       }
       case "event":
+        this.motion.before(msg.event);
+        this.collect(msg.hand_id, msg.event);
         if (msg.event.type === "hand_started" && st.table !== msg.table) {
           st.table = msg.table;
           st.players = {};

@@ -6,7 +6,12 @@ import { actionBar } from "./actionbar.js";
 import { TableState } from "./table-state.js";
 import { api } from "./api.js";
 import { LevelClock, rebuyOptions } from "./tournament.js";
+import { PreActions } from "./preactions.js";
+import { RunOut } from "./runout.js";
+import { Motion } from "./motion.js";
 
+// Stud games have antes and a bring-in, no blinds to post.
+const ANTE_ONLY = new Set(["stud", "stud8", "razz", "stud5", "soko"]);
 const STATUS = { playing: "", sitting_out: "Sitting out", waiting_bb: "Waiting for big blind", leaving: "Leaving" };
 
 export class Tile {
@@ -16,10 +21,15 @@ export class Tile {
     this.model = new TableState(tableId, app.me && app.me.id);
     this.selected = new Set();
     this.decisionKey = "";
+    this.pre = new PreActions();
+    this.runout = new RunOut(this);
+    this.motion = new Motion(this);
     this.refs = new Set();
     this.el = h("section", { class: "tile", "data-table": tableId, "aria-label": tableId, tabindex: "-1" });
     this.header = h("header", { class: "tile-head" });
-    this.felt = h("div", { class: "felt", role: "region", "aria-label": "Table" });
+    this.feltInner = h("div", { class: "felt-layer" });
+    this.fx = h("div", { class: "fx", "aria-hidden": "true" });
+    this.felt = h("div", { class: "felt", role: "region", "aria-label": "Table" }, this.feltInner, this.fx);
     this.barHost = h("div", { class: "bar-host", "aria-live": "polite" });
     this.notice = h("div", { class: "notice", role: "status" });
     this.controls = h("div", { class: "controls" });
@@ -36,11 +46,14 @@ export class Tile {
     this.el.append(this.header, this.felt, this.notice, this.barHost, this.controls,
       h("div", { class: "chat" }, this.chatLog, chatForm));
     this.el.addEventListener("pointerdown", () => app.focusTile(this));
+    for (const [from, text] of savedChat(tableId)) this.addChat(from, text, false);
     this.timer = setInterval(() => this.tickClocks(), 150);
   }
 
   destroy() {
     clearInterval(this.timer);
+    this.runout.destroy();
+    sessionStorage.removeItem(CHAT_KEY + this.id);
     this.el.remove();
   }
 
@@ -67,7 +80,16 @@ export class Tile {
   // -------------------------------------------------------------------------------- messages
 
   onMessage(msg) {
+    if (msg.type === "chat" || !this.runout.hold(msg)) this.apply(msg);
+  }
+
+  // One frame applied to the table (after the run-out's pacing, if any).
+  apply(msg) {
     const m = this.model;
+    if (msg.type === "event") {
+      this.motion.before(msg.event);
+      this.collect(msg.hand_id, msg.event);
+    }
     switch (msg.type) {
       case "snapshot":
         m.snapshot(msg.state);
@@ -107,6 +129,18 @@ export class Tile {
     this.render();
   }
 
+  // The events of each hand we see from its start, for the session statistics (stats.js) at its end.
+  collect(handId, e) {
+    if (e.type === "hand_started") this.handLog = { id: handId, events: [] };
+    if (!this.handLog || this.handLog.id !== handId) return;
+    this.handLog.events.push(e);
+    const st = this.model.state;
+    if (e.type === "hand_ended" && st && st.you !== null && st.you !== undefined && this.app.stats) {
+      this.app.stats.add(`${st.variant_name || st.variant} ${st.betting}`, st.currency, this.handLog.events, st.you);
+      this.handLog = null;
+    }
+  }
+
   // A tournament table: the level, the time to the next level and the rebuy period come from the tournament
   // (asked again at each new hand, at most every few seconds).
   async loadTournament() {
@@ -118,6 +152,8 @@ export class Tile {
       this.tournament = d.summary;
       const me = this.app.me ? String(this.app.me.id) : "";
       this.standing = (d.standings || []).find((e) => String(e.player) === me) || null;
+      const prize = (d.prizes || []).find((x) => String(x.player) === me);
+      this.prize = prize ? prize.amount : 0;
       this.levelClock = new LevelClock(d.level);
       if (d.level && this.model.state && this.model.state.tournament) this.model.state.tournament.level = d.level;
       this.tournamentAt = Date.now();
@@ -143,12 +179,21 @@ export class Tile {
     }
   }
 
-  addChat(from, text) {
+  addChat(from, text, save = true) {
     const li = h("li", { class: from === "dealer" ? "dealer" : "" },
       h("b", { text: from === "dealer" ? "Dealer" : from }), ": ", h("span", { text }));
     this.chatLog.append(li);
     while (this.chatLog.children.length > 100) this.chatLog.firstChild.remove();
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
+    if (save) {
+      // The last lines survive a reload of the page (sessionStorage: this tab only).
+      const lines = [...savedChat(this.id), [from, text]].slice(-CHAT_KEEP);
+      try {
+        sessionStorage.setItem(CHAT_KEY + this.id, JSON.stringify(lines));
+      } catch {
+        // storage full or refused: the chat still shows
+      }
+    }
   }
 
   // -------------------------------------------------------------------------------- drawing
@@ -165,10 +210,20 @@ export class Tile {
     const hand = st.hand;
     this.el.dataset.handId = hand ? hand.hand_id : "";
     this.el.dataset.handOver = hand && hand.over ? "yes" : "no";
+    if (m.decision && this.pre.pre) {
+      const action = this.pre.take(m.decision.decision);
+      if (action) {
+        this.act(action); // the pre-action the player chose: sent at once, drawn by act's render
+        return;
+      }
+    } else {
+      this.pre.check(m);
+    }
     this.renderHeader();
     this.renderFelt();
     this.renderBar();
     this.renderControls();
+    this.app.layout.update();
   }
 
   renderHeader() {
@@ -197,7 +252,13 @@ export class Tile {
     this.felt.dataset.seats = String(n);
     const center = h("div", { class: "center" });
     const board = h("div", { class: "board", "aria-label": "Board" });
-    if (hand) for (const c of hand.board) board.append(cardSvg(c));
+    if (hand) {
+      hand.board.forEach((c, i) => {
+        const svg = cardSvg(c);
+        if (this.motion.fresh(hand.hand_id, "board", i, c)) svg.classList.add("deal-in");
+        board.append(svg);
+      });
+    }
     center.append(board);
     const total = m.totalPot();
     const pots = h("div", { class: "pots" });
@@ -213,15 +274,14 @@ export class Tile {
     if (hand && hand.over) {
       const res = h("div", { class: "results" });
       for (const r of m.results) {
-        const names = r.winners.map((s) => (st.players[String(s)] || {}).name || `Seat ${s}`).join(", ");
-        const half = r.half ? ` (${r.half})` : "";
-        const what = r.description ? ` with ${r.description}` : "";
-        res.append(h("div", { class: "result", text: `${names} wins ${fmt(r.amount, st.currency)}${half}${what}` }));
+        res.append(h("div", { class: "result", text: resultText(r, st) }));
       }
       pots.append(res);
     }
     center.append(pots);
-    if (hand && hand.street && !hand.over) center.append(h("div", { class: "street", text: hand.street }));
+    if (hand && hand.street && !hand.over) {
+      center.append(h("div", { class: "street", "data-street": hand.street, text: streetLabel(hand) }));
+    }
     parts.push(center);
     for (let seat = 1; seat <= n; seat += 1) {
       const idx = (((seat - anchor) % n) + n) % n;
@@ -236,7 +296,8 @@ export class Tile {
           text: fmt(hp.bet, st.currency) }));
       }
     }
-    patch(this.felt, parts);
+    patch(this.feltInner, parts);
+    this.motion.after(this.fx);
     this.tickClocks();
   }
 
@@ -248,6 +309,7 @@ export class Tile {
     const hp = hand ? hand.players[String(seat)] : null;
     const x = 50 + 40 * Math.cos(angle);
     const y = 48 + 36 * Math.sin(angle);
+    this.motion.seatPos.set(seat, [Number(x.toFixed(1)), Number(y.toFixed(1))]);
     const el = h("div", { class: "seat", "data-seat": seat, style: `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%` });
     if (!sp) {
       el.classList.add("empty");
@@ -274,6 +336,7 @@ export class Tile {
         const down = stud && mine && !hp.up[i] && c !== "??";
         const svg = cardSvg(c, { down, selected: picking && this.selected.has(c) });
         if (stud && hp.up[i]) svg.classList.add("up");
+        if (this.motion.fresh(hand.hand_id, seat, i, c)) svg.classList.add("deal-in");
         if (picking) {
           svg.classList.add("selectable");
           svg.setAttribute("tabindex", "0");
@@ -304,11 +367,37 @@ export class Tile {
     const last = hp && !hand.over && hp.last && hp.last !== "fold" ? hp.last.replace("_", " ") : "";
     if (status || last) info.append(h("div", { class: "status", text: status || last }));
     if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: hp.description }));
+    const strength = mine && hp && !hp.folded && !hand.over && this.strengthFor(hand, hp);
+    if (strength) info.append(h("div", { class: "hand-strength", text: strength }));
+    const share = this.runout.equity.get(seat);
+    if (share !== undefined && hand && !hand.over && hp && !hp.folded) {
+      info.append(h("div", { class: "equity", "data-share": share.toFixed(4), text: `${(100 * share).toFixed(1)}%` }));
+    }
     const clock = h("div", { class: "clock", hidden: !m.clocks.has(seat) },
       h("div", { class: "clock-action" }), h("div", { class: "clock-bank" }));
-    el.append(cards, info, clock);
+    const count = h("div", { class: "countdown", role: "timer", "aria-label": "Time to act", hidden: !m.clocks.has(seat) });
+    el.append(cards, info, clock, count);
     if (hand && hand.button === seat) el.append(h("div", { class: "dealer-button", "aria-label": "Dealer button", text: "D" }));
     return el;
+  }
+
+  // Our own hand in words ("Two pair, kings and fives"), asked of the server when our cards or the board
+  // change; null until there are enough cards for a hand.
+  strengthFor(hand, hp) {
+    const cards = hp.cards.filter((c) => c !== "??");
+    const omaha = hand.variant.startsWith("omaha");
+    const enough = omaha ? hand.board.length >= 3 : cards.length + hand.board.length >= (hand.variant === "badugi" ? 4 : 5);
+    if (!enough || cards.length !== hp.cards.length) return null;
+    const key = `${hand.hand_id}|${hand.variant}|${cards.join("")}|${hand.board.join("")}`;
+    if (this.strength && this.strength.key === key) return this.strength.text;
+    if (this.strengthAsked !== key) {
+      this.strengthAsked = key;
+      api.handValue(hand.variant, cards.join(""), hand.board.join("")).then((v) => {
+        this.strength = { key, text: v.low ? `${v.high} / ${v.low}` : v.high };
+        this.render();
+      }).catch(() => null);
+    }
+    return null;
   }
 
   tickClocks() {
@@ -328,6 +417,16 @@ export class Tile {
       el.querySelector(".clock-action").style.width = `${Math.min(100, (100 * actionLeft) / c.actionTotal)}%`;
       el.querySelector(".clock-bank").style.width = c.bankTotal ? `${(100 * bankLeft) / c.bankTotal}%` : "0%";
       el.title = `${Math.ceil(actionLeft / 1000)} s, time bank ${Math.ceil(bankLeft / 1000)} s`;
+      // The countdown in seconds; once the action time is gone, the time bank's.
+      const count = el.parentElement.querySelector(".countdown");
+      const inBank = actionLeft <= 0 && c.bankTotal > 0;
+      const secs = Math.ceil((inBank ? bankLeft : actionLeft) / 1000);
+      const text = inBank ? `Time bank ${secs}` : String(secs);
+      count.hidden = false;
+      count.classList.toggle("bank", inBank);
+      count.classList.toggle("urgent", !inBank && secs <= 5 && c.bankTotal === 0);
+      count.dataset.seconds = String(secs);
+      if (count.textContent !== text) count.textContent = text;
     }
   }
 
@@ -347,7 +446,12 @@ export class Tile {
       selected: this.selected,
       send: (action) => this.act(action),
     });
-    clear(this.barHost).append(bar);
+    if (dec) clear(this.barHost).append(bar);
+    else {
+      // Kept element by element while unchanged, so that a click on a pre-action is not lost to a redraw.
+      const pre = this.pre.render(m, st.currency, () => { this.decisionKey = "x"; this.renderBar(); });
+      patch(this.barHost, [bar, pre].filter(Boolean));
+    }
     if (m.prompt) {
       const p = m.prompt;
       this.barHost.append(h("div", { class: "prompt" },
@@ -394,17 +498,19 @@ export class Tile {
       this.autoPost = autoPost.checked;
       this.send({ type: "settings", table: this.id, auto_post: autoPost.checked });
     });
+    const autoMuck = h("input", { type: "checkbox", class: "auto-muck", checked: this.autoMuck !== false });
+    autoMuck.addEventListener("change", () => {
+      this.autoMuck = autoMuck.checked;
+      this.send({ type: "settings", table: this.id, auto_muck: autoMuck.checked });
+    });
     const limits = st.cash.buy_in;
     const room = limits.max ? limits.max - (me.stack || 0) : 10 * limits.min; // max 0: no maximum
     const topUpBox = h("input", { type: "number", class: "top-up-amount", min: 1, max: Math.max(1, room),
       value: Math.max(1, limits.max ? room : limits.min), "aria-label": "Top-up amount" });
     return [
-      h("button", { type: "button", class: sittingOut ? "sit-in-btn" : "sit-out-btn",
-        onclick: () => this.send(sittingOut
-          ? { type: "sit_in", table: this.id, post_missed: true }
-          : { type: "sit_out", table: this.id, when: "next_hand" }),
-        text: sittingOut ? "Sit in" : "Sit out" }),
-      h("label", { class: "check" }, autoPost, " Auto-post blinds"),
+      ...this.sitButtons(me, sittingOut),
+      ANTE_ONLY.has(st.variant) ? null : h("label", { class: "check" }, autoPost, " Auto-post blinds"),
+      h("label", { class: "check" }, autoMuck, " Auto-muck losing hands"),
       h("span", { class: "top-up" }, topUpBox, h("button", { type: "button", class: "top-up-btn", disabled: room <= 0,
         onclick: () => {
           const amount = Math.min(room, Math.max(1, Math.round(Number(topUpBox.value))));
@@ -412,10 +518,47 @@ export class Tile {
         }, text: "Top up" })),
       h("button", { type: "button", class: "leave-btn", onclick: () => this.send({ type: "leave", table: this.id }),
         text: "Leave seat" }),
-    ];
+    ].filter(Boolean);
+  }
+
+  // Sit out (from the next hand, or at our next big blind), or come back: a player who missed blinds is
+  // asked whether to post them now or to wait for the big blind.
+  sitButtons(me, sittingOut) {
+    const say = (text) => {
+      this.notice.textContent = text; // said at once: the seat changes only between hands
+      this.notice.dataset.code = "";
+    };
+    const sitIn = (post, cls, text) => h("button", { type: "button", class: cls, text, onclick: () => {
+      this.send({ type: "sit_in", table: this.id, post_missed: post });
+      say(post ? "Sitting in: you post the missed blinds and are dealt in from the next hand"
+        : "Sitting in: you are dealt in from the next hand (or at the big blind)");
+    } });
+    if (sittingOut) {
+      const missed = (me.markers || []).length > 0;
+      if (!missed) return [sitIn(false, "sit-in-btn", "Sit in")];
+      return [sitIn(true, "sit-in-btn sit-in-post", "Sit in, post missed blinds"),
+        sitIn(false, "sit-in-wait", "Sit in at the big blind")];
+    }
+    const out = (when, cls, text, said) => h("button", { type: "button", class: cls, text, onclick: () => {
+      this.send({ type: "sit_out", table: this.id, when });
+      say(said);
+    } });
+    return [out("next_hand", "sit-out-btn", "Sit out", "You sit out from the next hand"),
+      ANTE_ONLY.has(this.model.state.variant) ? null
+        : out("next_bb", "sit-out-bb-btn", "Sit out next BB", "You sit out at your next big blind")].filter(Boolean);
   }
 
   tournamentControls(st) {
+    if (st.you !== null && st.you !== undefined) this.wasSeated = true;
+    if ((st.you === null || st.you === undefined) && this.wasSeated) {
+      // Out of the tournament: our place and prize once the tournament has them.
+      const place = this.standing && this.standing.place;
+      if (!place) this.loadTournament();
+      const text = place
+        ? `You finished ${ordinal(place)}${this.prize ? ` and won ${fmt(this.prize, st.currency)}` : ""}`
+        : "You are out of the tournament";
+      return [h("span", { class: "hint t-out", "data-place": place || "", text })];
+    }
     if (st.you === null || st.you === undefined) return [h("span", { class: "hint", text: "Watching" })];
     const me = st.players[String(st.you)] || {};
     const out = me.status === "sitting_out";
@@ -430,6 +573,49 @@ export class Tile {
     can.addOn ? h("button", { type: "button", class: "add-on-btn", onclick: () => this.buy(true), text: "Add-on" }) : null,
     ].filter(Boolean);
   }
+}
+
+// The street in words (the engine's names are identifiers: "first_draw", "sixth").
+const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", second: "Second street",
+  third: "Third street", fourth: "Fourth street", fifth: "Fifth street", sixth: "Sixth street",
+  seventh: "Seventh street", predraw: "Before the draw", draw: "Draw", first_draw: "First draw",
+  second_draw: "Second draw", third_draw: "Third draw" };
+
+export function streetLabel(hand) {
+  const name = String(hand.street || "").toLowerCase();
+  // Irish: the turn opens with the discard, before its card is dealt.
+  if (hand.variant === "irish" && name === "turn" && hand.board.length === 3) return "Discard";
+  return STREETS[name] || name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+const CHAT_KEY = "pokerroom.chat.";
+const CHAT_KEEP = 20;
+
+function savedChat(tableId) {
+  try {
+    const lines = JSON.parse(sessionStorage.getItem(CHAT_KEY + tableId) || "[]");
+    return Array.isArray(lines) ? lines.filter((l) => Array.isArray(l) && l.length === 2).map((l) => l.map(String)) : [];
+  } catch {
+    return [];
+  }
+}
+
+// "alice wins 400 with ..." for one winner; "alice and bob split 400 (200 each) with ..." for a split pot.
+export function resultText(r, st) {
+  const names = r.winners.map((s) => (st.players[String(s)] || {}).name || `Seat ${s}`);
+  const half = r.half ? ` (${r.half})` : "";
+  const what = r.description ? ` with ${r.description}` : "";
+  const amount = fmt(r.amount, st.currency);
+  if (names.length < 2) return `${names[0] || ""} wins ${amount}${half}${what}`;
+  const who = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  const even = (r.shares || []).every((x) => x === r.shares[0]);
+  const each = even && r.shares && r.shares.length ? ` (${fmt(r.shares[0], st.currency)} each)` : "";
+  return `${who} split ${amount}${half}${each}${what}`;
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  return `${n}${tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th")}`;
 }
 
 export function stakesLabel(st) {
