@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
+import websockets
 
 from pokerroom.bots.client import BotStats
 from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
@@ -69,6 +71,23 @@ async def _real_leaks(schema: str, seen: list[tuple[str, str, str]]) -> list[tup
     finally:
         await store.close()
     return real
+
+
+async def _verify_through(url: str, schema: str, bot: Any) -> bool:
+    """``verify_hand`` for the bot's first stored hand, sent to a gateway: its ``ok``."""
+    store = Store.open(PG_URL, schema=schema)
+    try:
+        hand_id = (await store.histories.player_hands(int(bot.player_id)))[0].hand_id
+    finally:
+        await store.close()
+    headers = {"Cookie": f"pokerroom_token={bot.token}"}
+    async with websockets.connect(url.replace("http", "ws") + "/ws", additional_headers=headers) as ws:
+        await ws.send(orjson.dumps({"type": "verify_hand", "hand_id": hand_id, "ref": "v"}).decode())
+        while True:
+            msg = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+            if msg.get("ref") == "v" or msg["type"] == "hand_verified":
+                assert msg["type"] == "hand_verified", msg
+                return bool(msg["ok"])
 
 
 async def _check_ledger(schema: str) -> None:
@@ -288,6 +307,8 @@ async def test_the_bus_killed_for_ten_seconds(tmp_path: Path, services: None) ->
 
         again = await until(dealing_again, 120, "every table deals again after the bus returns")
         print(f"\nevery table dealing again {again:.1f} s after the bus returned")
+        # a player checks the deck of one of his hands through the gateway (docs/fairness.md)
+        assert await _verify_through(g1.url, cluster.schema, bots[0][0]) is True
         assert h1.proc.poll() is None and g1.proc.poll() is None
         assert set((await cluster.leases()).values()) == {"h1"}
     finally:

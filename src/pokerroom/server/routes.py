@@ -24,9 +24,9 @@ from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import store_id
 from pokerroom.server.room import Room
 from pokerroom.server.tournament import TournamentActor
-from pokerroom.store import StoreError, UnknownHand, unavailable
+from pokerroom.store import Store, StoreError, UnknownHand, unavailable
 
-__all__ = ["handle", "send_error"]
+__all__ = ["handle", "send_error", "verify_own_hand"]
 
 log = logging.getLogger("pokerroom.ws")
 
@@ -116,7 +116,7 @@ async def _route(room: Room, conn: Connection, msg: BaseModel, ref: str | None) 
     elif isinstance(msg, p.LastHands):
         _last_hands(room, conn, msg)
     elif isinstance(msg, p.VerifyHand):
-        await _verify_hand(room, conn, msg, ref)
+        await verify_own_hand(room.store, conn, msg, ref)
     elif isinstance(msg, p.PoolJoin | p.PoolLeave | p.QuickFold | p.PoolAct):
         await _pool(room, conn, msg, ref)
     elif isinstance(msg, p.TournamentRegister):
@@ -255,11 +255,12 @@ def _proof(proof: DeckProof | None) -> dict[str, str] | None:
     return {"commitment": proof.commitment, "salt": proof.salt, "deck": proof.deck}
 
 
-async def _verify_hand(room: Room, conn: Connection, msg: p.VerifyHand, ref: str | None) -> None:
-    """Check the deck proof of the player's own history of a hand, as ``pokerroom verify`` does."""
+async def verify_own_hand(store: Store, conn: Connection, msg: p.VerifyHand, ref: str | None) -> None:
+    """Check the deck proof of the player's own history of a hand, as ``pokerroom verify`` does (the store
+    only: a cluster's gateway answers it itself)."""
     player = login_of(conn)
     try:
-        own = await room.store.histories.player_hand(store_id(player), msg.hand_id)
+        own = await store.histories.player_hand(store_id(player), msg.hand_id)
     except UnknownHand:
         raise Refused("unknown_hand", "you have no history of that hand", hand_id=msg.hand_id) from None
     try:

@@ -32,7 +32,7 @@ from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import player_key
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.room import RoomSettings
-from pokerroom.server.routes import welcome
+from pokerroom.server.routes import verify_own_hand, welcome
 from pokerroom.store import PLAY, Player, Store
 
 __all__ = ["Gateway"]
@@ -235,6 +235,9 @@ class Gateway:
                 raise Refused("chat_rate_limited", "you are chatting too fast")
             if isinstance(msg, p.LastHands):
                 await self._last_hands(conn, msg)
+                return
+            if isinstance(msg, p.VerifyHand):  # (the store's histories: no host needed)
+                await verify_own_hand(self.store, conn, msg, ref)
                 return
             await self._forward(conn, self._resource(msg), msg.model_dump_json(exclude_none=True))
         except (Refused, BusUnavailable) as exc:
