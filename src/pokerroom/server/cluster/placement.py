@@ -92,11 +92,13 @@ class Placement:
             return
         wanted = await self.wanted()
         share = math.ceil(len(wanted) / max(1, self.hosts_alive()))
+        # (only the wanted work counts: a tournament copy this host just opened is not wanted yet)
+        mine = sum(1 for r in self.held if r in set(wanted))
         handed = await self.room.store.leases.handed_to(self.host)  # (an operator's move: whatever the share)
         for resource in [*(r for r in wanted if r in handed), *wanted]:
             if resource in self.held or resource in self._busy:
                 continue
-            if len(self.held) >= share and resource not in handed:
+            if mine >= share and resource not in handed:
                 break
             fence_no = await self.room.store.leases.acquire(resource, self.host, TTL)
             if fence_no is None:
@@ -119,6 +121,7 @@ class Placement:
                 await self.room.store.leases.release(fence)
                 continue
             await self.hold(resource, fence, actor)
+            mine += 1
         await self._let_go_of_ended(set(wanted))
 
     async def _let_go_of_ended(self, wanted: set[str]) -> None:
