@@ -8,7 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+// One request; a refusal becomes an ApiError with the server's code (the console's api.js uses it too).
+export async function call(method, path, body) {
   const opts = { method, headers: {}, credentials: "same-origin" };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -24,7 +25,7 @@ async function call(method, path, body) {
   if (!res.ok) {
     const detail = (data && (data.detail || data)) || {};
     let message = detail.message || res.statusText;
-    if (Array.isArray(detail)) message = detail.map((d) => d.msg).join("; ");
+    if (Array.isArray(detail)) message = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
     throw new ApiError(res.status, detail.code || "http_" + res.status, message);
   }
   return data;

@@ -1,34 +1,8 @@
 // The console's HTTP API (src/pokerroom/server/console/). The session cookie is the room's.
 
-export class ApiError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+import { call } from "../api.js";
 
-export async function call(method, path, body) {
-  const opts = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, opts);
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const detail = (data && (data.detail || data)) || {};
-    let message = detail.message || res.statusText;
-    if (Array.isArray(detail)) message = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-    throw new ApiError(res.status, detail.code || "http_" + res.status, message);
-  }
-  return data;
-}
+export { ApiError, call } from "../api.js";
 
 const enc = encodeURIComponent;
 const C = "/api/console";
