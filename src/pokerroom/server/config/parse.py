@@ -257,25 +257,16 @@ def _stakes(r: _Reader, data: Any, path: Path, game: str, betting: Betting) -> S
                 blinds=False,
             ),
         )
-    if betting is Betting.FIXED_LIMIT and "small_bet" in v:
-        return r.attempt(
-            path,
-            lambda: Stakes.fixed_limit(
-                v["small_bet"],
-                v.get("big_bet"),
-                small_blind=v.get("small_blind"),
-                ante=v.get("ante", 0),
-                chip_unit=unit,
-            ),
-        )
-    if "big_blind" not in v:
+    fixed = betting is Betting.FIXED_LIMIT and "small_bet" in v
+    if not fixed and "big_blind" not in v:
         r.problem((*path, "big_blind"), "blind games need a big blind")
         return None
-    if betting is Betting.FIXED_LIMIT:
+    if betting is Betting.FIXED_LIMIT:  # the small bet, or the big blind as the small bet
+        small_bet = v["small_bet"] if fixed else v["big_blind"]
         return r.attempt(
             path,
             lambda: Stakes.fixed_limit(
-                v["big_blind"],
+                small_bet,
                 v.get("big_bet"),
                 small_blind=v.get("small_blind"),
                 ante=v.get("ante", 0),
