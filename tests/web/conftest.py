@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,23 +125,21 @@ class Room:
         asyncio.run_coroutine_threadsafe(start(), self.loop).result(120)
 
 
-@pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
-    _need_browser()
-    tmp = tmp_path_factory.mktemp("web-room")
+@contextlib.contextmanager
+def room_in_thread(
+    name: str,
+    manager: contextlib.AbstractAsyncContextManager[LiveServer],
+    setup: Callable[[Room], Awaitable[None]],
+) -> Iterator[Room]:
+    """A live room served from an event loop of its own thread (the browser tests are synchronous):
+    ``setup`` runs there once it is up (accounts, bots); on exit its bots stop, then the room."""
     loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="web-room", daemon=True)
+    thread = threading.Thread(target=loop.run_forever, name=name, daemon=True)
     thread.start()
-    manager = web_room(tmp)
 
     async def start() -> Room:
-        live = await manager.__aenter__()
-        r = Room(live, loop)
-        for i, tid in enumerate(PLAYED):
-            r.bots += await start_bots(
-                live.url, 2, tables=[tid], think=(0.05, 0.25), prefix=f"bot{i}x", seed=i
-            )
-        r.bots += await start_pool_bots(live.url, POOL, 3, entries=1, think=(0.05, 0.25), seed=99)
+        r = Room(await manager.__aenter__(), loop)
+        await setup(r)
         return r
 
     r = asyncio.run_coroutine_threadsafe(start(), loop).result(120)
@@ -161,6 +159,19 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
             asyncio.run_coroutine_threadsafe(stop(), loop).result(60)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    _need_browser()
+
+    async def setup(r: Room) -> None:
+        for i, tid in enumerate(PLAYED):
+            r.bots += await start_bots(r.url, 2, tables=[tid], think=(0.05, 0.25), prefix=f"bot{i}x", seed=i)
+        r.bots += await start_pool_bots(r.url, POOL, 3, entries=1, think=(0.05, 0.25), seed=99)
+
+    with room_in_thread("web-room", web_room(tmp_path_factory.mktemp("web-room")), setup) as r:
+        yield r
 
 
 @pytest.fixture(scope="module")

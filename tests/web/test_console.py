@@ -6,9 +6,7 @@ the refunds."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,7 +19,7 @@ from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, Role
 from tests.server.conftest import serve_room
-from tests.web.conftest import TIMING, Room, _need_browser
+from tests.web.conftest import TIMING, Room, _need_browser, room_in_thread
 from tests.web.player import PASSWORD, Player, Seen
 
 ADMIN = "consoleboss"
@@ -37,34 +35,15 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     """A small room of its own (the hold'em tables), with an administrator."""
     _need_browser()
     tmp = tmp_path_factory.mktemp("console-room")
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="console-room", daemon=True)
-    thread.start()
     manager = serve_room(
         tmp, RoomSettings(tables=tuple(demo_tables(TIMING, games=("holdem",)))), durable=False
     )
 
-    async def start() -> Room:
-        live = await manager.__aenter__()
-        await live.room.store.accounts.register(ADMIN, PASSWORD, role=Role.ADMIN)
-        return Room(live, loop)
+    async def setup(r: Room) -> None:
+        await r.live.room.store.accounts.register(ADMIN, PASSWORD, role=Role.ADMIN)
 
-    r = asyncio.run_coroutine_threadsafe(start(), loop).result(120)
-
-    async def stop() -> None:
-        for bot, task in r.bots:
-            bot.stopped = True
-            task.cancel()
-        await asyncio.gather(*(t for _, t in r.bots), return_exceptions=True)
-        await asyncio.wait_for(manager.__aexit__(None, None, None), 30)
-
-    try:
+    with room_in_thread("console-room", manager, setup) as r:
         yield r
-    finally:
-        with contextlib.suppress(TimeoutError):
-            asyncio.run_coroutine_threadsafe(stop(), loop).result(60)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
 
 
 def wait(what: Callable[[], bool], limit: float = 240) -> None:
