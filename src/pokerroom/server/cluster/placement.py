@@ -91,9 +91,10 @@ class Placement:
         if self.bus_down_for() > BUS_GRACE:
             return
         wanted = await self.wanted()
+        wanted_set = set(wanted)
         share = math.ceil(len(wanted) / max(1, self.hosts_alive()))
         # (only the wanted work counts: a tournament copy this host just opened is not wanted yet)
-        mine = sum(1 for r in self.held if r in set(wanted))
+        mine = sum(1 for r in self.held if r in wanted_set)
         handed = await self.room.store.leases.handed_to(self.host)  # (an operator's move: whatever the share)
         for resource in [*(r for r in wanted if r in handed), *wanted]:
             if resource in self.held or resource in self._busy:
@@ -122,7 +123,7 @@ class Placement:
                 continue
             await self.hold(resource, fence, actor)
             mine += 1
-        await self._let_go_of_ended(set(wanted))
+        await self._let_go_of_ended(wanted_set)
 
     async def _let_go_of_ended(self, wanted: set[str]) -> None:
         """Release the leases of this host's tournaments that are over."""
