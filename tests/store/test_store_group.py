@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Room
 from storehelpers import CHEAP_HASHER, FakeClock
 from test_store_journal import start
 
+from conftest import Room
 from pokerroom.store import BadSequence, Database, HandNotOpen, Store, UnknownHand
 from pokerroom.store.group import CommandWriter
 

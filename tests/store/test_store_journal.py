@@ -8,9 +8,9 @@ import tomllib
 from datetime import timedelta
 
 import pytest
-from conftest import Room
 from storehelpers import FakeClock
 
+from conftest import Room
 from pokerroom.store import (
     AccountKind,
     BadSequence,

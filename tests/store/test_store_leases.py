@@ -7,10 +7,10 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from conftest import Room
 from storehelpers import FakeClock
 from test_store_journal import start
 
+from conftest import Room
 from pokerroom.store import FENCE, Fence, FenceLost
 
 pytestmark = pytest.mark.asyncio

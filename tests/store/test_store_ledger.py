@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Room
 from sqlalchemy import func, select, text
 
+from conftest import Room
 from pokerroom.store import (
     PLAY,
     AccountKind,

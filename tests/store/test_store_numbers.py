@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import Room
 from storehelpers import CHEAP_HASHER, FakeClock
 from test_store_journal import DECK, SALT, start
 
+from conftest import Room
 from pokerroom.store import (
     Database,
     HandHistory,

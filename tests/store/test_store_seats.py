@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import Room
 
+from conftest import Room
 from pokerroom.store import AlreadySeated
 
 pytestmark = pytest.mark.asyncio

@@ -8,10 +8,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import Room
 from sqlalchemy import text
 from storehelpers import FakeClock
 
+from conftest import Room
 from pokerroom.store import (
     AccountKind,
     Booking,
