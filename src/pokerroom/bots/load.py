@@ -165,8 +165,10 @@ async def _profile(path: str, seconds: str) -> None:
 
 
 def _server_main(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
+    from pokerroom.server.loop import run
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(port, db, players, tables, tokens_path))
+        run(_serve(port, db, players, tables, tokens_path))
 
 
 # --------------------------------------------------------------------------------------------- bots

@@ -397,8 +397,10 @@ def serve(
         node_id=node_id,
         open_browser=open_browser and cluster is None,
     )
+    from pokerroom.server.loop import run
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(options))
+        run(_serve(options))
 
 
 @app.command("bots")

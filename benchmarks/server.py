@@ -1,0 +1,125 @@
+"""The server's cost per action, this tree against an earlier commit, side by side in one run.
+
+    python benchmarks/server.py --base e3566af --players 500 --duration 20 --think 0-0 --rounds 2
+    python benchmarks/server.py --base e3566af --players 2000 --duration 20 --think 0.5-2 --rounds 1
+
+Each round runs the load test (``pokerroom loadtest``, bots in their own processes against one server
+process on SQLite) on the base commit and then on this tree, with the same players, tables and think
+time; the rounds alternate, so a machine that gets busier or quieter during the run weighs on both sides
+alike. The base commit is checked out into a temporary directory and run from there (``PYTHONPATH``); when
+its engine sources are the same as this tree's, it gets this tree's compiled engine, so the two sides
+differ only in the code changed since. It prints each run and, for the medians of the rounds, the ratios
+this tree / base: the server's CPU per action (from its resource usage, the figure to halve), actions
+per second and the p99 of action-to-broadcast. Read docs/server-speed.md for the profile behind them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN = """
+import json, sys
+from pokerroom.bots.load import run_load
+report = run_load({players}, {duration}, ({lo}, {hi}), warmup={warmup})
+print("REPORT " + json.dumps({{
+    "actions": report.actions, "duration": report.duration, "hands": report.hands,
+    "p50": report.latency_p50_ms, "p99": report.latency_p99_ms, "errors": report.errors,
+    "seated": report.seated, "cpu_ms": report.cpu_ms_per_action,
+}}))
+"""
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
+def checkout_base(rev: str, into: Path) -> str:
+    """The base commit's sources under ``into``; returns how its engine runs there."""
+    archive = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    same = (
+        subprocess.run(
+            ["git", "diff", "--quiet", rev, "--", "src/pokerroom/engine", "setup.py"], cwd=ROOT
+        ).returncode
+        == 0
+    )
+    compiled = sorted((ROOT / "src").rglob("*.so"))
+    if same and compiled:
+        for path in compiled:
+            shutil.copy2(path, into / path.relative_to(ROOT))
+        manifest = ROOT / "src/pokerroom/engine/compiled.txt"
+        if manifest.exists():
+            shutil.copy2(manifest, into / manifest.relative_to(ROOT))
+        return "the same compiled engine"
+    return "its engine as pure Python (the engine changed since)"
+
+
+def run_side(src: Path, args: argparse.Namespace) -> dict[str, Any]:
+    lo, _, hi = args.think.partition("-")
+    code = RUN.format(
+        players=args.players, duration=args.duration, lo=float(lo), hi=float(hi or lo), warmup=args.warmup
+    )
+    env = dict(os.environ, PYTHONPATH=str(src))
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
+    line = next(x for x in out.stdout.splitlines() if x.startswith("REPORT "))
+    report: dict[str, Any] = json.loads(line.removeprefix("REPORT "))
+    report["rate"] = report["actions"] / report["duration"]
+    return report
+
+
+def show(name: str, r: dict[str, Any]) -> str:
+    return (
+        f"  {name:5} {r['rate']:7.0f} actions/s  p50 {r['p50']:7.1f} ms  p99 {r['p99']:7.1f} ms  "
+        f"errors {r['errors']}  seated {r['seated']}  server CPU {r['cpu_ms']:.3f} ms/action"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--base", required=True, help="the commit to compare with (e.g. the one before the work)")
+    ap.add_argument("--players", type=int, default=500)
+    ap.add_argument("--duration", type=float, default=20.0)
+    ap.add_argument("--think", default="0-0")
+    ap.add_argument("--warmup", type=float, default=None)
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    if not 2 <= args.players <= 5000 or not 1 <= args.duration <= 900 or not 1 <= args.rounds <= 9:
+        ap.error("bounded: 2..5000 players, 1..900 seconds, 1..9 rounds")
+    head = _git("rev-parse", "--short", "HEAD").strip()
+    dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--", "src").strip() else ""
+    with tempfile.TemporaryDirectory(prefix="pokerroom-base-") as tmp:
+        how = checkout_base(args.base, Path(tmp))
+        print(f"base {args.base} ({how}) against this tree {head}{dirty}: {args.players} players, "
+              f"think {args.think} s, {args.duration:g} s measured, {args.rounds} round(s)")  # fmt: skip
+        sides: dict[str, list[dict[str, Any]]] = {"base": [], "new": []}
+        for k in range(args.rounds):
+            print(f"round {k + 1}", flush=True)
+            for name, src in (("base", Path(tmp) / "src"), ("new", ROOT / "src")):
+                report = run_side(src, args)
+                sides[name].append(report)
+                print(show(name, report), flush=True)
+    med = {name: {key: statistics.median(r[key] for r in runs) for key in ("rate", "p99", "cpu_ms")}
+           for name, runs in sides.items()}  # fmt: skip
+    b, n = med["base"], med["new"]
+    print("medians, this tree / base:")
+    for label, key, unit in (
+        ("server CPU per action", "cpu_ms", "ms"),
+        ("actions per second", "rate", ""),
+        ("p99 action->broadcast", "p99", "ms"),
+    ):
+        ratio = n[key] / b[key] if b[key] else float("nan")
+        print(f"  {label:22} {n[key]:9.3f} / {b[key]:9.3f} {unit:2} = x{ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
