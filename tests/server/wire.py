@@ -31,6 +31,8 @@ class Wire:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.seen: list[dict[str, Any]] = []
+        self.raw: list[str | bytes] = []  # every message as it came (a batch is one)
+        self.pending: list[dict[str, Any]] = []  # frames of a batch not read yet
 
     @classmethod
     async def open(cls, s: LiveServer, token: str | None = None) -> Wire:
@@ -45,7 +47,12 @@ class Wire:
     async def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
         async def loop() -> dict[str, Any]:
             while True:
-                msg = orjson.loads(await self.ws.recv())
+                if not self.pending:
+                    raw = await self.ws.recv()
+                    self.raw.append(raw)
+                    data = orjson.loads(raw)
+                    self.pending.extend(data if isinstance(data, list) else [data])  # (a batch, in order)
+                msg = self.pending.pop(0)
                 self.seen.append(msg)
                 if pred(msg):
                     return msg  # type: ignore[no-any-return]

@@ -59,7 +59,11 @@ class Player:
     def _on_frame(self, payload: Any) -> None:
         if not isinstance(payload, str):
             return
-        msg = json.loads(payload)
+        data = json.loads(payload)
+        for msg in data if isinstance(data, list) else [data]:  # (a batch: several frames in one message)
+            self._on_one(msg)
+
+    def _on_one(self, msg: dict[str, Any]) -> None:
         self.frames.append(msg)
         if msg.get("type") == "turn" and msg.get("decision"):
             self.decisions[msg["hand_id"], msg["action_no"]] = msg["decision"]

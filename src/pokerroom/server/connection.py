@@ -65,9 +65,17 @@ class FloodWindow:
         return len(self._times)
 
 
+MAX_BATCH = 256  # frames in one batched message at most
+
+
 class Connection:
     """A WebSocket client as the room sees it. ``send`` never blocks: frames are queued and written by a
-    writer task; a client that does not read (queue over ``max_queue``) is disconnected."""
+    writer task; a client that does not read (queue over ``max_queue``) is disconnected.
+
+    A client that asked for ``batch`` (in its ``hello``) gets the frames that are queued together (one
+    action's events and turn frames, a hand's end) as one WebSocket message, a JSON array in order: one
+    write instead of one per frame, the largest single cost of the server per action (docs/server-speed.md).
+    """
 
     def __init__(
         self,
@@ -88,6 +96,7 @@ class Connection:
         self.messages = TokenBucket(rate=20, burst=40)
         self.chats = TokenBucket(rate=0.5, burst=3)
         self.closed = False
+        self.batch = False  # frames queued together go out as one JSON array (the client asked for it)
         self._writer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -103,12 +112,25 @@ class Connection:
         self._queue.put_nowait(text)
 
     async def _drain(self) -> None:
+        queue = self._queue
         try:
             while True:
-                text = await self._queue.get()
+                text = await queue.get()
                 if text is None:
                     break
-                await self._send_text(text)
+                if not self.batch or queue.empty():
+                    await self._send_text(text)
+                    continue
+                texts, end = [text], False
+                while not queue.empty() and len(texts) < MAX_BATCH:
+                    more = queue.get_nowait()
+                    if more is None:
+                        end = True
+                        break
+                    texts.append(more)
+                await self._send_text("[" + ",".join(texts) + "]" if len(texts) > 1 else text)
+                if end:
+                    break
         except Exception:  # the socket went away; the reader notices and cleans up
             self.closed = True
         finally:

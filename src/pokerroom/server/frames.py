@@ -269,6 +269,7 @@ class Welcome(_Frame):
     type: Literal["welcome"]
     version: int
     player: PlayerRef | None
+    batch: bool  # frames ready together come as one message, a JSON array (asked for in ``hello``)
 
 
 class Snapshot(_Frame):

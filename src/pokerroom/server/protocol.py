@@ -60,6 +60,8 @@ class Hello(_Msg):
     type: Literal["hello"]
     version: Annotated[int, Field(ge=1, le=100)]
     token: Annotated[str | None, Field(default=None, max_length=200)] = None
+    # Frames that are ready together may come as one WebSocket message, a JSON array of them (in order).
+    batch: bool = False
 
 
 class Subscribe(_Msg):

@@ -48,6 +48,7 @@ def welcome(conn: Connection) -> dict[str, Any]:
         "type": "welcome",
         "version": p.PROTOCOL_VERSION,
         "player": {"id": conn.player, "name": conn.name} if conn.player else None,
+        "batch": conn.batch,
     }
 
 
@@ -100,6 +101,7 @@ async def _hello(room: Room, conn: Connection, msg: p.Hello) -> None:
             send_error(conn, Refused("bad_token", "the session token is unknown or expired"), msg.ref)
             return
         room.attach(conn, player)
+    conn.batch = msg.batch
     _send(conn, welcome(conn))
 
 

@@ -228,6 +228,7 @@ class Gateway:
                 refused = Refused("bad_version", text, version=p.PROTOCOL_VERSION)
                 conn.send(orjson.dumps(error_frame(refused, ref)).decode())
                 return
+            conn.batch = msg.batch
             conn.send(orjson.dumps(welcome(conn)).decode())
             return
         try:

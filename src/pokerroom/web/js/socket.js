@@ -22,6 +22,8 @@ export class Socket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      // Frames the server has ready together come as one message, a JSON array (docs/protocol.md).
+      ws.send(JSON.stringify({ type: "hello", version: 2, batch: true }));
       this.onstatus("online");
       for (const table of this.handlers.keys()) this.subscribe(table);
       const queued = this.queue.splice(0);
@@ -34,7 +36,8 @@ export class Socket {
       } catch {
         return;
       }
-      this.dispatch(msg);
+      if (Array.isArray(msg)) for (const one of msg) this.dispatch(one);
+      else this.dispatch(msg);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;

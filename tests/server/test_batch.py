@@ -1,0 +1,123 @@
+"""Batched frames (docs/protocol.md, "Batches"): a client that asks for them in its ``hello`` gets the
+frames that are ready together as one WebSocket message, a JSON array in order; any other client gets one
+frame per message, as before."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import orjson
+import pytest
+import pytest_asyncio
+
+from pokerroom.server.connection import MAX_BATCH, Connection
+from pokerroom.server.demo import demo_tables
+from pokerroom.server.protocol import PROTOCOL_VERSION
+
+from .conftest import FAST, LiveServer, live_server
+from .test_frames import validate
+from .wire import Wire, register
+
+pytestmark = pytest.mark.asyncio
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.closed: list[int] = []
+
+    async def send(self, text: str) -> None:
+        self.messages.append(text)
+
+    async def close(self, code: int) -> None:
+        self.closed.append(code)
+
+
+async def _drained(conn: Connection) -> None:
+    await conn.stop()
+
+
+async def test_frames_queued_together_go_as_one_array_in_order() -> None:
+    sink = Sink()
+    conn = Connection(sink.send, sink.close)
+    conn.batch = True
+    for k in range(3):
+        conn.send(orjson.dumps({"type": "chat", "n": k}).decode())
+    conn.start()
+    await _drained(conn)
+    assert len(sink.messages) == 1
+    assert [m["n"] for m in orjson.loads(sink.messages[0])] == [0, 1, 2]
+
+
+async def test_without_batch_every_frame_is_its_own_message() -> None:
+    sink = Sink()
+    conn = Connection(sink.send, sink.close)
+    for k in range(3):
+        conn.send(orjson.dumps({"type": "chat", "n": k}).decode())
+    conn.start()
+    await _drained(conn)
+    assert [orjson.loads(m)["n"] for m in sink.messages] == [0, 1, 2]
+
+
+async def test_a_lone_frame_is_not_wrapped_and_a_batch_is_bounded() -> None:
+    sink = Sink()
+    conn = Connection(sink.send, sink.close, max_queue=10_000)
+    conn.batch = True
+    conn.start()
+    conn.send('{"type":"pong","ref":null}')
+    while not sink.messages:
+        await asyncio.sleep(0)
+    assert sink.messages == ['{"type":"pong","ref":null}']
+    for k in range(MAX_BATCH + 5):
+        conn.send(orjson.dumps({"n": k}).decode())
+    await _drained(conn)
+    sizes = [len(orjson.loads(m)) for m in sink.messages[1:]]
+    assert sizes == [MAX_BATCH, 5]
+
+
+async def test_the_frames_before_an_end_go_out_then_the_socket_closes() -> None:
+    sink = Sink()
+    conn = Connection(sink.send, sink.close)
+    conn.batch = True
+    conn.send('{"n":1}')
+    conn.end('{"n":2}', 4401)
+    conn.send('{"n":3}')  # (after the end: dropped)
+    conn.start()
+    await _drained(conn)
+    assert [f["n"] for f in orjson.loads(sink.messages[0])] == [1, 2]
+    assert sink.closed == [4401]
+
+
+@pytest_asyncio.fixture
+async def room(tmp_path: Path) -> AsyncIterator[LiveServer]:
+    async with live_server(tmp_path, demo_tables(FAST, games=("holdem",))) as s:
+        yield s
+
+
+async def test_a_live_hand_comes_batched_and_every_frame_matches_the_schema(room: LiveServer) -> None:
+    wires = []
+    for k, name in enumerate(("alice", "bob")):
+        w = await Wire.open(room, await register(room, name))
+        await w.send({"type": "hello", "version": PROTOCOL_VERSION, "batch": True})
+        assert (await w.until(lambda m: m["type"] == "welcome"))["batch"] is True
+        await w.send({"type": "subscribe", "table": "holdem-nl"})
+        await w.until(lambda m: m["type"] == "snapshot")
+        await w.send({"type": "sit", "table": "holdem-nl", "seat": k + 1, "buy_in": 2000, "ref": "s"})
+        assert (await w.reply("s"))["type"] == "ack"
+        wires.append(w)
+    alice = wires[0]
+    await alice.until(lambda m: m["type"] == "event" and m["event"]["type"] == "hand_started", timeout=60)
+    await alice.until(lambda m: m["type"] == "turn", timeout=60)
+    assert any(isinstance(orjson.loads(raw), list) for raw in alice.raw)  # the hand's start, batched
+    seqs = [m["seq"] for m in alice.seen if m.get("table") == "holdem-nl" and "seq" in m]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    _, problems = validate([orjson.dumps(m).decode() for m in alice.seen])
+    assert problems == []
+    plain = await Wire.open(room)  # no hello: one frame per message, as before
+    await plain.send({"type": "subscribe", "table": "holdem-nl"})
+    await plain.until(lambda m: m["type"] == "snapshot")
+    assert all(isinstance(orjson.loads(raw), dict) for raw in plain.raw)
+    for w in (*wires, plain):
+        await w.close()
