@@ -39,7 +39,7 @@ from pokerroom.eval import HandValue, evaluate
 from pokerroom.history.model import HandContext
 from pokerroom.history.stars_words import showdown_words, summary_words
 
-__all__ = ["GAME_NAMES", "roman", "write_pokerstars"]
+__all__ = ["GAME_NAMES", "Values", "roman", "write_pokerstars"]
 
 GAME_NAMES = {
     "holdem": "Hold'em",
@@ -154,17 +154,25 @@ def _header(hand: HandState, ctx: HandContext, money: _Money) -> str:
     return f"PokerStars Hand #{hand_no}: {game} ({stakes}{currency}){when}"
 
 
-def _values(hand: HandState, cards: Sequence[Card]) -> tuple[HandValue, HandValue | None]:
-    v = hand.variant
-    high = evaluate(v.rule_for(hand.deck_spec), cards, hand.board)
-    return high, (evaluate(v.low, cards, hand.board) if v.low is not None else None)
+Values = dict[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[HandValue, HandValue | None]]
+
+
+def _values(hand: HandState, cards: Sequence[Card], memo: Values) -> tuple[HandValue, HandValue | None]:
+    """The shown hand's high (and low) value; ``memo`` keeps them for the other viewers' texts."""
+    key = tuple(cards), tuple(hand.board)
+    found = memo.get(key)
+    if found is None:
+        v = hand.variant
+        high = evaluate(v.rule_for(hand.deck_spec), cards, hand.board)
+        found = memo[key] = high, (evaluate(v.low, cards, hand.board) if v.low is not None else None)
+    return found
 
 
 class _Writer:
     """One pass over the hand's events, in PokerStars wording (see the module)."""
 
-    def __init__(self, hand: HandState, ctx: HandContext, viewer: int | None) -> None:
-        self.hand, self.ctx, self.viewer = hand, ctx, viewer
+    def __init__(self, hand: HandState, ctx: HandContext, viewer: int | None, memo: Values) -> None:
+        self.hand, self.ctx, self.viewer, self.memo = hand, ctx, viewer, memo
         self.money = _Money(ctx)
         self.name = ctx.name_of
         self.v = hand.variant
@@ -293,7 +301,7 @@ class _Writer:
             self.lines.append("*** SHOW DOWN ***")
             for s in self.shows:
                 final = hand.hole_cards(s.seat)
-                words = showdown_words(*_values(hand, final), bool(self.v.low))
+                words = showdown_words(*_values(hand, final, self.memo), bool(self.v.low))
                 self.lines.append(f"{self.name(s.seat)}: shows {_cards(final)} ({words})")
             for mk in self.mucks:
                 self.lines.append(f"{self.name(mk.seat)}: mucks hand")
@@ -358,7 +366,7 @@ class _Writer:
                 text = self.folded_text(seat)
             elif seat in shown:
                 final = hand.hole_cards(seat)
-                high, low = _values(hand, final)
+                high, low = _values(hand, final, self.memo)
                 won = self.collected[seat]
                 result = f"won ({m(won)})" if won else "lost"
                 text = (
@@ -373,9 +381,13 @@ class _Writer:
             self.lines.append(f"Seat {seat}: {self.name(seat)}{role} {text}")
 
 
-def write_pokerstars(hand: HandState, context: HandContext | None = None, viewer: int | None = None) -> str:
-    """The hand in PokerStars wording; a seat as ``viewer`` hides what that player may not see."""
-    w = _Writer(hand, context or HandContext(), viewer)
+def write_pokerstars(
+    hand: HandState, context: HandContext | None = None, viewer: int | None = None, memo: Values | None = None
+) -> str:
+    """The hand in PokerStars wording; a seat as ``viewer`` hides what that player may not see. ``memo``
+    (a dict shared by the calls that write one hand for each of its players) keeps the shown hands' values
+    so that each is evaluated once."""
+    w = _Writer(hand, context or HandContext(), viewer, {} if memo is None else memo)
     w.head()
     for e in hand.events:
         if isinstance(e, Posted):

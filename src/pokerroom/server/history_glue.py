@@ -8,6 +8,7 @@ from datetime import datetime
 
 from pokerroom.engine import HandState
 from pokerroom.history import DeckProof, HandContext, TournamentInfo, write_phh, write_pokerstars
+from pokerroom.history.stars import Values
 from pokerroom.rooms import FinishedHand
 from pokerroom.store import HandHistory, HandNumbers, PlayerView
 
@@ -70,10 +71,11 @@ def _histories(hand: HandState, ctx: HandContext, players: Mapping[int, tuple[st
             hand_number=numbers.hand,
             tournament=replace(t, number=numbers.tournament) if t is not None else None,
         )
+        memo: Values = {}  # (each shown hand evaluated once for all the views)
         return {
             int(player): PlayerView(
                 phh=write_phh(hand, viewer=seat, context=numbered),
-                pokerstars=write_pokerstars(hand, numbered, viewer=seat),
+                pokerstars=write_pokerstars(hand, numbered, viewer=seat, memo=memo),
             )
             for seat, (player, _) in players.items()
         }
