@@ -315,3 +315,19 @@ async def test_roles(store: Store) -> None:
         await store.accounts.set_role(999, Role.ADMIN)
     with pytest.raises(UnknownPlayer):
         await store.accounts.find("nobody")
+
+
+async def test_ended_sessions_answers_for_many_tokens_in_one_go(store: Store, clock: FakeClock) -> None:
+    await store.accounts.register("alice", PASSWORD)
+    old = await store.accounts.login("alice", PASSWORD)
+    clock.advance(timedelta(hours=1))
+    live = await store.accounts.login("alice", PASSWORD)
+    gone = await store.accounts.login("alice", PASSWORD)
+    await store.accounts.logout(gone.token)
+    clock.advance(store.accounts.session_ttl - timedelta(minutes=30))  # (old expired, live not)
+    many = [live.token, old.token, gone.token, "not-a-token", ""] + [f"t{k}" for k in range(1200)]
+    ended = await store.accounts.ended_sessions(many)
+    assert ended[old.token] == "expired"
+    assert ended[gone.token] == ended["not-a-token"] == ended[""] == ended["t1199"] == "revoked"
+    assert live.token not in ended and len(ended) == len(many) - 1
+    assert (await store.accounts.authenticate(live.token)).name == "alice"  # (nothing changed)

@@ -122,14 +122,20 @@ class SessionSockets:
     async def recheck_now(self, check: Callable[[str], Awaitable[object]] | None = None) -> int:
         """Look every session with open sockets up again; end the sockets of those gone or expired.
         Returns how many sockets were ended."""
-        check = check or self.store.accounts.authenticate
+        tokens = dict(self._tokens)
+        gone: dict[str, str] = {}
+        if check is None:  # one query for every open session
+            gone = await self.store.accounts.ended_sessions(tokens.values(), now=self.clock())
+        else:
+            for token in tokens.values():
+                try:
+                    await check(token)
+                except (UnknownToken, TokenExpired) as exc:
+                    gone[token] = "expired" if isinstance(exc, TokenExpired) else "revoked"
         ended = 0
-        for key, token in list(self._tokens.items()):
-            try:
-                await check(token)
-            except (UnknownToken, TokenExpired) as exc:
-                reason = "expired" if isinstance(exc, TokenExpired) else "revoked"
+        for key, token in tokens.items():
+            if token in gone:
                 for conn in list(self._sockets.get(key, ())):
-                    self._end_one(conn, reason)
+                    self._end_one(conn, gone[token])
                     ended += 1
         return ended
