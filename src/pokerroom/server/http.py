@@ -81,12 +81,10 @@ async def current_player(request: Request, authorization: Annotated[str | None, 
 Me = Annotated[Player, Depends(current_player)]
 
 
-async def optional_player(
-    request: Request, authorization: Annotated[str | None, Header()] = None
-) -> Player | None:
+async def optional_player(request: Request) -> Player | None:
     """The logged-in player, or ``None`` (no token, or one that no longer works): for lists anyone may read
     that say more to a player."""
-    token = _token(request, authorization)
+    token = _token(request, request.headers.get("authorization"))
     if not token:
         return None
     try:
@@ -95,19 +93,22 @@ async def optional_player(
         return None
 
 
-MaybeMe = Annotated[Player | None, Depends(optional_player)]
-
-
 async def with_registration(
-    store: Store, me: Player | None, groups: dict[str, list[dict[str, Any]]]
+    request: Request, groups: dict[str, list[dict[str, Any]]]
 ) -> dict[str, list[dict[str, Any]]]:
-    """The tournament lobby's rows, each with ``registered`` (is this player's entry standing?) for a
-    logged-in player; as they are for anyone else. The rows are copied (a lobby's rows are shared)."""
+    """The tournament lobby's groups, each upcoming and running row with ``registered`` (does this player's
+    entry stand?) for a logged-in player; as they are for anyone else, and when no tournament is upcoming
+    or running (nothing is asked of the store then). Rows are copied: a lobby's rows are shared."""
+    live = ("upcoming", "running")
+    ids = {str(r["tournament"]) for k in live for r in groups.get(k, ())}
+    me = await optional_player(request) if ids else None
     if me is None:
         return groups
-    ids = {str(r["tournament"]) for rows in groups.values() for r in rows}
-    mine = await store.tournaments.entered(me.id, ids)
-    return {k: [{**r, "registered": r["tournament"] in mine} for r in rows] for k, rows in groups.items()}
+    mine = await _room(request).store.tournaments.entered(me.id, ids)
+    return {
+        k: [{**r, "registered": r["tournament"] in mine} for r in rows] if k in live else rows
+        for k, rows in groups.items()
+    }
 
 
 def _player(p: Player) -> dict[str, Any]:
@@ -242,7 +243,6 @@ async def unlock(body: UnlockIn, me: Me, request: Request) -> dict[str, Any]:
 @router.get("/lobby", tags=["lobby"])
 async def lobby(
     request: Request,
-    me: MaybeMe,
     game: str | None = None,
     betting: Annotated[str | None, Query(pattern="^(FL|PL|NL|fl|pl|nl)$")] = None,
     seats: Annotated[int | None, Query(ge=2, le=10)] = None,
@@ -250,10 +250,11 @@ async def lobby(
     max_stake: Annotated[int | None, Query(ge=0)] = None,
 ) -> dict[str, Any]:
     """Cash tables, filtered by game, structure, seats, players and stakes (the big blind or small bet);
-    Rush pools; tournaments (for a logged-in player each with ``registered``, as ``GET /api/tournaments``)."""
+    Rush pools; tournaments (for a logged-in player, upcoming and running ones with ``registered``, as in
+    ``GET /api/tournaments``)."""
     room = _room(request)
     rows = room.lobby(game=game, betting=betting, seats=seats, min_players=min_players, max_stake=max_stake)
-    tournaments = await with_registration(room.store, me, room.tournament_lobby())
+    tournaments = await with_registration(request, room.tournament_lobby())
     return {"tables": rows, "pools": room.pool_lobby(), "tournaments": tournaments}
 
 
