@@ -158,7 +158,8 @@ async def test_the_cashier_lists_stakes_and_result_and_replays_only_what_the_pla
                 base_url=s.url, headers={"Authorization": f"Bearer {tokens[name]}"}
             ) as http:
                 [row] = (await http.get("/api/hands")).json()["hands"]
-                assert row["hand_id"] == "h-1" and row["game"] == "holdem" and row["table_name"] == "Table X"
+                assert row["hand_id"] == "h-1" and row["table_name"] == "Table X"
+                assert row["game"] == "holdem" and row["variant_name"] == "Texas Hold'em"
                 assert row["stakes_label"] == "1/2" and row["stakes"]["big_blind"] == 2
                 assert row["net"] == net[seat] and row["currency"] == "PLAY" and row["ended_at"]
                 r = await http.get("/api/hands/h-1/replay")

@@ -78,6 +78,7 @@ class StoredHand:
         t = self.hand.context.tournament
         return {
             "variant": self.hand.variant.code,
+            "variant_name": self.hand.variant.name,
             "betting": self.hand.betting.value,
             "table_name": self.hand.context.table,
             "currency": self.currency,

@@ -92,7 +92,7 @@ export class Cashier {
       return h("tr", { "data-hand-id": x.hand_id },
         h("td", { text: (x.ended_at || "").replace("T", " ").slice(0, 16) }),
         h("td", { text: x.table_name || x.table }),
-        h("td", { text: `${x.game}${x.betting ? " " + x.betting : ""}` }),
+        h("td", { text: `${x.variant_name || x.game}${x.betting ? " " + x.betting : ""}` }),
         h("td", { class: "stakes", text: x.stakes_label || "" }),
         h("td", { class: `num net ${net > 0 ? "won" : net < 0 ? "lost" : ""}`, "data-net": net ?? "",
           text: net === null ? "" : `${net > 0 ? "+" : ""}${fmt(net, x.currency)}` }),
