@@ -279,6 +279,7 @@ def test_tournament(room: Room, page: Any, screenshots: Path) -> None:
     row = page.locator(f'tr[data-tournament^="{TOURNAMENT}"]:has(button.t-register)').first
     tid = row.get_attribute("data-tournament")
     assert tid
+    row = page.locator(f'tr[data-tournament="{tid}"]')  # (once registered it offers Unregister instead)
     before = int(page.get_attribute("#balance", "data-amount") or 0)
     row.locator("button.t-register").click()
     row.get_by_text("Registered").wait_for()

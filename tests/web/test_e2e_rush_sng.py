@@ -200,6 +200,7 @@ def _register_new_player(room: Room, page: Any, cfg: TournamentConfig) -> tuple[
     row = page.locator(f'tr[data-tournament^="{cfg.tournament_id}-"]:has(button.t-register)').first
     tid = row.get_attribute("data-tournament")
     assert tid
+    row = page.locator(f'tr[data-tournament="{tid}"]')  # (once registered it offers Unregister instead)
     before = _balance(page)
     row.locator("button.t-register").click()
     row.get_by_text("Registered").wait_for()

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tests.web.conftest import Room
-from tests.web.player import Player
+from tests.web.player import Player, Seen
 
 
 def _acts(p: Player, since: int) -> list[dict[str, Any]]:
@@ -507,3 +507,96 @@ def test_hand_strength_label(room: Room, page: Any) -> None:
     label = page.locator('.tile[data-table="hs-demo"] .seat.mine .hand-strength')
     label.wait_for()
     assert label.inner_text() == "Three of a kind, kings"
+
+
+def test_the_cashier_lists_stored_hands_with_result_and_stakes_and_replays_them(
+    room: Room, page: Any
+) -> None:
+    """Issue 20, item 6: the cashier's list of stored hands shows each hand's stakes and what it won or
+    lost us, and "Replay" opens the hand on a table of its own (GET /api/hands/{id}/replay), stepped
+    street by street to the end with our cards as we saw them."""
+    p = Player(page, room.url)
+    p.register()
+    p.open_and_sit("holdem-nl")
+    p.play(
+        "holdem-nl",
+        Seen(),
+        until=lambda s, t: int(t.get_attribute("data-hands-played") or 0) >= 1,
+        raise_once=False,
+    )
+    p.leave("holdem-nl")
+    deadline = time.monotonic() + 30
+    while not page.request.get(room.url + "/api/hands").json()["hands"]:  # stored as the hand ends
+        assert time.monotonic() < deadline, "the hand we played was never stored"
+        page.wait_for_timeout(100)
+    stored = page.request.get(room.url + "/api/hands").json()["hands"]
+    page.click("#cashier-btn")
+    cashier = page.locator("dialog.cashier")
+    rows = cashier.locator("table.hand-list tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == len(stored)
+    first = stored[0]
+    row = cashier.locator(f'table.hand-list tr[data-hand-id="{first["hand_id"]}"]')
+    table = next(
+        t for t in page.request.get(room.url + "/api/lobby").json()["tables"] if t["table"] == "holdem-nl"
+    )
+    assert row.locator("td.stakes").inner_text() == first["stakes_label"] == table["stakes_label"], (
+        "as the lobby"
+    )
+    net = row.locator("td.net")
+    assert int(net.get_attribute("data-net") or "x") == first["net"]
+    shown = net.inner_text().replace(",", "")
+    assert shown == (f"+{first['net']}" if first["net"] > 0 else str(first["net"]))
+    row.locator("button.replay-btn").click()
+    rp = cashier.locator(".tile.replay")
+    rp.wait_for()
+    mine = rp.locator(".seat.mine .card")
+    assert mine.count() == 2
+    assert "??" not in mine.evaluate_all("els => els.map(e => e.dataset.card)")
+    rp.locator("button.rp-start").click()
+    assert rp.get_attribute("data-pos") == "0" and rp.locator(".seat .card").count() == 0
+    positions = [0]
+    while rp.locator("button.rp-next").is_enabled():
+        rp.locator("button.rp-next").click()
+        positions.append(int(rp.get_attribute("data-pos") or 0))
+    assert positions == sorted(set(positions)) and len(positions) >= 2, positions
+    assert rp.get_attribute("data-hand-over") == "yes" and rp.locator(".result").count() >= 1
+    rp.locator("button.rp-prev").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2]
+    rp.locator("button.rp-step").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2] + 1, "one action forward"
+    assert not p.errors
+
+
+def test_the_tournaments_tab_offers_register_or_unregister_as_it_applies(room: Room, page: Any) -> None:
+    """Issue 20, item 7: the Tournaments tab showed Register and Unregister side by side; the lobby's rows
+    say whether we are registered and only the button that applies is offered, changing as we click."""
+    p = Player(page, room.url)
+    p.register()
+    page.click('.tab[data-tab="tournaments"]')
+    row = page.locator(
+        'tr[data-tournament][data-registered="no"]', has=page.locator("button.t-register")
+    ).first
+    row.wait_for()
+    tid = row.get_attribute("data-tournament")
+    row = page.locator(f'tr[data-tournament="{tid}"]')
+    assert row.locator("button.t-unregister").count() == 0
+    balance = int(page.get_attribute("#balance", "data-amount") or 0)
+    row.locator("button.t-register").click()
+    row.locator("button.t-unregister").wait_for()
+    assert row.get_attribute("data-registered") == "yes" and row.locator("button.t-register").count() == 0
+    assert row.locator(".hint").inner_text().strip() == "Registered"
+    page.wait_for_function(f"Number(document.querySelector('#balance').dataset.amount) < {balance}")
+    page.evaluate("window.pokerroom.lobby.refresh()")  # the server says so too (as every 10 seconds)
+    page.wait_for_function(
+        f"""() => {{
+            const r = document.querySelector('tr[data-tournament="{tid}"]');
+            return r && r.dataset.registered === "yes" && !r.querySelector('.hint').textContent;
+        }}"""
+    )
+    assert row.locator("button.t-register").count() == 0
+    row.locator("button.t-unregister").click()
+    row.locator("button.t-register").wait_for()
+    assert row.get_attribute("data-registered") == "no" and row.locator("button.t-unregister").count() == 0
+    page.wait_for_function(f"Number(document.querySelector('#balance').dataset.amount) === {balance}")
+    assert not p.errors

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -11,11 +12,13 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, R
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
+from pokerroom.history import HistoryError
 from pokerroom.server.errors import Refused
 from pokerroom.server.front import Front
 from pokerroom.server.ids import player_key
 from pokerroom.server.operations import failure_handler
 from pokerroom.server.sessions import SessionSockets
+from pokerroom.server.stored_hands import stored_hand
 from pokerroom.server.throttle import LoginGuard, TooManyAttempts, address_key
 from pokerroom.store import (
     PLAY,
@@ -23,6 +26,7 @@ from pokerroom.store import (
     AccountLocked,
     BadCredentials,
     Player,
+    PlayerHand,
     Store,
     StoreError,
     UnknownPlayer,
@@ -78,6 +82,36 @@ async def current_player(request: Request, authorization: Annotated[str | None, 
 Me = Annotated[Player, Depends(current_player)]
 
 
+async def optional_player(request: Request) -> Player | None:
+    """The logged-in player, or ``None`` (no token, or one that no longer works): for lists anyone may read
+    that say more to a player."""
+    token = _token(request, request.headers.get("authorization"))
+    if not token:
+        return None
+    try:
+        return await _room(request).store.accounts.authenticate(token)
+    except StoreError:
+        return None
+
+
+async def with_registration(
+    request: Request, groups: dict[str, list[dict[str, Any]]]
+) -> dict[str, list[dict[str, Any]]]:
+    """The tournament lobby's groups, each upcoming and running row with ``registered`` (does this player's
+    entry stand?) for a logged-in player; as they are for anyone else, and when no tournament is upcoming
+    or running (nothing is asked of the store then). Rows are copied: a lobby's rows are shared."""
+    live = ("upcoming", "running")
+    ids = {str(r["tournament"]) for k in live for r in groups.get(k, ())}
+    me = await optional_player(request) if ids else None
+    if me is None:
+        return groups
+    mine = await _room(request).store.tournaments.entered(me.id, ids)
+    return {
+        k: [{**r, "registered": r["tournament"] in mine} for r in rows] if k in live else rows
+        for k, rows in groups.items()
+    }
+
+
 def _player(p: Player) -> dict[str, Any]:
     return {"id": str(p.id), "name": p.name, "role": p.role.value}
 
@@ -98,6 +132,7 @@ async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
         "token_expired": 401,
         "insufficient_funds": 402,
         "forbidden": 403,
+        "unknown_hand": 404,  # a hand the player has no history of (not dealt in, or no such hand)
         "store_unavailable": 503,
     }.get(code, 400)
     if unavailable(exc):  # (a store error raised because the database failed under it)
@@ -215,12 +250,13 @@ async def lobby(
     min_players: Annotated[int | None, Query(ge=0, le=10)] = None,
     max_stake: Annotated[int | None, Query(ge=0)] = None,
 ) -> dict[str, Any]:
-    """Cash tables, filtered by game, structure, seats, players and stakes (the big blind or small bet)."""
-    rows = _room(request).lobby(
-        game=game, betting=betting, seats=seats, min_players=min_players, max_stake=max_stake
-    )
+    """Cash tables, filtered by game, structure, seats, players and stakes (the big blind or small bet);
+    Rush pools; tournaments (for a logged-in player, upcoming and running ones with ``registered``, as in
+    ``GET /api/tournaments``)."""
     room = _room(request)
-    return {"tables": rows, "pools": room.pool_lobby(), "tournaments": room.tournament_lobby()}
+    rows = room.lobby(game=game, betting=betting, seats=seats, min_players=min_players, max_stake=max_stake)
+    tournaments = await with_registration(request, room.tournament_lobby())
+    return {"tables": rows, "pools": room.pool_lobby(), "tournaments": tournaments}
 
 
 @router.get("/tables/{table_id}", tags=["lobby"])
@@ -268,12 +304,48 @@ async def hands(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
+    """The player's stored hands, newest first: the game, the stakes (``stakes`` in engine units and
+    ``stakes_label`` as the lobby words it), when it ended and what it won or lost him (``net``, after the
+    rake, in the hand's ``currency``: ``CHIPS`` for tournament chips), read from his own history of each
+    hand. ``GET /api/hands/{hand_id}/replay`` gives one of them for the replayer."""
     rows = await _room(request).store.histories.player_hands(me.id, limit=limit, offset=offset)
+    # Reading the histories takes about a millisecond a hand: off the event loop, which runs the tables.
+    return {"hands": await asyncio.to_thread(lambda: [_hand_row(h) for h in rows])}
+
+
+def _hand_row(h: PlayerHand) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "hand_id": h.hand_id,
+        "table": h.table_id,
+        "game": h.game,
+        "ended_at": h.ended_at.isoformat(),
+    }
+    try:
+        row.update(stored_hand(h.phh).summary())
+    except HistoryError:  # an unreadable history still lists (its downloads work); no figures
+        row.update({"stakes": None, "stakes_label": None, "net": None})
+    return row
+
+
+@router.get("/hands/{hand_id}/replay", tags=["histories"])
+async def hand_replay(hand_id: str, me: Me, request: Request) -> dict[str, Any]:
+    """One of the player's own hands for the replayer, as he saw it: the seats and names, and the hand's
+    events (the WebSocket's ``last_hand`` events) with his own cards, face-up cards and the hands that
+    reached the showdown (R182); folded hands, discards and the deck never. Made from his own stored
+    history only. ``404 unknown_hand`` for a hand he was not dealt into (another player's hand too)."""
+    h = await _room(request).store.histories.player_hand(me.id, hand_id)  # UnknownHand: 404
+    try:
+        view = stored_hand(h.phh).replay()  # one hand: a millisecond or two
+    except HistoryError as exc:
+        raise HTTPException(
+            409, detail={"code": "unreadable_hand", "message": f"the history cannot be replayed: {exc}"}
+        ) from None
     return {
-        "hands": [
-            {"hand_id": h.hand_id, "table": h.table_id, "game": h.game, "ended_at": h.ended_at.isoformat()}
-            for h in rows
-        ]
+        "hand_id": h.hand_id,
+        "table": h.table_id,
+        "game": h.game,
+        "ended_at": h.ended_at.isoformat(),
+        **view,
     }
 
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, HTTPException, Query, Request
 from pokerroom.engine import EngineError
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.errors import Refused, error_details
-from pokerroom.server.http import Me, _room
+from pokerroom.server.http import Me, _room, with_registration
 from pokerroom.server.ids import player_key
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.store import Player
@@ -32,8 +32,11 @@ async def tournaments(
     kind: Annotated[str | None, Query(pattern="^(sng|mtt)$")] = None,
     game: str | None = None,
 ) -> dict[str, Any]:
-    """Tournaments by state (upcoming, running, finished), filtered by kind and game."""
-    groups = _room(request).tournament_lobby(status)
+    """Tournaments by state (upcoming, running, finished), filtered by kind and game. For a logged-in
+    player (the session cookie or a bearer token) each upcoming and running row has ``registered``: whether
+    he is registered in it (his entry stands), so that a client offers Register or Unregister, not both."""
+    room = _room(request)
+    groups = await with_registration(request, room.tournament_lobby(status))
     return {
         k: [r for r in rows if (kind is None or r["kind"] == kind) and (game is None or r["variant"] == game)]
         for k, rows in groups.items()

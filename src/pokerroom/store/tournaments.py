@@ -189,6 +189,19 @@ class TournamentStore:
             ).all()
         return {r.id: r.status for r in rows}
 
+    async def entered(self, player_id: int, ids: Iterable[str]) -> set[str]:
+        """Those of these tournaments the player is registered in (his entry stands: not unregistered)."""
+        wanted = list(ids)
+        if not wanted:
+            return set()
+        async with self.db.read() as conn:
+            rows = await conn.execute(
+                select(TournamentEntryRow.tournament_id).where(
+                    TournamentEntryRow.player_id == player_id, TournamentEntryRow.tournament_id.in_(wanted)
+                )
+            )
+            return set(rows.scalars())
+
     async def live(self) -> list[StoredTournament]:
         """Tournaments registering or running, with their entries (what a restart must deal with)."""
         return await self._load(TournamentRow.status.in_(LIVE), TournamentRow.created_at)

@@ -44,6 +44,7 @@ export const api = {
   tournament: (id) => call("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   rebuy: (id, addOn = false) => call("POST", `/api/tournaments/${encodeURIComponent(id)}/rebuy`, { add_on: addOn }),
   hands: (limit = 50) => call("GET", `/api/hands?limit=${limit}`),
+  handReplay: (id) => call("GET", `/api/hands/${encodeURIComponent(id)}/replay`),
   handValue: (game, cards, board) => call("GET", `/api/hand-value?${new URLSearchParams({ game, cards, board })}`),
   equity: (game, hands, board) => {
     const q = new URLSearchParams({ game, board });

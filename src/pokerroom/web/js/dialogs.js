@@ -86,10 +86,22 @@ export class Cashier {
       h("td", { text: e.kind || e.type || "" }),
       h("td", { class: "num", text: fmt(e.amount, ledger.currency) }),
       h("td", { class: "num", text: e.balance !== undefined ? fmt(e.balance, ledger.currency) : "" })));
-    const handRows = hands.hands.map((x) => h("li", {},
-      h("span", { text: `${x.hand_id} ${x.game} ` }),
-      h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.phh`, download: `${x.hand_id}.phh`, text: "PHH" }), " ",
-      h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.txt`, download: `${x.hand_id}.txt`, text: "text" })));
+    // Each stored hand: when, where, the game and stakes, what it won or lost us; replay it or download it.
+    const handRows = hands.hands.map((x) => {
+      const net = x.net ?? null;
+      return h("tr", { "data-hand-id": x.hand_id },
+        h("td", { text: (x.ended_at || "").replace("T", " ").slice(0, 16) }),
+        h("td", { text: x.table_name || x.table }),
+        h("td", { text: `${x.variant_name || x.game}${x.betting ? " " + x.betting : ""}` }),
+        h("td", { class: "stakes", text: x.stakes_label || "" }),
+        h("td", { class: `num net ${net > 0 ? "won" : net < 0 ? "lost" : ""}`, "data-net": net ?? "",
+          text: net === null ? "" : `${net > 0 ? "+" : ""}${fmt(net, x.currency)}` }),
+        h("td", {},
+          h("button", { type: "button", class: "link replay-btn", onclick: () => this.replay(x.hand_id), text: "Replay" }), " ",
+          h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.phh`, download: `${x.hand_id}.phh`, text: "PHH" }), " ",
+          h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.txt`, download: `${x.hand_id}.txt`, text: "text" })));
+    });
+    this.replayBox = h("div", { class: "cashier-replay" });
     clear(this.body).append(
       h("section", { class: "balances" },
         h("div", {}, "Play money: ", h("b", { class: "balance-play", text: fmt(b.PLAY ?? 0) })),
@@ -103,8 +115,30 @@ export class Cashier {
       h("p", {}, "All your hands: ",
         h("a", { class: "dl-phh", href: "/api/hands/export.phhs", download: "hands.phhs", text: "PHH" }), " \u00b7 ",
         h("a", { class: "dl-txt", href: "/api/hands/export.txt", download: "hands.txt", text: "text" })),
-      h("ol", { class: "hand-list" }, handRows),
+      handRows.length
+        ? h("table", { class: "hand-list" }, h("thead", {}, h("tr", {}, ...["Ended", "Table", "Game", "Stakes", "Result", ""].map((t) => h("th", { text: t })))), h("tbody", {}, handRows))
+        : h("p", { text: "No hands yet." }),
+      this.replayBox,
     );
+  }
+
+  // A stored hand on a table of its own (replay.js), as we saw it (GET /api/hands/{id}/replay).
+  async replay(handId) {
+    let msg;
+    try {
+      msg = await api.handReplay(handId);
+    } catch (err) {
+      clear(this.replayBox).append(h("p", { class: "error", text: err.message }));
+      return;
+    }
+    if (this.replayTile) this.replayTile.destroy();
+    this.replayTile = this.app.replayTile({ ...msg, table: msg.table_name || msg.table });
+    const names = msg.players || {};
+    const lines = describeHand(msg.events, (seat) => names[String(seat)] || `Seat ${seat}`, msg.seat);
+    clear(this.replayBox).append(h("h3", { text: `${msg.table_name || msg.table} ${msg.hand_id}` }), this.replayTile.el,
+      h("details", { class: "hand-text" }, h("summary", { text: "As text" }),
+        h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
+    this.replayBox.scrollIntoView({ block: "nearest" });
   }
 }
 

@@ -48,7 +48,7 @@ export function unescapeText(text) {
 
 export function fmt(amount, currency = "PLAY") {
   if (amount === null || amount === undefined) return "";
-  if (currency === "PLAY" || currency === "POINTS") return Number(amount).toLocaleString("en-US");
+  if (currency === "PLAY" || currency === "POINTS" || currency === "CHIPS") return Number(amount).toLocaleString("en-US");
   return (amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 

@@ -61,6 +61,14 @@ export class Lobby {
     return this.data.tables || [];
   }
 
+  // Our registration changed: the rows say so at once (the next refresh of the lobby confirms it).
+  setRegistered(id, registered) {
+    const t = this.data.tournaments || {};
+    for (const rows of Array.isArray(t) ? [t] : Object.values(t)) {
+      for (const r of rows || []) if ((r.tournament || r.id) === id) r.registered = registered;
+    }
+  }
+
   tournamentRows() {
     const t = this.data.tournaments || {};
     if (Array.isArray(t)) return t.map((r) => ({ ...r, group: r.status === "finished" ? "finished" : r.status === "running" ? "running" : "upcoming" }));
@@ -201,33 +209,33 @@ export class Lobby {
         const action = h("td", {}, h("button", { type: "button", class: "t-info", "data-tournament": id,
           "aria-label": `About ${r.name || id}`, onclick: () => this.app.tournamentDialog.open(id), text: "Info" }));
         if (r.status === "registering" || r.status === "announced") {
+          // The row says whether we are registered (GET /api/lobby for a logged-in player): only the button
+          // that applies, and the other one once it has worked.
           const msg = h("span", { class: "hint" });
-          action.append(
-            h("button", { type: "button", class: "t-register", "data-tournament": id, onclick: async () => {
-              try {
-                await this.app.socket.request({ type: "tournament_register", tournament: id });
-                msg.textContent = " Registered";
-                this.app.refreshBalance();
-              } catch (err) {
-                msg.textContent = ` ${err.message}`;
-              }
-            }, text: "Register" }),
-            h("button", { type: "button", class: "t-unregister", onclick: async () => {
-              try {
-                await this.app.socket.request({ type: "tournament_unregister", tournament: id });
-                msg.textContent = " Unregistered";
-                this.app.refreshBalance();
-              } catch (err) {
-                msg.textContent = ` ${err.message}`;
-              }
-            }, text: "Unregister" }),
-            msg);
+          const request = (type, done, registered) => async () => {
+            try {
+              await this.app.socket.request({ type, tournament: id });
+              this.setRegistered(id, registered);
+              this.renderList();
+              this.app.refreshBalance();
+              const hint = this.list.querySelector(`tr[data-tournament="${CSS.escape(id)}"] .hint`);
+              if (hint) hint.textContent = ` ${done}`;
+            } catch (err) {
+              msg.textContent = ` ${err.message}`;
+            }
+          };
+          action.append(r.registered
+            ? h("button", { type: "button", class: "t-unregister", "data-tournament": id,
+              onclick: request("tournament_unregister", "Unregistered", false), text: "Unregister" })
+            : h("button", { type: "button", class: "t-register", "data-tournament": id,
+              onclick: request("tournament_register", "Registered", true), text: "Register" }),
+          msg);
         }
         if (r.status === "finished") {
           action.append(h("button", { type: "button", class: "t-results-btn", "data-tournament": id,
             onclick: () => this.loadResults(id), text: "Results" }));
         }
-        body.append(h("tr", { "data-tournament": id },
+        body.append(h("tr", { "data-tournament": id, "data-registered": r.registered ? "yes" : "no" },
           h("td", { text: r.name || id }), h("td", { text: `${this.gameName(r)} ${r.betting || ""}` }),
           h("td", { text: buyIn }),
           h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),

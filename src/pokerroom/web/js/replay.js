@@ -1,6 +1,7 @@
-// The hand replayer (issue 20, item 6): a hand of the "Last hands" window drawn on a table of its own and
-// stepped through street by street (or action by action), with the cards as the player saw them, then
-// the showdown. It is a table that no socket feeds: each step replays the hand's events from the start.
+// The hand replayer (issue 20, item 6): a hand of the "Last hands" window, or a stored hand of the cashier's
+// list, drawn on a table of its own and stepped through street by street (or action by action), with the
+// cards as the player saw them, then the showdown. It is a table that no socket feeds: each step replays
+// the hand's events from the start.
 import { h, clear } from "./dom.js";
 import { Tile } from "./tile.js";
 import { TableState } from "./table-state.js";
@@ -38,8 +39,8 @@ export class ReplayTile extends Tile {
     const m = new TableState(this.id, this.app.me && this.app.me.id);
     m.state = {
       kind: "replay", table: msg.table || "", name: `${msg.table || ""} \u00b7 ${msg.hand_id}`,
-      variant: (this.events[0] || {}).variant, betting: (this.events[0] || {}).betting, currency: "PLAY",
-      stakes: { chip_unit: 1 }, seats: this.base.seats, you: msg.seat ?? null, hand: null, clocks: {},
+      variant: (this.events[0] || {}).variant, betting: (this.events[0] || {}).betting,
+      currency: msg.currency || "PLAY", stakes: { chip_unit: 1 }, seats: this.base.seats, you: msg.seat ?? null, hand: null, clocks: {},
       players: JSON.parse(JSON.stringify(this.base.players)), cash: null, tournament: null, rush: null,
     };
     for (const e of this.events.slice(0, this.pos)) m.event(msg.hand_id, e);
