@@ -44,7 +44,8 @@ def _git(*args: str) -> str:
 
 
 def checkout_base(rev: str, into: Path) -> str:
-    """The base commit's sources under ``into``; returns how its engine runs there."""
+    """The commit's sources under ``into``; returns how its engine runs there."""
+    into.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     same = (
@@ -87,6 +88,7 @@ def show(name: str, r: dict[str, Any]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", required=True, help="the commit to compare with (e.g. the one before the work)")
+    ap.add_argument("--new", default=None, help="a commit to measure instead of this working tree")
     ap.add_argument("--players", type=int, default=500)
     ap.add_argument("--duration", type=float, default=20.0)
     ap.add_argument("--think", default="0-0")
@@ -98,13 +100,18 @@ def main() -> None:
     head = _git("rev-parse", "--short", "HEAD").strip()
     dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--", "src").strip() else ""
     with tempfile.TemporaryDirectory(prefix="pokerroom-base-") as tmp:
-        how = checkout_base(args.base, Path(tmp))
-        print(f"base {args.base} ({how}) against this tree {head}{dirty}: {args.players} players, "
+        how = checkout_base(args.base, Path(tmp) / "base")
+        new_src = ROOT / "src"
+        what = f"this tree {head}{dirty}"
+        if args.new is not None:  # (a fixed commit: the tree may change while the benchmark runs)
+            checkout_base(args.new, Path(tmp) / "new")
+            new_src, what = Path(tmp) / "new" / "src", f"commit {args.new}"
+        print(f"base {args.base} ({how}) against {what}: {args.players} players, "
               f"think {args.think} s, {args.duration:g} s measured, {args.rounds} round(s)")  # fmt: skip
         sides: dict[str, list[dict[str, Any]]] = {"base": [], "new": []}
         for k in range(args.rounds):
             print(f"round {k + 1}", flush=True)
-            for name, src in (("base", Path(tmp) / "src"), ("new", ROOT / "src")):
+            for name, src in (("base", Path(tmp) / "base" / "src"), ("new", new_src)):
                 report = run_side(src, args)
                 sides[name].append(report)
                 print(show(name, report), flush=True)
