@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from pokerroom.cards import Card, parse_card
 from pokerroom.engine import Betting, HandState
 from pokerroom.engine.events import BoardDealt, CardsDealt, CardsShown, Discarded, Drew, Mucked
-from pokerroom.history import read_phh, write_phh
+from pokerroom.history import DeckProof, HandContext, TournamentInfo, read_phh, write_phh, write_phh_views
 
 from .helpers import CASE_IDS, CASES, random_hands
 
@@ -125,3 +126,26 @@ def test_mucked_hand_visible_to_players_dealt_in_not_to_observers() -> None:
         ).replace('"', "")
         return
     pytest.fail("no mucked hand in the sample")
+
+
+@pytest.mark.parametrize(("game", "betting"), CASES, ids=CASE_IDS)
+def test_the_views_written_together_are_each_players_copy(game: str, betting: Betting) -> None:
+    """write_phh_views (the server writes every player's copy at once) gives exactly write_phh's copy for
+    each viewer, with a bare context and a full one (time, tournament, currency, the deck proof)."""
+    full = HandContext(
+        hand_id="12",
+        hand_number=12,
+        table="Alpha",
+        time=dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC),
+        players={i: f"P{i}" for i in range(1, 11)},
+        currency="USD",
+        minor_units=100,
+        seat_count=9,
+        tournament=TournamentInfo(tournament_id="t1", name="Daily", buy_in=1000, fee=100, level=2, number=7),
+        proof=DeckProof(commitment="c" * 64, salt="s" * 32, deck="AsKs"),
+    )
+    for hand in random_hands(game, betting, 4, "views"):
+        viewers = [*hand.order, 99]
+        for ctx in (None, full):
+            views = write_phh_views(hand, viewers, ctx)
+            assert views == {v: write_phh(hand, viewer=v, context=ctx) for v in viewers}

@@ -24,7 +24,7 @@ from pokerroom.history.replay import Replay, ScriptedSource, replay
 from pokerroom.history.stars import GAME_NAMES, write_pokerstars
 from pokerroom.history.stars_import import StarsImportError, read_pokerstars
 from pokerroom.history.verify import Verdict, proof_of, verify_hand
-from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phhs
+from pokerroom.history.writer import phh_fields, phh_order, write_phh, write_phh_views, write_phhs
 
 __all__ = [
     "GAME_NAMES",
@@ -54,6 +54,7 @@ __all__ = [
     "replay",
     "verify_hand",
     "write_phh",
+    "write_phh_views",
     "write_phhs",
     "write_pokerstars",
 ]

@@ -311,6 +311,36 @@ def write_phh(hand: HandState, viewer: int | None = None, context: HandContext |
     return dump_table(phh_fields(hand, viewer, context))
 
 
+def _dump(fields: list[tuple[str, Any]]) -> str:
+    return dump_table(fields) if fields else ""
+
+
+def write_phh_views(
+    hand: HandState, viewers: Iterable[int], context: HandContext | None = None
+) -> dict[int, str]:
+    """Each viewer's PHH copy of the hand, the same texts as ``write_phh(hand, viewer, context)`` for each
+    (a test holds them equal): the fields no viewer changes are built and written once, and only each
+    copy's ``actions`` (the cards it may see) and ``_viewer`` are written per viewer."""
+    ctx = context or HandContext()
+    fields = phh_fields(hand, None, ctx)
+    keys = [k for k, _ in fields]
+    at = keys.index("actions")
+    # (``_viewer`` goes where phh_fields puts it: before the deck proof, else last)
+    proof = keys.index("_deck_commitment") if "_deck_commitment" in keys else len(fields)
+    head, middle, tail = (_dump(part) for part in (fields[:at], fields[at + 1 : proof], fields[proof:]))
+    order = phh_order(hand)
+    player = {seat: i + 1 for i, seat in enumerate(order)}
+    amount = _Amounts(ctx.minor_units)
+    out = {}
+    for viewer in viewers:
+        if not isinstance(viewer, int) or isinstance(viewer, bool):
+            raise HistoryError("the viewer must be a seat number or None", field="viewer")
+        actions = dump_table([("actions", _actions(hand, viewer, player, amount))])
+        mine = dump_table([("_viewer", player.get(viewer, 0))])
+        out[viewer] = head + actions + middle + mine + tail
+    return out
+
+
 def write_phhs(hands: Iterable[str | HandState]) -> str:
     """A ``.phhs`` file: each hand (PHH text from :func:`write_phh`, or a hand written as its audit copy)
     under a ``[N]`` table, numbered from 1."""

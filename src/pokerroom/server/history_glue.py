@@ -7,7 +7,14 @@ from dataclasses import replace
 from datetime import datetime
 
 from pokerroom.engine import HandState
-from pokerroom.history import DeckProof, HandContext, TournamentInfo, write_phh, write_pokerstars
+from pokerroom.history import (
+    DeckProof,
+    HandContext,
+    TournamentInfo,
+    write_phh,
+    write_phh_views,
+    write_pokerstars,
+)
 from pokerroom.history.stars import Values
 from pokerroom.rooms import FinishedHand
 from pokerroom.store import HandHistory, HandNumbers, PlayerView
@@ -72,9 +79,10 @@ def _histories(hand: HandState, ctx: HandContext, players: Mapping[int, tuple[st
             tournament=replace(t, number=numbers.tournament) if t is not None else None,
         )
         memo: Values = {}  # (each shown hand evaluated once for all the views)
+        phh = write_phh_views(hand, players, numbered)
         return {
             int(player): PlayerView(
-                phh=write_phh(hand, viewer=seat, context=numbered),
+                phh=phh[seat],
                 pokerstars=write_pokerstars(hand, numbered, viewer=seat, memo=memo),
             )
             for seat, (player, _) in players.items()
