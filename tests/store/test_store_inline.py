@@ -132,3 +132,39 @@ async def test_raw_write_commits_rolls_back_on_error_and_waits_for_the_lock(tmp_
     with pytest.raises(RuntimeError):
         async with Database("sqlite+aiosqlite:///:memory:").raw_write():
             pass
+
+
+async def test_only_a_commit_with_changes_goes_to_a_worker_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only transaction's COMMIT has nothing to sync: it runs on the loop; one that wrote rows is
+    synced on a worker thread (its fsync must not stop the loop), and what it wrote is durable."""
+    db = await _db(tmp_path / "e.db")
+    loop = asyncio.get_running_loop()
+    handed: list[str] = []
+    real = loop.run_in_executor
+
+    def counting(executor: object, func: object, *args: object) -> asyncio.Future[object]:
+        handed.append(getattr(getattr(func, "func", func), "__name__", "?"))
+        return real(executor, func, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loop, "run_in_executor", counting)
+    for _ in range(3):
+        async with db.read() as conn:
+            await conn.execute(text("SELECT count(*) FROM t"))
+    assert handed == []
+    async with db.write() as conn:
+        await conn.execute(text("INSERT INTO t VALUES (7)"))
+    assert handed == ["commit"]
+    async with db.write() as conn:  # a write transaction that changed nothing
+        await conn.execute(text("UPDATE t SET x = 8 WHERE x = 99"))
+    async with db.read() as conn:
+        await conn.execute(text("SELECT 1"))
+    assert handed == ["commit"]
+    async with db.write() as conn:
+        await conn.execute(text("UPDATE t SET x = 9 WHERE x = 7"))
+    assert handed == ["commit", "commit"]
+    await db.dispose()
+    check = sqlite3.connect(tmp_path / "e.db")
+    assert check.execute("SELECT x FROM t").fetchall() == [(9,)]
+    check.close()

@@ -309,13 +309,18 @@ def _tune_sqlite(engine: AsyncEngine, synchronous: str, busy_timeout_s: float) -
 class _Inline:
     """Stands in for aiosqlite's queue to its worker thread. Each call runs at once on the event loop's own
     thread (a statement on a small database takes microseconds, less than handing it to a thread and
-    back), except ``commit``, whose fsync can take milliseconds: it runs on a worker thread while the loop
-    goes on. Calls on one connection never overlap (its user awaits each), so the thread switch is safe
-    with ``check_same_thread=False``."""
+    back), except the ``commit`` of a transaction that wrote rows, whose fsync can take milliseconds: it
+    runs on a worker thread while the loop goes on (a read-only transaction's commit runs here). Calls on
+    one connection never overlap (its user awaits each), so the thread switch is safe with
+    ``check_same_thread=False``."""
+
+    def __init__(self) -> None:
+        self._changes = 0  # the connection's total_changes at its last commit
 
     def put_nowait(self, item: tuple[asyncio.Future[Any] | None, Any]) -> None:
         future, function = item
-        if future is not None and getattr(getattr(function, "func", None), "__name__", "") == "commit":
+        method = getattr(function, "func", None)
+        if future is not None and getattr(method, "__name__", "") == "commit" and self._writes(method):
             done = future.get_loop().run_in_executor(None, function)
             done.add_done_callback(lambda d: _copy_result(d, future))
             return
@@ -327,6 +332,19 @@ class _Inline:
         else:
             if future is not None and not future.done():
                 future.set_result(result)
+
+    def _writes(self, commit: Any) -> bool:
+        """Does the transaction this commit ends hold changes (rows written since the last commit)? A
+        read-only one has nothing to sync: its COMMIT only ends the snapshot, in microseconds, so it runs
+        here rather than paying the hand-off to a worker thread and back."""
+        conn = getattr(commit, "__self__", None)
+        changes = getattr(conn, "total_changes", None)
+        if not isinstance(changes, int):
+            return True
+        if changes == self._changes:
+            return False
+        self._changes = changes
+        return True
 
 
 def _copy_result(source: asyncio.Future[Any], target: asyncio.Future[Any]) -> None:
