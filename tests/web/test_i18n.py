@@ -110,7 +110,7 @@ def check_lobby_and_dialogs(page: Any, lang: str) -> list[str]:
             seen += texts_of(page)
             dialog.locator(".dialog-close").click()
     page.click('.lobby-table tbody tr[data-table="holdem-nl"] td.t-name')
-    page.locator('.lobby-preview[data-table="holdem-nl"] .preview-seats li').first.wait_for()
+    page.locator('.lobby-preview[data-table="holdem-nl"]').wait_for()
     seen += texts_of(page)
     page.click("#cashier-btn")
     cashier = page.locator("dialog.cashier")
@@ -180,7 +180,7 @@ def test_the_default_follows_the_browser_language(
     assert page.input_value("#login-lang") == lang
 
 
-def test_numbers_are_formatted_for_the_locale(room: Room, context_for: Any) -> None:
+def test_numbers_plurals_and_hand_words_follow_the_locale(room: Room, context_for: Any) -> None:
     page = context_for("ru-RU")
     p = Player(page, room.url)
     p.register()
@@ -193,6 +193,17 @@ def test_numbers_are_formatted_for_the_locale(room: Room, context_for: Any) -> N
     # Plural forms: 1 место, 2 места, 5 мест.
     plural = "n => import('/static/js/i18n.js').then(m => m.t('lobby.n_seats', { n }))"
     assert [page.evaluate(plural, n) for n in (1, 2, 5, 21)] == ["1 место", "2 места", "5 мест", "21 место"]
+    # The server's English hand descriptions and dealer lines, said again in Russian.
+    hand = "s => import('/static/js/handwords.js').then(m => m.handText(s))"
+    assert page.evaluate(hand, "Full house, kings full of sevens") == "Фулл-хаус, короли и семёрки"
+    high_low = "Флеш, старшая карта — туз / 8-6-4-2-A лоу"
+    assert page.evaluate(hand, "Flush, ace high / 8-6-4-2-A low") == high_low
+    assert page.evaluate(hand, "Something new") == "Something new"  # a shape it does not know: as written
+    dealer = "s => import('/static/js/tile.js').then(m => m.dealerLine(s))"
+    line = page.evaluate(dealer, "alice wins 12,345 (high) with two pair, kings and fives")
+    said = "alice выигрывает 12 345 (хай) с комбинацией две пары, короли и пятёрки"
+    assert line.replace("\u00a0", " ") == said
+    assert page.evaluate(dealer, "Operator: hello") == "Оператор: hello"
 
 
 def test_a_protocol_error_is_shown_translated(room: Room, context_for: Any) -> None:

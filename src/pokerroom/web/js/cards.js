@@ -9,9 +9,9 @@ const SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 
 export function parseCard(text) {
   if (!text || text === "??") return null;
-  const t = String(text);
-  const rank = t.length === 3 ? "T" : t[0].toUpperCase();
-  const suit = t[t.length - 1].toLowerCase();
+  const str = String(text);
+  const rank = str.length === 3 ? "T" : str[0].toUpperCase();
+  const suit = str[str.length - 1].toLowerCase();
   if (!RANKS[rank] || !SUITS[suit]) return null;
   return { rank, suit };
 }

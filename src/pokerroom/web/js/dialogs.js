@@ -2,6 +2,7 @@
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
+import { handText } from "./handwords.js";
 import { errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
 
 export function dialog(title, cls) {
@@ -225,10 +226,10 @@ export function describe(e, who, you) {
       : t("log.draws", { who: w, n: e.received.length });
     case "discarded": return e.seat === you ? t("log.discards", { who: w, cards: cards(e.cards) })
       : t("log.discards_n", { who: w, n: e.cards.length });
-    case "cards_shown": return t("log.shows", { who: w, cards: cards(e.cards) }) + (e.description ? ` (${e.description})` : "");
+    case "cards_shown": return t("log.shows", { who: w, cards: cards(e.cards) }) + (e.description ? ` (${handText(e.description)})` : "");
     case "mucked": return e.cards && e.cards.length ? t("log.mucks_cards", { who: w, cards: cards(e.cards) }) : t("log.mucks", { who: w });
     case "pot_awarded": return t("log.wins", { who: e.winners.map(who).join(", "), amount: fmt(e.amount),
-      half: e.half ? ` (${named("half", e.half)})` : "", what: e.description ? t("log.with", { what: e.description }) : "" });
+      half: e.half ? ` (${named("half", e.half)})` : "", what: e.description ? t("log.with", { what: handText(e.description) }) : "" });
     case "hand_ended": return t("log.hand_over");
     default: return "";
   }

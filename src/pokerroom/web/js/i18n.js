@@ -93,6 +93,15 @@ export function gameName(code, fallback) {
   return has(`game.${code}`) ? t(`game.${code}`) : fallback || code || "";
 }
 
+// A table's name as the room makes it from its game ("Texas Hold'em NL") in the page's language; a name
+// the operator chose ("Rush Hold'em NL 6-max", a tournament's) is the room's own and stays as written.
+export function tableName(name, variant, betting, variantName) {
+  if (lang === "en" || !name) return name || "";
+  const base = variantName || en[`game.${variant}`];
+  if (base && name === `${base} ${betting}`) return `${gameName(variant, base)} ${bettingShort(betting)}`;
+  return name;
+}
+
 // FL / PL / NL in words, or as the short code for lists ("Omaha PL").
 export function bettingShort(code) {
   return has(`betting.${code}`) ? t(`betting.${code}`) : code || "";

@@ -2,7 +2,7 @@
 // or 6 at a time, or stacked one over another), the table that needs a decision highlighted (and brought
 // forward when stacked), and the one table the keyboard acts on: one that shows its decision on the screen.
 
-import { t } from "./i18n.js";
+import { t, tableName } from "./i18n.js";
 
 const LAYOUT_KEY = "pokerroom.layout";
 const VIEW_KEY = "pokerroom.view";
@@ -130,7 +130,8 @@ export class Layout {
       b.type = "button";
       b.className = "strip-tab";
       b.dataset.table = t.id;
-      b.textContent = (t.model.state && t.model.state.name) || t.id;
+      const st = t.model.state;
+      b.textContent = st && st.name ? tableName(st.name, st.variant, st.betting, st.variant_name) : t.id;
       b.classList.toggle("needs-action", Boolean(t.model.decision));
       b.setAttribute("aria-pressed", t === this.front ? "true" : "false");
       b.addEventListener("click", () => this.bringForward(t));

@@ -1,7 +1,7 @@
 // The lobby: tabs (cash tables; Rush pools and tournaments when the server lists them) and filters.
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
-import { bettingShort, errorText, gameName, named, ordinal, t } from "./i18n.js";
+import { bettingShort, errorText, gameName, named, ordinal, t, tableName } from "./i18n.js";
 
 const FILTERS = ["game", "betting", "stakes", "seats"];
 
@@ -63,9 +63,9 @@ export class Lobby {
   }
 
   tournamentRows() {
-    const t = this.data.tournaments || {};
-    if (Array.isArray(t)) return t.map((r) => ({ ...r, group: r.status === "finished" ? "finished" : r.status === "running" ? "running" : "upcoming" }));
-    return ["running", "upcoming", "finished"].flatMap((group) => (t[group] || []).map((r) => ({ ...r, group })));
+    const all = this.data.tournaments || {};
+    if (Array.isArray(all)) return all.map((r) => ({ ...r, group: r.status === "finished" ? "finished" : r.status === "running" ? "running" : "upcoming" }));
+    return ["running", "upcoming", "finished"].flatMap((group) => (all[group] || []).map((r) => ({ ...r, group })));
   }
 
   // Upcoming / running / finished, sit-and-go or scheduled, and the game.
@@ -152,23 +152,23 @@ export class Lobby {
     this.previewed = id;
     this.renderList();
     const box = this.previewBox;
-    let t;
+    let view;
     try {
-      t = (await api.table(id)).state; // {summary, state}: the state as an observer sees it
+      view = (await api.table(id)).state; // {summary, state}: the state as an observer sees it
     } catch (err) {
       box.textContent = errorText(err);
       return;
     }
     if (this.previewed !== id) return;
     const seats = [];
-    for (let seat = 1; seat <= (t.seats || r.seats); seat += 1) {
-      const p = (t.players || {})[String(seat)];
+    for (let seat = 1; seat <= (view.seats || r.seats); seat += 1) {
+      const p = (view.players || {})[String(seat)];
       seats.push(h("li", { "data-seat": seat, class: p ? "" : "empty" },
         h("span", { text: p ? p.name : t("tile.empty") }), p ? h("b", { text: fmt(p.stack, r.currency) }) : null));
     }
     clear(box).append(
-      h("h3", { text: r.name }),
-      h("p", { class: "hint", text: `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)} \u00b7 ${r.stakes_label || ""}` }),
+      h("h3", { text: nameText(r) }),
+      h("p", { class: "hint", text: `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)} \u00b7 ${stakesText(r)}` }),
       h("ol", { class: "preview-seats", "aria-label": t("lobby.seats") }, ...seats),
       h("button", { type: "button", class: "primary preview-open", onclick: () => this.app.openTable(id),
         text: this.app.tiles.has(id) ? t("lobby.show") : t("lobby.open") }));
@@ -281,7 +281,7 @@ const GAME_ORDER = (r) => {
 };
 const num = (v) => (v === null || v === undefined ? "\u2013" : fmt(v));
 const CASH_COLUMNS = [
-  { key: "name", label: "lobby.col_table", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
+  { key: "name", label: "lobby.col_table", cls: "t-name", value: (r) => r.name, text: nameText },
   { key: "game", label: "lobby.col_game", value: GAME_ORDER, text: gameText },
   { key: "stakes", label: "lobby.col_stakes", value: (r) => bigOf(r), text: stakesText },
   { key: "players", label: "lobby.col_players", num: true, first: -1, value: (r) => r.players, text: (r) => `${r.players}/${r.seats}` },
@@ -318,6 +318,10 @@ function uniq(pairs) {
 
 const ALL_KEYS = { game: "lobby.all_games", betting: "lobby.all_structures", stakes: "lobby.all_stakes",
   seats: "lobby.all_sizes" };
+
+function nameText(r) {
+  return tableName(r.name, r.variant, r.betting, r.variant_name);
+}
 
 function gameText(r) {
   return `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)}`;

@@ -9,7 +9,8 @@ import { LevelClock, rebuyOptions } from "./tournament.js";
 import { PreActions } from "./preactions.js";
 import { RunOut } from "./runout.js";
 import { Motion } from "./motion.js";
-import { bettingShort, errorText, fmtNumber, gameName, named, ordinal, t } from "./i18n.js";
+import { bettingShort, errorText, fmtNumber, named, ordinal, t, tableName } from "./i18n.js";
+import { handText } from "./handwords.js";
 
 // Stud games have antes and a bring-in, no blinds to post.
 const ANTE_ONLY = new Set(["stud", "stud8", "razz", "stud5", "soko"]);
@@ -230,7 +231,7 @@ export class Tile {
   renderHeader() {
     const st = this.model.state;
     patch(this.header, [
-      h("h2", { text: st.name }),
+      h("h2", { text: tableName(st.name, st.variant, st.betting, st.variant_name) }),
       h("span", { class: "stakes", text: stakesLabel(st) }),
       st.tournament ? h("span", { class: "next-level", role: "timer", text: this.levelClock ? this.levelClock.text() : "" }) : null,
       h("span", { class: "spacer" }),
@@ -369,7 +370,7 @@ export class Tile {
       : sp.status && sp.status !== "playing" ? named("seat", sp.status) : "";
     const last = hp && !hand.over && hp.last && hp.last !== "fold" ? lastWord(hp.last) : "";
     if (status || last) info.append(h("div", { class: "status", text: status || last }));
-    if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: hp.description }));
+    if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: handText(hp.description) }));
     const strength = mine && hp && !hp.folded && !hand.over && this.strengthFor(hand, hp);
     if (strength) info.append(h("div", { class: "hand-strength", text: strength }));
     const share = this.runout.equity.get(seat);
@@ -396,7 +397,7 @@ export class Tile {
     if (this.strengthAsked !== key) {
       this.strengthAsked = key;
       api.handValue(hand.variant, cards.join(""), hand.board.join("")).then((v) => {
-        this.strength = { key, text: v.low ? `${v.high} / ${v.low}` : v.high };
+        this.strength = { key, text: handText(v.low ? `${v.high} / ${v.low}` : v.high) };
         this.render();
       }).catch(() => null);
     }
@@ -603,7 +604,7 @@ function savedChat(tableId) {
 export function resultText(r, st) {
   const names = r.winners.map((s) => (st.players[String(s)] || {}).name || t("tile.seat_n", { seat: s }));
   const half = r.half ? ` (${named("half", r.half)})` : "";
-  const what = r.description ? t("log.with", { what: r.description }) : "";
+  const what = r.description ? t("log.with", { what: handText(r.description) }) : "";
   const amount = fmt(r.amount, st.currency);
   if (names.length < 2) return t("log.wins", { who: names[0] || "", amount, half, what });
   const who = t("log.and", { list: names.slice(0, -1).join(", "), last: names[names.length - 1] });
@@ -617,6 +618,11 @@ function lastWord(last) {
   const m = /^draws (\d+)$/.exec(last);
   if (m) return t("last.draws", { n: Number(m[1]) });
   return named("last", last.replace(/ /g, "_")) || last;
+}
+
+// The server lowercases a description inside a sentence ("with two pair, ..."); so does its translation.
+function lowerFirst(text, original) {
+  return /^\p{Ll}/u.test(original) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 function fmtPercent(share) {
@@ -634,7 +640,7 @@ export function dealerLine(text) {
   const raw = m[2].replace(/,/g, "");
   const amount = raw.includes(".") ? raw : fmtNumber(Number(raw));
   const half = m[3] ? ` (${named("half", m[3])})` : "";
-  const what = m[4] ? t("log.with", { what: m[4] }) : "";
+  const what = m[4] ? t("log.with", { what: lowerFirst(handText(m[4]), m[4]) }) : "";
   return t("log.wins", { who: m[1], amount, half, what });
 }
 
