@@ -21,7 +21,7 @@ export default {
   "hdr.six_tables": "6 столов",
   "hdr.stacked": "Стопкой",
   "hdr.four_colour": "Четыре цвета",
-  "hdr.title_flash": "Мигать заголовком",
+  "hdr.title_flash": "Мигание",
   "hdr.sound": "Звук",
   "hdr.balance": "Баланс",
   "hdr.last_hands": "Последние раздачи",
