@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Room
-from tests.web.player import PASSWORD, Player
+from tests.web.player import PASSWORD, Player, Seen
 from tests.web.test_i18n_dicts import DICTS
 
 VISIBLE_TEXT = """() => {
@@ -144,6 +144,17 @@ def test_the_switch_translates_every_visible_string_of_the_lobby_and_a_table(
     page.wait_for_function("t => document.title.includes(t)", arg=title)
     assert untranslated(seen, lang) == []
     assert DICTS[lang]["bar.fold"] in seen
+    # A hand played to its end, then the "Last hands" window: the hand as text and on the replayer's table.
+    p.play(table, Seen(), until=lambda seen, t: int(t.get_attribute("data-hands-played") or 0) >= 1)
+    page.click("#last-hands-btn")
+    last = page.locator("dialog.last-hands")
+    last.locator(".last-list button.link").first.click()
+    last.locator(".hand-events li").first.wait_for()
+    lines = last.locator(".hand-events li").all_inner_texts()
+    seen = texts_of(page)
+    assert untranslated(seen, lang) == []
+    assert lines[0].startswith(DICTS[lang]["log.hand_started"].split(" (")[0]), lines[0]
+    assert DICTS[lang]["last.as_text"] in seen
     assert p.errors == []
 
 

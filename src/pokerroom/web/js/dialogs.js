@@ -2,8 +2,8 @@
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
-import { handText } from "./handwords.js";
-import { errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
+import { handText, withHand } from "./handwords.js";
+import { bettingShort, errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
 
 export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
@@ -214,7 +214,8 @@ function actionLine(e, who, level) {
 export function describe(e, who, you) {
   const w = e.seat !== undefined ? who(e.seat) : "";
   switch (e.type) {
-    case "hand_started": return t("log.hand_started", { game: `${gameName(e.variant, e.variant)} ${e.betting}`, seat: e.button ?? "-" });
+    case "hand_started": return t("log.hand_started", { game: `${gameName(e.variant, e.variant)} ${bettingShort(e.betting)}`,
+      seat: e.button ?? "-" });
     case "posted": return t("log.posts", { who: w, what: named("post", e.what), amount: fmt(e.amount) });
     case "street_started": return `*** ${named("street", e.name)} ***`;
     case "cards_dealt": return e.seat === you || e.up.some(Boolean) ? t("log.dealt", { who: w, cards: cards(e.cards) }) : "";
@@ -229,7 +230,7 @@ export function describe(e, who, you) {
     case "cards_shown": return t("log.shows", { who: w, cards: cards(e.cards) }) + (e.description ? ` (${handText(e.description)})` : "");
     case "mucked": return e.cards && e.cards.length ? t("log.mucks_cards", { who: w, cards: cards(e.cards) }) : t("log.mucks", { who: w });
     case "pot_awarded": return t("log.wins", { who: e.winners.map(who).join(", "), amount: fmt(e.amount),
-      half: e.half ? ` (${named("half", e.half)})` : "", what: e.description ? t("log.with", { what: handText(e.description) }) : "" });
+      half: e.half ? ` (${named("half", e.half)})` : "", what: withHand(e.description) });
     case "hand_ended": return t("log.hand_over");
     default: return "";
   }

@@ -45,6 +45,14 @@ function phrase(text) {
   return null;
 }
 
+// " with a pair of fives" after a winner: the description inside a sentence starts in lower case once said
+// again (the server's English is kept as it is).
+export function withHand(text) {
+  if (!text) return "";
+  const said = handText(text);
+  return t("log.with", { what: lang === "en" ? said : said.charAt(0).toLowerCase() + said.slice(1) });
+}
+
 // "Flush, ace high / 8-6-4-2-A low" (a high and a low hand) is said part by part.
 export function handText(text) {
   if (!text || lang === "en") return text || "";

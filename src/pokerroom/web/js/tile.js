@@ -9,8 +9,8 @@ import { LevelClock, rebuyOptions } from "./tournament.js";
 import { PreActions } from "./preactions.js";
 import { RunOut } from "./runout.js";
 import { Motion } from "./motion.js";
-import { bettingShort, errorText, fmtNumber, named, ordinal, t, tableName } from "./i18n.js";
-import { handText } from "./handwords.js";
+import { bettingShort, errorText, fmtNumber, lang, named, ordinal, t, tableName } from "./i18n.js";
+import { handText, withHand } from "./handwords.js";
 
 // Stud games have antes and a bring-in, no blinds to post.
 const ANTE_ONLY = new Set(["stud", "stud8", "razz", "stud5", "soko"]);
@@ -604,7 +604,7 @@ function savedChat(tableId) {
 export function resultText(r, st) {
   const names = r.winners.map((s) => (st.players[String(s)] || {}).name || t("tile.seat_n", { seat: s }));
   const half = r.half ? ` (${named("half", r.half)})` : "";
-  const what = r.description ? t("log.with", { what: handText(r.description) }) : "";
+  const what = withHand(r.description);
   const amount = fmt(r.amount, st.currency);
   if (names.length < 2) return t("log.wins", { who: names[0] || "", amount, half, what });
   const who = t("log.and", { list: names.slice(0, -1).join(", "), last: names[names.length - 1] });
@@ -620,11 +620,6 @@ function lastWord(last) {
   return named("last", last.replace(/ /g, "_")) || last;
 }
 
-// The server lowercases a description inside a sentence ("with two pair, ..."); so does its translation.
-function lowerFirst(text, original) {
-  return /^\p{Ll}/u.test(original) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
-}
-
 function fmtPercent(share) {
   return `${new Intl.NumberFormat(document.documentElement.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 })
     .format(100 * share)}%`;
@@ -633,6 +628,7 @@ function fmtPercent(share) {
 // A dealer line of the server (English: "alice wins 1,200 (high) with a flush", "Operator: ...") in the
 // page's language; a line of another shape is shown as the server wrote it.
 export function dealerLine(text) {
+  if (lang === "en") return text;
   const op = /^Operator: (.*)$/s.exec(text);
   if (op) return t("log.operator", { text: op[1] });
   const m = /^(.+?) wins ([\d,.]+)(?: \((high|low)\))?(?: with (.+))?$/s.exec(text);
@@ -640,7 +636,7 @@ export function dealerLine(text) {
   const raw = m[2].replace(/,/g, "");
   const amount = raw.includes(".") ? raw : fmtNumber(Number(raw));
   const half = m[3] ? ` (${named("half", m[3])})` : "";
-  const what = m[4] ? t("log.with", { what: lowerFirst(handText(m[4]), m[4]) }) : "";
+  const what = withHand(m[4]);
   return t("log.wins", { who: m[1], amount, half, what });
 }
 
