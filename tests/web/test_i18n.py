@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -240,3 +241,31 @@ def test_a_protocol_error_is_shown_translated(room: Room, context_for: Any) -> N
     assert error["code"] == code and f"err.{code}" in DICTS["bg"]
     assert notice.inner_text() == DICTS["bg"][f"err.{code}"]
     assert notice.inner_text() != error["message"]
+
+
+WORDS_IN_PAGE = "\n".join(
+    line
+    for line in (Path(__file__).parent / "i18n_words.js").read_text(encoding="utf-8").splitlines()
+    if not line.startswith("//")
+).strip()[1:-1]  # the function inside the parentheses
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("ru-RU", "ru"), ("bg-BG", "bg")])
+def test_every_bar_street_and_hand_line_is_translated(
+    room: Room, context_for: Any, locale: str, lang: str
+) -> None:
+    """What the table shows in other games and moments than the test above meets: the bars of a stud
+    completion, a draw and a discard and the showdown, the streets, a split pot, stakes and tournament
+    levels, the level clock, the pre-actions and the "Last hands" lines of a draw hand."""
+    page = context_for(locale)
+    page.goto(room.url + "/")
+    page.wait_for_selector("#login:not([hidden])")
+    words = [w.strip() for w in page.evaluate(WORDS_IN_PAGE)]
+    assert len(words) > 40
+    assert untranslated(words, lang) == []
+    english = context_for("en-US")
+    english.goto(room.url + "/")
+    english.wait_for_selector("#login:not([hidden])")
+    same = [w.strip() for w in english.evaluate(WORDS_IN_PAGE)]
+    assert len(untranslated(same, lang)) > 30, "in English the same words are the English strings"
+    assert DICTS[lang]["street.discard"] in words and DICTS[lang]["bar.stand_pat"] in words

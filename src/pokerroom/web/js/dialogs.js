@@ -90,7 +90,7 @@ export class Cashier {
       h("td", { class: "num", text: fmt(e.amount, ledger.currency) }),
       h("td", { class: "num", text: e.balance !== undefined ? fmt(e.balance, ledger.currency) : "" })));
     const handRows = hands.hands.map((x) => h("li", {},
-      h("span", { text: `${x.hand_id} ${gameName(x.game, x.game)} ` }),
+      h("span", { text: `${x.hand_id} ${storedGame(x.game)} ` }),
       h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.phh`, download: `${x.hand_id}.phh`, text: "PHH" }), " ",
       h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.txt`, download: `${x.hand_id}.txt`, text: t("cash.text") })));
     clear(this.body).append(
@@ -176,6 +176,12 @@ export class LastHands {
     this.verdict.dataset.browser = ok ? "ok" : "failed";
     this.app.socket.send({ type: "verify_hand", hand_id: handId });
   }
+}
+
+// A stored hand's game, "holdem/NL", as the lobby words it ("Texas Hold'em NL", "Техасский Холдем НЛ").
+function storedGame(code) {
+  const [variant, betting] = String(code || "").split("/");
+  return betting ? `${gameName(variant, variant)} ${bettingShort(betting)}` : gameName(code, code);
 }
 
 function cards(list) {

@@ -211,7 +211,7 @@ export class Lobby {
                 msg.textContent = ` ${t("t.registered")}`;
                 this.app.refreshBalance();
               } catch (err) {
-                msg.textContent = ` ${err.message}`;
+                msg.textContent = ` ${errorText(err)}`;
               }
             }, text: t("t.register") }),
             h("button", { type: "button", class: "t-unregister", onclick: async () => {
@@ -220,7 +220,7 @@ export class Lobby {
                 msg.textContent = ` ${t("t.unregistered")}`;
                 this.app.refreshBalance();
               } catch (err) {
-                msg.textContent = ` ${err.message}`;
+                msg.textContent = ` ${errorText(err)}`;
               }
             }, text: t("t.unregister") }),
             msg);
