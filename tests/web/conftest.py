@@ -191,7 +191,8 @@ def browser(room: Room) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # English, whatever the machine's language (the tests read the English strings; test_i18n the others).
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     pg = context.new_page()
     pg.set_default_timeout(15_000)
     try:

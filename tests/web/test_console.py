@@ -94,7 +94,9 @@ def test_an_admin_opens_a_table_that_a_player_sees_in_the_lobby_and_plays_at(roo
         )
 
     run(room, bots())
-    other = page.context.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    other = page.context.browser.new_context(
+        viewport={"width": 1280, "height": 900}, locale="en-US"
+    ).new_page()
     other.set_default_timeout(15_000)
     p = Player(other, room.url)
     p.register()
@@ -146,7 +148,9 @@ def test_an_admin_schedules_a_sit_and_go_that_bots_fill_and_finish(room: Room, p
 
 def test_an_adjustment_is_in_the_players_cashier_and_in_the_audit_log(room: Room, page: Any) -> None:
     errors = console(page, room, "players")
-    other = page.context.browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    other = page.context.browser.new_context(
+        viewport={"width": 1280, "height": 900}, locale="en-US"
+    ).new_page()
     p = Player(other, room.url)
     p.register()
     page.locator("#player-search input[name=q]").fill(p.name)

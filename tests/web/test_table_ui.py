@@ -20,7 +20,7 @@ TABLES = ("holdem-nl", "omaha8-fl", "stud-fl", "razz-fl", "deuce7_triple-fl", "i
 
 @pytest.fixture
 def small_page(browser: Any) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     pg = context.new_page()
     pg.set_default_timeout(15_000)
     try:
@@ -31,7 +31,9 @@ def small_page(browser: Any) -> Any:
 
 @pytest.fixture
 def phone(browser: Any) -> Any:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-US"
+    )
     pg = context.new_page()
     pg.set_default_timeout(15_000)
     try:

@@ -1,10 +1,11 @@
 // The HTTP API (src/pokerroom/server/http.py). The session cookie is set by login/register.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details || {};
   }
 }
 
@@ -26,7 +27,7 @@ export async function call(method, path, body) {
     const detail = (data && (data.detail || data)) || {};
     let message = detail.message || res.statusText;
     if (Array.isArray(detail)) message = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-    throw new ApiError(res.status, detail.code || "http_" + res.status, message);
+    throw new ApiError(res.status, detail.code || "http_" + res.status, message, detail.details);
   }
   return data;
 }

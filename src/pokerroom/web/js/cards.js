@@ -1,5 +1,6 @@
 // Cards drawn by us in SVG, with names for screen readers ("Ace of spades", "Face-down card").
 import { s } from "./dom.js";
+import { t } from "./i18n.js";
 
 const RANKS = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven",
   6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" };
@@ -8,16 +9,16 @@ const SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 
 export function parseCard(text) {
   if (!text || text === "??") return null;
-  const t = String(text);
-  const rank = t.length === 3 ? "T" : t[0].toUpperCase();
-  const suit = t[t.length - 1].toLowerCase();
+  const str = String(text);
+  const rank = str.length === 3 ? "T" : str[0].toUpperCase();
+  const suit = str[str.length - 1].toLowerCase();
   if (!RANKS[rank] || !SUITS[suit]) return null;
   return { rank, suit };
 }
 
 export function cardName(text) {
   const c = parseCard(text);
-  return c ? `${RANKS[c.rank]} of ${SUITS[c.suit]}` : "Face-down card";
+  return c ? t(`card.${c.suit}`, { rank: t(`rank.${c.rank}`) }) : t("card.down");
 }
 
 // One card as an <svg>. opts: {down: true} marks an own face-down stud card; {selectable, selected}.
@@ -32,7 +33,7 @@ export function cardSvg(text, opts = {}) {
     class: classes.join(" "),
     viewBox: "0 0 60 84",
     role: "img",
-    "aria-label": cardName(text) + (opts.down ? " (face down)" : ""),
+    "aria-label": opts.down ? t("card.face_down", { card: cardName(text) }) : cardName(text),
     "data-card": c ? text : "??",
   });
   if (!c) {

@@ -2,12 +2,14 @@
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
+import { handText, withHand } from "./handwords.js";
+import { bettingShort, errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
 
 export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
   const el = h("dialog", { class: `dialog ${cls}`, "aria-label": title },
     h("header", {}, h("h2", { text: title }),
-      h("button", { type: "button", class: "dialog-close", "aria-label": "Close", onclick: () => el.close(), text: "\u00d7" })),
+      h("button", { type: "button", class: "dialog-close", "aria-label": t("dlg.close"), onclick: () => el.close(), text: "\u00d7" })),
     body);
   document.body.append(el);
   return { el, body };
@@ -16,7 +18,7 @@ export function dialog(title, cls) {
 export class SitDialog {
   constructor(app) {
     this.app = app;
-    const { el, body } = dialog("Take a seat", "sit-dialog");
+    const { el, body } = dialog(t("sit.title"), "sit-dialog");
     this.el = el;
     this.body = body;
   }
@@ -26,25 +28,26 @@ export class SitDialog {
     const { min } = st.cash.buy_in;
     const max = st.cash.buy_in.max || 0; // 0: no maximum
     const amount = h("input", { type: "number", name: "buy_in", min, max: max || undefined, step: 1,
-      value: max || 2 * min, required: true, "aria-label": "Buy-in" });
-    const range = max ? `between ${fmt(min, st.currency)} and ${fmt(max, st.currency)}` : `at least ${fmt(min, st.currency)}`;
+      value: max || 2 * min, required: true, "aria-label": t("sit.buy_in") });
+    const range = max ? t("sit.between", { min: fmt(min, st.currency), max: fmt(max, st.currency) })
+      : t("sit.at_least", { min: fmt(min, st.currency) });
     const postNow = h("input", { type: "checkbox", name: "post_now" });
     const err = h("p", { class: "error", role: "alert" });
     const form = h("form", { method: "dialog", onsubmit: (ev) => {
       ev.preventDefault();
       const v = Math.round(Number(amount.value));
       if (!(v >= min && (!max || v <= max))) {
-        err.textContent = `The buy-in is ${range}.`;
+        err.textContent = t("sit.bad_buy_in", { range });
         return;
       }
       tile.send({ type: "sit", table: tile.id, seat, buy_in: v, post_now: postNow.checked });
       this.el.close();
     } },
-    h("p", { text: `${st.name}, seat ${seat}. Buy in ${range}.` }),
-    h("label", {}, "Buy-in ", amount),
-    h("label", { class: "check" }, postNow, " Post a big blind now (otherwise wait for the big blind)"),
+    h("p", { text: t("sit.intro", { name: st.name, seat, range }) }),
+    h("label", {}, `${t("sit.buy_in")} `, amount),
+    h("label", { class: "check" }, postNow, ` ${t("sit.post_now")}`),
     err,
-    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary sit-confirm", text: "Sit down" })));
+    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary sit-confirm", text: t("sit.sit_down") })));
     clear(this.body).append(form);
     this.el.showModal();
     amount.focus();
@@ -54,13 +57,13 @@ export class SitDialog {
 export class Cashier {
   constructor(app) {
     this.app = app;
-    const { el, body } = dialog("Cashier", "cashier");
+    const { el, body } = dialog(t("cash.title"), "cashier");
     this.el = el;
     this.body = body;
   }
 
   async open() {
-    clear(this.body).append(h("p", { text: "Loading..." }));
+    clear(this.body).append(h("p", { text: t("dlg.loading") }));
     this.el.showModal();
     let account;
     let ledger;
@@ -68,7 +71,7 @@ export class Cashier {
     try {
       [account, ledger, hands] = await Promise.all([api.account(), api.ledger(), api.hands()]);
     } catch (err) {
-      clear(this.body).append(h("p", { class: "error", text: err.message }));
+      clear(this.body).append(h("p", { class: "error", text: errorText(err) }));
       return;
     }
     const b = account.balances;
@@ -78,46 +81,46 @@ export class Cashier {
         this.open();
         this.app.refreshBalance();
       } catch (err) {
-        refill.after(h("span", { class: "error", text: ` ${err.message}` }));
+        refill.after(h("span", { class: "error", text: ` ${errorText(err)}` }));
       }
-    }, text: "Refill play money" });
+    }, text: t("cash.refill") });
     const rows = ledger.entries.map((e) => h("tr", {},
-      h("td", { text: (e.created_at || e.at || "").replace("T", " ").slice(0, 19) }),
-      h("td", { text: e.kind || e.type || "" }),
+      h("td", { text: fmtDateTime(e.created_at || e.at || "") }),
+      h("td", { text: named("ledger", e.kind || e.type || "") }),
       h("td", { class: "num", text: fmt(e.amount, ledger.currency) }),
       h("td", { class: "num", text: e.balance !== undefined ? fmt(e.balance, ledger.currency) : "" })));
     // Each stored hand: when, where, the game and stakes, what it won or lost us; replay it or download it.
     const handRows = hands.hands.map((x) => {
       const net = x.net ?? null;
       return h("tr", { "data-hand-id": x.hand_id },
-        h("td", { text: (x.ended_at || "").replace("T", " ").slice(0, 16) }),
+        h("td", { text: x.ended_at ? fmtDateTime(x.ended_at) : "" }),
         h("td", { text: x.table_name || x.table }),
-        h("td", { text: `${x.variant_name || x.game}${x.betting ? " " + x.betting : ""}` }),
+        h("td", { text: storedGame(x.game) }),
         h("td", { class: "stakes", text: x.stakes_label || "" }),
         h("td", { class: `num net ${net > 0 ? "won" : net < 0 ? "lost" : ""}`, "data-net": net ?? "",
           text: net === null ? "" : `${net > 0 ? "+" : ""}${fmt(net, x.currency)}` }),
         h("td", {},
-          h("button", { type: "button", class: "link replay-btn", onclick: () => this.replay(x.hand_id), text: "Replay" }), " ",
+          h("button", { type: "button", class: "link replay-btn", onclick: () => this.replay(x.hand_id), text: t("cash.replay") }), " ",
           h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.phh`, download: `${x.hand_id}.phh`, text: "PHH" }), " ",
-          h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.txt`, download: `${x.hand_id}.txt`, text: "text" })));
+          h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.txt`, download: `${x.hand_id}.txt`, text: t("cash.text") })));
     });
     this.replayBox = h("div", { class: "cashier-replay" });
     clear(this.body).append(
       h("section", { class: "balances" },
-        h("div", {}, "Play money: ", h("b", { class: "balance-play", text: fmt(b.PLAY ?? 0) })),
-        h("div", {}, "Loyalty points: ", h("b", { text: ((b.POINTS ?? 0) / 100).toFixed(2) })),
+        h("div", {}, `${t("cash.play_money")} `, h("b", { class: "balance-play", text: fmt(b.PLAY ?? 0) })),
+        h("div", {}, `${t("cash.points")} `, h("b", { text: fmt(b.POINTS ?? 0, "POINTS_CENTS") })),
         refill),
-      h("h3", { text: "Ledger" }),
+      h("h3", { text: t("cash.ledger") }),
       rows.length
-        ? h("table", { class: "ledger" }, h("thead", {}, h("tr", {}, ...["When", "What", "Amount", "Balance"].map((t) => h("th", { text: t })))), h("tbody", {}, rows))
-        : h("p", { text: "No entries yet." }),
-      h("h3", { text: "Hand histories" }),
-      h("p", {}, "All your hands: ",
+        ? h("table", { class: "ledger" }, h("thead", {}, h("tr", {}, ...["cash.when", "cash.what", "cash.amount", "cash.balance"].map((k) => h("th", { text: t(k) })))), h("tbody", {}, rows))
+        : h("p", { text: t("cash.no_entries") }),
+      h("h3", { text: t("cash.histories") }),
+      h("p", {}, `${t("cash.all_hands")} `,
         h("a", { class: "dl-phh", href: "/api/hands/export.phhs", download: "hands.phhs", text: "PHH" }), " \u00b7 ",
-        h("a", { class: "dl-txt", href: "/api/hands/export.txt", download: "hands.txt", text: "text" })),
+        h("a", { class: "dl-txt", href: "/api/hands/export.txt", download: "hands.txt", text: t("cash.text") })),
       handRows.length
-        ? h("table", { class: "hand-list" }, h("thead", {}, h("tr", {}, ...["Ended", "Table", "Game", "Stakes", "Result", ""].map((t) => h("th", { text: t })))), h("tbody", {}, handRows))
-        : h("p", { text: "No hands yet." }),
+        ? h("table", { class: "hand-list" }, h("thead", {}, h("tr", {}, ...["cash.ended", "cash.table", "cash.game", "cash.stakes", "cash.result", ""].map((k) => h("th", { text: k ? t(k) : "" })))), h("tbody", {}, handRows))
+        : h("p", { text: t("cash.no_hands") }),
       this.replayBox,
     );
   }
@@ -128,15 +131,15 @@ export class Cashier {
     try {
       msg = await api.handReplay(handId);
     } catch (err) {
-      clear(this.replayBox).append(h("p", { class: "error", text: err.message }));
+      clear(this.replayBox).append(h("p", { class: "error", text: errorText(err) }));
       return;
     }
     if (this.replayTile) this.replayTile.destroy();
     this.replayTile = this.app.replayTile({ ...msg, table: msg.table_name || msg.table });
     const names = msg.players || {};
-    const lines = describeHand(msg.events, (seat) => names[String(seat)] || `Seat ${seat}`, msg.seat);
+    const lines = describeHand(msg.events, (seat) => names[String(seat)] || t("tile.seat_n", { seat }), msg.seat);
     clear(this.replayBox).append(h("h3", { text: `${msg.table_name || msg.table} ${msg.hand_id}` }), this.replayTile.el,
-      h("details", { class: "hand-text" }, h("summary", { text: "As text" }),
+      h("details", { class: "hand-text" }, h("summary", { text: t("cash.as_text") }),
         h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
     this.replayBox.scrollIntoView({ block: "nearest" });
   }
@@ -145,7 +148,7 @@ export class Cashier {
 export class LastHands {
   constructor(app) {
     this.app = app;
-    const { el, body } = dialog("Last hands", "last-hands");
+    const { el, body } = dialog(t("hdr.last_hands"), "last-hands");
     this.el = el;
     this.body = body;
     this.list = h("ol", { class: "last-list" });
@@ -154,7 +157,7 @@ export class LastHands {
   }
 
   open() {
-    clear(this.list).append(h("li", { text: "Loading..." }));
+    clear(this.list).append(h("li", { text: t("dlg.loading") }));
     clear(this.detail);
     this.app.socket.send({ type: "last_hands" });
     if (!this.el.open) this.el.showModal();
@@ -163,37 +166,37 @@ export class LastHands {
   onMessage(msg) {
     if (msg.type === "last_hands") {
       clear(this.list);
-      if (!msg.hands.length) this.list.append(h("li", { text: "No hands yet in this session." }));
+      if (!msg.hands.length) this.list.append(h("li", { text: t("last.none") }));
       for (const x of [...msg.hands].reverse()) {
         this.list.append(h("li", {}, h("button", { type: "button", class: "link",
           onclick: () => this.app.socket.send({ type: "last_hands", hand_id: x.hand_id }),
-          text: `${x.table} \u00b7 ${x.hand_id} \u00b7 ${x.started_at.slice(11, 19)}` })));
+          text: `${x.table} \u00b7 ${x.hand_id} \u00b7 ${fmtTime(x.started_at)}` })));
       }
     } else if (msg.type === "last_hand") {
       const names = msg.players || {};
-      const who = (seat) => names[String(seat)] || `Seat ${seat}`;
+      const who = (seat) => names[String(seat)] || t("tile.seat_n", { seat });
       const lines = describeHand(msg.events, who, msg.seat);
       if (this.replay) this.replay.destroy();
       this.replay = this.app.replayTile(msg); // the hand on a table, street by street (replay.js)
       clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }), this.replay.el,
-        h("details", { class: "hand-text", open: true }, h("summary", { text: "As text" }),
+        h("details", { class: "hand-text", open: true }, h("summary", { text: t("last.as_text") }),
           h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
       const proof = msg.proof || this.app.fairness.proofs.get(msg.hand_id);
       if (proof) {
         this.verdict = h("div", { class: "verify-result", role: "status" });
         this.detail.append(h("p", {}, h("button", { type: "button", class: "link verify",
-          onclick: () => this.verify(msg.hand_id, proof), text: "Verify" }),
-          ` the deck (commitment ${proof.commitment.slice(0, 16)}\u2026)`), this.verdict);
+          onclick: () => this.verify(msg.hand_id, proof), text: t("last.verify") }),
+          ` ${t("last.verify_deck", { commitment: `${proof.commitment.slice(0, 16)}\u2026` })}`), this.verdict);
       }
     } else if (msg.type === "hand_verified" && this.verdict && msg.hand_id === this.verifying) {
       const room = msg.ok
-        ? [`The cards of your history were dealt from this deck in order (${msg.checked} compared).`]
-        : msg.problems.map((p) => `Differs: ${p}`);
+        ? [t("fair.room_ok", { n: msg.checked })]
+        : msg.problems.map((p) => t("fair.differs", { problem: p }));
       const list = this.verdict.querySelector("ul");
-      for (const t of [...room, ...msg.notes.map((n) => `Note: ${n}`)]) list.append(h("li", { text: t }));
+      for (const line of [...room, ...msg.notes.map((n) => t("fair.note", { note: n }))]) list.append(h("li", { text: line }));
       this.verdict.dataset.room = msg.ok ? "ok" : "failed";
       this.verdict.querySelector(".verify-head").textContent =
-        msg.ok && this.verdict.dataset.browser === "ok" ? "OK" : "FAILED";
+        msg.ok && this.verdict.dataset.browser === "ok" ? t("fair.ok") : t("fair.failed");
     }
   }
 
@@ -202,11 +205,17 @@ export class LastHands {
   verify(handId, proof) {
     const { ok, lines } = this.app.fairness.check(handId, proof);
     this.verifying = handId;
-    clear(this.verdict).append(h("strong", { class: "verify-head", text: ok ? "Checking..." : "FAILED" }),
-      h("ul", {}, lines.map((t) => h("li", { text: t }))));
+    clear(this.verdict).append(h("strong", { class: "verify-head", text: ok ? t("fair.checking") : t("fair.failed") }),
+      h("ul", {}, lines.map((line) => h("li", { text: line }))));
     this.verdict.dataset.browser = ok ? "ok" : "failed";
     this.app.socket.send({ type: "verify_hand", hand_id: handId });
   }
+}
+
+// A stored hand's game, "holdem/NL", as the lobby words it ("Texas Hold'em NL", "Техасский Холдем НЛ").
+function storedGame(code) {
+  const [variant, betting] = String(code || "").split("/");
+  return betting ? `${gameName(variant, variant)} ${bettingShort(betting)}` : gameName(code, code);
 }
 
 function cards(list) {
@@ -229,35 +238,40 @@ export function describeHand(events, who, you) {
 }
 
 function actionLine(e, who, level) {
-  const allIn = e.all_in ? " and is all-in" : "";
+  const p = { who: who(e.seat), amount: fmt(e.amount), total: fmt(e.total), by: fmt(e.total - level),
+    all_in: e.all_in ? t("log.and_all_in") : "" };
   switch (e.action) {
-    case "fold": return `${who(e.seat)} folds`;
-    case "check": return `${who(e.seat)} checks`;
-    case "call": return `${who(e.seat)} calls ${fmt(e.amount)}${allIn}`;
-    case "bring_in": return `${who(e.seat)} brings in for ${fmt(e.amount)}${allIn}`;
-    case "bet": return `${who(e.seat)} bets ${fmt(e.amount)}${allIn}`;
-    case "complete": return `${who(e.seat)} completes it to ${fmt(e.total)}${allIn}`;
-    default: return `${who(e.seat)} raises ${fmt(e.total - level)} to ${fmt(e.total)}${allIn}`;
+    case "fold": return t("log.folds", p);
+    case "check": return t("log.checks", p);
+    case "call": return t("log.calls", p);
+    case "bring_in": return t("log.brings_in", p);
+    case "bet": return t("log.bets", p);
+    case "complete": return t("log.completes", p);
+    default: return t("log.raises", p);
   }
 }
 
 export function describe(e, who, you) {
+  const w = e.seat !== undefined ? who(e.seat) : "";
   switch (e.type) {
-    case "hand_started": return `Hand started (${e.variant} ${e.betting}), button seat ${e.button ?? "-"}`;
-    case "posted": return `${who(e.seat)} posts ${e.what.replace("_", " ")} ${fmt(e.amount)}`;
-    case "street_started": return `*** ${e.name} ***`;
-    case "cards_dealt": return e.seat === you || e.up.some(Boolean) ? `${who(e.seat)} is dealt ${cards(e.cards)}` : "";
-    case "board_dealt": return `Board: ${cards(e.cards)}`;
-    case "action": return `${who(e.seat)} ${e.action}${e.amount ? " " + fmt(e.amount) : ""}${e.all_in ? " (all-in)" : ""}`;
-    case "bet_returned": return `${fmt(e.amount)} returned to ${who(e.seat)}`;
+    case "hand_started": return t("log.hand_started", { game: `${gameName(e.variant, e.variant)} ${bettingShort(e.betting)}`,
+      seat: e.button ?? "-" });
+    case "posted": return t("log.posts", { who: w, what: named("post", e.what), amount: fmt(e.amount) });
+    case "street_started": return `*** ${named("street", e.name)} ***`;
+    case "cards_dealt": return e.seat === you || e.up.some(Boolean) ? t("log.dealt", { who: w, cards: cards(e.cards) }) : "";
+    case "board_dealt": return t("log.board", { cards: cards(e.cards) });
+    case "action": return `${w} ${e.action}${e.amount ? " " + fmt(e.amount) : ""}${e.all_in ? " (all-in)" : ""}`;
+    case "bet_returned": return t("log.returned", { who: w, amount: fmt(e.amount) });
     case "drew": return e.seat === you
-      ? `${who(e.seat)} discards ${cards(e.discarded) || "nothing"}, draws ${cards(e.received) || "nothing"}`
-      : `${who(e.seat)} draws ${e.received.length}`;
-    case "discarded": return `${who(e.seat)} discards ${e.seat === you ? cards(e.cards) : e.cards.length}`;
-    case "cards_shown": return `${who(e.seat)} shows ${cards(e.cards)}${e.description ? " (" + e.description + ")" : ""}`;
-    case "mucked": return e.cards && e.cards.length ? `${who(e.seat)} mucks ${cards(e.cards)}` : `${who(e.seat)} mucks`;
-    case "pot_awarded": return `${e.winners.map(who).join(", ")} wins ${fmt(e.amount)}${e.half ? " (" + e.half + ")" : ""}${e.description ? " with " + e.description : ""}`;
-    case "hand_ended": return "Hand over";
+      ? t("log.discards_draws", { who: w, out: cards(e.discarded) || t("log.nothing"), in: cards(e.received) || t("log.nothing") })
+      : t("log.draws", { who: w, n: e.received.length });
+    case "discarded": return e.seat === you ? t("log.discards", { who: w, cards: cards(e.cards) })
+      : t("log.discards_n", { who: w, n: e.cards.length });
+    case "cards_shown": return t("log.shows", { who: w, cards: cards(e.cards) }) + (e.description ? ` (${handText(e.description)})` : "");
+    case "mucked": return e.cards && e.cards.length ? t("log.mucks_cards", { who: w, cards: cards(e.cards) }) : t("log.mucks", { who: w });
+    case "pot_awarded": return t("log.wins", { who: e.winners.map(who).join(", "), amount: fmt(e.amount),
+      half: e.half ? ` (${named("half", e.half)})` : "", what: withHand(e.description) });
+    case "hand_ended": return t("log.hand_over");
     default: return "";
   }
 }
@@ -267,7 +281,7 @@ export { cardName };
 export class PoolDialog {
   constructor(app) {
     this.app = app;
-    const { el, body } = dialog("Join a Rush pool", "pool-dialog");
+    const { el, body } = dialog(t("pool.title"), "pool-dialog");
     this.el = el;
     this.body = body;
   }
@@ -276,26 +290,26 @@ export class PoolDialog {
     const { min } = pool.buy_in;
     const max = pool.buy_in.max || 0;
     const amount = h("input", { type: "number", name: "buy_in", min, max: max || undefined, step: 1,
-      value: max || 2 * min, "aria-label": "Buy-in per entry" });
+      value: max || 2 * min, "aria-label": t("pool.buy_in") });
     const entries = h("input", { type: "number", name: "entries", min: 1, max: pool.max_entries || 4, value: 1,
-      "aria-label": "Entries" });
+      "aria-label": t("pool.entries") });
     const err = h("p", { class: "error", role: "alert" });
     const form = h("form", { onsubmit: (ev) => {
       ev.preventDefault();
       const v = Math.round(Number(amount.value));
       const n = Math.round(Number(entries.value));
       if (!(v >= min && (!max || v <= max)) || !(n >= 1 && n <= (pool.max_entries || 4))) {
-        err.textContent = "Check the buy-in and the number of entries.";
+        err.textContent = t("pool.bad");
         return;
       }
       this.app.joinPool(pool, n, v);
       this.el.close();
     } },
-    h("p", { text: `${pool.name}: every fold takes you to a new hand at once. Each entry is its own window.` }),
-    h("label", {}, "Buy-in per entry ", amount),
-    h("label", {}, "Entries ", entries),
+    h("p", { text: t("pool.intro", { name: pool.name }) }),
+    h("label", {}, `${t("pool.buy_in")} `, amount),
+    h("label", {}, `${t("pool.entries")} `, entries),
     err,
-    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary pool-confirm", text: "Join" })));
+    h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary pool-confirm", text: t("lobby.join") })));
     clear(this.body).append(form);
     this.el.showModal();
   }

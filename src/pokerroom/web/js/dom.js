@@ -1,3 +1,5 @@
+import { fmtMoney, fmtNumber } from "./i18n.js";
+
 // Small DOM helpers. User data is always set as text (textContent / attributes), never as HTML.
 
 export function h(tag, attrs = {}, ...children) {
@@ -48,8 +50,9 @@ export function unescapeText(text) {
 
 export function fmt(amount, currency = "PLAY") {
   if (amount === null || amount === undefined) return "";
-  if (currency === "PLAY" || currency === "POINTS" || currency === "CHIPS") return Number(amount).toLocaleString("en-US");
-  return (amount / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // In the page's language (1,234 / 1 234); the operator's console is always English.
+  if (currency === "PLAY" || currency === "POINTS" || currency === "CHIPS") return fmtNumber(Number(amount));
+  return fmtMoney(amount);
 }
 
 // Replace the children of ``container`` by ``children``, keeping every old element whose freshly drawn

@@ -6,6 +6,8 @@
 // dealt from the deck in the dealing order needs the rules engine: the room runs the same check as
 // `pokerroom verify` on the player's own history ("verify_hand"), and its answer is shown beside ours.
 
+import { t } from "./i18n.js";
+
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -78,26 +80,26 @@ export class Fairness {
   check(handId, proof) {
     const lines = [];
     let ok = true;
-    if (!proof) return { ok: false, lines: ["No deck proof for this hand."] };
+    if (!proof) return { ok: false, lines: [t("fair.no_proof")] };
     const computed = sha256hex(`${proof.salt}:${proof.deck}`);
-    if (computed === proof.commitment) lines.push(`SHA-256(salt:deck) is the commitment ${proof.commitment}.`);
+    if (computed === proof.commitment) lines.push(t("fair.hash_ok", { commitment: proof.commitment }));
     else {
       ok = false;
-      lines.push(`SHA-256(salt:deck) is ${computed}, but the commitment is ${proof.commitment}.`);
+      lines.push(t("fair.hash_bad", { computed, commitment: proof.commitment }));
     }
     const seen = this.seen.get(handId);
-    if (seen === undefined) lines.push("This page did not see the hand start: compare the commitment yourself.");
-    else if (seen === proof.commitment) lines.push("It is the commitment this page received when the hand started.");
+    if (seen === undefined) lines.push(t("fair.not_seen"));
+    else if (seen === proof.commitment) lines.push(t("fair.seen_same"));
     else {
       ok = false;
-      lines.push(`This page received the commitment ${seen} when the hand started: it differs.`);
+      lines.push(t("fair.seen_other", { seen }));
     }
     try {
       const deck = JSON.parse(proof.deck);
-      lines.push(`The deck, in dealing order: ${deck.cards}`);
+      lines.push(t("fair.deck", { cards: deck.cards }));
     } catch {
       ok = false;
-      lines.push("The deck is not readable.");
+      lines.push(t("fair.unreadable"));
     }
     return { ok, lines };
   }

@@ -2,6 +2,8 @@
 // or 6 at a time, or stacked one over another), the table that needs a decision highlighted (and brought
 // forward when stacked), and the one table the keyboard acts on: one that shows its decision on the screen.
 
+import { t, tableName } from "./i18n.js";
+
 const LAYOUT_KEY = "pokerroom.layout";
 const VIEW_KEY = "pokerroom.view";
 // Columns and rows of each fitted layout.
@@ -56,7 +58,7 @@ export class Layout {
     app.$("#lobby").hidden = this.view !== "lobby";
     this.host.hidden = this.view !== "tables";
     const toggle = app.$("#tables-toggle");
-    toggle.textContent = `Tables (${app.tiles.size})`;
+    toggle.textContent = t("hdr.tables", { n: app.tiles.size });
     toggle.disabled = app.tiles.size === 0;
     toggle.setAttribute("aria-pressed", this.view === "tables" ? "true" : "false");
     app.$("#lobby-toggle").setAttribute("aria-pressed", this.view === "lobby" ? "true" : "false");
@@ -128,7 +130,8 @@ export class Layout {
       b.type = "button";
       b.className = "strip-tab";
       b.dataset.table = t.id;
-      b.textContent = (t.model.state && t.model.state.name) || t.id;
+      const st = t.model.state;
+      b.textContent = st && st.name ? tableName(st.name, st.variant, st.betting, st.variant_name) : t.id;
       b.classList.toggle("needs-action", Boolean(t.model.decision));
       b.setAttribute("aria-pressed", t === this.front ? "true" : "false");
       b.addEventListener("click", () => this.bringForward(t));
@@ -190,7 +193,7 @@ export class TitleFlash {
         let lit = false;
         const flip = () => {
           lit = !lit;
-          document.title = lit ? "\u25b6 Your turn \u00b7 pokerroom" : this.base;
+          document.title = lit ? `\u25b6 ${t("title.your_turn")} \u00b7 pokerroom` : this.base;
           document.documentElement.dataset.turn = "yes";
         };
         flip();

@@ -1,6 +1,7 @@
 // The lobby: tabs (cash tables; Rush pools and tournaments when the server lists them) and filters.
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
+import { bettingShort, errorText, gameName, named, ordinal, t, tableName } from "./i18n.js";
 
 const FILTERS = ["game", "betting", "stakes", "seats"];
 
@@ -33,7 +34,7 @@ export class Lobby {
     try {
       this.data = await api.lobby();
     } catch (err) {
-      this.list.textContent = `The lobby could not be loaded: ${err.message}`;
+      this.list.textContent = t("lobby.load_failed", { error: errorText(err) });
       return;
     }
     this.renderTabs();
@@ -42,9 +43,9 @@ export class Lobby {
   }
 
   renderTabs() {
-    const tabs = [["cash", "Cash"]];
-    if (Array.isArray(this.data.pools)) tabs.push(["rush", "Rush"]);
-    if (this.data.tournaments) tabs.push(["tournaments", "Tournaments"]);
+    const tabs = [["cash", t("lobby.tab_cash")]];
+    if (Array.isArray(this.data.pools)) tabs.push(["rush", t("lobby.tab_rush")]);
+    if (this.data.tournaments) tabs.push(["tournaments", t("lobby.tab_tournaments")]);
     clear(this.tabs);
     for (const [key, label] of tabs) {
       const b = h("button", { type: "button", role: "tab", class: "tab", "data-tab": key,
@@ -70,21 +71,21 @@ export class Lobby {
   }
 
   tournamentRows() {
-    const t = this.data.tournaments || {};
-    if (Array.isArray(t)) return t.map((r) => ({ ...r, group: r.status === "finished" ? "finished" : r.status === "running" ? "running" : "upcoming" }));
-    return ["running", "upcoming", "finished"].flatMap((group) => (t[group] || []).map((r) => ({ ...r, group })));
+    const all = this.data.tournaments || {};
+    if (Array.isArray(all)) return all.map((r) => ({ ...r, group: r.status === "finished" ? "finished" : r.status === "running" ? "running" : "upcoming" }));
+    return ["running", "upcoming", "finished"].flatMap((group) => (all[group] || []).map((r) => ({ ...r, group })));
   }
 
   // Upcoming / running / finished, sit-and-go or scheduled, and the game.
   tournamentFilters() {
     const rows = this.tournamentRows();
     const choices = {
-      status: [["upcoming", "Upcoming"], ["running", "Running"], ["finished", "Finished"]],
-      kind: [["sng", "Sit & Go"], ["mtt", "Scheduled"]],
-      game: uniq(rows.map((r) => [r.variant, r.variant_name || r.variant])),
+      status: [["upcoming", t("lobby.upcoming")], ["running", t("status.running")], ["finished", t("status.finished")]],
+      kind: [["sng", t("kind.sng")], ["mtt", t("kind.mtt")]],
+      game: uniq(rows.map((r) => [r.variant, gameName(r.variant, r.variant_name)])),
     };
-    const all = { status: "Any status", kind: "Any kind", game: "Any game" };
-    return h("div", { class: "t-filters", role: "group", "aria-label": "Tournament filters" },
+    const all = { status: t("lobby.any_status"), kind: t("lobby.any_kind"), game: t("lobby.any_game") };
+    return h("div", { class: "t-filters", role: "group", "aria-label": t("lobby.t_filters") },
       ...Object.entries(choices).map(([name, opts]) => {
         const sel = h("select", { name: `t-${name}`, "aria-label": all[name],
           onchange: () => { this.tFilters[name] = sel.value; this.renderList(); } },
@@ -99,7 +100,7 @@ export class Lobby {
     try {
       this.results.set(id, await api.tournament(id));
     } catch (err) {
-      this.app.$("#conn").textContent = `The results could not be loaded: ${err.message}`;
+      this.app.$("#conn").textContent = t("lobby.results_failed", { error: errorText(err) });
       return null;
     }
     this.renderList();
@@ -116,7 +117,8 @@ export class Lobby {
     if (mine) {
       const prize = prizes.get(me) || 0;
       parts.push(h("p", { class: "t-you", "data-place": String(mine.place), "data-prize": String(prize),
-        text: `You finished ${ordinal(mine.place)} of ${places.length}${prize ? ` and won ${fmt(prize, currency)}` : ""}.` }));
+        text: prize ? t("t.you_finished_won", { place: ordinal(mine.place), n: places.length, prize: fmt(prize, currency) })
+          : t("t.you_finished_of", { place: ordinal(mine.place), n: places.length }) }));
     }
     parts.push(h("ol", { class: "t-standings" }, ...places.map((s) => h("li", {
       "data-place": String(s.place), "data-player": String(s.player), class: String(s.player) === me ? "me" : "",
@@ -128,25 +130,25 @@ export class Lobby {
   // A game's name ("Texas Hold'em", not "holdem"): the tournament rows have only the code; the cash tables
   // and pools have the names.
   gameName(r) {
-    if (r.variant_name) return r.variant_name;
+    if (r.variant_name || !r.variant) return gameName(r.variant, r.variant_name);
     const rows = [...(this.data.tables || []), ...(this.data.pools || [])];
     const named = rows.find((x) => x.variant === r.variant && x.variant_name);
-    return named ? named.variant_name : r.variant || "";
+    return gameName(r.variant, named ? named.variant_name : r.variant);
   }
 
   renderFilters() {
     const rows = [...(this.data.tables || []), ...(this.data.pools || []).map((r) => ({ ...r, seats: r.table_size }))];
     const options = {
-      game: uniq(rows.map((r) => [r.variant, r.variant_name || r.variant])),
-      betting: uniq(rows.map((r) => [r.betting, { FL: "Fixed limit", PL: "Pot limit", NL: "No limit" }[r.betting] || r.betting])),
-      stakes: uniq(rows.map((r) => [String(bigOf(r)), `up to ${fmt(bigOf(r), r.currency)}`]))
+      game: uniq(rows.map((r) => [r.variant, gameName(r.variant, r.variant_name)])),
+      betting: uniq(rows.map((r) => [r.betting, named("betting_long", r.betting)])),
+      stakes: uniq(rows.map((r) => [String(bigOf(r)), t("lobby.up_to", { amount: fmt(bigOf(r), r.currency) })]))
         .sort((a, b) => Number(a[0]) - Number(b[0])),
-      seats: uniq(rows.map((r) => [String(r.seats), `${r.seats} seats`])),
+      seats: uniq(rows.map((r) => [String(r.seats), t("lobby.n_seats", { n: r.seats })])),
     };
     for (const name of FILTERS) {
       const sel = this.filterBar.querySelector(`select[name=${name}]`);
       const keep = sel.value;
-      clear(sel).append(h("option", { value: "", text: sel.dataset.all }));
+      clear(sel).append(h("option", { value: "", text: t(ALL_KEYS[name]) }));
       for (const [value, label] of options[name]) sel.append(h("option", { value, text: label }));
       sel.value = keep;
     }
@@ -158,26 +160,26 @@ export class Lobby {
     this.previewed = id;
     this.renderList();
     const box = this.previewBox;
-    let t;
+    let view;
     try {
-      t = (await api.table(id)).state; // {summary, state}: the state as an observer sees it
+      view = (await api.table(id)).state; // {summary, state}: the state as an observer sees it
     } catch (err) {
-      box.textContent = err.message;
+      box.textContent = errorText(err);
       return;
     }
     if (this.previewed !== id) return;
     const seats = [];
-    for (let seat = 1; seat <= (t.seats || r.seats); seat += 1) {
-      const p = (t.players || {})[String(seat)];
+    for (let seat = 1; seat <= (view.seats || r.seats); seat += 1) {
+      const p = (view.players || {})[String(seat)];
       seats.push(h("li", { "data-seat": seat, class: p ? "" : "empty" },
-        h("span", { text: p ? p.name : "Empty" }), p ? h("b", { text: fmt(p.stack, r.currency) }) : null));
+        h("span", { text: p ? p.name : t("tile.empty") }), p ? h("b", { text: fmt(p.stack, r.currency) }) : null));
     }
     clear(box).append(
-      h("h3", { text: r.name }),
-      h("p", { class: "hint", text: `${r.variant_name || r.variant} ${r.betting} \u00b7 ${r.stakes_label || ""}` }),
-      h("ol", { class: "preview-seats", "aria-label": "Seats" }, ...seats),
+      h("h3", { text: nameText(r) }),
+      h("p", { class: "hint", text: `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)} \u00b7 ${stakesText(r)}` }),
+      h("ol", { class: "preview-seats", "aria-label": t("lobby.seats") }, ...seats),
       h("button", { type: "button", class: "primary preview-open", onclick: () => this.app.openTable(id),
-        text: this.app.tiles.has(id) ? "Show" : "Open" }));
+        text: this.app.tiles.has(id) ? t("lobby.show") : t("lobby.open") }));
     box.hidden = false;
     box.dataset.table = id;
   }
@@ -196,18 +198,18 @@ export class Lobby {
     clear(this.list);
     if (this.tab === "tournaments") this.list.append(this.tournamentFilters());
     if (!rows.length) {
-      this.list.append(h("p", { class: "empty", text: "Nothing matches these filters." }));
+      this.list.append(h("p", { class: "empty", text: t("lobby.nothing") }));
       return;
     }
     const table = h("table", { class: "lobby-table" });
     if (this.tab === "tournaments") {
-      table.append(h("thead", {}, h("tr", {}, ...["Tournament", "Game", "Buy-in", "Players", "Status", ""].map((t) => h("th", { text: t })))));
+      table.append(h("thead", {}, h("tr", {}, ...["lobby.col_tournament", "lobby.col_game", "lobby.col_buy_in", "lobby.col_players", "lobby.col_status", ""].map((k) => h("th", { text: k ? t(k) : "" })))));
       const body = h("tbody");
       for (const r of rows) {
         const id = r.tournament || r.id;
-        const buyIn = r.freeroll ? "Freeroll" : `${fmt(r.buy_in, r.currency)}${r.fee ? " + " + fmt(r.fee, r.currency) : ""}`;
+        const buyIn = r.freeroll ? t("t.freeroll") : `${fmt(r.buy_in, r.currency)}${r.fee ? " + " + fmt(r.fee, r.currency) : ""}`;
         const action = h("td", {}, h("button", { type: "button", class: "t-info", "data-tournament": id,
-          "aria-label": `About ${r.name || id}`, onclick: () => this.app.tournamentDialog.open(id), text: "Info" }));
+          "aria-label": t("lobby.about", { name: r.name || id }), onclick: () => this.app.tournamentDialog.open(id), text: t("lobby.info") }));
         if (r.status === "registering" || r.status === "announced") {
           // The row says whether we are registered (GET /api/lobby for a logged-in player): only the button
           // that applies, and the other one once it has worked.
@@ -221,25 +223,25 @@ export class Lobby {
               const hint = this.list.querySelector(`tr[data-tournament="${CSS.escape(id)}"] .hint`);
               if (hint) hint.textContent = ` ${done}`;
             } catch (err) {
-              msg.textContent = ` ${err.message}`;
+              msg.textContent = ` ${errorText(err)}`;
             }
           };
           action.append(r.registered
             ? h("button", { type: "button", class: "t-unregister", "data-tournament": id,
-              onclick: request("tournament_unregister", "Unregistered", false), text: "Unregister" })
+              onclick: request("tournament_unregister", t("t.unregistered"), false), text: t("t.unregister") })
             : h("button", { type: "button", class: "t-register", "data-tournament": id,
-              onclick: request("tournament_register", "Registered", true), text: "Register" }),
+              onclick: request("tournament_register", t("t.registered"), true), text: t("t.register") }),
           msg);
         }
         if (r.status === "finished") {
           action.append(h("button", { type: "button", class: "t-results-btn", "data-tournament": id,
-            onclick: () => this.loadResults(id), text: "Results" }));
+            onclick: () => this.loadResults(id), text: t("lobby.results") }));
         }
         body.append(h("tr", { "data-tournament": id, "data-registered": r.registered ? "yes" : "no" },
-          h("td", { text: r.name || id }), h("td", { text: `${this.gameName(r)} ${r.betting || ""}` }),
+          h("td", { text: r.name || id }), h("td", { text: `${this.gameName(r)} ${bettingShort(r.betting)}` }),
           h("td", { text: buyIn }),
           h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),
-          h("td", { class: "t-status", "data-status": r.status || "", text: STATUS_WORDS[r.status] || r.status || "" }),
+          h("td", { class: "t-status", "data-status": r.status || "", text: named("status", r.status || "") }),
           action));
         const details = this.results.get(id);
         if (details) body.append(h("tr", { class: "t-results", "data-results-for": id }, h("td", { colspan: "6" }, this.resultsView(details, r.currency))));
@@ -255,7 +257,7 @@ export class Lobby {
     rows.sort((a, b) => sort.dir * compare(col.value(a), col.value(b)) || compare(GAME_ORDER(a), GAME_ORDER(b)) || compare(bigOf(a), bigOf(b)));
     table.append(h("thead", {}, h("tr", {}, ...columns.map((c) => h("th", {
       "aria-sort": c.key === sort.key ? (sort.dir > 0 ? "ascending" : "descending") : "none", class: c.num ? "num" : "" },
-    h("button", { type: "button", class: "sort", "data-sort": c.key, text: c.label,
+    h("button", { type: "button", class: "sort", "data-sort": c.key, text: t(c.label),
       onclick: () => {
         this.sort = { key: c.key, dir: c.key === sort.key ? -sort.dir : c.first || 1 };
         this.renderList();
@@ -268,10 +270,10 @@ export class Lobby {
         onclick: (ev) => { if (cash && !ev.target.closest("button")) this.preview(r); } },
         ...columns.map((c) => h("td", { class: `${c.cls || ""}${c.num ? " num" : ""}`.trim(), text: c.text(r) })),
         h("td", {}, this.tab === "cash"
-          ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": `Open ${r.name}`,
-            onclick: () => this.app.openTable(id), text: open ? "Show" : "Open" })
-          : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": `Join ${r.name}`,
-            onclick: () => this.app.poolDialog.open(r), text: "Join" }))));
+          ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": t("lobby.open_name", { name: r.name }),
+            onclick: () => this.app.openTable(id), text: open ? t("lobby.show") : t("lobby.open") })
+          : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": t("lobby.join_name", { name: r.name }),
+            onclick: () => this.app.poolDialog.open(r), text: t("lobby.join") }))));
     }
     table.append(body);
     this.list.append(table);
@@ -287,22 +289,22 @@ const GAME_ORDER = (r) => {
 };
 const num = (v) => (v === null || v === undefined ? "\u2013" : fmt(v));
 const CASH_COLUMNS = [
-  { key: "name", label: "Table", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
-  { key: "game", label: "Game", value: GAME_ORDER, text: (r) => `${r.variant_name || r.variant} ${r.betting}` },
-  { key: "stakes", label: "Stakes", value: (r) => bigOf(r), text: (r) => r.stakes_label || fmt(bigOf(r), r.currency) },
-  { key: "players", label: "Players", num: true, first: -1, value: (r) => r.players, text: (r) => `${r.players}/${r.seats}` },
-  { key: "waiting", label: "Wait", num: true, first: -1, value: (r) => r.waiting ?? 0, text: (r) => String(r.waiting ?? 0) },
-  { key: "avg_pot", label: "Avg pot", num: true, first: -1, value: (r) => r.avg_pot ?? -1, text: (r) => num(r.avg_pot) },
-  { key: "players_per_flop", label: "Plrs/flop", num: true, first: -1, value: (r) => r.players_per_flop ?? -1,
+  { key: "name", label: "lobby.col_table", cls: "t-name", value: (r) => r.name, text: nameText },
+  { key: "game", label: "lobby.col_game", value: GAME_ORDER, text: gameText },
+  { key: "stakes", label: "lobby.col_stakes", value: (r) => bigOf(r), text: stakesText },
+  { key: "players", label: "lobby.col_players", num: true, first: -1, value: (r) => r.players, text: (r) => `${r.players}/${r.seats}` },
+  { key: "waiting", label: "lobby.col_wait", num: true, first: -1, value: (r) => r.waiting ?? 0, text: (r) => String(r.waiting ?? 0) },
+  { key: "avg_pot", label: "lobby.col_avg_pot", num: true, first: -1, value: (r) => r.avg_pot ?? -1, text: (r) => num(r.avg_pot) },
+  { key: "players_per_flop", label: "lobby.col_per_flop", num: true, first: -1, value: (r) => r.players_per_flop ?? -1,
     text: (r) => (r.players_per_flop === null || r.players_per_flop === undefined ? "\u2013" : `${r.players_per_flop}%`) },
-  { key: "hands_per_hour", label: "Hands/h", num: true, first: -1, value: (r) => r.hands_per_hour ?? -1, text: (r) => num(r.hands_per_hour) },
+  { key: "hands_per_hour", label: "lobby.col_hands_h", num: true, first: -1, value: (r) => r.hands_per_hour ?? -1, text: (r) => num(r.hands_per_hour) },
 ];
 const RUSH_COLUMNS = [
-  { key: "name", label: "Pool", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
-  { key: "game", label: "Game", value: GAME_ORDER, text: (r) => `${r.variant_name || r.variant} ${r.betting}` },
-  { key: "stakes", label: "Stakes", value: (r) => bigOf(r), text: (r) => r.stakes_label || fmt(bigOf(r), r.currency) },
-  { key: "players", label: "Players", num: true, first: -1, value: (r) => r.players,
-    text: (r) => `${r.players} (${r.entries} entries), ${r.seats}-max` },
+  { key: "name", label: "lobby.col_pool", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
+  { key: "game", label: "lobby.col_game", value: GAME_ORDER, text: gameText },
+  { key: "stakes", label: "lobby.col_stakes", value: (r) => bigOf(r), text: stakesText },
+  { key: "players", label: "lobby.col_players", num: true, first: -1, value: (r) => r.players,
+    text: (r) => t("lobby.pool_players", { players: r.players, n: r.entries, seats: r.seats }) },
 ];
 
 function compare(a, b) {
@@ -310,8 +312,6 @@ function compare(a, b) {
   return a - b;
 }
 
-const STATUS_WORDS = { announced: "Announced", registering: "Registering", running: "Running", finished: "Finished",
-  cancelled: "Cancelled", late: "Late registration" };
 
 function bigOf(r) {
   const s = r.stakes || {};
@@ -324,8 +324,21 @@ function uniq(pairs) {
   return [...seen.entries()];
 }
 
-function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
-  return `${n}${suffix}`;
+const ALL_KEYS = { game: "lobby.all_games", betting: "lobby.all_structures", stakes: "lobby.all_stakes",
+  seats: "lobby.all_sizes" };
+
+function nameText(r) {
+  return tableName(r.name, r.variant, r.betting, r.variant_name);
+}
+
+function gameText(r) {
+  return `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)}`;
+}
+
+// The stakes in the page's number format ("1 000/2 000" in Russian), as the server's label words them.
+function stakesText(r) {
+  const s = r.stakes || {};
+  const pair = r.betting === "FL" ? [s.small_bet, s.big_bet] : [s.small_blind, s.big_blind];
+  if (pair.every((x) => typeof x === "number")) return pair.map((x) => fmt(x, r.currency)).join("/");
+  return r.stakes_label || fmt(bigOf(r), r.currency);
 }

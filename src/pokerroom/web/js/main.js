@@ -11,6 +11,7 @@ import { Fairness } from "./fairness.js";
 import { Layout, TitleFlash } from "./layout.js";
 import { ReplayTile } from "./replay.js";
 import { SessionStats } from "./stats.js";
+import { bindSwitch, errorText, named, t, translatePage } from "./i18n.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -22,6 +23,8 @@ class App {
     this.tiles = new Map();
     this.focused = null;
     this.$ = (sel) => document.querySelector(sel);
+    translatePage();
+    for (const sel of ["#lang", "#login-lang"]) bindSwitch(this.$(sel));
     this.lobby = new Lobby(this, this.$("#lobby"));
     this.sitDialog = new SitDialog(this);
     this.poolDialog = new PoolDialog(this);
@@ -35,7 +38,7 @@ class App {
     this.titleFlash = new TitleFlash(document.title);
     this.layout = new Layout(this, this.$("#tiles"), this.$("#strip"));
     this.socket.listeners.add((msg) => this.onMessage(msg));
-    this.socket.onstatus = (s) => { this.$("#conn").textContent = s === "online" ? "" : "Reconnecting..."; };
+    this.socket.onstatus = (s) => { this.$("#conn").textContent = s === "online" ? "" : t("conn.reconnecting"); };
     this.bindLogin();
     this.bindHeader();
     document.addEventListener("keydown", (ev) => this.onKey(ev));
@@ -63,7 +66,7 @@ class App {
       const name = form.elements.name.value.trim();
       const password = form.elements.password.value;
       if (!name || !password) {
-        err.textContent = "Enter a name and a password.";
+        err.textContent = t("login.missing");
         return;
       }
       try {
@@ -71,7 +74,7 @@ class App {
         const acc = await api.account();
         this.loggedIn(session.player, acc.balances);
       } catch (e) {
-        err.textContent = e.code === "name_taken" ? "That name is taken." : e.message;
+        err.textContent = e.code === "name_taken" ? t("login.name_taken") : errorText(e);
       }
     };
     form.addEventListener("submit", (ev) => {
@@ -173,7 +176,7 @@ class App {
     if (tile.pool) {
       if (tile.status !== "left") this.socket.send({ type: "pool_leave", pool: tile.pool.pool, entry: tile.entry });
     } else if (st && st.you !== null && st.you !== undefined && st.kind === "cash") {
-      if (!confirm("Leave your seat at this table?")) return;
+      if (!confirm(t("tile.confirm_leave"))) return;
       this.socket.send({ type: "leave", table: id });
     }
     if (!tile.pool) this.socket.unwatch(id);
@@ -193,10 +196,11 @@ class App {
     tile.destroy();
     this.tiles.delete(tile.id);
     if (this.focused === tile) this.focused = null;
-    const why = { broken: "was broken up", finished: "is over", closed: "closed" }[msg.reason] || "closed";
+    const reason = ["broken", "finished", "closed"].includes(msg.reason) ? msg.reason : "closed";
     const name = (tile.model.state && tile.model.state.name) || tile.id;
     const dest = msg.moved_to;
-    this.$("#conn").textContent = dest ? `${name} ${why}: you play at ${dest.table} now` : `${name} ${why}`;
+    const why = t(`closed.${reason}`, { name });
+    this.$("#conn").textContent = dest ? t("closed.moved", { why, table: dest.table }) : why;
     if (dest && !this.tiles.has(dest.table)) this.openTable(dest.table);
     this.saveOpen();
     this.layout.arrange();
@@ -274,13 +278,13 @@ class App {
       return;
     }
     if (msg.type === "tournament_status") {
-      this.$("#conn").textContent = `Tournament ${msg.tournament}: ${msg.status}`;
+      this.$("#conn").textContent = t("t.status_line", { name: msg.tournament, status: named("status", msg.status) });
       this.lobby.refresh();
       if (msg.status === "finished") {
         // Our place and prize, in the lobby's Tournaments tab and in the status line.
         this.lobby.loadResults(msg.tournament).then(() => {
           const you = this.lobby.list.querySelector(`tr[data-results-for="${CSS.escape(msg.tournament)}"] .t-you`);
-          if (you) this.$("#conn").textContent = `Tournament ${msg.tournament}: ${you.textContent}`;
+          if (you) this.$("#conn").textContent = t("t.status_line", { name: msg.tournament, status: you.textContent });
         });
       }
       return;
@@ -297,7 +301,7 @@ class App {
     } else if (msg.type === "error") {
       const tile = [...this.tiles.values()].find((t) => t.refs.has(msg.ref));
       if (tile) tile.error(msg);
-      else this.$("#conn").textContent = msg.message;
+      else this.$("#conn").textContent = errorText(msg);
     } else if (msg.type === "welcome" && msg.player) {
       this.me = { ...this.me, ...msg.player };
     }

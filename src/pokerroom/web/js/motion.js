@@ -1,7 +1,7 @@
 // Short animations at a table: new cards slide in as they are dealt, bets move to the pot when a betting
 // round ends, and the pot moves to each winner. Flying chips live on an overlay above the felt (which the
 // table redraws freely) and are gone after the move; the player's "reduce motion" setting turns them off.
-import { h } from "./dom.js";
+import { h, fmt } from "./dom.js";
 
 const CENTER = [50, 45]; // the pot, in % of the felt
 const FLIGHT_MS = 450;
@@ -35,7 +35,7 @@ export class Motion {
     } else if (e.type === "pot_awarded") {
       e.winners.forEach((seat, i) => {
         const to = this.seatPos.get(seat);
-        if (to && e.shares[i] > 0) this.pending.push({ from: CENTER, to, text: String(e.shares[i]), kind: "to-winner" });
+        if (to && e.shares[i] > 0) this.pending.push({ from: CENTER, to, text: fmt(e.shares[i]), kind: "to-winner" });
       });
     }
   }

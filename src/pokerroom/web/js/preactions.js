@@ -2,6 +2,7 @@
 // "Call N" (dropped when the amount to call changes) and "Call any"; each is kept for the betting round it
 // was chosen in and used once, at our next betting decision.
 import { h, fmt } from "./dom.js";
+import { t } from "./i18n.js";
 
 // What we would have to call now, as the table shows it (capped at our stack: a call for less is all-in).
 export function toCall(hand, seat) {
@@ -56,7 +57,7 @@ export class PreActions {
     }
     if (pre.kind === "call" && offered(model) && toCall(hand, model.you) !== pre.amount) {
       this.pre = null;
-      this.dropped = "The amount to call changed: pre-action cleared";
+      this.dropped = t("pre.changed");
     }
   }
 
@@ -69,7 +70,7 @@ export class PreActions {
   // The action to send for the decision that just came, clearing the choice either way.
   take(decision) {
     const action = resolve(this.pre, decision);
-    if (this.pre && !action) this.dropped = "The pre-action no longer fits: choose now";
+    if (this.pre && !action) this.dropped = t("pre.no_fit");
     this.pre = null;
     return action;
   }
@@ -78,9 +79,9 @@ export class PreActions {
     if (!offered(model)) return null;
     const owe = toCall(model.hand, model.you);
     const choices = owe > 0
-      ? [["check_fold", 0, "Fold"], ["call", owe, `Call ${fmt(owe, currency)}`], ["call_any", 0, "Call any"]]
-      : [["check_fold", 0, "Check/Fold"], ["check", 0, "Check"], ["call_any", 0, "Call any"]];
-    const bar = h("div", { class: "preactions", role: "group", "aria-label": "Pre-actions" });
+      ? [["check_fold", 0, t("bar.fold")], ["call", owe, t("bar.call", { amount: fmt(owe, currency) })], ["call_any", 0, t("pre.call_any")]]
+      : [["check_fold", 0, t("pre.check_fold")], ["check", 0, t("bar.check")], ["call_any", 0, t("pre.call_any")]];
+    const bar = h("div", { class: "preactions", role: "group", "aria-label": t("pre.label") });
     for (const [kind, amount, label] of choices) {
       const on = Boolean(this.pre && this.pre.kind === kind && this.pre.amount === amount);
       bar.append(h("button", { type: "button", class: `pre pre-${kind}`, "data-pre": kind, "data-amount": amount,

@@ -5,6 +5,7 @@
 import { h, clear } from "./dom.js";
 import { Tile } from "./tile.js";
 import { TableState } from "./table-state.js";
+import { t } from "./i18n.js";
 
 export class ReplayTile extends Tile {
   constructor(app, msg) {
@@ -16,7 +17,7 @@ export class ReplayTile extends Tile {
     const names = msg.players || {};
     this.base = { players: {}, seats: Math.max(msg.seats || 0, ...start.seats, 2) };
     start.seats.forEach((seat, i) => {
-      this.base.players[String(seat)] = { name: names[String(seat)] || `Seat ${seat}`, stack: start.stacks[i],
+      this.base.players[String(seat)] = { name: names[String(seat)] || t("tile.seat_n", { seat }), stack: start.stacks[i],
         status: "playing", markers: [] };
     });
     this.el.classList.add("replay");
@@ -62,13 +63,13 @@ export class ReplayTile extends Tile {
     patch2(this.header, [
       h("h2", { text: this.model.state.name }),
       h("span", { class: "spacer" }),
-      h("button", { type: "button", class: "rp-start", onclick: () => this.go(0), text: "\u23ee", "aria-label": "Start" }),
+      h("button", { type: "button", class: "rp-start", onclick: () => this.go(0), text: "\u23ee", "aria-label": t("replay.start") }),
       h("button", { type: "button", class: "rp-prev", disabled: at === 0, onclick: () => this.go(prev),
-        text: "\u25c0 Street", "aria-label": "Previous street" }),
+        text: `\u25c0 ${t("replay.street")}`, "aria-label": t("replay.prev_street") }),
       h("button", { type: "button", class: "rp-step", disabled: at >= this.events.length,
-        onclick: () => this.go(at + 1), text: "Action \u25b6", "aria-label": "Next action" }),
+        onclick: () => this.go(at + 1), text: `${t("replay.action")} \u25b6`, "aria-label": t("replay.next_action") }),
       h("button", { type: "button", class: "rp-next", disabled: next === undefined, onclick: () => this.go(next),
-        text: hand && hand.over ? "Done" : "Street \u25b6", "aria-label": "Next street" }),
+        text: hand && hand.over ? t("replay.done") : `${t("replay.street")} \u25b6`, "aria-label": t("replay.next_street") }),
     ]);
   }
 

@@ -1,6 +1,7 @@
 // A Rush (fast-fold) entry: its own tile, dealt a new table after every fold (docs/protocol.md, Rush pools).
 import { h } from "./dom.js";
 import { Tile } from "./tile.js";
+import { t } from "./i18n.js";
 
 export class RushTile extends Tile {
   constructor(app, pool, entry) {
@@ -13,7 +14,7 @@ export class RushTile extends Tile {
     this.canQuickFold = false;
     this.el.querySelector(".chat").hidden = true; // no chat at Rush tables (nobody stays long enough)
     this.model.state = {
-      table: "", name: `${pool.name} \u00b7 entry ${entry}`, variant: pool.variant, betting: pool.betting,
+      table: "", name: `${pool.name} \u00b7 ${t("rush.entry", { n: entry })}`, variant: pool.variant, betting: pool.betting,
       stakes: { ...pool.stakes, chip_unit: 1 }, currency: pool.currency, seats: pool.table_size, players: {},
       you: null, hand: null, clocks: {}, kind: "rush", cash: null, tournament: null,
       rush: { pool: pool.pool, entry, quick_fold: false, can_quick_fold: false },
@@ -65,7 +66,7 @@ export class RushTile extends Tile {
           st.table = msg.table;
           st.players = {};
           msg.event.seats.forEach((seat, i) => {
-            st.players[String(seat)] = { name: `Seat ${seat}`, stack: msg.event.stacks[i], status: "playing", markers: [] };
+            st.players[String(seat)] = { name: t("tile.seat_n", { seat }), stack: msg.event.stacks[i], status: "playing", markers: [] };
           });
         }
         m.event(msg.hand_id, msg.event);
@@ -105,23 +106,23 @@ export class RushTile extends Tile {
     if (this.status === "left") {
       const broke = this.stack === 0;
       parts.push(h("span", { class: "hint rush-left",
-        text: broke ? "Out of chips: this entry left the pool." : "This entry left the pool." }));
+        text: broke ? t("rush.broke") : t("rush.left") }));
       const open = (this.app.lobby.data.pools || []).find((p) => p.pool === this.pool.pool);
       if (open) parts.push(h("button", { type: "button", class: "rejoin-btn", onclick: () => this.app.poolDialog.open(open),
-        text: "Join again" }));
+        text: t("rush.join_again") }));
       return parts;
     }
-    if (this.status === "waiting") parts.push(h("span", { class: "hint rush-wait", text: "Finding you a new table..." }));
+    if (this.status === "waiting") parts.push(h("span", { class: "hint rush-wait", text: t("rush.finding") }));
     const hand = this.model.state.hand;
     const mine = hand && this.model.state.you !== null ? hand.players[String(this.model.state.you)] : null;
     if (mine && !mine.folded && !hand.over) {
       parts.push(h("button", { type: "button", class: "quick-fold-btn", disabled: !this.canQuickFold,
         onclick: () => this.send({ type: "quick_fold", pool: this.pool.pool, entry: this.entry }),
-        text: "Quick fold" }));
+        text: t("rush.quick_fold") }));
     }
     parts.push(h("button", { type: "button", class: "leave-btn",
       onclick: () => this.send({ type: "pool_leave", pool: this.pool.pool, entry: this.entry }),
-      text: "Leave pool" }));
+      text: t("rush.leave") }));
     return parts;
   }
 }

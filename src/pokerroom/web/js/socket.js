@@ -60,7 +60,7 @@ export class Socket {
       const { resolve, reject } = this.waiting.get(msg.ref);
       this.waiting.delete(msg.ref);
       if (msg.type === "ack") resolve(msg);
-      else reject(Object.assign(new Error(msg.message), { code: msg.code }));
+      else reject(Object.assign(new Error(msg.message), { code: msg.code, details: msg.details }));
       return;
     }
     const table = msg.table;

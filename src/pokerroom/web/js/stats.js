@@ -3,6 +3,7 @@
 // blind, an ante or the bring-in), PFR (we bet, raised or completed in it) and what we won or lost.
 import { h, clear, fmt } from "./dom.js";
 import { dialog } from "./dialogs.js";
+import { bettingShort, fmtNumber, gameName, t } from "./i18n.js";
 
 const KEY = "pokerroom.session-stats";
 const VOLUNTARY = new Set(["call", "bet", "raise", "complete"]);
@@ -35,17 +36,17 @@ export class SessionStats {
     } catch {
       this.games = {};
     }
-    const { el, body } = dialog("Session statistics", "stats-dialog");
+    const { el, body } = dialog(t("stats.title"), "stats-dialog");
     this.el = el;
     this.body = body;
   }
 
   // A hand we watched to its end at a table where we sat (events as we saw them).
-  add(game, currency, events, seat) {
+  add(game, currency, events, seat, kind = {}) {
     const f = handFigures(events, seat);
     if (!f) return;
     const key = `${game}|${currency}`;
-    const g = this.games[key] || { game, currency, hands: 0, vpip: 0, pfr: 0, net: 0 };
+    const g = this.games[key] || { game, currency, hands: 0, vpip: 0, pfr: 0, net: 0, ...kind };
     g.hands += f.dealt;
     g.vpip += f.vpip;
     g.pfr += f.pfr;
@@ -69,16 +70,17 @@ export class SessionStats {
     const pct = (n, d) => (d ? `${Math.round((100 * n) / d)}%` : "\u2013");
     const total = rows.reduce((sum, g) => sum + g.hands, 0);
     clear(this.body).append(
-      h("p", { class: "hint", text: "Hands you were dealt in this tab since you opened it." }),
+      h("p", { class: "hint", text: t("stats.hint") }),
       rows.length
         ? h("table", { class: "ledger stats-table" },
-          h("thead", {}, h("tr", {}, ...["Game", "Hands", "VPIP", "PFR", "Won / lost"].map((t) => h("th", { text: t })))),
+          h("thead", {}, h("tr", {}, ...["stats.game", "stats.hands", "stats.vpip", "stats.pfr", "stats.net"].map((k) => h("th", { text: t(k) })))),
           h("tbody", {}, ...rows.map((g) => h("tr", { "data-game": g.game },
-            h("td", { text: g.game }), h("td", { class: "num hands", text: String(g.hands) }),
+            h("td", { text: g.variant ? `${gameName(g.variant, g.game)} ${bettingShort(g.betting)}` : g.game }),
+            h("td", { class: "num hands", text: fmtNumber(g.hands) }),
             h("td", { class: "num vpip", text: pct(g.vpip, g.hands) }), h("td", { class: "num pfr", text: pct(g.pfr, g.hands) }),
             h("td", { class: `num net ${g.net < 0 ? "lost" : "won"}`, "data-net": g.net,
               text: `${g.net > 0 ? "+" : ""}${fmt(g.net, g.currency)}` })))))
-        : h("p", { text: "No hands yet." }),
-      h("p", { class: "stats-total", text: `${total} hands in all` }));
+        : h("p", { text: t("stats.none") }),
+      h("p", { class: "stats-total", text: t("stats.total", { n: total }) }));
   }
 }

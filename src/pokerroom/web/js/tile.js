@@ -9,10 +9,11 @@ import { LevelClock, rebuyOptions } from "./tournament.js";
 import { PreActions } from "./preactions.js";
 import { RunOut } from "./runout.js";
 import { Motion } from "./motion.js";
+import { bettingShort, errorText, fmtNumber, lang, named, ordinal, t, tableName } from "./i18n.js";
+import { handText, withHand } from "./handwords.js";
 
 // Stud games have antes and a bring-in, no blinds to post.
 const ANTE_ONLY = new Set(["stud", "stud8", "razz", "stud5", "soko"]);
-const STATUS = { playing: "", sitting_out: "Sitting out", waiting_bb: "Waiting for big blind", leaving: "Leaving" };
 
 export class Tile {
   constructor(app, tableId) {
@@ -29,20 +30,20 @@ export class Tile {
     this.header = h("header", { class: "tile-head" });
     this.feltInner = h("div", { class: "felt-layer" });
     this.fx = h("div", { class: "fx", "aria-hidden": "true" });
-    this.felt = h("div", { class: "felt", role: "region", "aria-label": "Table" }, this.feltInner, this.fx);
+    this.felt = h("div", { class: "felt", role: "region", "aria-label": t("tile.table") }, this.feltInner, this.fx);
     this.barHost = h("div", { class: "bar-host", "aria-live": "polite" });
     this.notice = h("div", { class: "notice", role: "status" });
     this.controls = h("div", { class: "controls" });
-    this.chatLog = h("ol", { class: "chat-log", "aria-label": "Chat", "aria-live": "polite" });
-    const chatInput = h("input", { type: "text", maxlength: 200, class: "chat-input", placeholder: "Say something",
-      "aria-label": "Chat message" });
+    this.chatLog = h("ol", { class: "chat-log", "aria-label": t("tile.chat"), "aria-live": "polite" });
+    const chatInput = h("input", { type: "text", maxlength: 200, class: "chat-input", placeholder: t("tile.say"),
+      "aria-label": t("tile.chat_message") });
     const chatForm = h("form", { class: "chat-form", onsubmit: (ev) => {
       ev.preventDefault();
       const text = chatInput.value.trim();
       if (!text) return;
       this.send({ type: "chat", table: this.id, text });
       chatInput.value = "";
-    } }, chatInput, h("button", { type: "submit", text: "Send" }));
+    } }, chatInput, h("button", { type: "submit", text: t("tile.send") }));
     this.el.append(this.header, this.felt, this.notice, this.barHost, this.controls,
       h("div", { class: "chat" }, this.chatLog, chatForm));
     this.el.addEventListener("pointerdown", () => app.focusTile(this));
@@ -73,7 +74,7 @@ export class Tile {
   }
 
   error(msg) {
-    this.notice.textContent = msg.message || msg.code;
+    this.notice.textContent = errorText(msg);
     this.notice.dataset.code = msg.code;
   }
 
@@ -136,7 +137,8 @@ export class Tile {
     this.handLog.events.push(e);
     const st = this.model.state;
     if (e.type === "hand_ended" && st && st.you !== null && st.you !== undefined && this.app.stats) {
-      this.app.stats.add(`${st.variant_name || st.variant} ${st.betting}`, st.currency, this.handLog.events, st.you);
+      this.app.stats.add(`${st.variant_name || st.variant} ${st.betting}`, st.currency, this.handLog.events, st.you,
+        { variant: st.variant, betting: st.betting });
       this.handLog = null;
     }
   }
@@ -168,20 +170,20 @@ export class Tile {
   async buy(addOn) {
     try {
       await api.rebuy(this.model.state.tournament.tournament, addOn);
-      this.notice.textContent = addOn ? "Add-on taken" : "Rebought";
+      this.notice.textContent = addOn ? t("t.add_on_taken") : t("t.rebought");
       this.notice.dataset.code = "";
       this.tournamentAt = 0;
       this.app.refreshBalance();
       this.loadTournament();
     } catch (err) {
-      this.notice.textContent = err.message;
+      this.notice.textContent = errorText(err);
       this.notice.dataset.code = err.code;
     }
   }
 
   addChat(from, text, save = true) {
     const li = h("li", { class: from === "dealer" ? "dealer" : "" },
-      h("b", { text: from === "dealer" ? "Dealer" : from }), ": ", h("span", { text }));
+      h("b", { text: from === "dealer" ? t("tile.dealer") : from }), ": ", h("span", { text: from === "dealer" ? dealerLine(text) : text }));
     this.chatLog.append(li);
     while (this.chatLog.children.length > 100) this.chatLog.firstChild.remove();
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
@@ -229,15 +231,15 @@ export class Tile {
   renderHeader() {
     const st = this.model.state;
     patch(this.header, [
-      h("h2", { text: st.name }),
+      h("h2", { text: tableName(st.name, st.variant, st.betting, st.variant_name) }),
       h("span", { class: "stakes", text: stakesLabel(st) }),
       st.tournament ? h("span", { class: "next-level", role: "timer", text: this.levelClock ? this.levelClock.text() : "" }) : null,
       h("span", { class: "spacer" }),
       st.tournament ? h("button", { type: "button", class: "t-info-btn",
-        onclick: () => this.app.tournamentDialog.open(st.tournament.tournament), text: "Tournament" }) : null,
+        onclick: () => this.app.tournamentDialog.open(st.tournament.tournament), text: t("tile.tournament") }) : null,
       h("button", { type: "button", class: "last-hand-btn", onclick: () => this.app.lastHands.open(),
-        text: "Last hand" }),
-      h("button", { type: "button", class: "close-btn", "aria-label": `Close ${st.name}`,
+        text: t("tile.last_hand") }),
+      h("button", { type: "button", class: "close-btn", "aria-label": t("tile.close", { name: st.name }),
         onclick: () => this.app.closeTable(this.id), text: "\u00d7" }),
     ].filter(Boolean));
   }
@@ -251,7 +253,7 @@ export class Tile {
     const parts = [];
     this.felt.dataset.seats = String(n);
     const center = h("div", { class: "center" });
-    const board = h("div", { class: "board", "aria-label": "Board" });
+    const board = h("div", { class: "board", "aria-label": t("tile.board") });
     if (hand) {
       hand.board.forEach((c, i) => {
         const svg = cardSvg(c);
@@ -263,11 +265,12 @@ export class Tile {
     const total = m.totalPot();
     const pots = h("div", { class: "pots" });
     if (hand && !hand.over) {
-      pots.append(h("div", { class: "pot-total", "data-amount": total, text: `Pot ${fmt(total, st.currency)}` }));
+      pots.append(h("div", { class: "pot-total", "data-amount": total, text: t("tile.pot", { amount: fmt(total, st.currency) }) }));
       if (hand.pots && hand.pots.length > 1) {
         hand.pots.forEach((amount, i) => {
           pots.append(h("div", { class: "side-pot", "data-amount": amount,
-            text: `${i === 0 ? "Main pot" : "Side pot " + i} ${fmt(amount, st.currency)}` }));
+            text: i === 0 ? t("tile.main_pot", { amount: fmt(amount, st.currency) })
+              : t("tile.side_pot", { i, amount: fmt(amount, st.currency) }) }));
         });
       }
     }
@@ -292,7 +295,7 @@ export class Tile {
         const bx = 50 + 27 * Math.cos(angle);
         const by = 45 + 21 * Math.sin(angle);
         parts.push(h("div", { class: "bet", "data-seat": seat, "data-amount": hp.bet,
-          "aria-label": `Bet ${fmt(hp.bet, st.currency)}`, style: `left:${bx.toFixed(1)}%;top:${by.toFixed(1)}%`,
+          "aria-label": t("tile.bet", { amount: fmt(hp.bet, st.currency) }), style: `left:${bx.toFixed(1)}%;top:${by.toFixed(1)}%`,
           text: fmt(hp.bet, st.currency) }));
       }
     }
@@ -313,12 +316,12 @@ export class Tile {
     const el = h("div", { class: "seat", "data-seat": seat, style: `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%` });
     if (!sp) {
       el.classList.add("empty");
-      el.setAttribute("aria-label", `Seat ${seat}, empty`);
+      el.setAttribute("aria-label", t("tile.seat_empty", { seat }));
       if ((st.you === null || st.you === undefined) && this.app.me && st.cash) {
         el.append(h("button", { type: "button", class: "sit-btn", "data-seat": seat,
-          onclick: () => this.app.sitDialog.open(this, seat), text: "Sit here" }));
+          onclick: () => this.app.sitDialog.open(this, seat), text: t("tile.sit_here") }));
       } else {
-        el.append(h("span", { class: "empty-label", text: "Empty" }));
+        el.append(h("span", { class: "empty-label", text: t("tile.empty") }));
       }
       return el;
     }
@@ -326,8 +329,8 @@ export class Tile {
     if (mine) el.classList.add("mine");
     if (hp && hp.folded) el.classList.add("folded");
     if (hand && !hand.over && hand.to_act === seat) el.classList.add("acting");
-    el.setAttribute("aria-label", `Seat ${seat}, ${sp.name}`);
-    const cards = h("div", { class: "cards", "aria-label": `${sp.name}'s cards` });
+    el.setAttribute("aria-label", t("tile.seat_name", { seat, name: sp.name }));
+    const cards = h("div", { class: "cards", "aria-label": t("tile.cards_of", { name: sp.name }) });
     if (hp) {
       const dec = m.decision && m.decision.decision;
       const picking = mine && dec && (dec.kind === "draw" || (dec.kind === "discard" && (dec.seats || []).includes(seat)));
@@ -363,21 +366,22 @@ export class Tile {
       h("div", { class: "stack", "data-amount": stack, text: fmt(stack, st.currency) }),
     );
     const inHand = hp && hand && !hand.over;
-    const status = inHand && hp.all_in ? "All-in" : inHand && hp.folded ? "Folded" : inHand ? "" : STATUS[sp.status] || "";
-    const last = hp && !hand.over && hp.last && hp.last !== "fold" ? hp.last.replace("_", " ") : "";
+    const status = inHand && hp.all_in ? t("tile.all_in") : inHand && hp.folded ? t("tile.folded") : inHand ? ""
+      : sp.status && sp.status !== "playing" ? named("seat", sp.status) : "";
+    const last = hp && !hand.over && hp.last && hp.last !== "fold" ? lastWord(hp.last) : "";
     if (status || last) info.append(h("div", { class: "status", text: status || last }));
-    if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: hp.description }));
+    if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: handText(hp.description) }));
     const strength = mine && hp && !hp.folded && !hand.over && this.strengthFor(hand, hp);
     if (strength) info.append(h("div", { class: "hand-strength", text: strength }));
     const share = this.runout.equity.get(seat);
     if (share !== undefined && hand && !hand.over && hp && !hp.folded) {
-      info.append(h("div", { class: "equity", "data-share": share.toFixed(4), text: `${(100 * share).toFixed(1)}%` }));
+      info.append(h("div", { class: "equity", "data-share": share.toFixed(4), text: `${fmtPercent(share)}` }));
     }
     const clock = h("div", { class: "clock", hidden: !m.clocks.has(seat) },
       h("div", { class: "clock-action" }), h("div", { class: "clock-bank" }));
-    const count = h("div", { class: "countdown", role: "timer", "aria-label": "Time to act", hidden: !m.clocks.has(seat) });
+    const count = h("div", { class: "countdown", role: "timer", "aria-label": t("tile.time_to_act"), hidden: !m.clocks.has(seat) });
     el.append(cards, info, clock, count);
-    if (hand && hand.button === seat) el.append(h("div", { class: "dealer-button", "aria-label": "Dealer button", text: "D" }));
+    if (hand && hand.button === seat) el.append(h("div", { class: "dealer-button", "aria-label": t("tile.dealer_button"), text: t("tile.dealer_mark") }));
     return el;
   }
 
@@ -393,7 +397,7 @@ export class Tile {
     if (this.strengthAsked !== key) {
       this.strengthAsked = key;
       api.handValue(hand.variant, cards.join(""), hand.board.join("")).then((v) => {
-        this.strength = { key, text: v.low ? `${v.high} / ${v.low}` : v.high };
+        this.strength = { key, text: handText(v.low ? `${v.high} / ${v.low}` : v.high) };
         this.render();
       }).catch(() => null);
     }
@@ -416,12 +420,12 @@ export class Tile {
       const bankLeft = Math.max(0, Math.min(c.bankTotal, c.bankEnd - Math.max(now, c.actionEnd)));
       el.querySelector(".clock-action").style.width = `${Math.min(100, (100 * actionLeft) / c.actionTotal)}%`;
       el.querySelector(".clock-bank").style.width = c.bankTotal ? `${(100 * bankLeft) / c.bankTotal}%` : "0%";
-      el.title = `${Math.ceil(actionLeft / 1000)} s, time bank ${Math.ceil(bankLeft / 1000)} s`;
+      el.title = t("tile.clock_title", { s: Math.ceil(actionLeft / 1000), bank: Math.ceil(bankLeft / 1000) });
       // The countdown in seconds; once the action time is gone, the time bank's.
       const count = el.parentElement.querySelector(".countdown");
       const inBank = actionLeft <= 0 && c.bankTotal > 0;
       const secs = Math.ceil((inBank ? bankLeft : actionLeft) / 1000);
-      const text = inBank ? `Time bank ${secs}` : String(secs);
+      const text = inBank ? t("tile.time_bank", { s: secs }) : String(secs);
       count.hidden = false;
       count.classList.toggle("bank", inBank);
       count.classList.toggle("urgent", !inBank && secs <= 5 && c.bankTotal === 0);
@@ -455,16 +459,16 @@ export class Tile {
     if (m.prompt) {
       const p = m.prompt;
       this.barHost.append(h("div", { class: "prompt" },
-        h("span", { text: `Post ${fmt(p.amount, st.currency)} (${p.what.replace("_", " ")})?` }),
-        h("button", { type: "button", onclick: () => this.answerPost(true), text: "Post" }),
-        h("button", { type: "button", onclick: () => this.answerPost(false), text: "Sit out" })));
+        h("span", { text: t("tile.post_prompt", { amount: fmt(p.amount, st.currency), what: named("post", p.what) }) }),
+        h("button", { type: "button", onclick: () => this.answerPost(true), text: t("tile.post") }),
+        h("button", { type: "button", onclick: () => this.answerPost(false), text: t("tile.sit_out") })));
     }
     if (m.offer && (st.you === null || st.you === undefined)) {
       const o = m.offer;
       this.barHost.append(h("div", { class: "offer" },
-        h("span", { text: `Seat ${o.seat} is yours if you want it` }),
+        h("span", { text: t("tile.offer", { seat: o.seat }) }),
         h("button", { type: "button", onclick: () => { m.offer = null; this.app.sitDialog.open(this, o.seat); },
-          text: "Take the seat" })));
+          text: t("tile.take_seat") })));
     }
   }
 
@@ -482,14 +486,14 @@ export class Tile {
 
   controlParts() {
     const st = this.model.state;
-    if (!this.app.me) return [h("span", { class: "hint", text: "Log in to play" })];
+    if (!this.app.me) return [h("span", { class: "hint", text: t("tile.log_in") })];
     if (st.tournament) return this.tournamentControls(st);
     if (st.you === null || st.you === undefined) {
       const full = Object.keys(st.players).length >= st.seats;
       if (!full) return [];
       return [h("button", { type: "button", class: "waitlist-btn",
         onclick: () => this.send({ type: "waiting_list", table: this.id, join: true }),
-        text: `Join waiting list (${st.cash ? st.cash.waiting_list : 0})` })];
+        text: t("tile.waitlist", { n: st.cash ? st.cash.waiting_list : 0 }) })];
     }
     const me = st.players[String(st.you)] || {};
     const sittingOut = me.status === "sitting_out";
@@ -506,18 +510,18 @@ export class Tile {
     const limits = st.cash.buy_in;
     const room = limits.max ? limits.max - (me.stack || 0) : 10 * limits.min; // max 0: no maximum
     const topUpBox = h("input", { type: "number", class: "top-up-amount", min: 1, max: Math.max(1, room),
-      value: Math.max(1, limits.max ? room : limits.min), "aria-label": "Top-up amount" });
+      value: Math.max(1, limits.max ? room : limits.min), "aria-label": t("tile.top_up_amount") });
     return [
       ...this.sitButtons(me, sittingOut),
-      ANTE_ONLY.has(st.variant) ? null : h("label", { class: "check" }, autoPost, " Auto-post blinds"),
-      h("label", { class: "check" }, autoMuck, " Auto-muck losing hands"),
+      ANTE_ONLY.has(st.variant) ? null : h("label", { class: "check" }, autoPost, ` ${t("tile.auto_post")}`),
+      h("label", { class: "check" }, autoMuck, ` ${t("tile.auto_muck")}`),
       h("span", { class: "top-up" }, topUpBox, h("button", { type: "button", class: "top-up-btn", disabled: room <= 0,
         onclick: () => {
           const amount = Math.min(room, Math.max(1, Math.round(Number(topUpBox.value))));
           this.send({ type: "top_up", table: this.id, amount });
-        }, text: "Top up" })),
+        }, text: t("tile.top_up") })),
       h("button", { type: "button", class: "leave-btn", onclick: () => this.send({ type: "leave", table: this.id }),
-        text: "Leave seat" }),
+        text: t("tile.leave_seat") }),
     ].filter(Boolean);
   }
 
@@ -530,22 +534,21 @@ export class Tile {
     };
     const sitIn = (post, cls, text) => h("button", { type: "button", class: cls, text, onclick: () => {
       this.send({ type: "sit_in", table: this.id, post_missed: post });
-      say(post ? "Sitting in: you post the missed blinds and are dealt in from the next hand"
-        : "Sitting in: you are dealt in from the next hand (or at the big blind)");
+      say(post ? t("tile.sitting_in_post") : t("tile.sitting_in"));
     } });
     if (sittingOut) {
       const missed = (me.markers || []).length > 0;
-      if (!missed) return [sitIn(false, "sit-in-btn", "Sit in")];
-      return [sitIn(true, "sit-in-btn sit-in-post", "Sit in, post missed blinds"),
-        sitIn(false, "sit-in-wait", "Sit in at the big blind")];
+      if (!missed) return [sitIn(false, "sit-in-btn", t("tile.sit_in"))];
+      return [sitIn(true, "sit-in-btn sit-in-post", t("tile.sit_in_post")),
+        sitIn(false, "sit-in-wait", t("tile.sit_in_bb"))];
     }
     const out = (when, cls, text, said) => h("button", { type: "button", class: cls, text, onclick: () => {
       this.send({ type: "sit_out", table: this.id, when });
       say(said);
     } });
-    return [out("next_hand", "sit-out-btn", "Sit out", "You sit out from the next hand"),
+    return [out("next_hand", "sit-out-btn", t("tile.sit_out"), t("tile.sit_out_said")),
       ANTE_ONLY.has(this.model.state.variant) ? null
-        : out("next_bb", "sit-out-bb-btn", "Sit out next BB", "You sit out at your next big blind")].filter(Boolean);
+        : out("next_bb", "sit-out-bb-btn", t("tile.sit_out_bb"), t("tile.sit_out_bb_said"))].filter(Boolean);
   }
 
   tournamentControls(st) {
@@ -555,11 +558,12 @@ export class Tile {
       const place = this.standing && this.standing.place;
       if (!place) this.loadTournament();
       const text = place
-        ? `You finished ${ordinal(place)}${this.prize ? ` and won ${fmt(this.prize, st.currency)}` : ""}`
-        : "You are out of the tournament";
+        ? this.prize ? t("t.you_finished_prize", { place: ordinal(place), prize: fmt(this.prize, st.currency) })
+          : t("t.you_finished", { place: ordinal(place) })
+        : t("t.you_are_out");
       return [h("span", { class: "hint t-out", "data-place": place || "", text })];
     }
-    if (st.you === null || st.you === undefined) return [h("span", { class: "hint", text: "Watching" })];
+    if (st.you === null || st.you === undefined) return [h("span", { class: "hint", text: t("tile.watching") })];
     const me = st.players[String(st.you)] || {};
     const out = me.status === "sitting_out";
     const hand = st.hand;
@@ -568,24 +572,20 @@ export class Tile {
     return [h("button", { type: "button", class: out ? "sit-in-btn" : "sit-out-btn",
       onclick: () => this.send(out ? { type: "sit_in", table: this.id, post_missed: false }
         : { type: "sit_out", table: this.id, when: "next_hand" }),
-      text: out ? "Sit in" : "Sit out" }),
-    can.rebuy ? h("button", { type: "button", class: "rebuy-btn", onclick: () => this.buy(false), text: "Rebuy" }) : null,
-    can.addOn ? h("button", { type: "button", class: "add-on-btn", onclick: () => this.buy(true), text: "Add-on" }) : null,
+      text: out ? t("tile.sit_in") : t("tile.sit_out") }),
+    can.rebuy ? h("button", { type: "button", class: "rebuy-btn", onclick: () => this.buy(false), text: t("t.rebuy") }) : null,
+    can.addOn ? h("button", { type: "button", class: "add-on-btn", onclick: () => this.buy(true), text: t("t.add_on") }) : null,
     ].filter(Boolean);
   }
 }
 
-// The street in words (the engine's names are identifiers: "first_draw", "sixth").
-const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", second: "Second street",
-  third: "Third street", fourth: "Fourth street", fifth: "Fifth street", sixth: "Sixth street",
-  seventh: "Seventh street", predraw: "Before the draw", draw: "Draw", first_draw: "First draw",
-  second_draw: "Second draw", third_draw: "Third draw" };
+// The street in words (the engine's names are identifiers: "first_draw", "sixth"; street.* in the dictionaries).
 
 export function streetLabel(hand) {
   const name = String(hand.street || "").toLowerCase();
   // Irish: the turn opens with the discard, before its card is dealt.
-  if (hand.variant === "irish" && name === "turn" && hand.board.length === 3) return "Discard";
-  return STREETS[name] || name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  if (hand.variant === "irish" && name === "turn" && hand.board.length === 3) return t("street.discard");
+  return named("street", name) || name;
 }
 
 const CHAT_KEY = "pokerroom.chat.";
@@ -602,20 +602,42 @@ function savedChat(tableId) {
 
 // "alice wins 400 with ..." for one winner; "alice and bob split 400 (200 each) with ..." for a split pot.
 export function resultText(r, st) {
-  const names = r.winners.map((s) => (st.players[String(s)] || {}).name || `Seat ${s}`);
-  const half = r.half ? ` (${r.half})` : "";
-  const what = r.description ? ` with ${r.description}` : "";
+  const names = r.winners.map((s) => (st.players[String(s)] || {}).name || t("tile.seat_n", { seat: s }));
+  const half = r.half ? ` (${named("half", r.half)})` : "";
+  const what = withHand(r.description);
   const amount = fmt(r.amount, st.currency);
-  if (names.length < 2) return `${names[0] || ""} wins ${amount}${half}${what}`;
-  const who = `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  if (names.length < 2) return t("log.wins", { who: names[0] || "", amount, half, what });
+  const who = t("log.and", { list: names.slice(0, -1).join(", "), last: names[names.length - 1] });
   const even = (r.shares || []).every((x) => x === r.shares[0]);
-  const each = even && r.shares && r.shares.length ? ` (${fmt(r.shares[0], st.currency)} each)` : "";
-  return `${who} split ${amount}${half}${each}${what}`;
+  const each = even && r.shares && r.shares.length ? t("log.each", { amount: fmt(r.shares[0], st.currency) }) : "";
+  return t("log.split", { who, amount, half, each, what });
 }
 
-function ordinal(n) {
-  const tens = n % 100;
-  return `${n}${tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th")}`;
+// What a seat did last, under its name ("raise", "draws 2", "stands pat").
+function lastWord(last) {
+  const m = /^draws (\d+)$/.exec(last);
+  if (m) return t("last.draws", { n: Number(m[1]) });
+  return named("last", last.replace(/ /g, "_")) || last;
+}
+
+function fmtPercent(share) {
+  return `${new Intl.NumberFormat(document.documentElement.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    .format(100 * share)}%`;
+}
+
+// A dealer line of the server (English: "alice wins 1,200 (high) with a flush", "Operator: ...") in the
+// page's language; a line of another shape is shown as the server wrote it.
+export function dealerLine(text) {
+  if (lang === "en") return text;
+  const op = /^Operator: (.*)$/s.exec(text);
+  if (op) return t("log.operator", { text: op[1] });
+  const m = /^(.+?) wins ([\d,.]+)(?: \((high|low)\))?(?: with (.+))?$/s.exec(text);
+  if (!m) return text;
+  const raw = m[2].replace(/,/g, "");
+  const amount = raw.includes(".") ? raw : fmtNumber(Number(raw));
+  const half = m[3] ? ` (${named("half", m[3])})` : "";
+  const what = withHand(m[4]);
+  return t("log.wins", { who: m[1], amount, half, what });
 }
 
 export function stakesLabel(st) {
@@ -623,12 +645,12 @@ export function stakesLabel(st) {
   if (level && level.number) {
     const l = level;
     const blinds = st.betting === "FL" ? `${fmt(l.small_bet)}/${fmt(l.big_bet)}` : `${fmt(l.small_blind)}/${fmt(l.big_blind)}`;
-    return `Level ${l.number}: ${blinds}${l.ante ? `, ante ${fmt(l.ante)}` : ""}`;
+    return t("t.level_blinds", { n: l.number, blinds }) + (l.ante ? t("t.ante", { amount: fmt(l.ante) }) : "");
   }
   const s = st.stakes;
   if (!s) return st.betting || "";
   const cur = st.currency;
   const base = st.betting === "FL" ? `${fmt(s.small_bet, cur)}/${fmt(s.big_bet, cur)}` : `${fmt(s.small_blind, cur)}/${fmt(s.big_blind, cur)}`;
-  const ante = s.ante ? `, ante ${fmt(s.ante, cur)}` : "";
-  return `${st.betting} ${base}${ante}`;
+  const ante = s.ante ? t("t.ante", { amount: fmt(s.ante, cur) }) : "";
+  return `${bettingShort(st.betting)} ${base}${ante}`;
 }
