@@ -340,6 +340,11 @@ class Referee:
             return False
         if seat == self.bring_in_seat:
             return True
+        if seat in self.quick:
+            # A quick fold is final (R203, §8.5): its result is booked at once, so the hand never plays
+            # on with him. It is shown when the action passes his seat (R204), even if the bet he folded
+            # to was itself folded since and nobody is left to bet against (the rule below).
+            return True
         if seat in self.acted and self.bet[seat] >= self.level:
             return False
         others = [s for s in self.active() if s != seat]

@@ -823,3 +823,82 @@ def test_restore_refuses_snapshots_with_wrong_types() -> None:
                 HandState.restore(damaged)
             except RestoreError as exc:
                 assert exc.code == "bad_snapshot"
+
+
+# A Rush quick fold against a bet that is then folded (found by test_hand_properties on omaha5: PL, ante
+# 12 > big blind 10, seat 3 posting a live big blind, stacks {1: 16, 2: 1, 3: 204}).
+
+BLIND_GAMES = [g for g in GAMES if not VARIANTS[g].is_stud]
+
+
+def _live_blind_table(game: str, stacks: dict[int, int], sb: int, ante: int) -> Config:
+    """Button 3: seat 1 small blind, seat 2 big blind, seat 3 a live big blind, acting first preflop."""
+    v = VARIANTS[game]
+    betting = next(b for b in (PL, NL, FL) if b in v.structures)
+    small, big = (10, 20) if betting is FL else (0, 0)
+    structure = Structure(betting, Stakes(sb, 10, small, big, ante, 0, 1))
+    cards = list(v.deck_for(len(stacks)).cards())
+    blinds = Blinds(small=(1, sb), big=(2, 10), live=((3, 10),))
+    return Config(game, structure, stacks, dict.fromkeys(stacks, True), 3, blinds, None, cards, cards)
+
+
+def _drive(cfg: Config, commands: Sequence[Command]) -> tuple[HandState, Referee]:
+    """Apply ``commands`` checking the engine against the referee at every step, as ``play`` does."""
+    hand, ref = cfg.start(), cfg.referee()
+    ref.feed(hand.events)
+    check_step(hand, ref, cfg)
+    for command in commands:
+        new = hand.apply(command)
+        if isinstance(command, QuickFold) and not new:
+            ref.quick.add(command.seat)
+        ref.feed(new)
+        check_step(hand, ref, cfg)
+    return hand, ref
+
+
+@pytest.mark.parametrize("game", BLIND_GAMES)
+@pytest.mark.parametrize(
+    ("stacks", "sb", "ante"),
+    [
+        ({1: 16, 2: 1, 3: 204}, 0, 12),  # the big blind all-in on an ante larger than the blinds
+        ({1: 16, 2: 1, 3: 204}, 2, 12),  # the same with a small blind posted
+        ({1: 200, 2: 3, 3: 200}, 5, 0),  # no ante: a big blind all-in for less than the small blind
+    ],
+)
+def test_a_quick_fold_stands_when_the_bet_it_faced_is_folded(
+    game: str, stacks: dict[int, int], sb: int, ante: int
+) -> None:
+    """Seat 1 quick-folds facing seat 3's live blind (R201); seat 3 then folds at his option. Every other
+    active player is all-in for no more than seat 1 has in, so an ordinary seat 1 would not be asked to
+    act (nobody left to bet against, §3.1, §3.6). But a quick fold is final (R203, §8.5; decisions.md:
+    the entry's result is booked at once): the action passes to his seat and his fold is shown there
+    (R204), and the all-in big blind wins the hand without a showdown (§3.7)."""
+    cfg = _live_blind_table(game, stacks, sb, ante)
+    hand, ref = _drive(cfg, [QuickFold(1), Fold(3)])
+    folds = [e.seat for e in hand.events if isinstance(e, ActionTaken) and e.action == "fold"]
+    assert folds == [3, 1]
+    assert hand.is_over and ref.expect().kind == "done"
+    assert not any(isinstance(e, CardsShown) for e in hand.events)
+    check_payout(hand, ref, cfg)
+    check_showdown(hand, ref, cfg)
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    assert {w for a in awards for w in a.winners} == {2}
+
+
+@pytest.mark.parametrize("game", BLIND_GAMES)
+def test_without_a_quick_fold_the_bet_folded_leaves_nothing_to_act_on(game: str) -> None:
+    """The same hand without the quick fold: seat 1 is not asked to call a bet whose maker folded when
+    the only other player is all-in for less (§3.1, §3.6); the hand runs out with both hands face up
+    (§6.5)."""
+    cfg = _live_blind_table(game, {1: 16, 2: 1, 3: 204}, 0, 12)
+    hand, ref = _drive(cfg, [Fold(3)])
+    while not hand.is_over:  # draws stand pat, Irish discards are the server's choice
+        p = hand.pending
+        assert isinstance(p, DrawDecision | DiscardDecision), p
+        seat = p.seat if isinstance(p, DrawDecision) else p.seats[0]
+        ref.feed(hand.apply(TimeOut(seat)))
+        check_step(hand, ref, cfg)
+    assert not any(isinstance(e, ActionTaken) and e.seat == 1 for e in hand.events)
+    assert {e.seat for e in hand.events if isinstance(e, CardsShown) and e.reason == "all_in"} == {1, 2}
+    check_payout(hand, ref, cfg)
+    check_showdown(hand, ref, cfg)
