@@ -599,6 +599,11 @@ class HandState(HandBetting):
         return self.deck.spec
 
     @property
+    def run_it_twice(self) -> bool:
+        """The table allows running the board twice in this hand (R-RIT)."""
+        return self._rit
+
+    @property
     def boards(self) -> tuple[tuple[Card, ...], ...]:
         """The board of each run: one, or two when the board was run twice (R-RIT)."""
         if self.runs == 2:
