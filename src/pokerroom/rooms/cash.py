@@ -22,6 +22,7 @@ from pokerroom.engine import (
     HandState,
     ListDeck,
     NotYourTurn,
+    RunTwiceDecision,
     SeatSetup,
     TimeOut,
 )
@@ -522,6 +523,7 @@ class CashTable:
             blinds=blinds,
             rake=cfg.rake,
             hand_id=self.hand_id,
+            run_it_twice=cfg.run_it_twice,
         )
         out.append(HandEvents(self.tid, self.hand_id, tuple(self.hand.events), plan.dealt_in))
         return out + self._after_change(now, [])
@@ -703,6 +705,6 @@ class CashTable:
             return None
         assert self.hand is not None
         pending = self.hand.pending
-        if isinstance(pending, DiscardDecision):
+        if isinstance(pending, DiscardDecision | RunTwiceDecision):
             return pending if seat in pending.seats else None
         return pending if getattr(pending, "seat", None) == seat else None

@@ -25,6 +25,8 @@ from pokerroom.engine import (
     HandState,
     Pending,
     QuickFold,
+    RunTwice,
+    RunTwiceDecision,
     TimeOut,
     command_from_dict,
 )
@@ -45,6 +47,8 @@ def command_of(seat: int, action: Action) -> Command:
         data["amount"] = action["amount"]
     if action.get("cards") is not None:
         data["cards"] = action["cards"]
+    if data["type"] == "run_twice":
+        data["agree"] = action.get("agree") is True  # no answer given: no (R-RIT)
     if data["type"] in ("draw", "discard") and "cards" not in data:
         data["cards"] = []
     return command_from_dict(data)
@@ -275,12 +279,15 @@ class TableCore:
         if seat not in hand.waiting_for():
             return False
         discarding = isinstance(hand.pending, DiscardDecision)
+        asking = isinstance(hand.pending, RunTwiceDecision)  # run it twice: also answered all at once
         for command in hand.commands[since:]:
             if command.seat == seat:
                 return False
             if isinstance(command, QuickFold):
                 continue
             if discarding and isinstance(command, Discard | TimeOut):
+                continue
+            if asking and isinstance(command, RunTwice | TimeOut):
                 continue
             return False
         return True
