@@ -1,6 +1,7 @@
 // The action bar: fold / check / call / bet / raise with a slider and a box bounded by the legal min and
 // max, pot-size buttons in pot and no limit, fixed sizes in fixed limit; draws, the Irish discard, show/muck.
 import { h, fmt } from "./dom.js";
+import { runTwiceControls } from "./runtwice.js";
 
 const RAISE_WORD = { bet: "Bet", raise: "Raise to", complete: "Complete to" };
 
@@ -65,6 +66,8 @@ export function actionBar(ctx) {
     const go = button(`Discard ${d.count}`, "discard", () => ctx.send({ type: "discard", cards: [...ctx.selected] }), "d");
     go.disabled = n !== d.count;
     bar.append(go);
+  } else if (d.kind === "run_twice") {
+    bar.append(...runTwiceControls(d, ctx.send, button));
   } else if (d.kind === "show") {
     bar.append(
       button("Show", "show", () => ctx.send({ type: "show" }), "s"),

@@ -2,6 +2,7 @@
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
+import { describeRunTwice, runWords } from "./runtwice.js";
 
 export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
@@ -213,7 +214,7 @@ export function describe(e, who, you) {
     case "posted": return `${who(e.seat)} posts ${e.what.replace("_", " ")} ${fmt(e.amount)}`;
     case "street_started": return `*** ${e.name} ***`;
     case "cards_dealt": return e.seat === you || e.up.some(Boolean) ? `${who(e.seat)} is dealt ${cards(e.cards)}` : "";
-    case "board_dealt": return `Board: ${cards(e.cards)}`;
+    case "board_dealt": return `Board: ${cards(e.cards)}${runWords(e)}`;
     case "action": return `${who(e.seat)} ${e.action}${e.amount ? " " + fmt(e.amount) : ""}${e.all_in ? " (all-in)" : ""}`;
     case "bet_returned": return `${fmt(e.amount)} returned to ${who(e.seat)}`;
     case "drew": return e.seat === you
@@ -222,7 +223,10 @@ export function describe(e, who, you) {
     case "discarded": return `${who(e.seat)} discards ${e.seat === you ? cards(e.cards) : e.cards.length}`;
     case "cards_shown": return `${who(e.seat)} shows ${cards(e.cards)}${e.description ? " (" + e.description + ")" : ""}`;
     case "mucked": return e.cards && e.cards.length ? `${who(e.seat)} mucks ${cards(e.cards)}` : `${who(e.seat)} mucks`;
-    case "pot_awarded": return `${e.winners.map(who).join(", ")} wins ${fmt(e.amount)}${e.half ? " (" + e.half + ")" : ""}${e.description ? " with " + e.description : ""}`;
+    case "pot_awarded": return `${e.winners.map(who).join(", ")} wins ${fmt(e.amount)}${e.half ? " (" + e.half + ")" : ""}${e.description ? " with " + e.description : ""}${runWords(e)}`;
+    case "run_twice_offered":
+    case "run_twice_answered":
+    case "run_twice_decided": return describeRunTwice(e, who);
     case "hand_ended": return "Hand over";
     default: return "";
   }
