@@ -22,6 +22,7 @@ from pokerroom.engine import (
     HandState,
     ListDeck,
     NotYourTurn,
+    RunTwice,
     RunTwiceDecision,
     SeatSetup,
     TimeOut,
@@ -563,7 +564,8 @@ class CashTable:
         return out
 
     def _auto_actions(self, now: datetime) -> Output:
-        """Fold the hand of a player who is leaving when his turn comes (unless all-in, RULES §4.8)."""
+        """Fold the hand of a player who is leaving when his turn comes (unless all-in, RULES §4.8); a
+        leaving player asked to run the board twice answers no at once (R-RIT: he does not wait)."""
         if not self.in_hand:
             return []
         assert self.hand is not None
@@ -572,6 +574,11 @@ class CashTable:
             p = self.seats.get(pending.seat)
             if p is not None and p.leaving and pending.fold:
                 return self._apply(Fold(pending.seat), now, timed_out=False)
+        elif isinstance(pending, RunTwiceDecision):
+            for seat in pending.seats:
+                p = self.seats.get(seat)
+                if p is not None and p.leaving:
+                    return self._apply(RunTwice(seat, False), now, timed_out=False)
         return []
 
     def _start_clocks(self, now: datetime) -> Output:
