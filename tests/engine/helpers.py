@@ -24,6 +24,8 @@ from pokerroom.engine import (
     Muck,
     RaiseTo,
     RakeRule,
+    RunTwice,
+    RunTwiceDecision,
     SeatSetup,
     Show,
     ShowDecision,
@@ -47,6 +49,7 @@ def start(
     auto_muck: bool = True,
     heads_up_uncapped: bool = True,
     spec: DeckSpec | None = None,
+    run_it_twice: bool = False,
 ) -> HandState:
     """A hand with a literal deck: ``deck`` lists the cards in the order they are taken (burns included)."""
     v = get_variant(game)
@@ -60,6 +63,7 @@ def start(
         button=button,
         blinds=blinds,
         rake=rake,
+        run_it_twice=run_it_twice,
     )
 
 
@@ -94,6 +98,9 @@ def random_command(hand: HandState, rng: random.Random) -> Command:
         return Discard(seat, tuple(rng.sample(hand.hole_cards(seat), p.count)))
     if isinstance(p, ShowDecision):
         return rng.choice([Show(p.seat), Muck(p.seat), TimeOut(p.seat)])
+    if isinstance(p, RunTwiceDecision):
+        seat = rng.choice(p.seats)
+        return rng.choice([RunTwice(seat, True), RunTwice(seat, True), RunTwice(seat, False), TimeOut(seat)])
     raise AssertionError("the hand is over")
 
 

@@ -17,6 +17,8 @@ from pokerroom.engine import Betting, Blinds, RakeRule, Structure, VariantSpec
 from pokerroom.engine.events import (
     ActionTaken,
     BetReturned,
+    BoardDealt,
+    Burned,
     CardsDealt,
     CardsShown,
     Discarded,
@@ -28,6 +30,9 @@ from pokerroom.engine.events import (
     Posted,
     PotAwarded,
     RoundEnded,
+    RunTwiceAnswered,
+    RunTwiceDecided,
+    RunTwiceOffered,
     StreetStarted,
 )
 
@@ -97,8 +102,19 @@ class Referee:
         blinds: Blinds | None,
         rake: RakeRule | None,
         auto_muck: dict[int, bool],
+        run_it_twice: bool = False,
     ) -> None:
         self.game, self.structure, self.rake_rule, self.auto_muck = game, structure, rake, auto_muck
+        # Run it twice (R-RIT): offered once betting is over, the hands face up (§6.5) and board cards
+        # still to come; answered by every player still in; the boards of each run as dealt.
+        self.rit = run_it_twice
+        self.rit_seats: tuple[int, ...] | None = None
+        self.rit_answers: dict[int, bool] = {}
+        self.runs = 0  # 0 until decided
+        self.board_cards = sum(s.board for s in game.streets)
+        self.boards: dict[int, list[Card]] = {0: [], 1: [], 2: []}
+        self.deck_size = game.deck_for(len(seats)).size
+        self.used = 0  # cards taken from the deck: dealt, burned, on the board
         self.order = tuple(sorted(seats))
         self.button = None if game.is_stud else (max(self.order) if button is None else button)
         stakes = structure.stakes
@@ -187,11 +203,19 @@ class Referee:
                 self.last_blind = e.seat
             if e.all_in != (self.stack[e.seat] == 0):
                 raise RefereeError(f"all-in flag wrong on {e!r}")
+        elif isinstance(e, Burned):
+            self.used += 1
         elif isinstance(e, CardsDealt):
+            self.used += len(e.cards)
             self.up[e.seat].extend(c for c, u in zip(e.cards, e.up, strict=True) if u and c is not None)
             if e.seat in self.folded:
                 raise RefereeError(f"cards dealt to a folded player: seat {e.seat}")
+        elif isinstance(e, StreetStarted) and e.run:
+            if self.runs != 2 or self.rit_seats is None:
+                raise RefereeError("a run of the board without everybody agreeing to run twice")
+            self.street = e.index
         elif isinstance(e, StreetStarted):
+            self._rit_not_skipped()
             self._close_round_check()
             if e.index != self.street + 1:
                 raise RefereeError(f"street {e.index} after street {self.street}")
@@ -213,6 +237,32 @@ class Referee:
             self.bet = dict.fromkeys(self.order, 0)
             if sum(e.pots) != sum(self.paid.values()):
                 raise RefereeError(f"pots {e.pots} do not add up to {sum(self.paid.values())}")
+        elif isinstance(e, BoardDealt):
+            if e.run == 0:
+                self._rit_not_skipped()
+            elif self.runs != 2:
+                raise RefereeError("run cards dealt without a decision to run twice")
+            self.boards[e.run].extend(e.cards)
+            self.used += len(e.cards)
+        elif isinstance(e, RunTwiceOffered):
+            self._rit_offer(e)
+        elif isinstance(e, RunTwiceAnswered):
+            if (
+                self.rit_seats is None
+                or self.runs
+                or e.seat not in self.rit_seats
+                or e.seat in self.rit_answers
+            ):
+                raise RefereeError(f"an answer to run it twice out of turn: {e!r}")
+            self.rit_answers[e.seat] = e.agree
+        elif isinstance(e, RunTwiceDecided):
+            if self.rit_seats is None or self.runs:
+                raise RefereeError("run it twice decided without being offered")
+            answers = self.rit_answers
+            expected = 1 if not all(answers.values()) else 2 if len(answers) == len(self.rit_seats) else 0
+            if e.runs != expected:
+                raise RefereeError(f"{e.runs} runs decided with the answers {answers}")
+            self.runs = e.runs
         elif isinstance(e, Drew | Discarded):
             if e.seat in self.done or e.seat in self.folded:
                 raise RefereeError(f"seat {e.seat} drew or discarded twice or after folding")
@@ -231,6 +281,45 @@ class Referee:
         elif isinstance(e, HandEnded):
             self.over = True
             self.ended = e
+
+    def _rit_due(self) -> bool:
+        """R-RIT: the question must be asked now (betting over, hands face up, board cards to come)."""
+        active = self.active()
+        return (
+            self.rit
+            and self.rit_seats is None
+            and len(active) >= 2
+            and self.betting_closed()
+            and self.exposed == set(active)
+            and len(self.boards[0]) < self.board_cards
+            and self.deck_size - self.used >= 2 * self._runout_cards()
+        )
+
+    def _runout_cards(self) -> int:
+        """Cards one run of the rest of the board takes, burns included (two runs need twice as many)."""
+        board_streets = [s for s in self.game.streets if s.board]
+        left, rest = self.board_cards - len(self.boards[0]), []
+        for s in reversed(board_streets):
+            if left <= 0:
+                break
+            rest.append(s)
+            left -= s.board
+        return sum(s.board + (1 if s.burn else 0) for s in rest)
+
+    def _rit_not_skipped(self) -> None:
+        if self._rit_due():
+            raise RefereeError("the board went on without asking to run it twice")
+
+    def _rit_offer(self, e: RunTwiceOffered) -> None:
+        if not self._rit_due():
+            raise RefereeError("run it twice offered when the rules do not offer it")
+        if e.seats != tuple(s for s in self.after(self.button) if s not in self.folded):
+            raise RefereeError(f"run it twice asked of {e.seats}, not of every player still in")
+        self.rit_seats = e.seats
+
+    def board_of_run(self, run: int) -> list[Card]:
+        """The whole board of run 1 or 2 (the shared cards, then the run's own)."""
+        return self.boards[0] + self.boards[run]
 
     def _pay(self, seat: int, amount: int) -> None:
         if amount < 0 or amount > self.stack[seat]:
@@ -363,6 +452,8 @@ class Referee:
     def expect(self) -> Expected:
         if self.over:
             return Expected("done")
+        if self.rit_seats is not None and not self.runs:
+            return Expected("run_twice", seats=tuple(s for s in self.rit_seats if s not in self.rit_answers))
         street = self.game.streets[self.street]
         active = self.active()
         if len(active) == 1:

@@ -61,6 +61,8 @@ from pokerroom.engine import (
     RaiseTo,
     RakeRule,
     RestoreError,
+    RunTwice,
+    RunTwiceDecision,
     SeatSetup,
     Show,
     ShowDecision,
@@ -79,6 +81,7 @@ from pokerroom.engine.events import (
     HandEnded,
     Mucked,
     PotAwarded,
+    RunTwiceAnswered,
     StreetStarted,
 )
 from pokerroom.eval import HandValue, evaluate
@@ -125,6 +128,7 @@ class Config:
     rake: RakeRule | None
     cards: list[Card]
     reshuffle: list[Card]
+    run_it_twice: bool = False
 
     @property
     def spec(self) -> DeckSpec:
@@ -139,11 +143,14 @@ class Config:
             button=self.button,
             blinds=self.blinds,
             rake=self.rake,
+            run_it_twice=self.run_it_twice,
         )
 
     def referee(self) -> Referee:
         v, seats = VARIANTS[self.game], list(self.stacks)
-        return Referee(v, self.structure, seats, self.button, self.blinds, self.rake, self.auto_muck)
+        return Referee(
+            v, self.structure, seats, self.button, self.blinds, self.rake, self.auto_muck, self.run_it_twice
+        )
 
 
 def _stakes(draw: st.DrawFn, game: str, betting: Betting) -> Stakes:
@@ -221,6 +228,7 @@ def tables(draw: st.DrawFn, game: str) -> Config:
         rake,
         list(draw(st.permutations(spec.cards()))),
         list(draw(st.permutations(spec.cards()))),
+        draw(st.booleans()) if v.has_shared_board else False,  # the table allows running twice (R-RIT)
     )
 
 
@@ -309,6 +317,8 @@ def fingerprint(hand: HandState) -> tuple[Any, ...]:
         hand.exposed,
         tuple(hand.pots),
         hand.rake,
+        hand.runs,
+        tuple(hand.board2),
         len(hand.events),
         len(hand.commands),
         hand.pending,
@@ -350,6 +360,8 @@ def check_step(hand: HandState, ref: Referee, cfg: Config) -> None:
         assert p.max_discard == VARIANTS[cfg.game].max_draw
     elif isinstance(p, DiscardDecision):
         assert want.kind == "discard" and p.seats == want.seats, f"engine {p}, rules {want}"
+    elif isinstance(p, RunTwiceDecision):
+        assert want.kind == "run_twice" and p.seats == want.seats, f"engine {p}, rules {want}"
     elif isinstance(p, ShowDecision):
         assert want.kind == "show", f"engine {p}, rules {want}"
         assert not cfg.auto_muck[p.seat]  # only players who turned auto-muck off are asked
@@ -388,6 +400,9 @@ def illegal_commands(hand: HandState, ref: Referee, rng: random.Random) -> list[
     seat = rng.choice(waiting)
     hole = list(hand.hole_cards(seat))
     chip = hand.structure.stakes.chip_unit
+    out.append((RunTwice(seat, "yes"), "bad_command"))  # type: ignore[arg-type]
+    if not isinstance(p, RunTwiceDecision):
+        out.append((RunTwice(seat, True), "illegal_action"))
     if isinstance(p, BetDecision):
         out += [(Draw(seat, ()), "illegal_action"), (Discard(seat, ()), "illegal_action")]
         out += [(Show(seat), "illegal_action"), (Muck(seat), "illegal_action")]
@@ -428,6 +443,8 @@ def illegal_commands(hand: HandState, ref: Referee, rng: random.Random) -> list[
             out.append((Discard(seat, cards), "invalid_cards"))
     elif isinstance(p, ShowDecision):
         out += [(c, "illegal_action") for c in (*wrong_phase, Draw(seat, ()), Discard(seat, ()))]
+    elif isinstance(p, RunTwiceDecision):
+        out += [(c, "illegal_action") for c in (*wrong_phase, Draw(seat, ()), Discard(seat, ()), Show(seat))]
     return out
 
 
@@ -456,11 +473,37 @@ def check_illegal(hand: HandState, ref: Referee, rng: random.Random) -> None:
 # --------------------------------------------------------------------------------- the end
 
 
-def _values(hand: HandState, seat: int) -> tuple[HandValue, HandValue | None]:
+def _values(
+    hand: HandState, seat: int, board: Sequence[Card] | None = None
+) -> tuple[HandValue, HandValue | None]:
     v = hand.variant
-    high = evaluate(v.rule_for(hand.deck_spec), hand.hole_cards(seat), hand.board)
-    low = evaluate(v.low, hand.hole_cards(seat), hand.board) if v.low else None
+    board = hand.board if board is None else board
+    high = evaluate(v.rule_for(hand.deck_spec), hand.hole_cards(seat), board)
+    low = evaluate(v.low, hand.hole_cards(seat), board) if v.low else None
     return high, (low if low else None)
+
+
+def _pay_pot(
+    low_rule: str | None,
+    amount: int,
+    contenders: list[int],
+    values: dict[int, tuple[HandValue, HandValue | None]],
+    won: dict[int, int],
+) -> None:
+    """One pot (or one run's half of it): best high, hi/lo halves (§2.7), odd chips (§3.9)."""
+    best = max(values[s][0] for s in contenders)
+    high = [s for s in contenders if values[s][0] == best]
+    lows = [s for s in contenders if values[s][1] is not None]
+    if low_rule and lows:
+        best_low = max(x for s in lows if (x := values[s][1]) is not None)
+        low = [s for s in lows if values[s][1] == best_low]
+        low_half = amount // 2
+        parts = [(amount - low_half, high), (low_half, low)]
+    else:
+        parts = [(amount, high)]
+    for part, winners in parts:
+        for seat, share in _split(part, winners).items():
+            won[seat] += share
 
 
 def _split(amount: int, winners: list[int]) -> dict[int, int]:
@@ -487,27 +530,26 @@ def check_payout(hand: HandState, ref: Referee, cfg: Config) -> None:
         takes = [rake * a // total for a in amounts] if total else [0] * len(amounts)
         takes[0] += rake - sum(takes)
         order = ref.after(ref.button)  # odd chips from the first seat left of the button (stud: seat 1)
-        values = {s: _values(hand, s) for s in active}
-        for (amount, eligible), take in zip(pots, takes, strict=True):
-            amount -= take
-            contenders = [s for s in order if s in eligible]
-            best = max(values[s][0] for s in contenders)
-            high = [s for s in contenders if values[s][0] == best]
-            lows = [s for s in contenders if values[s][1] is not None]
-            if v.low and lows:
-                best_low = max(x for s in lows if (x := values[s][1]) is not None)
-                low = [s for s in lows if values[s][1] == best_low]
-                low_half = amount // 2
-                parts = [(amount - low_half, high), (low_half, low)]
-            else:
-                parts = [(amount, high)]
-            for part, winners in parts:
-                for seat, share in _split(part, winners).items():
-                    won[seat] += share
+        runs: list[tuple[Sequence[Card], list[int]]]  # (board, amount of each pot) of each run
+        net = [a - take for a, take in zip(amounts, takes, strict=True)]
+        if ref.runs == 2:  # R-RIT: each pot halved, the odd chip to run 1, each half on its own board
+            assert hand.boards == (tuple(ref.board_of_run(1)), tuple(ref.board_of_run(2)))
+            assert len(hand.board2) == len(hand.board) == ref.board_cards
+            halves = [(a + 1) // 2 for a in net]
+            second = [a - h for a, h in zip(net, halves, strict=True)]
+            runs = [(ref.board_of_run(1), halves), (ref.board_of_run(2), second)]
+        else:
+            runs = [(hand.board, net)]
+        for board, amounts_now in runs:
+            values = {s: _values(hand, s, board) for s in active}
+            for (_, eligible), amount in zip(pots, amounts_now, strict=True):
+                _pay_pot(v.low, amount, [s for s in order if s in eligible], values, won)
     assert hand.rake == rake
+
     assert hand.stacks() == {s: started[s] + won[s] for s in cfg.stacks}
     awards = [e for e in hand.events if isinstance(e, PotAwarded)]
     assert sum(a.amount + a.rake for a in awards) == total
+    assert {a.run for a in awards} == ({1, 2} if ref.runs == 2 else {0})
     assert all(sum(a.shares) == a.amount and a.shares for a in awards)
     end = hand.events[-1]
     assert isinstance(end, HandEnded) and end.rake == rake
@@ -600,6 +642,10 @@ def _choose(hand: HandState, data: st.DataObject) -> Command:
         seat = data.draw(st.sampled_from(p.seats))
         cards = tuple(data.draw(st.permutations(hand.hole_cards(seat)))[: p.count])
         return data.draw(st.sampled_from([Discard(seat, cards), TimeOut(seat)]))
+    if isinstance(p, RunTwiceDecision):  # mostly yes, so that boards are run twice often
+        seat = data.draw(st.sampled_from(p.seats))
+        yes = RunTwice(seat, True)
+        return data.draw(st.sampled_from([yes] * 6 + [RunTwice(seat, False), TimeOut(seat)]))
     assert isinstance(p, ShowDecision)
     return data.draw(st.sampled_from([Show(p.seat), Muck(p.seat), TimeOut(p.seat)]))
 
@@ -618,6 +664,8 @@ def _check_timeout(before: Any, command: Command, new: list[Event]) -> None:
         assert isinstance(first, Mucked)
     elif isinstance(before, DiscardDecision):
         assert isinstance(first, Discarded) and len(first.cards) == before.count
+    elif isinstance(before, RunTwiceDecision):  # a timeout answers no (R-RIT)
+        assert isinstance(first, RunTwiceAnswered) and not first.agree
 
 
 def play(cfg: Config, data: st.DataObject) -> None:

@@ -14,7 +14,9 @@ CASES = [(code, b) for code, v in VARIANTS.items() for b in v.structures]
 CASE_IDS = [f"{g}-{b.value}" for g, b in CASES]
 
 
-def random_hands(game: str, betting: Betting, count: int, seed: str = "") -> Iterator[HandState]:
+def random_hands(
+    game: str, betting: Betting, count: int, seed: str = "", run_it_twice: bool = False
+) -> Iterator[HandState]:
     v = VARIANTS[game]
     rng = random.Random(f"{game}{betting}{seed}")
     for _ in range(count):
@@ -28,6 +30,7 @@ def random_hands(game: str, betting: Betting, count: int, seed: str = "") -> Ite
             deck=ListDeck.shuffled(v.deck_for(n), rng),
             button=rng.choice(seats),
             rake=RakeRule(500, 300) if rng.random() < 0.3 else None,
+            run_it_twice=run_it_twice,
         )
         while not hand.is_over:
             hand.apply(random_command(hand, rng))

@@ -43,6 +43,7 @@ def _hand(game: str, betting: Betting, seed: int) -> HandState:
         button=rng.choice(seats),
         rake=RakeRule(500, 300) if rng.random() < 0.3 else None,
         hand_id=f"h{seed}",
+        run_it_twice=v.has_shared_board,  # R-RIT: a second run's cards come from the committed deck too
     )
     while not hand.is_over:
         hand.apply(random_command(hand, rng))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pokerroom.engine import Betting
+from pokerroom.engine.events import RunTwiceAnswered
 from pokerroom.history import HandContext, read_phh, read_phhs, replay, write_phh, write_phhs
+from pokerroom.history.errors import PhhFieldError
+from pokerroom.variants import VARIANTS
 
 from .helpers import CASE_IDS, CASES, random_hands
 
@@ -51,3 +56,49 @@ def test_a_card_drawn_twice_is_shown_only_where_it_stayed() -> None:
         for viewer in hand.order:
             again = replay(read_phh(write_phh(hand, viewer=viewer)))
             assert dict(zip(again.hand.seats, again.finishing_stacks, strict=True)) == hand.stacks()
+
+
+BOARD_CASES = [(g, b) for g, b in CASES if VARIANTS[g].has_shared_board]
+
+
+@pytest.mark.parametrize(("game", "betting"), BOARD_CASES, ids=[f"{g}-{b.value}" for g, b in BOARD_CASES])
+def test_run_it_twice_round_trips(game: str, betting: Betting) -> None:
+    """R-RIT (docs/history.md): `_run_it_twice` and the answers (`_runout_count_selections`, "pN 2" yes,
+    "pN 1" no) replay to the same events; both runs' boards are `d db` lines in dealing order."""
+    ran_twice = 0
+    for hand in random_hands(game, betting, 40, "rit", run_it_twice=True):
+        text = write_phh(hand)
+        phh = read_phh(text)
+        assert phh.run_it_twice
+        again = replay(phh)
+        assert again.complete and again.notes == []
+        assert again.state.events == hand.events and again.state.boards == hand.boards
+        assert again.matches is True
+        answers = [e for e in hand.events if isinstance(e, RunTwiceAnswered)]
+        picks = [(phh.seat_of(p), c == 2) for p, c in phh.runout_selections]
+        assert picks == [(e.seat, e.agree) for e in answers]
+        for viewer in hand.order:  # a player's copy: the answers and both boards are public
+            mine = replay(read_phh(write_phh(hand, viewer=viewer)))
+            assert dict(zip(mine.hand.seats, mine.finishing_stacks, strict=True)) == hand.stacks()
+        ran_twice += hand.runs == 2
+    assert ran_twice, "no hand of the sample ran twice"
+
+
+def test_run_it_twice_fields_are_checked() -> None:
+    hand = next(h for h in random_hands("holdem", Betting.NO_LIMIT, 40, "rit", True) if h.runs == 2)
+    text = write_phh(hand)
+    assert "_run_it_twice = true" in text and "_runout_count_selections = [" in text
+    for bad in ('"p11 2"', '"p1 3"', '"p1"', "2"):
+        damaged = re.sub(
+            r"_runout_count_selections = \[[^\]]*\]", f"_runout_count_selections = [{bad}]", text
+        )
+        with pytest.raises(PhhFieldError):
+            read_phh(damaged)
+    with pytest.raises(PhhFieldError):
+        read_phh(text.replace("_run_it_twice = true", "_run_it_twice = 1"))
+    with pytest.raises(PhhFieldError):  # answers without the option
+        read_phh(text.replace("_run_it_twice = true", "_run_it_twice = false"))
+    # no answers: the replay reads a missing answer as no (as a timeout), and says so
+    silent = re.sub(r"_runout_count_selections = \[[^\]]*\]\n", "", text)
+    again = replay(read_phh(silent))
+    assert again.state.runs == 1 and any("no runout count" in n for n in again.notes)

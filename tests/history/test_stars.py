@@ -316,3 +316,20 @@ def test_one_side_pot_is_the_side_pot() -> None:
             assert "side pot-" not in text
             return
     pytest.fail("no hand with exactly one side pot")
+
+
+def test_a_hand_run_twice_is_worded_as_pokerstars_words_it() -> None:
+    """R-RIT: each run's streets ("*** FIRST FLOP ***", "*** SECOND TURN ***"), a showdown per run with
+    the hands valued on that run's board, and both boards in the summary."""
+    hand = next(h for h in random_hands("holdem", Betting.NO_LIMIT, 40, "rit", True) if h.runs == 2)
+    text = write_pokerstars(hand)
+    for line in (
+        "*** FIRST RIVER ***",
+        "*** SECOND RIVER ***",
+        "*** FIRST SHOW DOWN ***",
+        "*** SECOND SHOW DOWN ***",
+    ):
+        assert line in text, line
+    board1, board2 = (" ".join(map(str, b)) for b in hand.boards)
+    assert f"Hand was run twice\nFIRST Board [{board1}]\nSECOND Board [{board2}]" in text
+    assert "*** SHOW DOWN ***" not in text and "\nBoard [" not in text

@@ -15,7 +15,10 @@ from pokerroom.engine import (
     ConfigError,
     Fold,
     NotYourTurn,
+    RaiseTo,
     RakeRule,
+    RunTwice,
+    RunTwiceDecision,
     Stakes,
 )
 from pokerroom.rooms import (
@@ -321,3 +324,28 @@ def test_stud_table_deals_newcomers_at_once_with_antes() -> None:
         t.act(t.seats[d.seat].player, Fold(d.seat) if d.fold else BringIn(d.seat), at(3))  # type: ignore[union-attr]
     t.tick(at(10))
     assert t.in_hand and 3 in t.hand.players  # type: ignore[union-attr]  # R132
+
+
+def test_run_it_twice_is_asked_at_a_table_that_allows_it_and_a_leaver_answers_no() -> None:
+    """R-RIT: the table passes its `run_it_twice` to the hand; both players all-in preflop are asked
+    (`decision_of` gives each his question); a player who leaves meanwhile answers no at once, so the
+    board runs once and the hand settles."""
+    cfg = TableConfig("t1", "Alpha", "holdem", Betting.NO_LIMIT, Stakes.blinds(50, 100), 2, run_it_twice=True)
+    t = CashTable(cfg, random.Random(1))
+    start_heads_up(t)
+    hand = t.hand
+    assert hand is not None and hand.run_it_twice
+    d = hand.pending
+    assert isinstance(d, BetDecision)
+    t.act(t.seats[d.seat].player, RaiseTo(d.seat, d.max_to), at(2))
+    d = hand.pending
+    assert isinstance(d, BetDecision)
+    t.act(t.seats[d.seat].player, Call(d.seat), at(3))
+    asked = hand.pending
+    assert isinstance(asked, RunTwiceDecision) and set(asked.seats) == {1, 2}
+    assert t.decision_of(1) == asked and t.decision_of(2) == asked
+    t.act("ann", RunTwice(1, True), at(4))
+    assert t.decision_of(1) is None and t.decision_of(2) == RunTwiceDecision((2,))
+    t.leave("bob", at(5))
+    assert hand.is_over and hand.runs == 1 and not t.in_hand
+    assert sum(hand.stacks().values()) == 20000

@@ -6,11 +6,13 @@ deadline to the next."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 
 from pokerroom.engine import Betting, ConfigError, Stakes
@@ -31,6 +33,7 @@ GAMES: dict[str, Betting] = {
     "draw5": Betting.FIXED_LIMIT,
 }
 HANDS = 6
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json").read_text())
 
 
 def stakes(game: str, betting: Betting) -> Stakes:
@@ -266,3 +269,51 @@ async def test_watchers_of_a_broken_tournament_table_are_told_where_their_player
         assert broken not in actor.cores  # nobody watches a closed table
     finally:
         await h.close()
+
+
+@pytest.mark.asyncio
+async def test_a_cash_table_that_allows_it_runs_the_board_twice(tmp_path: Path) -> None:
+    """R-RIT (issue 20): at a cash table with `run_it_twice`, all-in hands before the river ask every
+    player still in (each gets his own `turn` with the `run_twice` decision); the answers come back as
+    `act`s, the boards of a hand run twice are `board_dealt` events with `run` 1 and 2, the pots are paid
+    per run, every frame fits the protocol schema, and the ledger balances."""
+    cfg = TableConfig(
+        "t", "T", "holdem", Betting.NO_LIMIT, Stakes.blinds(10, 20), 3, timing=TIMING, run_it_twice=True
+    )
+    h = await Harness.open(tmp_path, RoomSettings(tables=(cfg,)), seed=3)
+    try:
+        clients = [await h.cash_bot(f"player{i}", "t", ("random", "caller")[i % 2], seed=i) for i in range(3)]
+        actor = h.room.tables["t"]
+        await h.run(lambda: bool(hands_with(clients, "run_twice_decided", runs=2)), seconds=36000)
+        # One "no" settles the question at once: the others' answers, already on their way, find the
+        # decision gone (the hand over, or moved on). Nothing else may be refused.
+        late = [f for f in no_errors(clients) if f["code"] in ("stale_hand", "stale_action")]
+        others = [f for f in no_errors(clients) if f not in late]
+        assert not others, others[:3]
+        noes = sum(1 for f in clients[0].frames if _event_of(f, "run_twice_answered", agree=False))
+        assert len(late) <= 2 * noes
+        assert decisions(clients).get("run_twice", 0) >= 2
+        twice = hands_with(clients, "run_twice_decided", runs=2)
+        assert twice <= hands_with(clients, "board_dealt", run=2)
+        assert twice <= hands_with(clients, "pot_awarded", run=2)
+        server = SCHEMA["server"]
+        for c in clients:
+            for f in c.frames:
+                v = jsonschema_rs.validator_for(server[f["type"]])
+                assert v.is_valid(f), (f["type"], next(iter(v.iter_errors(f))).message)
+        hands = actor.hands_played
+        await h.run(lambda: actor.hands_played > hands, seconds=3600)  # the next hand is played too
+        assert (await verify_ledger(h.store.db)).ok
+    finally:
+        await h.close()
+
+
+def test_run_it_twice_is_for_board_games_only() -> None:
+    with pytest.raises(ConfigError, match="run twice"):
+        TableConfig(
+            "t", "T", "stud", Betting.FIXED_LIMIT, stakes("stud", Betting.FIXED_LIMIT), 4, run_it_twice=True
+        )
+    with pytest.raises(ConfigError, match="run twice"):
+        TableConfig(
+            "t", "T", "draw5", Betting.FIXED_LIMIT, stakes("draw5", Betting.FIXED_LIMIT), 4, run_it_twice=True
+        )

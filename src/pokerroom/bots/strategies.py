@@ -81,6 +81,8 @@ class RandomLegal:
             return _discard_random(view, rng)
         if d["kind"] == "show":
             return {"type": rng.choice(["show", "muck"])}
+        if d["kind"] == "run_twice":
+            return {"type": "run_twice", "agree": rng.random() < 0.7}
         opts = _bet_options(d)
         r = _raise(d, rng)
         if r is not None:
@@ -101,6 +103,8 @@ class PassiveCaller:
             return {"type": "discard", "cards": view.hole[-d["count"] :]}
         if d["kind"] == "show":
             return {"type": "show"}
+        if d["kind"] == "run_twice":  # less variance suits a caller
+            return {"type": "run_twice", "agree": True}
         if d.get("bring_in"):
             return {"type": "bring_in"}
         if d.get("check"):
@@ -182,6 +186,8 @@ class HandStrength:
             return {"type": "draw", "cards": self._draw(view)}
         if d["kind"] == "show":
             return {"type": "show"}
+        if d["kind"] == "run_twice":
+            return {"type": "run_twice", "agree": True}
         s = self.strength(view, rng)
         if d.get("bring_in"):
             return (

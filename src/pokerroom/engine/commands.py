@@ -25,6 +25,7 @@ __all__ = [
     "Muck",
     "QuickFold",
     "RaiseTo",
+    "RunTwice",
     "Show",
     "TimeOut",
     "command_from_dict",
@@ -129,6 +130,23 @@ class Muck(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class RunTwice(Command):
+    """Run it twice (R-RIT, docs/decisions.md): the player's answer, ``agree`` True to deal the rest of the
+    board twice. Every player still in the hand must agree; one "no" means once."""
+
+    agree: bool = False
+    kind: ClassVar[str] = "run_twice"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "agree": self.agree}
+
+    def check(self) -> None:
+        Command.check(self)
+        if type(self.agree) is not bool:
+            raise BadCommand("field 'agree' must be true or false")
+
+
+@dataclass(frozen=True, slots=True)
 class QuickFold(Command):
     """Rush: fold now, even before one's turn (RULES.md §8.5). Out of turn the fold stays hidden: the
     engine shows it when the action reaches the seat (R204)."""
@@ -195,4 +213,9 @@ def command_from_dict(data: object) -> Command:
         return Draw(seat, _cards(data))
     if kind == Discard.kind:
         return Discard(seat, _cards(data))
+    if kind == RunTwice.kind:
+        agree = data.get("agree")
+        if type(agree) is not bool:
+            raise BadCommand("field 'agree' must be true or false")
+        return RunTwice(seat, agree)
     raise BadCommand(f"unknown command type {kind[:40]!r}")

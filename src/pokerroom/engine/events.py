@@ -33,6 +33,9 @@ __all__ = [
     "PotAwarded",
     "Reshuffled",
     "RoundEnded",
+    "RunTwiceAnswered",
+    "RunTwiceDecided",
+    "RunTwiceOffered",
     "StreetStarted",
 ]
 
@@ -96,6 +99,13 @@ class Event:
         return data
 
 
+def _without_run_zero(data: dict[str, Any]) -> dict[str, Any]:
+    """``run`` 0 (a hand run once) is left out of the plain data: an ordinary hand reads as before."""
+    if data.get("run") == 0:
+        del data["run"]
+    return data
+
+
 @dataclass(slots=True, repr=False, unsafe_hash=True)
 class HandStarted(Event):
     variant: str
@@ -120,9 +130,16 @@ class Posted(Event):
 
 @dataclass(slots=True, repr=False, unsafe_hash=True)
 class StreetStarted(Event):
+    """A street begins. ``run`` is 0 normally; when the board is run twice (R-RIT) the remaining streets
+    are started once per run, ``run`` 1 then 2."""
+
     index: int
     name: str
+    run: int = 0
     kind: ClassVar[str] = "street_started"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _without_run_zero(Event.to_dict(self))
 
 
 @dataclass(slots=True, repr=False, unsafe_hash=True)
@@ -151,8 +168,15 @@ class Burned(Event):
 
 @dataclass(slots=True, repr=False, unsafe_hash=True)
 class BoardDealt(Event):
+    """Community cards. ``run`` 0: the one board (or the part both runs share); 1 or 2: cards of that run
+    of a board run twice (R-RIT)."""
+
     cards: tuple[Card, ...]
+    run: int = 0
     kind: ClassVar[str] = "board_dealt"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _without_run_zero(Event.to_dict(self))
 
 
 @dataclass(slots=True, repr=False, unsafe_hash=True)
@@ -255,7 +279,8 @@ class Mucked(Event):
 
 @dataclass(slots=True, repr=False, unsafe_hash=True)
 class PotAwarded(Event):
-    """One pot (or one half of a hi/lo pot) paid out. ``pot`` 0 is the main pot."""
+    """One pot (or one half of a hi/lo pot) paid out. ``pot`` 0 is the main pot. ``run`` is 0 normally;
+    with the board run twice each pot is paid in two parts, ``run`` 1 and 2, each on its own board."""
 
     pot: int
     amount: int
@@ -264,7 +289,37 @@ class PotAwarded(Event):
     shares: tuple[int, ...]
     half: str  # "" for a whole pot, "high" or "low"
     description: str  # the winning hand, "" when uncontested
+    run: int = 0
     kind: ClassVar[str] = "pot_awarded"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _without_run_zero(Event.to_dict(self))
+
+
+@dataclass(slots=True, repr=False, unsafe_hash=True)
+class RunTwiceOffered(Event):
+    """Betting is over with the board not complete: the players still in (``seats``) are asked, all at
+    once, whether to run the rest of the board twice (R-RIT)."""
+
+    seats: tuple[int, ...]
+    kind: ClassVar[str] = "run_twice_offered"
+
+
+@dataclass(slots=True, repr=False, unsafe_hash=True)
+class RunTwiceAnswered(Event):
+    """A player answered (a timeout answers no)."""
+
+    seat: int
+    agree: bool
+    kind: ClassVar[str] = "run_twice_answered"
+
+
+@dataclass(slots=True, repr=False, unsafe_hash=True)
+class RunTwiceDecided(Event):
+    """The board is run ``runs`` times (1: someone said no or timed out; 2: everybody agreed)."""
+
+    runs: int
+    kind: ClassVar[str] = "run_twice_decided"
 
 
 @dataclass(slots=True, repr=False, unsafe_hash=True)

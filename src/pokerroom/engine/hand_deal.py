@@ -57,6 +57,7 @@ class HandDeal:
         blinds: Blinds | None,
         rake: RakeRule | None,
         hand_id: str,
+        run_it_twice: bool = False,
     ) -> None:
         variant.check_structure(structure.betting)
         variant.check_players(len(seats))
@@ -77,6 +78,10 @@ class HandDeal:
             raise ConfigError("a blind game needs a big blind")
         if self._stud and stakes.big_blind_ante:
             raise ConfigError("a stud game has no big blind to post a big-blind ante")
+        if type(run_it_twice) is not bool:
+            raise ConfigError("run_it_twice must be True or False")
+        if run_it_twice and not variant.has_shared_board:
+            raise ConfigError(f"{variant.name} has no shared board: it cannot be run twice")
         self.variant = variant
         self.structure = structure
         self.hand_id = hand_id
@@ -115,12 +120,21 @@ class HandDeal:
         self._blinds = blinds
         self._dead: dict[int, int] | None = None  # unequal antes: dead money (hand_betting)
         self._last_blind: int | None = self.button
+        # Run it twice (R-RIT, state.py): allowed by the table; the street the runs start from (-1: not
+        # offered yet); the seats asked and their answers; how many runs; the second run's whole board.
+        self._rit = run_it_twice
+        self._rit_next = -1
+        self._rit_seats: tuple[int, ...] = ()
+        self._rit_answers: dict[int, bool] = {}
+        self.runs = 1
+        self.board2: list[Card] = []
         self._start_args: dict[str, Any] = {
             "seats": [(s.seat, s.stack, s.auto_muck) for s in seats],
             "button": button,
             "blinds": blinds,
             "rake": rake,
             "hand_id": hand_id,
+            "run_it_twice": run_it_twice,
         }
 
     # ------------------------------------------------------------------------------------ navigation

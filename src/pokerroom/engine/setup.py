@@ -15,6 +15,7 @@ __all__ = [
     "HandComplete",
     "Pending",
     "Phase",
+    "RunTwiceDecision",
     "SeatSetup",
     "ShowDecision",
     "check_start",
@@ -26,6 +27,7 @@ class Phase(Enum):
     DRAW = "draw"
     DISCARD = "discard"
     SHOWDOWN = "showdown"
+    RUN_TWICE = "run_twice"
     DONE = "done"
 
 
@@ -78,6 +80,18 @@ class DiscardDecision:
 
 
 @dataclass(frozen=True, slots=True)
+class RunTwiceDecision:
+    """Run it twice (docs/decisions.md, R-RIT): these seats have not answered yet whether to deal the rest
+    of the board twice; they answer at the same time, and one "no" (or a timeout) means once."""
+
+    seats: tuple[int, ...]
+    kind: str = "run_twice"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "seats": list(self.seats)}
+
+
+@dataclass(frozen=True, slots=True)
 class ShowDecision:
     """Showdown: the player may show or muck a hand that is not shown automatically."""
 
@@ -96,7 +110,7 @@ class HandComplete:
         return {"kind": self.kind}
 
 
-Pending = BetDecision | DrawDecision | DiscardDecision | ShowDecision | HandComplete
+Pending = BetDecision | DrawDecision | DiscardDecision | RunTwiceDecision | ShowDecision | HandComplete
 
 
 def _pairs(value: object) -> bool:

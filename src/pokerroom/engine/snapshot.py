@@ -175,6 +175,7 @@ def dump_hand(hand: _Recorded) -> dict[str, Any]:
         "blinds": _blinds_to_dict(args["blinds"]),
         "rake": [rake.percent_bp, rake.cap] if rake else None,
         "hand_id": args["hand_id"],
+        "run_it_twice": args["run_it_twice"],
         "deck": hand.deck_data(),
         "commands": [c.to_dict() for c in hand.commands],
     }
@@ -200,6 +201,7 @@ def load_hand(data: Any, start: Callable[..., H]) -> H:
             blinds=_blinds_from_dict(data["blinds"]),
             rake=RakeRule(*data["rake"]) if data["rake"] else None,
             hand_id=data["hand_id"],
+            run_it_twice=data.get("run_it_twice", False),  # absent from snapshots made before R-RIT
         )
         for raw in data["commands"]:
             hand.apply(command_from_dict(raw))

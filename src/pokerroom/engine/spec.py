@@ -102,6 +102,13 @@ class VariantSpec:
         return any(s.draw for s in self.streets)
 
     @property
+    def has_shared_board(self) -> bool:
+        """Community cards that every hand plays (hold'em, Irish, the Omaha family): the games whose board
+        can be run twice (R-RIT). Stud (its one community card is a shortage fallback) and draw games
+        have none."""
+        return not self.is_stud and not self.is_draw and any(s.board for s in self.streets)
+
+    @property
     def hole_count(self) -> int:
         """Cards each player holds at the end (before any Irish discard)."""
         return sum(len(s.deal) for s in self.streets)

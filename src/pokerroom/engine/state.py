@@ -20,6 +20,7 @@ from pokerroom.engine.commands import (
     Draw,
     Muck,
     QuickFold,
+    RunTwice,
     Show,
     TimeOut,
 )
@@ -32,6 +33,8 @@ from pokerroom.engine.errors import (
     NotYourTurn,
 )
 from pokerroom.engine.events import (
+    BoardDealt,
+    Burned,
     CardsShown,
     Discarded,
     Drew,
@@ -41,6 +44,9 @@ from pokerroom.engine.events import (
     Mucked,
     PotAwarded,
     Reshuffled,
+    RunTwiceAnswered,
+    RunTwiceDecided,
+    RunTwiceOffered,
     StreetStarted,
 )
 from pokerroom.engine.hand_betting import HandBetting
@@ -52,6 +58,7 @@ from pokerroom.engine.setup import (
     HandComplete,
     Pending,
     Phase,
+    RunTwiceDecision,
     SeatSetup,
     ShowDecision,
     check_start,
@@ -68,6 +75,7 @@ _BETTING: Final = Phase.BETTING
 _DRAW: Final = Phase.DRAW
 _DISCARD: Final = Phase.DISCARD
 _SHOWDOWN: Final = Phase.SHOWDOWN
+_RUN_TWICE: Final = Phase.RUN_TWICE
 _DONE: Final = Phase.DONE
 _FL: Final = Betting.FIXED_LIMIT
 
@@ -90,6 +98,7 @@ __all__ = [
     "HandState",
     "Pending",
     "Phase",
+    "RunTwiceDecision",
     "SeatSetup",
     "ShowDecision",
 ]
@@ -112,11 +121,14 @@ class HandState(HandBetting):
         blinds: Blinds | None = None,
         rake: RakeRule | None = None,
         hand_id: str = "",
+        run_it_twice: bool = False,
     ) -> HandState:
-        """Start a hand: check the settings, post the forced bets and deal the first street."""
+        """Start a hand: check the settings, post the forced bets and deal the first street.
+
+        ``run_it_twice``: the table allows running the board twice (board games only; R-RIT)."""
         check_start(seats, button, blinds, hand_id)
         self = cls()
-        self._init(variant, structure, seats, deck, button, blinds, rake, hand_id)
+        self._init(variant, structure, seats, deck, button, blinds, rake, hand_id, run_it_twice)
         self._begin()
         return self
 
@@ -169,6 +181,8 @@ class HandState(HandBetting):
                 if self._live == 1:
                     continue
                 self._maybe_expose()
+                if self._offer_run_twice(self.street + 1):
+                    continue
                 self._enter_street(self.street + 1)
             elif self.phase is _DRAW:
                 if self.to_act is not None:
@@ -179,8 +193,13 @@ class HandState(HandBetting):
                 if any(not p.done for p in self._active()):
                     return
                 self._maybe_expose(current_draw=self.variant.streets[self.street].draw)
+                if self._offer_run_twice(self.street):
+                    continue
                 self._deal_and_continue()
-            elif self.phase is _SHOWDOWN and self._run_showdown():
+            elif self.phase is _SHOWDOWN:
+                if self._run_showdown():
+                    return
+            elif self.phase is _RUN_TWICE and not self._settle_run_twice():
                 return
 
     def _enter_street(self, index: int) -> None:
@@ -231,6 +250,8 @@ class HandState(HandBetting):
     def _end_round_silently(self) -> None:
         """No betting is possible on this street: move straight on to the next one."""
         self._maybe_expose()
+        if self._offer_run_twice(self.street + 1):
+            return
         self._enter_street(self.street + 1)
 
     def _maybe_expose(self, current_draw: bool = False) -> None:
@@ -246,6 +267,69 @@ class HandState(HandBetting):
             if not p.folded:
                 p.shown = True
                 self._emit(CardsShown(seat, tuple(p.hole), "all_in"))
+
+    # ------------------------------------------------------------------------------- run it twice
+
+    def _offer_run_twice(self, next_street: int) -> bool:
+        """R-RIT (docs/decisions.md): when the table allows it, the hands are face up after betting closed
+        (RULES.md §6.5) and board cards are still to come from ``next_street`` on, ask every player still
+        in whether to run the rest of the board twice. Asked at most once per hand. True: asked."""
+        if not self._rit or not self.exposed or self._rit_next >= 0:
+            return False
+        rest = self.variant.streets[next_street:]
+        cards = sum(s.board + (1 if s.burn else 0) for s in rest)
+        if not any(s.board for s in rest) or self.deck.remaining() < 2 * cards:
+            return False
+        self._rit_next = next_street
+        self._rit_seats = tuple(s for s in self._after(self.button) if not self.players[s].folded)
+        self.phase = _RUN_TWICE
+        self.to_act = None
+        self._emit(RunTwiceOffered(self._rit_seats))
+        return True
+
+    def _apply_run_twice(self, cmd: RunTwice | TimeOut) -> None:
+        agree = isinstance(cmd, RunTwice) and cmd.agree  # a timeout answers no
+        self._rit_answers[cmd.seat] = agree
+        self._emit(RunTwiceAnswered(cmd.seat, agree))
+
+    def _settle_run_twice(self) -> bool:
+        """Once every player agreed, or one said no: deal. False while answers are missing."""
+        answers = self._rit_answers
+        once = not all(answers.values())
+        if not once and len(answers) < len(self._rit_seats):
+            return False
+        self.runs = 1 if once else 2
+        self._emit(RunTwiceDecided(self.runs))
+        if once:  # the ordinary runout from where the hand stopped
+            if self._rit_next == self.street:  # Irish: the street of the discard deals its card now
+                self._deal_and_continue()
+            else:
+                self._enter_street(self._rit_next)
+            return True
+        self._deal_runs()
+        self._begin_showdown()
+        return True
+
+    def _deal_runs(self) -> None:
+        """The remaining streets twice from the same deck, the second run continuing it: each street with
+        its burn, ``run`` 1 onto :attr:`board`, ``run`` 2 onto :attr:`board2` (which starts with the cards
+        both runs share). Betting is over and no hole cards come in a board game's later streets."""
+        streets = self.variant.streets
+        self.board2 = list(self.board)
+        self.reached_second_street = True
+        for run in (1, 2):
+            target = self.board if run == 1 else self.board2
+            for index in range(self._rit_next, len(streets)):
+                street = streets[index]
+                self.street = index
+                self._emit(StreetStarted(index, street.name, run))
+                if street.burn:
+                    self._take("burn", None)
+                    self._emit(Burned())
+                if street.board:
+                    cards = tuple(self._take("board", None) for _ in range(street.board))
+                    target.extend(cards)
+                    self._emit(BoardDealt(cards, run))
 
     # ------------------------------------------------------------------------------ draws, discards
 
@@ -312,17 +396,21 @@ class HandState(HandBetting):
     # ------------------------------------------------------------------------------------ showdown
 
     def _values_of(self, p: PlayerState) -> tuple[HandValue, HandValue | None]:
-        """The player's high (and low) value: ranked by the fast path; the description comes from the
-        rank (the engine never needs the five cards used)."""
+        """The player's high (and low) value on the (first run's) board."""
         if p.seat not in self._values:
-            cards = [c.index for c in p.hole] + [c.index for c in self.board]
-            n, hole = len(cards), len(p.hole)
-            high = HandValue(self._rule, _ranker(self._rule, n, hole)(cards))
-            low = None
-            if self.variant.low:
-                low = HandValue(self.variant.low, _ranker(self.variant.low, n, hole)(cards))
-            self._values[p.seat] = (high, low)
+            self._values[p.seat] = self._value_on(p, self.board)
         return self._values[p.seat]
+
+    def _value_on(self, p: PlayerState, board: list[Card]) -> tuple[HandValue, HandValue | None]:
+        """High (and low) value with this board: ranked by the fast path; the description comes from the
+        rank (the engine never needs the five cards used)."""
+        cards = [c.index for c in p.hole] + [c.index for c in board]
+        n, hole = len(cards), len(p.hole)
+        high = HandValue(self._rule, _ranker(self._rule, n, hole)(cards))
+        low = None
+        if self.variant.low:
+            low = HandValue(self.variant.low, _ranker(self.variant.low, n, hole)(cards))
+        return high, low
 
     def _first_shower(self) -> int:
         active = {p.seat for p in self._active()}
@@ -399,22 +487,43 @@ class HandState(HandBetting):
     def _award_all(self) -> None:
         pots = self.pots
         rakes = self._take_rake([pot.amount for pot in pots])
-        low_rule = self.variant.low
-        awards: list[tuple[Award, int]] = []
-        for k in range(len(pots) - 1, -1, -1):
-            pot = pots[k]
-            contenders = self._odd_chip_order(pot.eligible)
-            highs = {s: self._values_of(self.players[s])[0] for s in contenders}
-            lows = None
-            if low_rule:
-                lows = {s: v for s in contenders if (v := self._values_of(self.players[s])[1]) is not None}
-            for i, a in enumerate(award_pot(k, pot.amount - rakes[k], contenders, highs, lows)):
-                awards.append((a, rakes[k] if i == 0 else 0))
-        for a, rake in awards:
+        net = [pot.amount - rake for pot, rake in zip(pots, rakes, strict=True)]
+        awards: list[tuple[Award, int, int]] = []
+        if self.runs == 1:
+            values = {p.seat: self._values_of(p) for p in self._active()}
+            self._award_run(awards, net, rakes, values, 0)
+        else:  # R-RIT: each pot halved, the odd chip to run 1; each half on its run's board
+            first = [(amount + 1) // 2 for amount in net]
+            second = [amount - half for amount, half in zip(net, first, strict=True)]
+            values = {p.seat: self._values_of(p) for p in self._active()}
+            self._award_run(awards, first, rakes, values, 1)
+            values = {p.seat: self._value_on(p, self.board2) for p in self._active()}
+            self._award_run(awards, second, [0] * len(pots), values, 2)
+        for a, rake, run in awards:
             for seat, share in zip(a.winners, a.shares, strict=True):
                 self.players[seat].stack += share
-            self._emit(PotAwarded(a.pot, a.amount, rake, a.winners, a.shares, a.half, a.description))
+            self._emit(PotAwarded(a.pot, a.amount, rake, a.winners, a.shares, a.half, a.description, run))
         self._finish()
+
+    def _award_run(
+        self,
+        awards: list[tuple[Award, int, int]],
+        amounts: list[int],
+        rakes: list[int],
+        values: dict[int, tuple[HandValue, HandValue | None]],
+        run: int,
+    ) -> None:
+        """The awards of every pot (last-created first, §3.8) for these amounts and hand values."""
+        pots = self.pots
+        low_rule = self.variant.low
+        for k in range(len(pots) - 1, -1, -1):
+            contenders = self._odd_chip_order(pots[k].eligible)
+            highs = {s: values[s][0] for s in contenders}
+            lows = None
+            if low_rule:
+                lows = {s: v for s in contenders if (v := values[s][1]) is not None}
+            for i, a in enumerate(award_pot(k, amounts[k], contenders, highs, lows)):
+                awards.append((a, rakes[k] if i == 0 else 0, run))
 
     def _finish_uncontested(self) -> None:
         winner = self._active()[0]
@@ -447,6 +556,8 @@ class HandState(HandBetting):
         if self.phase is _DISCARD:
             count = self.variant.streets[self.street].discard
             return DiscardDecision(tuple(p.seat for p in self._active() if not p.done), count)
+        if self.phase is _RUN_TWICE:
+            return RunTwiceDecision(tuple(s for s in self._rit_seats if s not in self._rit_answers))
         assert self.to_act is not None
         if self.phase is _DRAW:
             return DrawDecision(self.to_act, self.variant.max_draw)
@@ -461,7 +572,7 @@ class HandState(HandBetting):
     def waiting_for(self) -> tuple[int, ...]:
         """The seats that may send a command now."""
         pending = self.pending
-        if isinstance(pending, DiscardDecision):
+        if isinstance(pending, DiscardDecision | RunTwiceDecision):
             return pending.seats
         if isinstance(pending, HandComplete):
             return ()
@@ -487,6 +598,18 @@ class HandState(HandBetting):
     def deck_spec(self) -> DeckSpec:
         return self.deck.spec
 
+    @property
+    def run_it_twice(self) -> bool:
+        """The table allows running the board twice in this hand (R-RIT)."""
+        return self._rit
+
+    @property
+    def boards(self) -> tuple[tuple[Card, ...], ...]:
+        """The board of each run: one, or two when the board was run twice (R-RIT)."""
+        if self.runs == 2:
+            return (tuple(self.board), tuple(self.board2))
+        return (tuple(self.board),)
+
     # -------------------------------------------------------------------------------------- apply
 
     def apply(self, command: Command) -> list[Event]:
@@ -510,6 +633,12 @@ class HandState(HandBetting):
             if not isinstance(command, Discard | TimeOut):
                 raise IllegalAction(seat, command.kind, "every player must discard two cards now")
             self._apply_discard(command)
+        elif self.phase is _RUN_TWICE:
+            if seat not in self._rit_seats or seat in self._rit_answers:
+                raise NotYourTurn(seat, self.waiting_for())
+            if not isinstance(command, RunTwice | TimeOut):
+                raise IllegalAction(seat, command.kind, "run it twice or not is pending")
+            self._apply_run_twice(command)
         else:
             if seat != self.to_act:
                 raise NotYourTurn(seat, self.waiting_for())

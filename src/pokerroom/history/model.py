@@ -186,6 +186,10 @@ class PhhHand:
     context: HandContext
     fields: Mapping[str, Any]
     name: str | None = None
+    # Run it twice (R-RIT): the table allowed it (``_run_it_twice``), and the players' answers in order
+    # as (player, runout count 1 or 2) (``_runout_count_selections``).
+    run_it_twice: bool = False
+    runout_selections: tuple[tuple[int, int], ...] = ()
 
     @property
     def player_count(self) -> int:

@@ -256,6 +256,26 @@ def _string_list(fields: Mapping[str, Any], name: str, n: int) -> tuple[str, ...
     return tuple(value)
 
 
+def _runouts(fields: Mapping[str, Any], n: int) -> tuple[bool, tuple[tuple[int, int], ...]]:
+    """``_run_it_twice`` (a boolean) and ``_runout_count_selections`` (``"pN 1"`` or ``"pN 2"`` each)."""
+    allowed = fields.get("_run_it_twice", False)
+    if not isinstance(allowed, bool):
+        raise PhhFieldError("expected a boolean", field="_run_it_twice")
+    raw = fields.get("_runout_count_selections", [])
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise PhhFieldError("expected an array of strings", field="_runout_count_selections")
+    picks: list[tuple[int, int]] = []
+    for item in raw:
+        words = item.split()
+        m = _PLAYER.fullmatch(words[0]) if len(words) == 2 else None
+        if m is None or not 1 <= int(m.group(1)) <= n or words[1] not in ("1", "2"):
+            raise PhhFieldError('expected "pN 1" or "pN 2"', field="_runout_count_selections")
+        picks.append((int(m.group(1)), int(words[1])))
+    if picks and not allowed:
+        raise PhhFieldError("runout counts without _run_it_twice", field="_runout_count_selections")
+    return allowed, tuple(picks)
+
+
 def _int_field(fields: Mapping[str, Any], name: str) -> int | None:
     value = fields.get(name)
     if value is None:
@@ -458,6 +478,7 @@ def parse_hand(
     antes = tuple(_scaled(a, scale) for a in antes_d)
     if any(d > a for d, a in zip(dead, antes, strict=True)):
         raise PhhFieldError("dead money is part of the antes array and cannot exceed it", field="_dead")
+    run_it_twice, selections = _runouts(fields, n)
     cap = _int_field(fields, "_cap") or 4
     hu = fields.get("_heads_up_uncapped", True)
     if not isinstance(hu, bool):
@@ -491,4 +512,6 @@ def parse_hand(
         context=_context(fields, seats, names, scale),
         fields=dict(fields),
         name=name,
+        run_it_twice=run_it_twice,
+        runout_selections=selections,
     )

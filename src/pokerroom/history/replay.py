@@ -29,6 +29,8 @@ from pokerroom.engine import (
     HandState,
     Muck,
     RaiseTo,
+    RunTwice,
+    RunTwiceDecision,
     SeatSetup,
     Show,
     ShowDecision,
@@ -352,6 +354,7 @@ def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, _Script]:
             blinds=_blinds(hand),
             rake=hand.rake_rule,
             hand_id=hand.context.hand_id,
+            run_it_twice=hand.run_it_twice,
         )
     except EngineError as exc:
         raise PhhReplayError(f"the hand cannot start: {exc}", engine_code=exc.code) from None
@@ -426,6 +429,8 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
                 line=a.line,
                 engine_code="hand_over",
             )
+        if isinstance(state.pending, RunTwiceDecision):
+            _answer_runouts(state, hand, notes)
         pending = state.pending
         if isinstance(pending, ShowDecision):
             _answer_shows(state, hand, shows, notes)
@@ -436,6 +441,8 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
             raise PhhReplayError(
                 f"({a.label}) refused by the engine: {exc}", action=a.index, line=a.line, engine_code=exc.code
             ) from None
+    if isinstance(state.pending, RunTwiceDecision):
+        _answer_runouts(state, hand, notes)
     if isinstance(state.pending, ShowDecision):
         _answer_shows(state, hand, shows, notes)
     for event in state.events:
@@ -459,6 +466,28 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
         source.log,
         source.unused_script(),
     )
+
+
+def _answer_runouts(state: HandState, hand: PhhHand, notes: list[str]) -> None:
+    """Run it twice (R-RIT): the history's answers in their order; a player the history has no answer
+    for answers no (as a timeout would)."""
+    for player, count in hand.runout_selections:
+        pending = state.pending
+        if not isinstance(pending, RunTwiceDecision):
+            break
+        seat = hand.seat_of(player)
+        try:
+            state.apply(RunTwice(seat, count == 2))
+        except EngineError as exc:
+            raise PhhReplayError(
+                f"(p{player} runout count) refused by the engine: {exc}",
+                field="_runout_count_selections",
+                engine_code=exc.code,
+            ) from None
+    while isinstance(state.pending, RunTwiceDecision):
+        seat = state.pending.seats[0]
+        notes.append(f"p{hand.player_of(seat)} has no runout count in the history; read as one run")
+        state.apply(RunTwice(seat, False))
 
 
 def _answer_shows(state: HandState, hand: PhhHand, shows: dict[int, PhhAction], notes: list[str]) -> None:

@@ -157,15 +157,22 @@ def _header(hand: HandState, ctx: HandContext, money: _Money) -> str:
 Values = dict[tuple[tuple[Card, ...], tuple[Card, ...]], tuple[HandValue, HandValue | None]]
 
 
-def _values(hand: HandState, cards: Sequence[Card], memo: Values) -> tuple[HandValue, HandValue | None]:
-    """The shown hand's high (and low) value; ``memo`` keeps them for the other viewers' texts."""
-    key = tuple(cards), tuple(hand.board)
+def _values(
+    hand: HandState, cards: Sequence[Card], memo: Values, board: Sequence[Card] | None = None
+) -> tuple[HandValue, HandValue | None]:
+    """The shown hand's high (and low) value on ``board`` (the hand's, or a run's when it ran twice);
+    ``memo`` keeps them for the other viewers' texts."""
+    board = hand.board if board is None else board
+    key = tuple(cards), tuple(board)
     found = memo.get(key)
     if found is None:
         v = hand.variant
-        high = evaluate(v.rule_for(hand.deck_spec), cards, hand.board)
-        found = memo[key] = high, (evaluate(v.low, cards, hand.board) if v.low is not None else None)
+        high = evaluate(v.rule_for(hand.deck_spec), cards, board)
+        found = memo[key] = high, (evaluate(v.low, cards, board) if v.low is not None else None)
     return found
+
+
+_RUN_WORD = {1: "FIRST", 2: "SECOND"}  # run it twice (R-RIT), as PokerStars words it
 
 
 class _Writer:
@@ -182,6 +189,8 @@ class _Writer:
         self.street_name = ""
         self.draws = 0  # draws begun
         self.board: list[Card] = []
+        self.runs: dict[int, list[Card]] = {}  # run it twice: each run's whole board
+        self.shown_runs: set[int] = set()  # the runs whose showdown is written
         self.shows: list[CardsShown] = []
         self.mucks: list[Mucked] = []
         self.collected: dict[int, int] = dict.fromkeys(hand.order, 0)
@@ -238,6 +247,14 @@ class _Writer:
             self.lines.append(f"*** {self.street_name} ***")
 
     def board_dealt(self, e: BoardDealt) -> None:
+        if e.run:  # "*** FIRST TURN *** [Ah Kd 7c] [2s]", each run on the cards both share
+            board = self.runs.setdefault(e.run, list(self.board))
+            old = list(board)
+            board.extend(e.cards)
+            self.street_name = f"{_RUN_WORD[e.run]} {_BOARD.get(len(board), 'BOARD')}"
+            prefix = f" {_cards(old)}" if old else ""
+            self.lines.append(f"*** {self.street_name} ***{prefix} {_cards(e.cards)}")
+            return
         old = list(self.board)
         self.board.extend(e.cards)
         if self.v.is_stud:  # one community card when the deck runs short (RULES.md §5.7)
@@ -296,7 +313,15 @@ class _Writer:
 
     def awarded(self, e: PotAwarded) -> None:
         hand = self.hand
-        if self.shows and not self.showdown:
+        if e.run and self.shows and e.run not in self.shown_runs:  # one showdown per run
+            self.showdown = True
+            self.shown_runs.add(e.run)
+            self.lines.append(f"*** {_RUN_WORD[e.run]} SHOW DOWN ***")
+            for s in self.shows:
+                final = hand.hole_cards(s.seat)
+                words = showdown_words(*_values(hand, final, self.memo, self.runs[e.run]), bool(self.v.low))
+                self.lines.append(f"{self.name(s.seat)}: shows {_cards(final)} ({words})")
+        elif self.shows and not self.showdown:
             self.showdown = True
             self.lines.append("*** SHOW DOWN ***")
             for s in self.shows:
@@ -350,7 +375,11 @@ class _Writer:
             else:
                 pot_text += "".join(f" Side pot-{k} {m(p.amount)}." for k, p in enumerate(pots[1:], 1))
         self.lines.append(f"{pot_text} | Rake {m(hand.rake)}")
-        if self.board and not self.v.is_stud:
+        if self.runs:
+            self.lines.append("Hand was run twice")
+            for run, board in sorted(self.runs.items()):
+                self.lines.append(f"{_RUN_WORD[run]} Board {_cards(board)}")
+        elif self.board and not self.v.is_stud:
             self.lines.append(f"Board {_cards(self.board)}")
         shown = {s.seat for s in self.shows}
         mucked = {mk.seat: mk for mk in self.mucks}

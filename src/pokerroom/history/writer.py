@@ -23,6 +23,7 @@ from pokerroom.engine.events import (
     Mucked,
     Posted,
     PotAwarded,
+    RunTwiceAnswered,
 )
 from pokerroom.history.errors import HistoryError
 from pokerroom.history.model import HandContext
@@ -277,6 +278,12 @@ def phh_fields(
         fields.append(("_cap", hand.structure.cap))
     if not hand.structure.heads_up_uncapped:
         fields.append(("_heads_up_uncapped", False))
+    if hand.run_it_twice:  # R-RIT: the table allowed it; each answer as "pN 2" (yes) or "pN 1" (no)
+        fields.append(("_run_it_twice", True))
+        answers = [e for e in hand.events if isinstance(e, RunTwiceAnswered)]
+        if answers:
+            picks = [f"p{player[e.seat]} {2 if e.agree else 1}" for e in answers]
+            fields.append(("_runout_count_selections", picks))
     if hand.rake_rule is not None:
         fields += [
             ("_rake", amount(hand.rake)),

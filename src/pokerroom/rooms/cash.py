@@ -22,6 +22,8 @@ from pokerroom.engine import (
     HandState,
     ListDeck,
     NotYourTurn,
+    RunTwice,
+    RunTwiceDecision,
     SeatSetup,
     TimeOut,
 )
@@ -522,6 +524,7 @@ class CashTable:
             blinds=blinds,
             rake=cfg.rake,
             hand_id=self.hand_id,
+            run_it_twice=cfg.run_it_twice,
         )
         out.append(HandEvents(self.tid, self.hand_id, tuple(self.hand.events), plan.dealt_in))
         return out + self._after_change(now, [])
@@ -561,7 +564,8 @@ class CashTable:
         return out
 
     def _auto_actions(self, now: datetime) -> Output:
-        """Fold the hand of a player who is leaving when his turn comes (unless all-in, RULES §4.8)."""
+        """Fold the hand of a player who is leaving when his turn comes (unless all-in, RULES §4.8); a
+        leaving player asked to run the board twice answers no at once (R-RIT: he does not wait)."""
         if not self.in_hand:
             return []
         assert self.hand is not None
@@ -570,6 +574,11 @@ class CashTable:
             p = self.seats.get(pending.seat)
             if p is not None and p.leaving and pending.fold:
                 return self._apply(Fold(pending.seat), now, timed_out=False)
+        elif isinstance(pending, RunTwiceDecision):
+            for seat in pending.seats:
+                p = self.seats.get(seat)
+                if p is not None and p.leaving:
+                    return self._apply(RunTwice(seat, False), now, timed_out=False)
         return []
 
     def _start_clocks(self, now: datetime) -> Output:
@@ -703,6 +712,6 @@ class CashTable:
             return None
         assert self.hand is not None
         pending = self.hand.pending
-        if isinstance(pending, DiscardDecision):
+        if isinstance(pending, DiscardDecision | RunTwiceDecision):
             return pending if seat in pending.seats else None
         return pending if getattr(pending, "seat", None) == seat else None

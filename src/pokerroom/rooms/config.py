@@ -60,9 +60,12 @@ class TableConfig:
     rake: RakeRule | None = None
     timing: Timing = Timing()
     currency: str = "PLAY"
+    run_it_twice: bool = False  # the operator allows running the board twice (R-RIT; board games only)
 
     def __post_init__(self) -> None:
         v = get_variant(self.variant)
+        if self.run_it_twice and not v.has_shared_board:
+            raise ConfigError(f"{v.name} has no shared board: it cannot be run twice")
         v.check_structure(self.betting)
         Structure(self.betting, self.stakes)  # validates the stakes for the structure
         if not v.min_players <= self.seats <= v.max_players:

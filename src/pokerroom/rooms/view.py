@@ -58,6 +58,8 @@ def hand_view(hand: HandState, viewer: int | None) -> dict[str, Any]:
         "waiting_for": list(hand.waiting_for()),
         "over": hand.is_over,
     }
+    if hand.runs == 2:  # run it twice (R-RIT): the second board, under the first
+        data["board2"] = [str(c) for c in hand.board2]
     if viewer is not None and viewer in hand.waiting_for():
         data["decision"] = pending.to_dict()
     elif isinstance(pending, BetDecision):

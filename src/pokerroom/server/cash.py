@@ -345,6 +345,8 @@ class CashActor(FaultTolerantActor):
                 names = ", ".join(record.players[w][1] for w in e.winners)
                 what = f" with {e.description[0].lower()}{e.description[1:]}" if e.description else ""
                 half = f" ({e.half})" if e.half else ""
+                if e.run:  # run it twice (R-RIT): each pot is paid once per run
+                    half += f" ({'first' if e.run == 1 else 'second'} run)"
                 text = f"{names} wins {fmt_amount(e.amount, currency)}{half}{what}"
                 self.core.broadcast({"type": "chat", "from": "dealer", "text": text})
 

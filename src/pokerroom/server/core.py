@@ -3,10 +3,10 @@ tables (docs/server.md).
 
 It owns what the three kinds share: who watches the table and from which seat, the table's sequence
 number, the projection of every engine event for every viewer (each text encoded once per visibility
-class), the ``turn`` frames with the decision for the seat (or seats: the Irish discard) that must decide,
-the translation of an ``act`` into an engine command with its ``action_no`` checks and idempotent retries,
-and the ``table_closed`` frame. What differs between the kinds (seating, what happens between hands,
-money) is the policy of the ``rooms`` layer and of each actor.
+class), the ``turn`` frames with the decision for the seat (or seats: the Irish discard, run it twice)
+that must decide, the translation of an ``act`` into an engine command with its ``action_no`` checks and
+idempotent retries, and the ``table_closed`` frame. What differs between the kinds (seating, what happens
+between hands, money) is the policy of the ``rooms`` layer and of each actor.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from pokerroom.engine import (
     HandState,
     Pending,
     QuickFold,
+    RunTwice,
+    RunTwiceDecision,
     TimeOut,
     command_from_dict,
 )
@@ -45,6 +47,8 @@ def command_of(seat: int, action: Action) -> Command:
         data["amount"] = action["amount"]
     if action.get("cards") is not None:
         data["cards"] = action["cards"]
+    if data["type"] == "run_twice":
+        data["agree"] = action.get("agree") is True  # no answer given: no (R-RIT)
     if data["type"] in ("draw", "discard") and "cards" not in data:
         data["cards"] = []
     return command_from_dict(data)
@@ -52,7 +56,7 @@ def command_of(seat: int, action: Action) -> Command:
 
 def decision_for(hand: HandState | None, seat: int | None) -> Pending | None:
     """The decision ``seat`` must make now: the one seat to act, or one of the seats of a simultaneous
-    Irish discard; None when the hand waits for somebody else (or nothing)."""
+    Irish discard or run-it-twice question; None when the hand waits for somebody else (or nothing)."""
     if hand is None or seat is None or hand.is_over:
         return None
     return hand.pending if seat in hand.waiting_for() else None
@@ -248,8 +252,8 @@ class TableCore:
         or None when it is a retry of an action already applied (acknowledge it, apply nothing).
 
         An action sent for a decision that is still the player's (only quick folds came in between, or
-        other players' Irish discards of the same round) is taken at the current number; any other
-        stale number is refused, and so is a number ahead of the hand."""
+        other players' Irish discards or run-it-twice answers of the same round) is taken at the current
+        number; any other stale number is refused, and so is a number ahead of the hand."""
         if seat is None:
             if self._was_applied(hand_id, action_no, player, action):
                 return None
@@ -275,12 +279,15 @@ class TableCore:
         if seat not in hand.waiting_for():
             return False
         discarding = isinstance(hand.pending, DiscardDecision)
+        asking = isinstance(hand.pending, RunTwiceDecision)  # run it twice: also answered all at once
         for command in hand.commands[since:]:
             if command.seat == seat:
                 return False
             if isinstance(command, QuickFold):
                 continue
             if discarding and isinstance(command, Discard | TimeOut):
+                continue
+            if asking and isinstance(command, RunTwice | TimeOut):
                 continue
             return False
         return True

@@ -65,7 +65,10 @@ def _event_models() -> list[type[BaseModel]]:
         hints = typing.get_type_hints(cls)
         fields: dict[str, Any] = {"type": (Literal[cls.kind], ...)}
         for f in dataclasses.fields(cls):
-            fields[f.name] = (_wire_type(hints[f.name]), ...)
+            if f.name == "run":  # left out when 0 (the board is run once): docs/decisions.md, R-RIT
+                fields[f.name] = (Literal[1, 2], Field(None, description="the run (R-RIT), when run twice"))
+            else:
+                fields[f.name] = (_wire_type(hints[f.name]), ...)
         if cls is engine_events.HandStarted:  # added by the table core (docs/fairness.md)
             fields["commitment"] = (Commitment | None, Field(None, description=_COMMITMENT))
         model = create_model(
@@ -121,6 +124,14 @@ class DiscardDecision(_Frame):
     count: int
 
 
+class RunTwiceDecision(_Frame):
+    """Run it twice (R-RIT): the ``seats`` (every player still in) answer at the same time whether to deal
+    the rest of the board twice; one "no" (or a timeout) means once."""
+
+    kind: Literal["run_twice"]
+    seats: list[int]
+
+
 class ShowDecision(_Frame):
     """Showdown: show or muck a hand that is not shown automatically."""
 
@@ -128,7 +139,8 @@ class ShowDecision(_Frame):
     seat: int
 
 
-Decision = Annotated[BetDecision | DrawDecision | DiscardDecision | ShowDecision, Field(discriminator="kind")]
+_Decisions = BetDecision | DrawDecision | DiscardDecision | RunTwiceDecision | ShowDecision
+Decision = Annotated[_Decisions, Field(discriminator="kind")]
 
 
 # ----------------------------------------------------------------------------------------- snapshot
@@ -178,8 +190,9 @@ class HandView(_Frame):
     betting: Literal["FL", "PL", "NL"]
     button: int | None
     board: list[ShownCard]
+    board2: list[ShownCard] | None = Field(None, description="run 2's whole board, when run twice (R-RIT)")
     street: str
-    phase: Literal["betting", "draw", "discard", "showdown", "done"]
+    phase: Literal["betting", "draw", "discard", "run_twice", "showdown", "done"]
     pots: list[int]
     players: dict[SeatKey, HandPlayer]
     action_no: int

@@ -131,12 +131,16 @@ class AnswerPost(_Msg):
 
 
 class Action(BaseModel):
-    """A decision in the hand. Amounts are "raise to" totals; cards are for draws and the Irish discard."""
+    """A decision in the hand. Amounts are "raise to" totals; cards are for draws and the Irish discard;
+    ``agree`` answers run it twice (``run_twice``: true to run the board twice)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # no coercion: true is not seat 1
-    type: Literal["fold", "check", "call", "raise_to", "bring_in", "draw", "discard", "show", "muck"]
+    type: Literal[
+        "fold", "check", "call", "raise_to", "bring_in", "draw", "discard", "run_twice", "show", "muck"
+    ]
     amount: Chips | None = None
     cards: Annotated[list[CardText], Field(max_length=5)] | None = None
+    agree: bool | None = None
 
 
 class Act(_Msg):

@@ -193,6 +193,7 @@ class _Reader:
 
 # A rooms check's message names what it is about: the key of the table or pool whose line to point at.
 _HINTS = (
+    ("run twice", "run_it_twice"),
     ("seats", "seats"),
     ("buy-in", "buy_in"),
     ("currency", "currency"),
@@ -219,6 +220,7 @@ _TABLE_KEYS = (
     "currency",
     "bots",
     "timing",
+    "run_it_twice",
 )
 _POOL_KEYS = (
     "id", "name", "game", "betting", "stakes", "table_size", "buy_in", "rake", "currency", "max_entries",
@@ -314,11 +316,14 @@ def _cash_table(
     name = r.string(d, "name", path, f"{VARIANTS[game[0]].name} {game[1].value}")
     currency = r.string(d, "currency", path, "PLAY")
     n_bots = r.integer(d, "bots", path, bots)
+    twice = r.boolean(d, "run_it_twice", path, False)
     if stakes is None or tid is None:
         return None
     cfg = r.attempt(
         path,
-        lambda: TableConfig(tid, name, game[0], game[1], stakes, seats, lo, hi, rake, table_timing, currency),
+        lambda: TableConfig(
+            tid, name, game[0], game[1], stakes, seats, lo, hi, rake, table_timing, currency, twice
+        ),
         d,
     )
     if cfg is not None and n_bots >= cfg.seats:

@@ -2,6 +2,7 @@
 // max, pot-size buttons in pot and no limit, fixed sizes in fixed limit; draws, the Irish discard, show/muck.
 import { h, fmt } from "./dom.js";
 import { t } from "./i18n.js";
+import { runTwiceControls } from "./runtwice.js";
 
 const RAISE_WORD = { bet: "bar.bet", raise: "bar.raise_to", complete: "bar.complete_to" };
 
@@ -66,6 +67,8 @@ export function actionBar(ctx) {
     const go = button(t("bar.discard", { n: d.count }), "discard", () => ctx.send({ type: "discard", cards: [...ctx.selected] }), "d");
     go.disabled = n !== d.count;
     bar.append(go);
+  } else if (d.kind === "run_twice") {
+    bar.append(...runTwiceControls(d, ctx.send, button));
   } else if (d.kind === "show") {
     bar.append(
       button(t("bar.show"), "show", () => ctx.send({ type: "show" }), "s"),

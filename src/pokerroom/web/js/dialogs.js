@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { handText, withHand } from "./handwords.js";
 import { bettingShort, errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
+import { describeRunTwice, runWords } from "./runtwice.js";
 
 export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
@@ -259,7 +260,7 @@ export function describe(e, who, you) {
     case "posted": return t("log.posts", { who: w, what: named("post", e.what), amount: fmt(e.amount) });
     case "street_started": return `*** ${named("street", e.name)} ***`;
     case "cards_dealt": return e.seat === you || e.up.some(Boolean) ? t("log.dealt", { who: w, cards: cards(e.cards) }) : "";
-    case "board_dealt": return t("log.board", { cards: cards(e.cards) });
+    case "board_dealt": return t("log.board", { cards: cards(e.cards) }) + runWords(e);
     case "action": return `${w} ${e.action}${e.amount ? " " + fmt(e.amount) : ""}${e.all_in ? " (all-in)" : ""}`;
     case "bet_returned": return t("log.returned", { who: w, amount: fmt(e.amount) });
     case "drew": return e.seat === you
@@ -270,7 +271,10 @@ export function describe(e, who, you) {
     case "cards_shown": return t("log.shows", { who: w, cards: cards(e.cards) }) + (e.description ? ` (${handText(e.description)})` : "");
     case "mucked": return e.cards && e.cards.length ? t("log.mucks_cards", { who: w, cards: cards(e.cards) }) : t("log.mucks", { who: w });
     case "pot_awarded": return t("log.wins", { who: e.winners.map(who).join(", "), amount: fmt(e.amount),
-      half: e.half ? ` (${named("half", e.half)})` : "", what: withHand(e.description) });
+      half: e.half ? ` (${named("half", e.half)})` : "", what: withHand(e.description) }) + runWords(e);
+    case "run_twice_offered":
+    case "run_twice_answered":
+    case "run_twice_decided": return describeRunTwice(e, who);
     case "hand_ended": return t("log.hand_over");
     default: return "";
   }

@@ -307,13 +307,14 @@ class App {
     }
   }
 
-  // Keyboard: f fold, c check/call, r bet/raise, b bring in, p stand pat, d draw/discard, s show, m muck.
+  // Keyboard: f fold, c check/call, r bet/raise, b bring in, p stand pat, d draw/discard, s show, m muck,
+  // y / n run it twice or once.
   onKey(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target && ev.target.tagName) || "";
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) && !ev.target.classList.contains("raise-slider")) return;
     const map = { f: "fold", c: ["check", "call"], k: "check", r: "raise", b: "bring_in", p: "stand_pat",
-      d: ["draw", "discard"], s: "show", m: "muck" };
+      d: ["draw", "discard"], s: "show", m: "muck", y: "run_twice_yes", n: "run_twice_no" };
     const want = map[ev.key.toLowerCase()];
     if (!want) return;
     // Only a table that shows its decision on the screen (issue 20: a key never acts at a hidden table).

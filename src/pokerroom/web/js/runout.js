@@ -113,11 +113,12 @@ export class RunOut {
     });
     if (seats.length < 2) return;
     const hands = seats.map((s) => hand.players[s].cards.join(""));
-    const key = `${hand.hand_id}|${hands.join(",")}|${hand.board.join("")}`;
+    const board = hand.board2 || hand.board; // run it twice: the run being dealt (the second comes last)
+    const key = `${hand.hand_id}|${hands.join(",")}|${board.join("")}`;
     if (key === this.asked) return;
     this.asked = key;
     try {
-      const res = await api.equity(hand.variant, hands, hand.board.join(""));
+      const res = await api.equity(hand.variant, hands, board.join(""));
       if (this.tile.model.hand !== hand || this.asked !== key) return;
       this.equity.clear();
       seats.forEach((s, i) => this.equity.set(Number(s), res.hands[i].share));

@@ -1,4 +1,5 @@
 // The model of one table as this client sees it: the snapshot, then every message applied in order.
+import { boardDealt } from "./runtwice.js";
 
 export class TableState {
   constructor(tableId, me) {
@@ -69,13 +70,13 @@ export class TableState {
       hand.action_no = msg.action_no;
       hand.to_act = msg.seat;
     }
-    // One clock at a time, except the Irish discard (every player at the same action number).
+    // One clock at a time, except the Irish discard and run it twice (every player at the same number).
     if (msg.action_no !== this.lastTurnNo) this.clocks.clear();
     this.lastTurnNo = msg.action_no;
     this.setClock(msg.seat, msg.action_left, msg.bank_left);
     if (msg.decision && msg.seat === this.you) {
       this.decision = { decision: msg.decision, hand_id: msg.hand_id, action_no: msg.action_no };
-    } else if (this.decision && this.decision.decision.kind !== "discard") {
+    } else if (this.decision && !["discard", "run_twice"].includes(this.decision.decision.kind)) {
       this.decision = null;
     }
   }
@@ -119,7 +120,19 @@ export class TableState {
         p.up.push(...e.up);
         break;
       case "board_dealt":
-        hand.board.push(...e.cards);
+        boardDealt(hand, e);
+        break;
+      case "run_twice_offered":
+        hand.phase = "run_twice";
+        break;
+      case "run_twice_answered":
+        if (p) p.last = e.agree ? "twice" : "once";
+        if (e.seat === this.you) this.decision = null;
+        this.clocks.delete(e.seat);
+        break;
+      case "run_twice_decided":
+        if (this.decision && this.decision.decision.kind === "run_twice") this.decision = null;
+        this.clocks.clear();
         break;
       case "action":
         if (!p) break;

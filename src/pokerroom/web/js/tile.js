@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { LevelClock, rebuyOptions } from "./tournament.js";
 import { PreActions } from "./preactions.js";
 import { RunOut } from "./runout.js";
+import { runWords, secondBoard } from "./runtwice.js";
 import { Motion } from "./motion.js";
 import { bettingShort, errorText, fmtNumber, lang, named, ordinal, t, tableName } from "./i18n.js";
 import { handText, withHand } from "./handwords.js";
@@ -262,6 +263,8 @@ export class Tile {
       });
     }
     center.append(board);
+    const board2 = secondBoard(hand, cardSvg); // run it twice: the second board under the first
+    if (board2) center.append(board2);
     const total = m.totalPot();
     const pots = h("div", { class: "pots" });
     if (hand && !hand.over) {
@@ -603,7 +606,7 @@ function savedChat(tableId) {
 // "alice wins 400 with ..." for one winner; "alice and bob split 400 (200 each) with ..." for a split pot.
 export function resultText(r, st) {
   const names = r.winners.map((s) => (st.players[String(s)] || {}).name || t("tile.seat_n", { seat: s }));
-  const half = r.half ? ` (${named("half", r.half)})` : "";
+  const half = (r.half ? ` (${named("half", r.half)})` : "") + runWords(r); // run it twice: "(first run)", "(second run)"
   const what = withHand(r.description);
   const amount = fmt(r.amount, st.currency);
   if (names.length < 2) return t("log.wins", { who: names[0] || "", amount, half, what });

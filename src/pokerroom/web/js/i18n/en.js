@@ -577,5 +577,18 @@ export default {
   "err.unknown_variant": "No such game.",
   "err.unregister_refused": "Unregistering is no longer possible.",
   "err.waiting_list": "You are on the waiting list already.",
-  "err.weak_password": "The password is too weak: use at least 15 characters."
+  "err.weak_password": "The password is too weak: use at least 15 characters.",
+  "keys.yn": "run it twice or once",
+  "rit.question": "Run it twice?",
+  "rit.hint": "Everyone still in must agree; one no runs the board once.",
+  "rit.yes": "Yes, twice",
+  "rit.no": "No, once",
+  "rit.waiting": "Waiting for the others",
+  "rit.board2": "Second board",
+  "rit.answered_yes": "{who} agrees to run it twice",
+  "rit.answered_no": "{who} runs it once",
+  "rit.decided_twice": "The board is run twice",
+  "rit.decided_once": "The board is run once",
+  "rit.run1": "first run",
+  "rit.run2": "second run"
 };
