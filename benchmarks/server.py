@@ -7,8 +7,8 @@ Each round runs the load test (``pokerroom loadtest``, bots in their own process
 process on SQLite) on the base commit and then on this tree, with the same players, tables and think
 time; the rounds alternate, so a machine that gets busier or quieter during the run weighs on both sides
 alike. The base commit is checked out into a temporary directory and run from there (``PYTHONPATH``); when
-its engine sources are the same as this tree's, it gets this tree's compiled engine, so the two sides
-differ only in the code changed since. It prints each run and, for the medians of the rounds, the ratios
+its engine sources are those this tree's compiled engine was built from, it gets that build, so the two
+sides differ only in the code changed since. It prints each run and, for the medians of the rounds, the ratios
 this tree / base: the server's CPU per action (from its resource usage, the figure to halve), actions
 per second and the p99 of action-to-broadcast. Read docs/server-speed.md for the profile behind them.
 """
@@ -16,6 +16,7 @@ per second and the p99 of action-to-broadcast. Read docs/server-speed.md for the
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -43,26 +44,32 @@ def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
 
 
+def _built_from(tree: Path) -> bool:
+    """Was this tree's compiled engine built from the engine sources ``tree`` holds? (The build's manifest
+    lists the digest of each compiled module's source.)"""
+    manifest = ROOT / "src/pokerroom/engine/compiled.txt"
+    if not manifest.exists():
+        return False
+    for line in manifest.read_text().splitlines():
+        module, _, digest = line.partition(" ")
+        source = tree / "src" / (module.replace(".", "/") + ".py")
+        if not source.exists() or hashlib.sha256(source.read_bytes()).hexdigest() != digest:
+            return False
+    return True
+
+
 def checkout_base(rev: str, into: Path) -> str:
     """The commit's sources under ``into``; returns how its engine runs there."""
     into.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    same = (
-        subprocess.run(
-            ["git", "diff", "--quiet", rev, "--", "src/pokerroom/engine", "setup.py"], cwd=ROOT
-        ).returncode
-        == 0
-    )
     compiled = sorted((ROOT / "src").rglob("*.so"))
-    if same and compiled:
+    if compiled and _built_from(into):
         for path in compiled:
             shutil.copy2(path, into / path.relative_to(ROOT))
-        manifest = ROOT / "src/pokerroom/engine/compiled.txt"
-        if manifest.exists():
-            shutil.copy2(manifest, into / manifest.relative_to(ROOT))
+        shutil.copy2(ROOT / "src/pokerroom/engine/compiled.txt", into / "src/pokerroom/engine/compiled.txt")
         return "the same compiled engine"
-    return "its engine as pure Python (the engine changed since)"
+    return "its engine as pure Python (this tree's compiled engine was built from other sources)"
 
 
 def run_side(src: Path, args: argparse.Namespace) -> dict[str, Any]:
