@@ -490,8 +490,10 @@ class Accounts:
         ended: dict[str, str] = {t: "revoked" for t in tokens if not (isinstance(t, str) and t)}
         keys = list(by_hash)
         found: dict[str, datetime] = {}
-        async with self.db.read() as conn:
-            for k in range(0, len(keys), 500):
+        for k in range(0, len(keys), 500):
+            if k:
+                await asyncio.sleep(0)  # (the loop goes on between the chunks: each takes milliseconds)
+            async with self.db.read() as conn:
                 rows = await conn.execute(
                     select(AuthSessionRow.token_hash, AuthSessionRow.expires_at).where(
                         AuthSessionRow.token_hash.in_(keys[k : k + 500])
