@@ -5,6 +5,7 @@ in C; on the load test it takes a large share of the server's CPU per action off
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -14,7 +15,10 @@ T = TypeVar("T")
 
 
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's loop factory, or None (asyncio's default) where uvloop cannot be imported."""
+    """uvloop's loop factory, or None (asyncio's default) where uvloop cannot be imported or the
+    environment says ``POKERROOM_LOOP=asyncio``."""
+    if os.environ.get("POKERROOM_LOOP", "").lower() == "asyncio":
+        return None
     try:
         import uvloop
     except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
