@@ -243,9 +243,17 @@ def test_countdown_time_bank_and_title(room: Room, page: Any, screenshots: Path)
     tile.locator(".seat.mine .countdown.bank").wait_for(timeout=30_000)
     assert tile.locator(".seat.mine .countdown").inner_text().startswith("Time bank ")
     tile.screenshot(path=str(screenshots / "countdown-time-bank.png"))
-    tile.locator(".actionbar[data-kind]").wait_for(state="detached", timeout=30_000)
-    # Timed out (and so sat out): the title is the room's again.
-    _until(page, "document.title === 'pokerroom' && !document.documentElement.dataset.turn")
+    bar = tile.locator(".actionbar[data-kind]")
+    timed = bar.get_attribute("data-action-no")
+    # The bank runs out: that decision is taken for us (the time-out checks or folds).
+    _until(
+        page,
+        f'!document.querySelector(\'.tile[data-table="holdem-nl"] .actionbar[data-action-no="{timed}"]\')',
+    )
+    # Timed out, so sat out when the hand ends; a time-out that checked leaves us in this hand until then,
+    # each later decision on the action clock alone (the bank is spent): up to a few of those.
+    bar.wait_for(state="detached", timeout=120_000)
+    _until(page, "document.title === 'pokerroom' && !document.documentElement.dataset.turn", timeout=120)
     assert not p.errors, p.errors
     p.leave("holdem-nl")
 
