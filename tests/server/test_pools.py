@@ -377,3 +377,39 @@ async def test_leaving_mid_hand_does_not_keep_the_table_waiting(tmp_path: Path) 
             await stop_bots(bots)
         report = await verify_ledger(s.room.store.db)
         assert report.ok, report.problems
+
+
+async def test_a_hand_end_that_failed_on_the_store_is_booked_when_the_store_is_back(
+    pools: LiveServer,
+) -> None:
+    """A pool hand's end record that the store could not take (a lost connection) is written when the pool
+    resumes: the settlement is booked, the pool deals on and its stacks still match the ledger. (The
+    retried step used to find the hand's book already gone: the settlement was skipped and the pool's next
+    hand was refused for its stacks, StackMismatch, halting the pool for good.)"""
+    journal = pools.room.store.journal
+    real = journal.end_hand
+    failed: list[str] = []
+
+    async def end_hand(hand_id: str, **kw: Any) -> Any:
+        if not failed:
+            failed.append(hand_id)
+            raise ConnectionResetError("the connection to the store was lost")
+        return await real(hand_id, **kw)
+
+    journal.end_hand = end_hand  # type: ignore[method-assign]
+    bots = await start_pool_bots(pools.url, POOL, 6, ["caller"], think=(0, 0.02), quick_fold=0.0, seed=4)
+    try:
+        actor = pools.room.pools[POOL]
+        for _ in range(3000):
+            if failed and actor.pause is None and actor.hands_played >= 6:
+                break
+            await asyncio.sleep(0.02)
+        assert failed and not actor.broken and actor.pause is None
+        assert actor.hands_played >= 6
+        ended = await journal.hand(failed[0])
+        assert ended.status == "ended" and ended.ended_at is not None  # settled once the store was back
+    finally:
+        await stop_bots(bots)
+        journal.end_hand = real  # type: ignore[method-assign]
+    await _settled(pools)
+    assert (await verify_ledger(pools.room.store.db)).ok

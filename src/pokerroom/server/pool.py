@@ -246,7 +246,9 @@ class PoolActor(FaultTolerantActor):
             await book.record()
 
     async def _finish(self, record: FinishedHand) -> None:
-        book = self.books.pop(record.table_id, None)
+        # The book leaves only once its end record is written: a store fault makes this step run again
+        # when the store is back, and it must find the book then (or the settlement would be skipped).
+        book = self.books.get(record.table_id)
         seals = self.services.seals
         seal = seals.get(record.hand_id)
         record = replace(record, proof=seal.proof() if seal is not None else None)
@@ -262,6 +264,8 @@ class PoolActor(FaultTolerantActor):
                 points=points,
                 history=histories_of(record),
             )
+            if self.books.get(record.table_id) is book:
+                del self.books[record.table_id]
         seals.reveal(record.hand_id, record.table_id, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
         if self.services.metrics is not None:
