@@ -18,13 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 import orjson
 
 from pokerroom.server.connection import SESSION_ENDED, Connection
-from pokerroom.store import Store, TokenExpired, UnknownToken
+from pokerroom.store import Store
 from pokerroom.store.util import Clock, hash_token
 
 __all__ = ["SessionSockets"]
@@ -119,19 +118,11 @@ class SessionSockets:
             except Exception:  # a failing store must not stop the loop; the next round tries again
                 log.exception("re-checking sessions failed")
 
-    async def recheck_now(self, check: Callable[[str], Awaitable[object]] | None = None) -> int:
-        """Look every session with open sockets up again; end the sockets of those gone or expired.
-        Returns how many sockets were ended."""
+    async def recheck_now(self) -> int:
+        """Look every session with open sockets up again (one query: ``Accounts.ended_sessions``); end the
+        sockets of those gone or expired. Returns how many sockets were ended."""
         tokens = dict(self._tokens)
-        gone: dict[str, str] = {}
-        if check is None:  # one query for every open session
-            gone = await self.store.accounts.ended_sessions(tokens.values(), now=self.clock())
-        else:
-            for token in tokens.values():
-                try:
-                    await check(token)
-                except (UnknownToken, TokenExpired) as exc:
-                    gone[token] = "expired" if isinstance(exc, TokenExpired) else "revoked"
+        gone = await self.store.accounts.ended_sessions(tokens.values(), now=self.clock())
         ended = 0
         for key, token in tokens.items():
             if token in gone:
