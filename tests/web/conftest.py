@@ -189,16 +189,23 @@ def browser(room: Room) -> Iterator[Any]:
             b.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    # English, whatever the machine's language (the tests read the English strings; test_i18n the others).
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    pg = context.new_page()
+@contextlib.contextmanager
+def browser_page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A page in a context of its own (``context``: Playwright's context options), closed afterwards;
+    English unless ``locale`` says otherwise (the tests read the English strings; test_i18n the others)."""
+    ctx = browser.new_context(**{"locale": "en-US", **context})
+    pg = ctx.new_page()
     pg.set_default_timeout(15_000)
     try:
         yield pg
     finally:
-        context.close()
+        ctx.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    with browser_page(browser, viewport={"width": 1280, "height": 900}) as pg:
+        yield pg
 
 
 @pytest.fixture(scope="module")

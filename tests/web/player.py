@@ -226,3 +226,20 @@ class Player:
             bar.locator('button[data-action="bring_in"]').click(timeout=2000)
         else:
             bar.locator('button[data-action="fold"]').click(timeout=2000)
+
+
+def step_through_replay(rp: Any) -> None:
+    """Drive a replayer tile (replay.js): from the start street by street to the end, then back one
+    street and one action forward, checking its position at each step."""
+    rp.locator("button.rp-start").click()
+    assert rp.get_attribute("data-pos") == "0" and rp.locator(".seat .card").count() == 0
+    positions = [0]
+    while rp.locator("button.rp-next").is_enabled():
+        rp.locator("button.rp-next").click()
+        positions.append(int(rp.get_attribute("data-pos") or 0))
+    assert positions == sorted(set(positions)) and len(positions) >= 2, positions
+    assert rp.get_attribute("data-hand-over") == "yes" and rp.locator(".result").count() >= 1
+    rp.locator("button.rp-prev").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2]
+    rp.locator("button.rp-step").click()
+    assert int(rp.get_attribute("data-pos") or 0) == positions[-2] + 1, "one action forward"

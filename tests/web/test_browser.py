@@ -18,7 +18,7 @@ from urllib.parse import urljoin
 import pytest
 
 from tests.web.conftest import POOL, TOURNAMENT, Room
-from tests.web.player import CARD_RE, Player, Seen
+from tests.web.player import CARD_RE, Player, Seen, step_through_replay
 
 
 def _hands(n: int) -> Any:
@@ -188,18 +188,7 @@ def _replay(window: Any) -> None:
         c != "??" for c in rp.locator(".seat.mine .card").evaluate_all("els => els.map(e => e.dataset.card)")
     )
     # From the start, street by street to the end (a hand folded before the flop has one street).
-    rp.locator("button.rp-start").click()
-    assert rp.get_attribute("data-pos") == "0" and rp.locator(".seat .card").count() == 0
-    positions = [0]
-    while rp.locator("button.rp-next").is_enabled():
-        rp.locator("button.rp-next").click()
-        positions.append(int(rp.get_attribute("data-pos") or 0))
-    assert positions == sorted(set(positions)) and len(positions) >= 2, positions
-    assert rp.get_attribute("data-hand-over") == "yes" and rp.locator(".result").count() >= 1
-    rp.locator("button.rp-prev").click()
-    assert int(rp.get_attribute("data-pos") or 0) == positions[-2]
-    rp.locator("button.rp-step").click()
-    assert int(rp.get_attribute("data-pos") or 0) == positions[-2] + 1, "one action forward"
+    step_through_replay(rp)
 
 
 def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:

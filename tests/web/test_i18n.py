@@ -10,6 +10,7 @@ no English string of the client, so they pass."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Room
+from tests.web.conftest import Room, browser_page
 from tests.web.player import PASSWORD, Player, Seen
 from tests.web.test_i18n_dicts import DICTS
 
@@ -71,18 +72,14 @@ def untranslated(texts: list[str], lang: str) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def context_for(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
+    with contextlib.ExitStack() as pages:
 
-    def make(locale: str) -> Any:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
-        contexts.append(ctx)
-        pg = ctx.new_page()
-        pg.set_default_timeout(15_000)
-        return pg
+        def make(locale: str) -> Any:
+            return pages.enter_context(
+                browser_page(browser, viewport={"width": 1280, "height": 900}, locale=locale)
+            )
 
-    yield make
-    for ctx in contexts:
-        ctx.close()
+        yield make
 
 
 def switch(page: Any, lang: str) -> None:

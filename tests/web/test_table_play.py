@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tests.web.conftest import Room
-from tests.web.player import Player, Seen
+from tests.web.player import Player, Seen, step_through_replay
 
 
 def _acts(p: Player, since: int) -> list[dict[str, Any]]:
@@ -553,18 +553,7 @@ def test_the_cashier_lists_stored_hands_with_result_and_stakes_and_replays_them(
     mine = rp.locator(".seat.mine .card")
     assert mine.count() == 2
     assert "??" not in mine.evaluate_all("els => els.map(e => e.dataset.card)")
-    rp.locator("button.rp-start").click()
-    assert rp.get_attribute("data-pos") == "0" and rp.locator(".seat .card").count() == 0
-    positions = [0]
-    while rp.locator("button.rp-next").is_enabled():
-        rp.locator("button.rp-next").click()
-        positions.append(int(rp.get_attribute("data-pos") or 0))
-    assert positions == sorted(set(positions)) and len(positions) >= 2, positions
-    assert rp.get_attribute("data-hand-over") == "yes" and rp.locator(".result").count() >= 1
-    rp.locator("button.rp-prev").click()
-    assert int(rp.get_attribute("data-pos") or 0) == positions[-2]
-    rp.locator("button.rp-step").click()
-    assert int(rp.get_attribute("data-pos") or 0) == positions[-2] + 1, "one action forward"
+    step_through_replay(rp)
     assert not p.errors
 
 

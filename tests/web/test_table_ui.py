@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Room
+from tests.web.conftest import Room, browser_page
 from tests.web.player import Player
 
 TABLES = ("holdem-nl", "omaha8-fl", "stud-fl", "razz-fl", "deuce7_triple-fl", "irish-pl")
@@ -20,26 +20,14 @@ TABLES = ("holdem-nl", "omaha8-fl", "stud-fl", "razz-fl", "deuce7_triple-fl", "i
 
 @pytest.fixture
 def small_page(browser: Any) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    pg = context.new_page()
-    pg.set_default_timeout(15_000)
-    try:
+    with browser_page(browser, viewport={"width": 1280, "height": 800}) as pg:
         yield pg
-    finally:
-        context.close()
 
 
 @pytest.fixture
 def phone(browser: Any) -> Any:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-US"
-    )
-    pg = context.new_page()
-    pg.set_default_timeout(15_000)
-    try:
+    with browser_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as pg:
         yield pg
-    finally:
-        context.close()
 
 
 def _open(page: Any, table: str) -> None:
