@@ -225,6 +225,9 @@ class Database:
         """Apply the Alembic migrations shipped in the package up to ``revision``."""
         if self.schema is not None:
             async with self.engine.begin() as conn:
+                # (under the migration lock too: two nodes creating one schema at once collide in
+                # PostgreSQL's catalogue even with IF NOT EXISTS, and one of them fails to start)
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
         async with self._write_engine.begin() as conn:
             if not self.is_sqlite:  # several processes of a cluster start at once: one migrates at a time
