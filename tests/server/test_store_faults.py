@@ -252,12 +252,13 @@ def _limit_pages(store: Store, limit: int) -> Callable[[], None]:
         cursor.execute(f"PRAGMA max_page_count = {limit}")
         cursor.close()
 
-    engine = store.db.engine.sync_engine
-    event.listen(engine, "checkout", on_checkout)
+    # (the async engine's connections and, on inline SQLite, those of the engine its transactions run on)
+    engines = [e for e in (store.db.engine.sync_engine, store.db.sync_engine) if e is not None]
+    for engine in engines:
+        event.listen(engine, "checkout", on_checkout)
     store.db._raw_connection().execute(f"PRAGMA max_page_count = {limit}")
 
     def undo() -> None:
-        event.remove(engine, "checkout", on_checkout)
         store.db._raw_connection().execute("PRAGMA max_page_count = 1073741823")
 
         def unlimited(dbapi_connection: Any, record: Any, proxy: Any) -> None:
@@ -265,7 +266,9 @@ def _limit_pages(store: Store, limit: int) -> Callable[[], None]:
             cursor.execute("PRAGMA max_page_count = 1073741823")
             cursor.close()
 
-        event.listen(engine, "checkout", unlimited)
+        for engine in engines:
+            event.remove(engine, "checkout", on_checkout)
+            event.listen(engine, "checkout", unlimited)
 
     return undo
 

@@ -168,3 +168,22 @@ async def test_only_a_commit_with_changes_goes_to_a_worker_thread(
     check = sqlite3.connect(tmp_path / "e.db")
     assert check.execute("SELECT x FROM t").fetchall() == [(9,)]
     check.close()
+
+
+async def test_many_transactions_open_at_once_never_wait_for_a_free_connection(tmp_path: Path) -> None:
+    """Inline, a transaction that waited for a pooled connection would block the event loop (and the
+    transactions that would free one): more reads than the pool holds are open together here."""
+    import contextlib
+
+    db = await _db(tmp_path / "many.db")
+    async with contextlib.AsyncExitStack() as stack:
+        conns = [await stack.enter_async_context(db.read()) for _ in range(12)]
+        for c in conns:  # (a read's snapshot begins with its first statement)
+            assert (await c.execute(text("SELECT count(*) FROM t"))).scalar_one() == 0
+        async with db.write() as w:
+            await w.execute(text("INSERT INTO t VALUES (7)"))
+        counts = [(await c.execute(text("SELECT count(*) FROM t"))).scalar_one() for c in conns]
+    assert counts == [0] * 12  # each read kept the snapshot it began with
+    async with db.read() as conn:
+        assert (await conn.execute(text("SELECT count(*) FROM t"))).scalar_one() == 1
+    await db.dispose()

@@ -12,12 +12,13 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import QueuePool
 
 from pokerroom.store.fence import FENCE, check_fence
 
@@ -82,6 +83,8 @@ class Database:
         self._busy_wait_s = 0.0
         self._raw: sqlite3.Connection | None = None
         self._raw_path: str | None = None
+        self.sync_engine: Engine | None = None  # inline SQLite: the engine write() and read() run on
+        self._sync_write: Engine | None = None
         self._synchronous = sqlite_synchronous.upper()
         kwargs: dict[str, Any] = {"echo": echo}
         if self.dialect == "sqlite":
@@ -114,8 +117,12 @@ class Database:
             kwargs["connect_args"] = connect_args
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         self._write_lock: asyncio.Lock | None = None
+        if self.sqlite_inline:
+            assert self._raw_path is not None
+            self.sync_engine = _inline_engine(self._raw_path, self._synchronous)
+            self._sync_write = self.sync_engine.execution_options(pokerroom_begin="IMMEDIATE")
         if self.dialect == "sqlite":
-            _tune_sqlite(self.engine, sqlite_synchronous.upper(), sqlite_busy_timeout_s)
+            _tune_sqlite(self.engine.sync_engine, sqlite_synchronous.upper(), sqlite_busy_timeout_s)
             self._write_engine = self.engine.execution_options(pokerroom_begin="IMMEDIATE")
         else:
             self._write_engine = self.engine
@@ -143,11 +150,56 @@ class Database:
             return
         if self._write_lock is None:
             self._write_lock = asyncio.Lock()
+        if self.sync_engine is not None:
+            async with self._write_lock, self._inline(write=True) as conn:
+                if fence is not None:
+                    await check_fence(conn, fence)
+                yield conn
+            return
         async with self._write_lock, contextlib.AsyncExitStack() as stack:
             conn = await self._begin_write(stack)
             if fence is not None:
                 await check_fence(conn, fence)
             yield conn
+
+    @asynccontextmanager
+    async def _inline(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
+        """A transaction on the inline SQLite engine: its statements run at once on the loop's thread
+        (see :class:`InlineConnection`); a write's COMMIT, when the transaction changed rows, on a worker
+        thread (its fsync takes milliseconds). A write that finds the database locked by another process
+        waits here without blocking, up to the configured busy timeout."""
+        assert self.sync_engine is not None
+        engine = self._sync_write if write and self._sync_write is not None else self.sync_engine
+        give_up = time.monotonic() + self._busy_wait_s
+        while True:
+            conn = engine.connect()
+            try:
+                trans = conn.begin()
+                break
+            except OperationalError as exc:
+                conn.close()
+                if not write or "locked" not in str(exc) or time.monotonic() > give_up:
+                    raise
+            await asyncio.sleep(0.01)
+        try:
+            dbapi: Any = conn.connection.dbapi_connection
+            changes = dbapi.total_changes
+            try:
+                yield cast(AsyncConnection, InlineConnection(conn))
+            except BaseException:
+                trans.rollback()
+                raise
+            if not write or dbapi.total_changes == changes:
+                trans.commit()  # nothing to sync: ends the snapshot in microseconds
+                return
+            commit = asyncio.get_running_loop().run_in_executor(None, trans.commit)
+            try:
+                await asyncio.shield(commit)
+            except asyncio.CancelledError:
+                await asyncio.wait([commit])  # the connection is not touched until the commit is over
+                raise
+        finally:
+            conn.close()
 
     @asynccontextmanager
     async def raw_write(self) -> AsyncIterator[sqlite3.Connection]:
@@ -213,6 +265,10 @@ class Database:
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
         """A read-only transaction (a consistent snapshot on both databases)."""
+        if self.sync_engine is not None:
+            async with self._inline(write=False) as conn:
+                yield conn
+            return
         async with self.engine.connect() as conn, conn.begin():
             yield conn
 
@@ -258,6 +314,8 @@ class Database:
         if self._raw is not None:
             self._raw.close()
             self._raw = None
+        if self.sync_engine is not None:
+            self.sync_engine.dispose()
         await self.engine.dispose()
 
     async def __aenter__(self) -> Database:
@@ -293,8 +351,8 @@ def _sqlite_pragmas(synchronous: str, busy_timeout_s: float) -> list[str]:
     ]
 
 
-def _tune_sqlite(engine: AsyncEngine, synchronous: str, busy_timeout_s: float) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
+def _tune_sqlite(engine: Engine, synchronous: str, busy_timeout_s: float) -> None:
+    @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take transaction control away from the driver: we emit BEGIN ourselves (below).
         dbapi_connection.isolation_level = None
@@ -303,10 +361,56 @@ def _tune_sqlite(engine: AsyncEngine, synchronous: str, busy_timeout_s: float) -
             cursor.execute(pragma)
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         mode = conn.get_execution_options().get("pokerroom_begin", "DEFERRED")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _inline_engine(path: str, synchronous: str) -> Engine:
+    """The synchronous engine of an inline SQLite database: plain ``sqlite3`` connections used from the
+    event loop's thread (and a worker thread for a COMMIT, never both at once). Its pool never makes a
+    caller wait: one more connection is opened instead (a wait would block the loop)."""
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(path, timeout=INLINE_BUSY_S, isolation_level=None, check_same_thread=False)
+
+    engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=5, max_overflow=-1)
+    _tune_sqlite(engine, synchronous, INLINE_BUSY_S)
+    return engine
+
+
+class InlineConnection:
+    """An inline SQLite connection with the calls of SQLAlchemy's ``AsyncConnection`` that the store makes:
+    each runs at once, on the event loop's own thread (a statement on a small database takes microseconds,
+    less than SQLAlchemy's greenlet bridge and aiosqlite's queue add to it) and returns the same results."""
+
+    __slots__ = ("sync_connection",)
+
+    def __init__(self, sync_connection: Connection) -> None:
+        self.sync_connection = sync_connection
+
+    async def execute(self, statement: Any, parameters: Any = None, **kw: Any) -> Any:
+        return self.sync_connection.execute(statement, parameters, **kw)
+
+    async def exec_driver_sql(self, statement: str, parameters: Any = None, **kw: Any) -> Any:
+        return self.sync_connection.exec_driver_sql(statement, parameters, **kw)
+
+    async def scalar(self, statement: Any, parameters: Any = None, **kw: Any) -> Any:
+        return self.sync_connection.scalar(statement, parameters, **kw)
+
+    async def scalars(self, statement: Any, parameters: Any = None, **kw: Any) -> Any:
+        return self.sync_connection.scalars(statement, parameters, **kw)
+
+    async def run_sync(self, fn: Any, *args: Any, **kw: Any) -> Any:
+        return fn(self.sync_connection, *args, **kw)
+
+    def get_execution_options(self) -> Any:
+        return self.sync_connection.get_execution_options()
+
+    @property
+    def dialect(self) -> Any:
+        return self.sync_connection.dialect
 
 
 class _Inline:
