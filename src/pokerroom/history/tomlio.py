@@ -39,23 +39,16 @@ def load(text: str) -> dict[str, Any]:
         raise PhhSyntaxError(f"not valid TOML: {reason}", line=line) from None
 
 
+_ESCAPES = {ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\t"): "\\t"}
+_ESCAPES.update({c: f"\\u{c:04X}" for c in (*range(0x20), 0x7F) if c not in _ESCAPES})
+_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f]')
+
+
 def _string(s: str) -> str:
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    if _NEEDS_ESCAPE.search(s) is None:  # (nearly every string: names, cards, actions)
+        return f'"{s}"'
+    return '"' + s.translate(_ESCAPES) + '"'
 
 
 def _decimal(d: Decimal) -> str:

@@ -42,7 +42,8 @@ class SystemClock:
         if deadline is None:
             return await aw
         timeout = max(0.0, (deadline - self.now()).total_seconds())
-        return await asyncio.wait_for(aw, timeout)
+        async with asyncio.timeout(timeout):  # (no task per wait, as wait_for makes on Python 3.11)
+            return await aw
 
     async def sleep_until(self, deadline: datetime) -> None:
         await asyncio.sleep(max(0.0, (deadline - self.now()).total_seconds()))

@@ -114,6 +114,9 @@ class _TooLarge(Exception):
     pass
 
 
+SOCKET_SEND = "pokerroom.socket_send"  # a WebSocket scope's ASGI send, below Starlette's wrappers
+
+
 class SecurityMiddleware:
     def __init__(self, app: ASGIApp, settings: SecuritySettings) -> None:
         self.app = app
@@ -125,6 +128,7 @@ class SecurityMiddleware:
                 await receive()  # websocket.connect
                 await send({"type": "websocket.close", "code": 1008, "reason": "foreign origin"})
                 return
+            scope[SOCKET_SEND] = send  # (server/ws.py sends its frames straight to it)
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http":
