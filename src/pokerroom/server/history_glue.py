@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from datetime import datetime
 
 from pokerroom.engine import HandState
-from pokerroom.history import (
-    DeckProof,
-    HandContext,
-    TournamentInfo,
-    write_phh,
-    write_phh_views,
-    write_pokerstars,
-)
-from pokerroom.history.stars import Values
+from pokerroom.history import DeckProof, HandContext, TournamentInfo, write_phh
 from pokerroom.rooms import FinishedHand
-from pokerroom.store import HandHistory, HandNumbers, PlayerView
+from pokerroom.store import HandHistory
 
 __all__ = ["context_of", "histories_of", "tournament_histories"]
 
@@ -67,25 +58,9 @@ def tournament_histories(
 
 
 def _histories(hand: HandState, ctx: HandContext, players: Mapping[int, tuple[str, str]]) -> HandHistory:
-    """The players' views are written when the store has numbered the hand (``HandHistory.numbered``):
-    the PokerStars-format text carries the global hand (and tournament) number that the database assigns
-    in the transaction that stores them (issue 21)."""
-
-    def views(numbers: HandNumbers) -> dict[int, PlayerView]:
-        t = ctx.tournament
-        numbered = replace(
-            ctx,
-            hand_number=numbers.hand,
-            tournament=replace(t, number=numbers.tournament) if t is not None else None,
-        )
-        memo: Values = {}  # (each shown hand evaluated once for all the views)
-        phh = write_phh_views(hand, players, numbered)
-        return {
-            int(player): PlayerView(
-                phh=phh[seat],
-                pokerstars=write_pokerstars(hand, numbered, viewer=seat, memo=memo),
-            )
-            for seat, (player, _) in players.items()
-        }
-
-    return HandHistory(full_phh=write_phh(hand, viewer=None, context=ctx), views={}, numbered=views)
+    """The audit PHH, and each player dealt in by his seat: the store writes his own PHH and
+    PokerStars-format copies from the audit PHH when he first asks for the hand, with the global numbers
+    it gives the hand when storing it (issue 21; docs/server-speed.md: writing them here, for every
+    player of every hand, was a tenth of the server's CPU)."""
+    seats = {int(player): seat for seat, (player, _) in players.items()}
+    return HandHistory(full_phh=write_phh(hand, viewer=None, context=ctx), views={}, seats=seats)

@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CompoundSelect, insert, select, union_all
+from sqlalchemy import CompoundSelect, insert, literal, select, union_all
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
 from pokerroom.store.errors import HandNotOpen, InvalidRecord, UnknownHand
+from pokerroom.store.later_views import write_later_views
 from pokerroom.store.models import (
     HandHistoryRow,
     HandRow,
@@ -41,19 +42,25 @@ class HandHistory:
 
     ``numbered``, when given, makes the views once the store has numbered the hand: it is called with the
     :class:`~pokerroom.store.numbers.HandNumbers` assigned in the transaction that stores the history, and
-    its views are stored instead of ``views`` (the PokerStars-format text carries the global number)."""
+    its views are stored instead of ``views`` (the PokerStars-format text carries the global number).
+
+    ``seats`` (player id -> seat) names players whose views are written **later**, from ``full_phh``, the
+    first time each asks for the hand (:mod:`pokerroom.history.views`; what the server does: writing every
+    player's copies at every hand's end cost a tenth of its CPU, docs/server-speed.md). The hand is
+    numbered when it is stored all the same, so the numbers follow the order in which hands end."""
 
     full_phh: str = field(repr=False)
     views: Mapping[int, PlayerView] = field(repr=False)
     numbered: Callable[[HandNumbers], Mapping[int, PlayerView]] | None = field(
         default=None, repr=False, compare=False
     )
+    seats: Mapping[int, int] = field(default_factory=dict, repr=False)
 
     def numbered_views(self, numbers: HandNumbers) -> HandHistory:
         """This history with the views made for ``numbers`` (itself when it has no ``numbered``)."""
         if self.numbered is None:
             return self
-        return HandHistory(self.full_phh, self.numbered(numbers))
+        return HandHistory(self.full_phh, self.numbered(numbers), seats=self.seats)
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,9 @@ def format_pokerstars(texts: Sequence[str]) -> str:
 def check_history(history: HandHistory) -> None:
     if not isinstance(history.full_phh, str) or not history.full_phh.strip():
         raise InvalidRecord("the full PHH of a hand is a non-empty string")
+    for pid, seat in history.seats.items():
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in (pid, seat)) or pid in history.views:
+            raise InvalidRecord("history seats map player ids (int) without a view to seats (int)")
     for pid, view in history.views.items():
         if isinstance(pid, bool) or not isinstance(pid, int):
             raise InvalidRecord("history views are keyed by player id (int)")
@@ -104,11 +114,14 @@ async def insert_history(
     now: datetime,
 ) -> None:
     """Store a hand's histories on an open write transaction (used by the journal's end record); a
-    history with ``numbered`` views gets the hand's global number first, in the same transaction."""
+    history with ``numbered`` views, or with views written later (``seats``), gets the hand's global
+    number first, in the same transaction."""
     if history.numbered is not None:
         history = history.numbered_views(HandNumbers(await hand_number_in(conn, hand_id)))
+    elif history.seats:
+        await hand_number_in(conn, hand_id)
     check_history(history)
-    strangers = set(history.views) - dealt_in
+    strangers = (set(history.views) | set(history.seats)) - dealt_in
     if strangers:
         raise InvalidRecord(f"history views for players not dealt in: {sorted(strangers)}")
     try:
@@ -117,20 +130,19 @@ async def insert_history(
         )
     except IntegrityError:
         raise InvalidRecord(f"hand {hand_id!r} already has a history") from None
-    if history.views:
-        await conn.execute(
-            insert(PlayerHandRow),
-            [
-                {
-                    "player_id": pid,
-                    "hand_id": hand_id,
-                    "ended_at": ended_at,
-                    "phh": v.phh,
-                    "pokerstars": v.pokerstars,
-                }
-                for pid, v in sorted(history.views.items())
-            ],
-        )
+    rows = view_rows(hand_id, history, ended_at)
+    if rows:
+        await conn.execute(insert(PlayerHandRow), rows)
+
+
+def view_rows(hand_id: str, history: HandHistory, ended_at: datetime) -> list[dict[str, Any]]:
+    """The rows of a hand's players' views: written ones, and those to be written later (no texts yet)."""
+    rows: dict[int, dict[str, Any]] = {}
+    for pid, v in history.views.items():
+        rows[pid] = {"seat": None, "phh": v.phh, "pokerstars": v.pokerstars}
+    for pid, seat in history.seats.items():
+        rows[pid] = {"seat": seat, "phh": None, "pokerstars": None}
+    return [{"player_id": pid, "hand_id": hand_id, "ended_at": ended_at, **rows[pid]} for pid in sorted(rows)]
 
 
 class HandHistories:
@@ -171,7 +183,8 @@ class HandHistories:
         both = _own_hands(player_id).subquery()
         q = select(both).order_by(both.c.ended_at.desc(), both.c.hand_id.desc()).limit(limit).offset(offset)
         async with self.db.read() as conn:
-            return [PlayerHand(*row) for row in (await conn.execute(q)).all()]
+            rows = (await conn.execute(q)).all()
+        return await self._written(player_id, rows)
 
     async def player_hand(self, player_id: int, hand_id: str) -> PlayerHand:
         """One hand as that player saw it (UnknownHand if he was not dealt in)."""
@@ -180,14 +193,15 @@ class HandHistories:
             row = (await conn.execute(select(both))).first()
         if row is None:
             raise UnknownHand(hand_id)
-        return PlayerHand(*row)
+        return (await self._written(player_id, [row]))[0]
 
     async def _player_texts(self, player_id: int, column: str) -> list[str]:
         both = _own_hands(player_id).subquery()
-        col = both.c.phh if column == "phh" else both.c.pokerstars
-        q = select(col).order_by(both.c.ended_at, both.c.hand_id)
+        q = select(both).order_by(both.c.ended_at, both.c.hand_id)
         async with self.db.read() as conn:
-            return list((await conn.execute(q)).scalars())
+            rows = (await conn.execute(q)).all()
+        hands = await self._written(player_id, rows)
+        return [h.phh if column == "phh" else h.pokerstars for h in hands]
 
     async def export_phhs(self, player_id: int) -> str:
         """All of a player's hands, oldest first, as one ``.phhs`` file."""
@@ -196,6 +210,16 @@ class HandHistories:
     async def export_pokerstars(self, player_id: int) -> str:
         """All of a player's hands, oldest first, as one PokerStars-style text file."""
         return format_pokerstars(await self._player_texts(player_id, "pokerstars"))
+
+    async def _written(self, player_id: int, rows: Sequence[Any]) -> list[PlayerHand]:
+        """The player's hands, with the copies not written yet written now (and kept)."""
+        texts = await write_later_views(self.db, player_id, [r for r in rows if r.phh is None])
+        return [
+            PlayerHand(
+                r.hand_id, r.table_id, r.game, r.ended_at, *texts.get(r.hand_id, (r.phh, r.pokerstars))
+            )
+            for r in rows
+        ]
 
     async def audit_phh(self, hand_id: str) -> str:
         """The full PHH of a hand (cash or tournament), with every hole card. For audit by the operator
@@ -217,7 +241,7 @@ class HandHistories:
 
 def _own_hands(player_id: int, hand_id: str | None = None) -> CompoundSelect[Any]:
     """A player's own views of cash hands and of tournament hands (kept apart: tournament hands are not
-    journaled), as one selectable of :class:`PlayerHand` columns."""
+    journaled), as one selectable of :class:`PlayerHand` columns, his seat and the kind of hand."""
     cash = (
         select(
             PlayerHandRow.hand_id,
@@ -226,6 +250,8 @@ def _own_hands(player_id: int, hand_id: str | None = None) -> CompoundSelect[Any
             PlayerHandRow.ended_at,
             PlayerHandRow.phh,
             PlayerHandRow.pokerstars,
+            PlayerHandRow.seat,
+            literal(False).label("tournament"),
         )
         .join(HandRow, HandRow.id == PlayerHandRow.hand_id)
         .where(PlayerHandRow.player_id == player_id)
@@ -238,6 +264,8 @@ def _own_hands(player_id: int, hand_id: str | None = None) -> CompoundSelect[Any
             TournamentPlayerHandRow.ended_at,
             TournamentPlayerHandRow.phh,
             TournamentPlayerHandRow.pokerstars,
+            TournamentPlayerHandRow.seat,
+            literal(True).label("tournament"),
         )
         .join(TournamentHandRow, TournamentHandRow.id == TournamentPlayerHandRow.hand_id)
         .where(TournamentPlayerHandRow.player_id == player_id)

@@ -185,7 +185,8 @@ class HandHistoryRow(Base):
 
 
 class PlayerHandRow(Base):
-    """One player's own view of a hand he was dealt into (PHH and PokerStars-style text)."""
+    """One player's own view of a hand he was dealt into (PHH and PokerStars-style text), written from the
+    hand's audit PHH when he first asks for it."""
 
     __tablename__ = "player_hands"
     __table_args__ = (Index("ix_player_hands_player_id_ended_at", "player_id", "ended_at"),)
@@ -193,8 +194,9 @@ class PlayerHandRow(Base):
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
     hand_id: Mapped[str] = mapped_column(String(64), ForeignKey("hands.id"), primary_key=True)
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    phh: Mapped[str] = mapped_column(Text)
-    pokerstars: Mapped[str] = mapped_column(Text)
+    seat: Mapped[int | None] = mapped_column(Integer)  # (his seat: his copies are written from it later)
+    phh: Mapped[str | None] = mapped_column(Text)  # NULL until first asked for (store/histories.py)
+    pokerstars: Mapped[str | None] = mapped_column(Text)
 
 
 class TournamentRow(Base):
@@ -276,8 +278,9 @@ class TournamentPlayerHandRow(Base):
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
     hand_id: Mapped[str] = mapped_column(String(128), ForeignKey("tournament_hands.id"), primary_key=True)
     ended_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    phh: Mapped[str] = mapped_column(Text)
-    pokerstars: Mapped[str] = mapped_column(Text)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    phh: Mapped[str | None] = mapped_column(Text)
+    pokerstars: Mapped[str | None] = mapped_column(Text)
 
 
 class HandNumberRow(Base):

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
 from pokerroom.store.errors import StoreError
-from pokerroom.store.histories import HandHistory, check_history
+from pokerroom.store.histories import HandHistory, check_history, view_rows
 from pokerroom.store.kinds import check_key
 from pokerroom.store.ledger import Ledger, merge_postings, plan_postings
 from pokerroom.store.models import (
@@ -448,7 +448,7 @@ class TournamentStore:
 
     async def _hand(self, conn: AsyncConnection, tid: str, hand: TournamentHand) -> None:
         history = hand.history
-        if history.numbered is not None:
+        if history.numbered is not None or history.seats:  # (views written later: numbered now all the same)
             number = await hand_number_in(conn, hand.hand_id)
             numbers = HandNumbers(number, await tournament_number_in(conn, tid))
             history = history.numbered_views(numbers)
@@ -465,21 +465,10 @@ class TournamentStore:
             )
             .on_conflict_do_nothing(index_elements=["id"])
         )
-        if done.rowcount != 1 or not history.views:
+        rows = view_rows(hand.hand_id, history, hand.ended_at)
+        if done.rowcount != 1 or not rows:
             return
-        await conn.execute(
-            insert(TournamentPlayerHandRow),
-            [
-                {
-                    "player_id": pid,
-                    "hand_id": hand.hand_id,
-                    "ended_at": hand.ended_at,
-                    "phh": v.phh,
-                    "pokerstars": v.pokerstars,
-                }
-                for pid, v in sorted(history.views.items())
-            ],
-        )
+        await conn.execute(insert(TournamentPlayerHandRow), rows)
 
     async def _book(self, conn: AsyncConnection, booking: Booking, now: datetime) -> Any:
         """``Ledger.post`` on this open transaction (the same request, so a retry is recognised)."""
