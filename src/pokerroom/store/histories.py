@@ -105,6 +105,10 @@ def check_history(history: HandHistory) -> None:
             raise InvalidRecord("a player view is a PlayerView of two strings")
 
 
+_INSERT_HISTORY = insert(HandHistoryRow)  # (built once: see store/journal.py)
+_INSERT_VIEWS = insert(PlayerHandRow)
+
+
 async def insert_history(
     conn: AsyncConnection,
     hand_id: str,
@@ -126,13 +130,13 @@ async def insert_history(
         raise InvalidRecord(f"history views for players not dealt in: {sorted(strangers)}")
     try:
         await conn.execute(
-            insert(HandHistoryRow).values(hand_id=hand_id, full_phh=history.full_phh, stored_at=now)
+            _INSERT_HISTORY, {"hand_id": hand_id, "full_phh": history.full_phh, "stored_at": now}
         )
     except IntegrityError:
         raise InvalidRecord(f"hand {hand_id!r} already has a history") from None
     rows = view_rows(hand_id, history, ended_at)
     if rows:
-        await conn.execute(insert(PlayerHandRow), rows)
+        await conn.execute(_INSERT_VIEWS, rows)
 
 
 def view_rows(hand_id: str, history: HandHistory, ended_at: datetime) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -32,10 +32,55 @@ from pokerroom.store.group import CommandWriter
 from pokerroom.store.histories import HandHistory, insert_history
 from pokerroom.store.kinds import AccountKind, Transaction, check_amount, check_currency
 from pokerroom.store.ledger import Ledger
-from pokerroom.store.models import AccountRow, HandCommandRow, HandRow, HandSeatRow
+from pokerroom.store.models import AccountRow, HandCommandRow, HandRow, HandSeatRow, UTCDateTime
 from pokerroom.store.util import Clock, canonical_json, fingerprint, utc_now, verify_deck
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+# The statements of every hand's start and end record, built once: building one per call (coercing its
+# clauses and computing its cache key) was most of SQLAlchemy's cost on this path (docs/server-speed.md).
+_START_EXISTING = select(HandRow.start_fingerprint, HandRow.started_at).where(
+    HandRow.id == bindparam("hand_id")
+)
+_SESSIONS = select(
+    AccountRow.id,
+    AccountRow.kind,
+    AccountRow.currency,
+    AccountRow.owner_id,
+    AccountRow.balance,
+    AccountRow.closed_at,
+).where(AccountRow.id.in_(bindparam("ids", expanding=True)))
+_SESSIONS_LOCKED = _SESSIONS.order_by(AccountRow.id).with_for_update(key_share=True)
+_BUSY = (
+    select(HandSeatRow.session_id, HandSeatRow.hand_id)
+    .join(HandRow, HandRow.id == HandSeatRow.hand_id)
+    .where(
+        HandSeatRow.session_id.in_(bindparam("ids", expanding=True)),
+        HandRow.status == "open",
+        HandSeatRow.released.is_(None),
+    )
+    .limit(1)
+)
+_INSERT_HAND = insert(HandRow)
+_INSERT_SEATS = insert(HandSeatRow)
+_END_HAND = select(HandRow.status, HandRow.currency, HandRow.deck_commitment, HandRow.ended_at).where(
+    HandRow.id == bindparam("hand_id")
+)
+_END_SEATS = select(HandSeatRow.player_id, HandSeatRow.session_id, HandSeatRow.released).where(
+    HandSeatRow.hand_id == bindparam("hand_id")
+)
+_MARK_ENDED = (
+    update(HandRow)
+    .where(HandRow.id == bindparam("hand_id"), HandRow.status == "open")
+    .values(
+        status="ended",
+        ended_at=bindparam("ended_at", type_=UTCDateTime()),
+        deck=bindparam("deck"),
+        salt=bindparam("salt"),
+        result=bindparam("result"),
+        tx_id=bindparam("tx_id"),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -172,11 +217,7 @@ class HandJournal:
             ]
         )
         async with self.db.write() as conn:
-            existing = (
-                await conn.execute(
-                    select(HandRow.start_fingerprint, HandRow.started_at).where(HandRow.id == hand_id)
-                )
-            ).one_or_none()
+            existing = (await conn.execute(_START_EXISTING, {"hand_id": hand_id})).one_or_none()
             if existing is not None:
                 if existing.start_fingerprint != fp:
                     raise HandExists(hand_id)
@@ -184,17 +225,8 @@ class HandJournal:
                     hand_id, table_id, game, currency, seats, existing.started_at, deck_commitment
                 )
             ids = [s.session_id for s in seats]
-            q = select(
-                AccountRow.id,
-                AccountRow.kind,
-                AccountRow.currency,
-                AccountRow.owner_id,
-                AccountRow.balance,
-                AccountRow.closed_at,
-            ).where(AccountRow.id.in_(ids))
-            if not self.db.is_sqlite:
-                q = q.order_by(AccountRow.id).with_for_update(key_share=True)
-            rows = {r.id: r for r in (await conn.execute(q)).all()}
+            q = _SESSIONS if self.db.is_sqlite else _SESSIONS_LOCKED
+            rows = {r.id: r for r in (await conn.execute(q, {"ids": ids})).all()}
             for s in seats:
                 r = rows.get(s.session_id)
                 if r is None or r.kind != "seat" or r.currency != currency or r.owner_id != s.player_id:
@@ -203,37 +235,27 @@ class HandJournal:
                     raise SessionClosed(s.session_id)
                 if r.balance != s.stack:
                     raise StackMismatch(s.session_id, s.stack, int(r.balance))
-            busy = (
-                await conn.execute(
-                    select(HandSeatRow.session_id, HandSeatRow.hand_id)
-                    .join(HandRow, HandRow.id == HandSeatRow.hand_id)
-                    .where(
-                        HandSeatRow.session_id.in_(ids),
-                        HandRow.status == "open",
-                        HandSeatRow.released.is_(None),
-                    )
-                    .limit(1)
-                )
-            ).one_or_none()
+            busy = (await conn.execute(_BUSY, {"ids": ids})).one_or_none()
             if busy is not None:
                 raise SessionInHand(busy.session_id, busy.hand_id)
             try:
                 await conn.execute(
-                    insert(HandRow).values(
-                        id=hand_id,
-                        table_id=table_id,
-                        game=game,
-                        currency=currency,
-                        status="open",
-                        started_at=now,
-                        deck_commitment=deck_commitment,
-                        start_fingerprint=fp,
-                    )
+                    _INSERT_HAND,
+                    {
+                        "id": hand_id,
+                        "table_id": table_id,
+                        "game": game,
+                        "currency": currency,
+                        "status": "open",
+                        "started_at": now,
+                        "deck_commitment": deck_commitment,
+                        "start_fingerprint": fp,
+                    },
                 )
             except IntegrityError:  # the same hand id started concurrently
                 raise HandExists(hand_id) from None
             await conn.execute(
-                insert(HandSeatRow),
+                _INSERT_SEATS,
                 [
                     {
                         "hand_id": hand_id,
@@ -277,20 +299,8 @@ class HandJournal:
         histories if given. A retry with the same result returns the original (``replayed=True``)."""
         _check_hand_id(hand_id)
         async with self.db.read() as conn:
-            hand = (
-                await conn.execute(
-                    select(HandRow.status, HandRow.currency, HandRow.deck_commitment, HandRow.ended_at).where(
-                        HandRow.id == hand_id
-                    )
-                )
-            ).one_or_none()
-            seats = (
-                await conn.execute(
-                    select(HandSeatRow.player_id, HandSeatRow.session_id, HandSeatRow.released).where(
-                        HandSeatRow.hand_id == hand_id
-                    )
-                )
-            ).all()
+            hand = (await conn.execute(_END_HAND, {"hand_id": hand_id})).one_or_none()
+            seats = (await conn.execute(_END_SEATS, {"hand_id": hand_id})).all()
         if hand is None:
             raise UnknownHand(hand_id)
         if hand.status == "cancelled":
@@ -317,20 +327,15 @@ class HandJournal:
         result = {"deltas": sorted(deltas.items()), "rake": rake, "points": sorted(points.items())}
         async with self.db.write() as conn:
             tx = await self.ledger.settle_in(conn, prepared, now)
-            n = (
-                await conn.execute(
-                    update(HandRow)
-                    .where(HandRow.id == hand_id, HandRow.status == "open")
-                    .values(
-                        status="ended",
-                        ended_at=now,
-                        deck=deck_text,
-                        salt=salt,
-                        result=canonical_json(result),
-                        tx_id=tx.id,
-                    )
-                )
-            ).rowcount
+            values = {
+                "hand_id": hand_id,
+                "ended_at": now,
+                "deck": deck_text,
+                "salt": salt,
+                "result": canonical_json(result),
+                "tx_id": tx.id,
+            }
+            n = (await conn.execute(_MARK_ENDED, values)).rowcount
             if n != 1:
                 raise HandNotOpen(hand_id, "ended")
             if history is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -31,29 +31,36 @@ class HandNumbers:
     tournament: int | None = None
 
 
-def _insert_ignore(
-    conn: AsyncConnection, row: type[HandNumberRow] | type[TournamentNumberRow], **values: str
-) -> Any:
-    make = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    return make(row).values(**values).on_conflict_do_nothing()
+def _insert_ignore(row: type[HandNumberRow] | type[TournamentNumberRow]) -> dict[str, Any]:
+    """``INSERT ... ON CONFLICT DO NOTHING`` of ``row`` for each dialect, built once."""
+    return {
+        "postgresql": postgresql.insert(row).on_conflict_do_nothing(),
+        "sqlite": sqlite.insert(row).on_conflict_do_nothing(),
+    }
+
+
+_NEW_HAND = _insert_ignore(HandNumberRow)
+_NEW_TOURNAMENT = _insert_ignore(TournamentNumberRow)
+_HAND_NUMBER = select(HandNumberRow.number).where(HandNumberRow.hand_id == bindparam("hand_id"))
+_TOURNAMENT_NUMBER = select(TournamentNumberRow.number).where(
+    TournamentNumberRow.tournament_id == bindparam("tournament_id")
+)
 
 
 async def hand_number_in(conn: AsyncConnection, hand_id: str) -> int:
     """The hand's number, assigned now if it has none (on an open write transaction)."""
     if not isinstance(hand_id, str) or not 1 <= len(hand_id) <= 128:
         raise InvalidRecord("a hand id is a string of 1-128 characters")
-    await conn.execute(_insert_ignore(conn, HandNumberRow, hand_id=hand_id))
-    q = select(HandNumberRow.number).where(HandNumberRow.hand_id == hand_id)
-    return int((await conn.execute(q)).scalar_one())
+    await conn.execute(_NEW_HAND[conn.dialect.name], {"hand_id": hand_id})
+    return int((await conn.execute(_HAND_NUMBER, {"hand_id": hand_id})).scalar_one())
 
 
 async def tournament_number_in(conn: AsyncConnection, tournament_id: str) -> int:
     """The tournament's number, assigned now if it has none (on an open write transaction)."""
     if not isinstance(tournament_id, str) or not 1 <= len(tournament_id) <= 64:
         raise InvalidRecord("a tournament id is a string of 1-64 characters")
-    await conn.execute(_insert_ignore(conn, TournamentNumberRow, tournament_id=tournament_id))
-    q = select(TournamentNumberRow.number).where(TournamentNumberRow.tournament_id == tournament_id)
-    return int((await conn.execute(q)).scalar_one())
+    await conn.execute(_NEW_TOURNAMENT[conn.dialect.name], {"tournament_id": tournament_id})
+    return int((await conn.execute(_TOURNAMENT_NUMBER, {"tournament_id": tournament_id})).scalar_one())
 
 
 class Numbers:
