@@ -8,9 +8,10 @@ process on SQLite) on the base commit and then on this tree, with the same playe
 time; the rounds alternate, so a machine that gets busier or quieter during the run weighs on both sides
 alike. The base commit is checked out into a temporary directory and run from there (``PYTHONPATH``); when
 its engine sources are those this tree's compiled engine was built from, it gets that build, so the two
-sides differ only in the code changed since. It prints each run and, for the medians of the rounds, the ratios
-this tree / base: the server's CPU per action (from its resource usage, the figure to halve), actions
-per second and the p99 of action-to-broadcast. Read docs/server-speed.md for the profile behind them.
+sides differ only in the code changed since; otherwise its engine is compiled there with mypyc first. It
+prints each run and, for the medians of the rounds, the ratios this tree / base: the server's CPU per
+action (from its resource usage, the figure to halve), actions per second and the p99 of
+action-to-broadcast. Read docs/server-speed.md for the profile behind them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +61,12 @@ def _built_from(tree: Path) -> bool:
 
 
 def checkout_base(rev: str, into: Path) -> str:
-    """The commit's sources under ``into``; returns how its engine runs there."""
+    """The commit's sources under ``into``; returns how its engine runs there. Its engine gets this tree's
+    compiled build when it was built from the same sources, else it is compiled there (as an install
+    would), so that both sides run a compiled engine."""
     into.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True)
+    files = ["src", "setup.py", "pyproject.toml", "README.md"]
+    archive = subprocess.run(["git", "archive", rev, *files], cwd=ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     compiled = sorted((ROOT / "src").rglob("*.so"))
     if compiled and _built_from(into):
@@ -69,7 +74,26 @@ def checkout_base(rev: str, into: Path) -> str:
             shutil.copy2(path, into / path.relative_to(ROOT))
         shutil.copy2(ROOT / "src/pokerroom/engine/compiled.txt", into / "src/pokerroom/engine/compiled.txt")
         return "the same compiled engine"
-    return "its engine as pure Python (this tree's compiled engine was built from other sources)"
+    print(f"compiling the engine of {rev} (a minute or two)", flush=True)
+    if _compile(into):
+        return "its own engine, compiled"
+    return "its engine as pure Python (it could not be compiled here)"
+
+
+def _compile(tree: Path) -> bool:
+    """Build the checked-out commit's wheel (pip, in its own build environment, as an install does) and
+    put its compiled modules and their manifest beside the sources."""
+    wheels = tree / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(tree)]
+    if subprocess.run(build, capture_output=True, text=True).returncode != 0:
+        return False
+    with zipfile.ZipFile(next(wheels.glob("*.whl"))) as wheel:
+        for name in wheel.namelist():
+            if name.endswith((".so", "compiled.txt")):
+                target = tree / "src" / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(wheel.read(name))
+    return (tree / "src/pokerroom/engine/compiled.txt").exists()
 
 
 def run_side(src: Path, args: argparse.Namespace) -> dict[str, Any]:

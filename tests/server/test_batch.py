@@ -121,3 +121,33 @@ async def test_a_live_hand_comes_batched_and_every_frame_matches_the_schema(room
     assert all(isinstance(orjson.loads(raw), dict) for raw in plain.raw)
     for w in (*wires, plain):
         await w.close()
+
+
+async def test_a_client_that_does_not_read_is_cut_off_at_the_queue_limit() -> None:
+    """The writer is stuck in a send that does not finish (the client reads nothing): once ``max_queue``
+    frames wait, the connection closes (1008, policy) and queues nothing more."""
+    release = asyncio.Event()
+    sent: list[str] = []
+    closed: list[int] = []
+
+    async def stuck(text: str) -> None:
+        sent.append(text)
+        await release.wait()
+
+    async def close(code: int) -> None:
+        closed.append(code)
+
+    conn = Connection(stuck, close, max_queue=5)
+    conn.start()
+    conn.send('{"n":0}')
+    while not sent:
+        await asyncio.sleep(0)
+    for k in range(1, 6):
+        conn.send(f'{{"n":{k}}}')
+    assert not conn.closed
+    conn.send('{"n":6}')  # the sixth waiting frame: over the limit
+    assert conn.closed
+    conn.send('{"n":7}')
+    release.set()
+    await conn.stop()
+    assert sent == [f'{{"n":{k}}}' for k in range(6)] and closed == [1008]

@@ -86,7 +86,8 @@ class Connection:
     ) -> None:
         self._send_text = send_text
         self._close = close
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._out: deque[str | None] = deque()  # (None: close after what is before it)
+        self._wake: asyncio.Future[None] | None = None  # the writer waits on it while nothing is queued
         self.max_queue = max_queue
         self.player: PlayerKey | None = None  # the logged-in player (server.ids)
         self.name: str = ""
@@ -105,30 +106,47 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self._queue.qsize() >= self.max_queue:
+        if len(self._out) >= self.max_queue:
             self.closed = True
-            self._queue.put_nowait(None)
+            self._put(None)
             return
-        self._queue.put_nowait(text)
+        self._put(text)
+
+    def _put(self, item: str | None) -> None:
+        """Queue ``item`` and wake the writer (a deque and one future: an ``asyncio.Queue`` cost more per
+        frame than the frame's own encoding)."""
+        self._out.append(item)
+        wake = self._wake
+        if wake is not None:
+            self._wake = None
+            if not wake.done():
+                wake.set_result(None)
 
     async def _drain(self) -> None:
-        queue = self._queue
+        out = self._out
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await queue.get()
-                if text is None:
-                    break
-                if not self.batch or queue.empty():
+                if not out:
+                    self._wake = loop.create_future()
+                    await self._wake
+                    continue
+                if not self.batch or len(out) == 1:
+                    text = out.popleft()
+                    if text is None:
+                        break
                     await self._send_text(text)
                     continue
-                texts, end = [text], False
-                while not queue.empty() and len(texts) < MAX_BATCH:
-                    more = queue.get_nowait()
+                texts: list[str] = []
+                end = False
+                while out and len(texts) < MAX_BATCH:
+                    more = out.popleft()
                     if more is None:
                         end = True
                         break
                     texts.append(more)
-                await self._send_text("[" + ",".join(texts) + "]" if len(texts) > 1 else text)
+                if texts:
+                    await self._send_text("[" + ",".join(texts) + "]" if len(texts) > 1 else texts[0])
                 if end:
                     break
         except Exception:  # the socket went away; the reader notices and cleans up
@@ -142,14 +160,14 @@ class Connection:
         """Send ``frame``, then close the socket with ``code`` (what is queued before it still goes out)."""
         if self.closed:
             return
-        self._queue.put_nowait(frame)
+        self._put(frame)
         self.close_code = code
         self.closed = True
-        self._queue.put_nowait(None)
+        self._put(None)
 
     async def stop(self) -> None:
         self.closed = True
-        self._queue.put_nowait(None)
+        self._put(None)
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer, 2)
