@@ -144,6 +144,7 @@ class Metrics:
         )
         r.register(_Gauges(read))
         GC_PAUSES.install()
+        self._per_kind: dict[str, tuple[Any, Any]] = {}
 
     def add_bus(self, read: Callable[[], dict[str, int]]) -> None:
         """Count a cluster node's bus traffic (``read``: the NATS client's ``in_msgs``, ``out_msgs``,
@@ -151,8 +152,11 @@ class Metrics:
         self.registry.register(_Bus(read))
 
     def action(self, kind: str, seconds: float) -> None:
-        self.actions.labels(kind).inc()
-        self.action_seconds.labels(kind).observe(seconds)
+        children = self._per_kind.get(kind)
+        if children is None:  # (looking a labelled child up costs more than counting: once per kind)
+            children = self._per_kind[kind] = (self.actions.labels(kind), self.action_seconds.labels(kind))
+        children[0].inc()
+        children[1].observe(seconds)
 
     def hand(self, kind: str) -> None:
         self.hands.labels(kind).inc()
