@@ -113,8 +113,8 @@ class Connection:
         self._put(text)
 
     def _put(self, item: str | None) -> None:
-        """Queue ``item`` and wake the writer (a deque and one future: an ``asyncio.Queue`` cost more per
-        frame than the frame's own encoding)."""
+        """Queue ``item`` and wake the writer (a deque and one future: less work per frame than an
+        ``asyncio.Queue``, whose put and get showed in the server's profile)."""
         self._out.append(item)
         wake = self._wake
         if wake is not None:
