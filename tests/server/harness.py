@@ -221,7 +221,7 @@ class Harness:
             return False
         if any(not a.waiting or not a.inbox.empty() for a in self.actors()):
             return False
-        if any(c.conn._queue.qsize() for c in self.clients):
+        if any(c.conn.pending for c in self.clients):
             return False
         if any(c.bot is not None and c.bot._tasks for c in self.clients):
             return False

@@ -112,6 +112,11 @@ class Connection:
             return
         self._put(text)
 
+    @property
+    def pending(self) -> int:
+        """Frames queued and not yet handed to the socket."""
+        return len(self._out)
+
     def _put(self, item: str | None) -> None:
         """Queue ``item`` and wake the writer (a deque and one future: less work per frame than an
         ``asyncio.Queue``, whose put and get showed in the server's profile)."""
