@@ -176,13 +176,13 @@ class Cluster:
     schema: str = field(default_factory=lambda: f"t_cluster_{uuid.uuid4().hex[:10]}")
     nodes: list[Node] = field(default_factory=list)
 
-    def start(self, role: str, node_id: str, config: Path) -> Node:
+    def start(self, role: str, node_id: str, config: Path, *, bus: str | None = None) -> Node:
         port = free_port()
         log = self.directory / f"{node_id}.log"
         env = {**os.environ, "POKERROOM_DATABASE_SCHEMA": self.schema, "PYTHONUNBUFFERED": "1"}
         cmd = [
             sys.executable, "-m", "pokerroom", "serve", "--no-open", "--port", str(port),
-            "--config", str(config), "--database", PG_URL, "--cluster", self.bus,
+            "--config", str(config), "--database", PG_URL, "--cluster", bus or self.bus,
             "--cluster-name", self.name, "--role", role, "--node-id", node_id,
         ]  # fmt: skip
         with log.open("wb") as out:
@@ -266,6 +266,54 @@ class NatsServer:
             self.proc.kill()
             self.proc.wait(10)
         self.proc = None
+
+
+class BusLink:
+    """A TCP relay between one node and the NATS server: :meth:`cut` cuts that node alone off the bus (its
+    connections closed, new ones refused) while the others keep it; :meth:`mend` lets it back."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = free_port()
+        self.server: asyncio.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    async def mend(self) -> None:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
+
+    async def cut(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+        for writer in list(self.writers):
+            writer.close()
+        self.writers.clear()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.close()
+            return
+        self.writers |= {writer, up_writer}
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (OSError, ConnectionError):
+                pass
+            finally:
+                dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        self.writers -= {writer, up_writer}
 
 
 def dealt(lobby: dict[str, Any]) -> dict[str, int]:

@@ -1,9 +1,12 @@
 """The cluster's parts without processes: the frame batches between hosts and gateways, the gateways'
-directory of hosts, and which connections a host drops when a gateway lists its own."""
+directory of hosts, which connections a host drops when a gateway lists its own, which gateways a host
+counts as silent, and a gateway subscribing its watchers again when a host no longer knows it."""
 
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
+from typing import Any
 
 import orjson
 import pytest
@@ -11,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pokerroom.server.cluster.directory import HOST_SILENCE, Directory
-from pokerroom.server.cluster.host import unlisted
+from pokerroom.server.cluster.gateway import Gateway
+from pokerroom.server.cluster.host import GATEWAY_SILENCE, silent_gateways, unlisted
 from pokerroom.server.cluster.remote import Outbox, decode_batch, encode_batch
 from pokerroom.server.cluster.subjects import Subjects
 
@@ -111,3 +115,68 @@ def test_subjects_carry_the_cluster_name() -> None:
     assert s.resource("table:holdem-nl") == "club.res.table.holdem-nl"
     assert s.gateway("g1") == "club.gw.g1"
     assert all(x.startswith("club.") for x in (s.presence, s.directory, s.player, s.ask, s.admin))
+
+
+def test_a_gateway_is_silent_only_for_the_time_its_host_was_on_the_bus() -> None:
+    heard = {"g1": 100.0, "g2": 100.0 + GATEWAY_SILENCE}
+    # the host on the bus all along: g1 has been silent too long, g2 not yet
+    assert silent_gateways(heard, 100.0 + GATEWAY_SILENCE + 1, up_since=0.0) == ["g1"]
+    # the host itself was off the bus until 108: nobody could be heard, so g1 gets a whole silence again
+    assert silent_gateways(heard, 100.0 + GATEWAY_SILENCE + 1, up_since=108.0) == []
+    assert silent_gateways(heard, 108.0 + GATEWAY_SILENCE + 1, up_since=108.0) == ["g1"]
+    assert silent_gateways(heard, 110.0 + GATEWAY_SILENCE + 1, up_since=108.0) == ["g1", "g2"]
+
+
+class _Bus:
+    """The part of :class:`~pokerroom.server.cluster.bus.Bus` a gateway's presence answer uses."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, dict[str, Any]]] = []
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+
+    async def publish(self, subject: str, payload: bytes, reply: str = "") -> None:
+        self.published.append((subject, orjson.loads(payload)))
+
+    async def request(self, subject: str, payload: bytes, timeout: float = 5.0) -> bytes:
+        self.requests.append((subject, orjson.loads(payload)))
+        return orjson.dumps({"tables": ["a"]})
+
+
+class _Conn:
+    player = "7"
+    name = "ann"
+
+    def send(self, text: str) -> None:
+        raise AssertionError(f"nothing is sent to the client: {text}")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("asked_for", ["g1", "g2", None])
+async def test_a_gateway_a_host_no_longer_knows_subscribes_its_watchers_there_again(
+    asked_for: str | None,
+) -> None:
+    """A host that dropped a gateway's connections (its heartbeats went missing) asks it, by name, for
+    its list when it hears it again: the gateway sends the list and subscribes its watchers of that
+    host's tables again, each getting a snapshot. A sync asked of all (a host that reconnected and kept
+    them) or of another gateway subscribes nobody again."""
+    bus = _Bus()
+    subjects = Subjects("club")
+    gw = Gateway(None, None, bus, subjects, "g1")  # type: ignore[arg-type]
+    gw.directory.heard(H1_BOTH)
+    conn = _Conn()
+    cid = gw._cid(conn)  # type: ignore[arg-type]
+    gw.watching[cid] = {"table:a": {"a"}}
+    sync = {"h": "h1"} if asked_for is None else {"h": "h1", "for": asked_for}
+    await gw._sync(SimpleNamespace(data=orjson.dumps(sync)))  # type: ignore[arg-type]
+    while gw._background:
+        await asyncio.sleep(0)
+    assert bus.published == [
+        (subjects.presence, {"g": "g1", "e": "full", "conns": [[cid, "7", "ann"]], "last": int(cid)})
+    ]
+    again = [
+        (
+            subjects.resource("table:a"),
+            {"g": "g1", "c": cid, "p": "7", "n": "ann", "m": '{"type":"subscribe","table":"a"}'},
+        )
+    ]
+    assert bus.requests == (again if asked_for == "g1" else [])

@@ -38,6 +38,7 @@ class Bus:
         self.nc: Client | None = None
         self.up = False
         self._down_since: float | None = time.monotonic()
+        self.up_since = 0.0  # when it last (re)connected (time.monotonic)
         self._subs: list[tuple[str, str, Handler]] = []
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
 
@@ -66,7 +67,7 @@ class Bus:
                     raise BusUnavailable(f"cannot reach NATS at {self.url}: {exc}") from None
                 log.warning("cannot reach NATS at %s (%s); trying again", self.url, type(exc).__name__)
                 await asyncio.sleep(1.0)
-        self.up, self._down_since = True, None
+        self.up, self._down_since, self.up_since = True, None, time.monotonic()
         for subject, queue, handler in self._subs:
             await self.nc.subscribe(subject, queue=queue, cb=handler)
 
@@ -82,7 +83,7 @@ class Bus:
 
     async def _reconnected(self) -> None:
         log.warning("%s reconnected to the bus", self.name)
-        self.up, self._down_since = True, None
+        self.up, self._down_since, self.up_since = True, None, time.monotonic()
         if self.on_reconnect is not None:
             await self.on_reconnect()
 

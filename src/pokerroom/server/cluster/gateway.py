@@ -67,6 +67,7 @@ class Gateway:
         self.started_at = datetime.now(UTC)
         self._next = 0
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[None]] = set()
         self.front = self
 
     # ---------------------------------------------------------------------------- life cycle
@@ -126,6 +127,17 @@ class Gateway:
         conns = [[cid, c.player, c.name] for cid, c in self.conns.items()]
         payload = {"g": self.id, "e": "full", "conns": conns, "last": self._next}
         await self.bus.publish(self.subjects.presence, orjson.dumps(payload))
+        data = orjson.loads(msg.data)
+        if data.get("for") == self.id:  # that host did not know this gateway: maybe it dropped us
+            task = asyncio.get_running_loop().create_task(self._resubscribe_host(str(data.get("h"))))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _resubscribe_host(self, host: str) -> None:
+        """Subscribe the watchers of every resource of ``host`` there again (each gets a snapshot)."""
+        for resource, owner in list(self.directory.owners.items()):
+            if owner.host == host:
+                await self._resubscribe(resource)
 
     # ------------------------------------------------------------------------------ frames in
 

@@ -41,7 +41,7 @@ from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import Fence, StoreError
 
-__all__ = ["GATEWAY_SILENCE", "Host", "unlisted"]
+__all__ = ["GATEWAY_SILENCE", "Host", "silent_gateways", "unlisted"]
 
 log = logging.getLogger("pokerroom.cluster")
 
@@ -57,6 +57,14 @@ def unlisted(
     was ``last``) shows closed: unlisted ones it had opened by then. One opened later is not in the list
     yet; a watcher that never logged in is listed like a player."""
     return [k for k in known if k[0] == gateway and k[1] not in listed and int(k[1]) <= last]
+
+
+def silent_gateways(heard: dict[str, float], now: float, up_since: float) -> list[str]:
+    """The gateways of ``heard`` (gateway -> when last heard) silent for more than ``GATEWAY_SILENCE``
+    seconds of the time this host has been on the bus (since ``up_since``): while the host itself was off
+    the bus it could hear nobody, so that time proves nothing about a gateway (a restarted bus must not
+    cost the players their connections)."""
+    return [g for g, seen in heard.items() if now - max(seen, up_since) > GATEWAY_SILENCE]
 
 
 @dataclass(frozen=True)
@@ -119,8 +127,11 @@ class Host:
         now = time.monotonic()
         return 1 + sum(1 for h, seen in self.hosts.items() if h != self.id and now - seen < HOST_SILENCE)
 
-    async def _resync(self) -> None:
-        await self.bus.publish(self.subjects.presence_sync, orjson.dumps({"h": self.id}))
+    async def _resync(self, lost: str | None = None) -> None:
+        """Ask the gateways for their connections; ``lost``: a gateway this host does not know (new, or
+        dropped for silence), which then also subscribes its watchers again on this host."""
+        msg: dict[str, str] = {"h": self.id} if lost is None else {"h": self.id, "for": lost}
+        await self.bus.publish(self.subjects.presence_sync, orjson.dumps(msg))
 
     # ------------------------------------------------------------------------------- loops
 
@@ -151,13 +162,17 @@ class Host:
     async def _expiring(self) -> None:
         while True:
             await asyncio.sleep(2.0)
-            now = time.monotonic()
-            for gw, seen in list(self.gateways.items()):
-                if now - seen > GATEWAY_SILENCE:
-                    log.warning("gateway %s is silent: dropping its connections", gw)
-                    del self.gateways[gw]
-                    for key in [k for k in self.remotes if k[0] == gw]:
-                        await self._gone(*key)
+            if not self.bus.up:
+                continue
+            for gw in silent_gateways(self.gateways, time.monotonic(), self.bus.up_since):
+                log.warning("gateway %s is silent: dropping its connections", gw)
+                del self.gateways[gw]
+                # all taken out at once: a connection the gateway names again while the others are
+                # being detached is a new one, never one about to be dropped
+                gone = [self.remotes.pop(k) for k in [k for k in self.remotes if k[0] == gw]]
+                for conn in gone:
+                    conn.closed = True
+                    await self.room.detach(conn)
 
     # --------------------------------------------------------------------------- the directory
 
@@ -326,8 +341,8 @@ class Host:
 
     async def _gateway_beat(self, msg: Msg) -> None:
         data = orjson.loads(msg.data)
-        if data["g"] not in self.gateways:  # a gateway we do not know yet: ask for its list
-            await self._resync()
+        if data["g"] not in self.gateways:  # a gateway we do not know (yet, or any more): its list
+            await self._resync(lost=data["g"])
         self.gateways[data["g"]] = time.monotonic()
 
     # ------------------------------------------------------------------------ questions to all
