@@ -134,6 +134,12 @@ class BotClient:
             with contextlib.suppress(Exception):
                 await self._send({"type": "leave", "table": self.table})
                 await self._ws.close()
+        self._cancel_tasks()
+
+    def _cancel_tasks(self) -> None:
+        """A stopped bot decides nothing more: its thinking tasks end now (none is left pending)."""
+        for task in list(self._tasks):
+            task.cancel()
 
     async def _send(self, msg: dict[str, Any]) -> None:
         self._ref += 1

@@ -84,6 +84,7 @@ class PoolBot(BotClient):
             with contextlib.suppress(Exception):
                 await self._send({"type": "pool_leave", "pool": self.pool})
                 await self._ws.close()
+        self._cancel_tasks()
 
     async def _on_pool_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
