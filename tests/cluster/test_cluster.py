@@ -11,6 +11,9 @@ import signal
 import sys
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +27,7 @@ from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_
 from pokerroom.history import read_phh
 from pokerroom.server.cluster.host import GATEWAY_SILENCE
 from pokerroom.store import Store
-from tests.cluster.nodes import TABLES, BusLink, Cluster, NatsServer, room_file, until, until_value
+from tests.cluster.nodes import TABLES, BusLink, Cluster, NatsServer, Node, room_file, until, until_value
 from tests.cluster.watch import Watcher, hidden_cards_shown
 from tests.store.storehelpers import PG_URL
 
@@ -267,17 +270,42 @@ def test_a_node_s_role_is_checked() -> None:
     assert "gateway, host or both" in result.output
 
 
-@pytest.mark.asyncio
-async def test_the_bus_killed_for_longer_than_a_gateway_s_silence(tmp_path: Path, services: None) -> None:
-    """A private nats-server killed for 15 s (longer than the 10 s of silence after which a host drops a
-    gateway's connections) under a host and a gateway with bots playing: both nodes reconnect by
-    themselves, the host does not count the time it was off the bus itself as the gateway's silence (so
-    nobody loses his connection), the tables deal again, nothing is booked twice and the ledger
-    verifies."""
+@dataclass
+class _SmallCluster:
+    """One host and one gateway on a private nats-server (the gateway through a :class:`BusLink` when
+    asked), a watcher of every table and 12 bots, all on the gateway, every table dealing."""
+
+    nats: NatsServer
+    link: BusLink | None
+    cluster: Cluster
+    h1: Node
+    g1: Node
+    watcher: Watcher
+    bots: list[Any]
+    tables: list[str]
+
+    async def deal_again(self, what: str) -> float:
+        """Wait until every table has dealt two hands from now (at most 120 s); the seconds it took."""
+        back = time.monotonic()
+
+        async def dealing_again() -> bool:
+            return all(len(self.watcher.hands_started(t, back)) >= 2 for t in self.tables)
+
+        return await until(dealing_again, 120, what)
+
+
+@asynccontextmanager
+async def _small_cluster(
+    tmp_path: Path, *, seed: int, prefix: str, linked: bool = False
+) -> AsyncIterator[_SmallCluster]:
+    """A :class:`_SmallCluster`; afterwards every node and the bus are stopped and the ledger verified."""
     nats = NatsServer(tmp_path)
     if nats.binary() is None:
         pytest.skip("no nats-server binary (Debian's nats-server package)")
     nats.start()
+    link = BusLink(nats.port) if linked else None
+    if link is not None:
+        await link.mend()
     config = room_file(tmp_path)
     cluster = Cluster(tmp_path, bus=nats.url)
     tables = [t[0] for t in TABLES]
@@ -285,7 +313,7 @@ async def test_the_bus_killed_for_longer_than_a_gateway_s_silence(tmp_path: Path
     watcher: Watcher | None = None
     try:
         h1 = cluster.start("host", "h1", config)
-        g1 = cluster.start("gateway", "g1", config)
+        g1 = cluster.start("gateway", "g1", config, bus=link.url if link is not None else None)
         for node in (h1, g1):
             await cluster.ready(node)
 
@@ -295,27 +323,14 @@ async def test_the_bus_killed_for_longer_than_a_gateway_s_silence(tmp_path: Path
         await until(all_tables_held, 60, "every table is leased")
         watcher = Watcher(g1.url)
         await watcher.open(tables)
-        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=3, prefix="gc")
+        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=seed, prefix=prefix)
+        seen = watcher
 
         async def every_table_deals() -> bool:
-            return all(len(watcher.hands_started(t, 0)) >= 2 for t in tables)
+            return all(len(seen.hands_started(t, 0)) >= 2 for t in tables)
 
         await until(every_table_deals, 180, "every table deals")
-        nats.kill()
-        await asyncio.sleep(GATEWAY_SILENCE + 5)  # the fault's length (the scenario), not a wait
-        nats.start()
-        back = time.monotonic()
-
-        async def dealing_again() -> bool:
-            return all(len(watcher.hands_started(t, back)) >= 2 for t in tables)
-
-        again = await until(dealing_again, 120, "every table deals again after the bus returns")
-        print(f"\nevery table dealing again {again:.1f} s after the bus returned")
-        # a player checks the deck of one of his hands through the gateway (docs/fairness.md)
-        assert await _verify_through(g1.url, cluster.schema, bots[0][0]) is True
-        assert h1.proc.poll() is None and g1.proc.poll() is None
-        assert set((await cluster.leases()).values()) == {"h1"}
-        assert "is silent" not in h1.output(), "the host dropped the gateway for its own time off the bus"
+        yield _SmallCluster(nats, link, cluster, h1, g1, watcher, bots, tables)
     finally:
         for bot, task in bots:
             await bot.stop()
@@ -323,11 +338,33 @@ async def test_the_bus_killed_for_longer_than_a_gateway_s_silence(tmp_path: Path
         if watcher is not None:
             await watcher.close()
         cluster.stop()
+        if link is not None:
+            await link.cut()
         nats.kill()
     try:
         await _check_ledger(cluster.schema)
     finally:
         await cluster.drop_schema()
+
+
+@pytest.mark.asyncio
+async def test_the_bus_killed_for_longer_than_a_gateway_s_silence(tmp_path: Path, services: None) -> None:
+    """A private nats-server killed for 15 s (longer than the 10 s of silence after which a host drops a
+    gateway's connections) under a host and a gateway with bots playing: both nodes reconnect by
+    themselves, the host does not count the time it was off the bus itself as the gateway's silence (so
+    nobody loses his connection), the tables deal again, nothing is booked twice and the ledger
+    verifies."""
+    async with _small_cluster(tmp_path, seed=3, prefix="gc") as c:
+        c.nats.kill()
+        await asyncio.sleep(GATEWAY_SILENCE + 5)  # the fault's length (the scenario), not a wait
+        c.nats.start()
+        again = await c.deal_again("every table deals again after the bus returns")
+        print(f"\nevery table dealing again {again:.1f} s after the bus returned")
+        # a player checks the deck of one of his hands through the gateway (docs/fairness.md)
+        assert await _verify_through(c.g1.url, c.cluster.schema, c.bots[0][0]) is True
+        assert c.h1.proc.poll() is None and c.g1.proc.poll() is None
+        assert set((await c.cluster.leases()).values()) == {"h1"}
+        assert "is silent" not in c.h1.output(), "the host dropped the gateway for its own time off the bus"
 
 
 @pytest.mark.asyncio
@@ -337,60 +374,15 @@ async def test_a_gateway_cut_off_the_bus_alone_gets_its_watchers_back(tmp_path: 
     gateway is back, the host asks it by name for its connections, and the gateway subscribes its
     watchers again: the watchers and the bots (all on that gateway) see every table deal again without
     reconnecting, and the ledger verifies."""
-    nats = NatsServer(tmp_path)
-    if nats.binary() is None:
-        pytest.skip("no nats-server binary (Debian's nats-server package)")
-    nats.start()
-    link = BusLink(nats.port)
-    await link.mend()
-    config = room_file(tmp_path)
-    cluster = Cluster(tmp_path, bus=nats.url)
-    tables = [t[0] for t in TABLES]
-    bots: list[Any] = []
-    watcher: Watcher | None = None
-    try:
-        h1 = cluster.start("host", "h1", config)
-        g1 = cluster.start("gateway", "g1", config, bus=link.url)
-        for node in (h1, g1):
-            await cluster.ready(node)
-
-        async def all_tables_held() -> bool:
-            return len(await cluster.leases()) == len(tables)
-
-        await until(all_tables_held, 60, "every table is leased")
-        watcher = Watcher(g1.url)
-        await watcher.open(tables)
-        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=4, prefix="gp")
-
-        async def every_table_deals() -> bool:
-            return all(len(watcher.hands_started(t, 0)) >= 2 for t in tables)
-
-        await until(every_table_deals, 180, "every table deals")
-        await link.cut()
+    async with _small_cluster(tmp_path, seed=4, prefix="gp", linked=True) as c:
+        assert c.link is not None
+        await c.link.cut()
 
         async def dropped() -> bool:
-            return "gateway g1 is silent" in h1.output()
+            return "gateway g1 is silent" in c.h1.output()
 
         await until(dropped, 60, "the host drops the silent gateway's connections")
-        await link.mend()
-        back = time.monotonic()
-
-        async def dealing_again() -> bool:
-            return all(len(watcher.hands_started(t, back)) >= 2 for t in tables)
-
-        again = await until(dealing_again, 120, "every table deals again after the gateway is back")
+        await c.link.mend()
+        again = await c.deal_again("every table deals again after the gateway is back")
         print(f"\nevery table dealing again {again:.1f} s after the gateway was back on the bus")
-        assert h1.proc.poll() is None and g1.proc.poll() is None
-    finally:
-        for bot, task in bots:
-            await bot.stop()
-            task.cancel()
-        if watcher is not None:
-            await watcher.close()
-        cluster.stop()
-        await link.cut()
-        nats.kill()
-    try:
-        await _check_ledger(cluster.schema)
-    finally:
-        await cluster.drop_schema()
+        assert c.h1.proc.poll() is None and c.g1.proc.poll() is None

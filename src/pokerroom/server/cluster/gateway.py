@@ -81,7 +81,7 @@ class Gateway:
         self._tasks.append(asyncio.create_task(self._beating()))
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._background]:
             task.cancel()
         for conn in list(self.ids):
             await self.detach(conn)

@@ -171,8 +171,7 @@ class Host:
                 # being detached is a new one, never one about to be dropped
                 gone = [self.remotes.pop(k) for k in [k for k in self.remotes if k[0] == gw]]
                 for conn in gone:
-                    conn.closed = True
-                    await self.room.detach(conn)
+                    await self._close(conn)
 
     # --------------------------------------------------------------------------- the directory
 
@@ -284,8 +283,12 @@ class Host:
     async def _gone(self, gateway: str, conn_id: str) -> None:
         conn = self.remotes.pop((gateway, conn_id), None)
         if conn is not None:
-            conn.closed = True
-            await self.room.detach(conn)
+            await self._close(conn)
+
+    async def _close(self, conn: RemoteConnection) -> None:
+        """A connection taken out of :attr:`remotes`: it is closed and leaves the room."""
+        conn.closed = True
+        await self.room.detach(conn)
 
     async def _request(self, resource: str, msg: Msg) -> None:
         data = orjson.loads(msg.data)
