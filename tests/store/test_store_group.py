@@ -112,6 +112,36 @@ async def test_a_failed_batch_is_retried_one_command_at_a_time(room: Room, monke
     assert [c.seq for c in await j.commands("h2")] == [1]
 
 
+async def test_a_batch_that_failed_for_the_database_s_absence_is_not_retried_alone(
+    room: Room, monkeypatch: Any
+) -> None:
+    """Issue 15 (a database frozen under the room): a batch whose transaction timed out fails every one
+    of its commands at once, so every table concerned pauses now; retried alone, each command would wait
+    out the fault again and the last tables of the batch would stall unannounced."""
+    await two_hands(room)
+    j = room.store.journal
+    real = CommandWriter._write
+    sizes: list[int] = []
+
+    async def frozen(self: CommandWriter, conn: Any, batch: list[Any]) -> Any:
+        sizes.append(len(batch))
+        raise TimeoutError()
+
+    monkeypatch.setattr(CommandWriter, "_write", frozen)
+    before = j.writer.flushes
+    results = await asyncio.gather(
+        *(j.record_command(h, 1, {"h": h}) for h in ("h1", "h2")),
+        j.record_command("h1", 2, {}),
+        return_exceptions=True,
+    )
+    assert sizes == [3]
+    assert j.writer.flushes == before + 1
+    assert all(isinstance(r, TimeoutError) for r in results)
+    monkeypatch.setattr(CommandWriter, "_write", real)
+    await j.record_command("h1", 1, {})  # the writer goes on once the database does
+    assert [c.seq for c in await j.commands("h1")] == [1]
+
+
 async def test_when_the_database_fails_every_waiting_caller_gets_the_error(
     room: Room, monkeypatch: Any
 ) -> None:

@@ -15,6 +15,10 @@ number is the next one for its hand, counting the commands before it in the same
 stored command is a no-op). A command that fails its checks gets its own error and is not written; the
 others of the batch are. If the batch's transaction itself fails, its commands are retried one per
 transaction, so that one bad row cannot fail the commands of other tables; what fails then fails alone.
+But when it failed because the database is away (``store.errors.unavailable``: a timeout, a lost
+connection), every command of the batch gets that error at once: retried alone, each would wait out the
+same fault in turn, and the tables at the end of the batch would stall for several timeouts before they
+could pause and tell their players (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
-from pokerroom.store.errors import BadSequence, FenceLost, HandNotOpen, UnknownHand
+from pokerroom.store.errors import BadSequence, FenceLost, HandNotOpen, UnknownHand, unavailable
 from pokerroom.store.fence import FENCE, Fence, check_fences
 from pokerroom.store.models import HandCommandRow, HandRow
 
@@ -84,8 +88,12 @@ class CommandWriter:
         """Write one batch: in one transaction, else (if that transaction fails) one by one."""
         try:
             errors = await self._transaction(batch)
-        except Exception:
+        except Exception as exc:
             self.flushes += 1
+            if unavailable(exc):  # the database is away: alone, each would only wait for it again
+                for item in batch:
+                    _settle(item, exc)
+                return
             for item in batch:
                 await self._retry_alone(item)
             return
