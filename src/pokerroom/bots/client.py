@@ -108,6 +108,13 @@ class BotClient:
     # -------------------------------------------------------------------------------- playing
 
     async def run(self) -> None:
+        """Play until stopped or cancelled; then no decision is left thinking."""
+        try:
+            await self._play()
+        finally:
+            self._cancel_tasks()
+
+    async def _play(self) -> None:
         while self.running():
             try:
                 async with self.connect() as ws:

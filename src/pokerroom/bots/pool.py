@@ -65,7 +65,7 @@ class PoolBot(BotClient):
         self.quick_folds = 0
         self.moves = 0
 
-    async def run(self) -> None:
+    async def _play(self) -> None:
         while self.running():
             try:
                 async with self.connect() as ws:

@@ -57,7 +57,7 @@ class TournamentBot(PoolBot):
     def running(self) -> bool:
         return not self.stopped and not self.finished
 
-    async def run(self) -> None:
+    async def _play(self) -> None:
         while self.running():
             try:
                 async with self.connect() as ws:
@@ -79,6 +79,7 @@ class TournamentBot(PoolBot):
         if self._ws is not None:
             with contextlib.suppress(Exception):
                 await self._ws.close()
+        self._cancel_tasks()
 
     async def _on_tournament_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
