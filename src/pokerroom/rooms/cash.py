@@ -126,6 +126,7 @@ class CashTable:
         self.rng = rng
         self.points = points
         self.seats: dict[int, Player] = {}
+        self._seat_by_player: dict[str, int] = {}  # the index of seat_of (every turn asks it)
         self.hand: HandState | None = None
         self.hand_id = ""
         self.hand_started_at: datetime | None = None
@@ -149,7 +150,7 @@ class CashTable:
         return self.config.table_id
 
     def seat_of(self, player: str) -> int | None:
-        return next((s for s, p in self.seats.items() if p.player == player), None)
+        return self._seat_by_player.get(player)
 
     def player_at(self, seat: int) -> Player | None:
         return self.seats.get(seat)
@@ -211,6 +212,7 @@ class CashTable:
             p.waiting_bb = True
             p.post_now = post_now
         self.seats[seat] = p
+        self._seat_by_player[player] = seat
         self.offers.pop(player, None)
         if player in self.waiting_list:
             self.waiting_list.remove(player)
@@ -229,6 +231,7 @@ class CashTable:
             raise SeatTaken(seat)
         p = Player(player, name, seat, stack, self.config.timing.time_bank)
         self.seats[seat] = p
+        self._seat_by_player[player] = seat
         return [self._changed(p)]
 
     def top_up(self, player: str, amount: int, now: datetime) -> Output:
@@ -294,6 +297,7 @@ class CashTable:
 
     def _unseat(self, p: Player, now: datetime) -> Output:
         del self.seats[p.seat]
+        del self._seat_by_player[p.player]
         amount = p.stack + p.pending_top_up
         out: Output = [
             CashOut(self.tid, p.player, p.seat, amount),
