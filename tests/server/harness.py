@@ -219,7 +219,7 @@ class Harness:
     def _quiet_now(self) -> bool:
         if self._busy:
             return False
-        if any(not a.waiting or not a.inbox.empty() for a in self.actors()):
+        if any(not a.waiting or a.inbox for a in self.actors()):
             return False
         if any(c.conn.pending for c in self.clients):
             return False
