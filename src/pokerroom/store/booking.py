@@ -33,6 +33,7 @@ from pokerroom.store.errors import (
 )
 from pokerroom.store.kinds import AccountKind
 from pokerroom.store.models import AccountRow, UTCDateTime
+from pokerroom.store.prepared import prebuilt
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,12 @@ class Change:
     must_be_open: bool = False
 
 
-_CLAIM = text(
-    "INSERT INTO ledger_transactions (idem_key, kind, fingerprint, created_at, memo) "
-    "VALUES (:key, :kind, :fp, :now, :memo) ON CONFLICT (idem_key) DO NOTHING RETURNING id"
-).bindparams(bindparam("now", type_=UTCDateTime()))
+_CLAIM = prebuilt(
+    text(
+        "INSERT INTO ledger_transactions (idem_key, kind, fingerprint, created_at, memo) "
+        "VALUES (:key, :kind, :fp, :now, :memo) ON CONFLICT (idem_key) DO NOTHING RETURNING id"
+    ).bindparams(bindparam("now", type_=UTCDateTime()))
+)
 
 _PG_BOOK = text(
     """
@@ -110,18 +113,23 @@ _PG_POSTINGS = text(
 
 # SQLite: (a note on RETURNING) an expression such as "closed_at IS NULL" in the RETURNING list of an
 # UPDATE ... FROM came back wrong on SQLite 3.40, so only plain columns are returned, on both databases.
-_SQLITE_APPLY = text(
-    "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.d "
-    "FROM (SELECT CAST(json_extract(value, '$[0]') AS INTEGER) AS id, "
-    "CAST(json_extract(value, '$[1]') AS INTEGER) AS d FROM json_each(:changes)) AS v "
-    "WHERE ledger_accounts.id = v.id AND ledger_accounts.balance + v.d >= 0 "
-    "RETURNING ledger_accounts.id, ledger_accounts.kind, ledger_accounts.currency, ledger_accounts.closed_at"
+_SQLITE_APPLY = prebuilt(
+    text(
+        "UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.d "
+        "FROM (SELECT CAST(json_extract(value, '$[0]') AS INTEGER) AS id, "
+        "CAST(json_extract(value, '$[1]') AS INTEGER) AS d FROM json_each(:changes)) AS v "
+        "WHERE ledger_accounts.id = v.id AND ledger_accounts.balance + v.d >= 0 "
+        "RETURNING ledger_accounts.id, ledger_accounts.kind, ledger_accounts.currency, "
+        "ledger_accounts.closed_at"
+    )
 )
 
-_SQLITE_POSTINGS = text(
-    "INSERT INTO ledger_postings (tx_id, account_id, currency, amount) "
-    "SELECT :tx, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') "
-    "FROM json_each(:postings)"
+_SQLITE_POSTINGS = prebuilt(
+    text(
+        "INSERT INTO ledger_postings (tx_id, account_id, currency, amount) "
+        "SELECT :tx, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') "
+        "FROM json_each(:postings)"
+    )
 )
 
 

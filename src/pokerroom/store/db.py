@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import QueuePool
 
 from pokerroom.store.fence import FENCE, check_fence
+from pokerroom.store.prepared import plan_for
 
 ENV_URL = "POKERROOM_DATABASE_URL"
 ENV_SCHEMA = "POKERROOM_DATABASE_SCHEMA"
@@ -385,12 +386,21 @@ class InlineConnection:
     each runs at once, on the event loop's own thread (a statement on a small database takes microseconds,
     less than SQLAlchemy's greenlet bridge and aiosqlite's queue add to it) and returns the same results."""
 
-    __slots__ = ("sync_connection",)
+    __slots__ = ("_raw", "sync_connection")
 
     def __init__(self, sync_connection: Connection) -> None:
         self.sync_connection = sync_connection
+        self._raw: sqlite3.Connection = sync_connection.connection.dbapi_connection  # type: ignore[assignment]
 
     async def execute(self, statement: Any, parameters: Any = None, **kw: Any) -> Any:
+        """A :func:`~pokerroom.store.prepared.prebuilt` statement runs straight on the ``sqlite3`` cursor
+        (store/prepared.py); any other through SQLAlchemy."""
+        if not kw:
+            plan = plan_for(statement, parameters, self.sync_connection.dialect)
+            if plan is not None:
+                result = plan.run(self._raw, parameters)
+                if result is not None:
+                    return result
         return self.sync_connection.execute(statement, parameters, **kw)
 
     async def exec_driver_sql(self, statement: str, parameters: Any = None, **kw: Any) -> Any:

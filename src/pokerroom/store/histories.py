@@ -23,6 +23,7 @@ from pokerroom.store.models import (
     TournamentPlayerHandRow,
 )
 from pokerroom.store.numbers import HandNumbers, hand_number_in
+from pokerroom.store.prepared import prebuilt
 from pokerroom.store.util import Clock, utc_now
 
 
@@ -105,8 +106,8 @@ def check_history(history: HandHistory) -> None:
             raise InvalidRecord("a player view is a PlayerView of two strings")
 
 
-_INSERT_HISTORY = insert(HandHistoryRow)  # (built once: see store/journal.py)
-_INSERT_VIEWS = insert(PlayerHandRow)
+_INSERT_HISTORY = prebuilt(insert(HandHistoryRow))  # (built once: see store/journal.py)
+_INSERT_VIEWS = prebuilt(insert(PlayerHandRow))
 
 
 async def insert_history(

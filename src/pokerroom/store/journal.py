@@ -33,25 +33,28 @@ from pokerroom.store.histories import HandHistory, insert_history
 from pokerroom.store.kinds import AccountKind, Transaction, check_amount, check_currency
 from pokerroom.store.ledger import Ledger
 from pokerroom.store.models import AccountRow, HandCommandRow, HandRow, HandSeatRow, UTCDateTime
+from pokerroom.store.prepared import prebuilt
 from pokerroom.store.util import Clock, canonical_json, fingerprint, utc_now, verify_deck
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 # The statements of every hand's start and end record, built once: building one per call (coercing its
 # clauses and computing its cache key) was most of SQLAlchemy's cost on this path (docs/server-speed.md).
-_START_EXISTING = select(HandRow.start_fingerprint, HandRow.started_at).where(
-    HandRow.id == bindparam("hand_id")
+_START_EXISTING = prebuilt(
+    select(HandRow.start_fingerprint, HandRow.started_at).where(HandRow.id == bindparam("hand_id"))
 )
-_SESSIONS = select(
-    AccountRow.id,
-    AccountRow.kind,
-    AccountRow.currency,
-    AccountRow.owner_id,
-    AccountRow.balance,
-    AccountRow.closed_at,
-).where(AccountRow.id.in_(bindparam("ids", expanding=True)))
+_SESSIONS = prebuilt(
+    select(
+        AccountRow.id,
+        AccountRow.kind,
+        AccountRow.currency,
+        AccountRow.owner_id,
+        AccountRow.balance,
+        AccountRow.closed_at,
+    ).where(AccountRow.id.in_(bindparam("ids", expanding=True)))
+)
 _SESSIONS_LOCKED = _SESSIONS.order_by(AccountRow.id).with_for_update(key_share=True)
-_BUSY = (
+_BUSY = prebuilt(
     select(HandSeatRow.session_id, HandSeatRow.hand_id)
     .join(HandRow, HandRow.id == HandSeatRow.hand_id)
     .where(
@@ -61,15 +64,19 @@ _BUSY = (
     )
     .limit(1)
 )
-_INSERT_HAND = insert(HandRow)
-_INSERT_SEATS = insert(HandSeatRow)
-_END_HAND = select(HandRow.status, HandRow.currency, HandRow.deck_commitment, HandRow.ended_at).where(
-    HandRow.id == bindparam("hand_id")
+_INSERT_HAND = prebuilt(insert(HandRow))
+_INSERT_SEATS = prebuilt(insert(HandSeatRow))
+_END_HAND = prebuilt(
+    select(HandRow.status, HandRow.currency, HandRow.deck_commitment, HandRow.ended_at).where(
+        HandRow.id == bindparam("hand_id")
+    )
 )
-_END_SEATS = select(HandSeatRow.player_id, HandSeatRow.session_id, HandSeatRow.released).where(
-    HandSeatRow.hand_id == bindparam("hand_id")
+_END_SEATS = prebuilt(
+    select(HandSeatRow.player_id, HandSeatRow.session_id, HandSeatRow.released).where(
+        HandSeatRow.hand_id == bindparam("hand_id")
+    )
 )
-_MARK_ENDED = (
+_MARK_ENDED = prebuilt(
     update(HandRow)
     .where(HandRow.id == bindparam("hand_id"), HandRow.status == "open")
     .values(

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from pokerroom.store.db import Database
 from pokerroom.store.errors import InvalidRecord, UnknownHand
 from pokerroom.store.models import HandNumberRow, TournamentNumberRow
+from pokerroom.store.prepared import prebuilt
 
 __all__ = ["HandNumbers", "Numbers", "hand_number_in", "tournament_number_in"]
 
@@ -35,13 +36,13 @@ def _insert_ignore(row: type[HandNumberRow] | type[TournamentNumberRow]) -> dict
     """``INSERT ... ON CONFLICT DO NOTHING`` of ``row`` for each dialect, built once."""
     return {
         "postgresql": postgresql.insert(row).on_conflict_do_nothing(),
-        "sqlite": sqlite.insert(row).on_conflict_do_nothing(),
+        "sqlite": prebuilt(sqlite.insert(row).on_conflict_do_nothing()),
     }
 
 
 _NEW_HAND = _insert_ignore(HandNumberRow)
 _NEW_TOURNAMENT = _insert_ignore(TournamentNumberRow)
-_HAND_NUMBER = select(HandNumberRow.number).where(HandNumberRow.hand_id == bindparam("hand_id"))
+_HAND_NUMBER = prebuilt(select(HandNumberRow.number).where(HandNumberRow.hand_id == bindparam("hand_id")))
 _TOURNAMENT_NUMBER = select(TournamentNumberRow.number).where(
     TournamentNumberRow.tournament_id == bindparam("tournament_id")
 )
