@@ -16,7 +16,7 @@ import httpx
 import orjson
 import websockets
 
-from pokerroom.bots.strategies import BotView, Strategy
+from pokerroom.bots.strategies import BotView, Strategy, decide
 from pokerroom.server.protocol import PROTOCOL_VERSION
 
 __all__ = ["BotClient", "BotStats"]
@@ -292,7 +292,7 @@ class BotClient:
             opponents=max(1, len(self.state.get("players", {})) - 1),
         )
         try:
-            action = await asyncio.to_thread(self.strategy.decide, view, self.rng)
+            action = await decide(self.strategy, view, self.rng)
         except Exception:  # a strategy bug: fall back to the safest legal action
             log.exception("bot %s strategy failed", self.name)
             action = {"type": "check"} if decision.get("check") else {"type": "fold"}

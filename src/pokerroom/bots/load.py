@@ -184,7 +184,9 @@ class _Seat:
 
 def _bots_main(url: str, seats: list[_Seat], think: tuple[float, float], start: float, stop: float, seed: int,
                out: Any) -> None:  # fmt: skip
-    stats = asyncio.run(_bots(url, seats, think, start, stop, seed))
+    from pokerroom.server.loop import run  # uvloop, as the server: the bots' own cost weighs on the machine
+
+    stats = run(_bots(url, seats, think, start, stop, seed))
     out.put(stats)
 
 

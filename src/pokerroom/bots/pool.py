@@ -14,7 +14,7 @@ import orjson
 import websockets
 
 from pokerroom.bots.client import BotClient, BotStats
-from pokerroom.bots.strategies import BotView, Strategy
+from pokerroom.bots.strategies import BotView, Strategy, decide
 
 __all__ = ["PoolBot"]
 
@@ -186,7 +186,7 @@ class PoolBot(BotClient):
             opponents=e.opponents,
         )
         try:
-            action = await asyncio.to_thread(self.strategy.decide, view, self.rng)
+            action = await decide(self.strategy, view, self.rng)
         except Exception:
             log.exception("pool bot %s strategy failed", self.name)
             action = {"type": "check"} if decision.get("check") else {"type": "fold"}

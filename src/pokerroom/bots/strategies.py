@@ -3,6 +3,7 @@ server) into an action of the wire protocol. They play every game of the catalog
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -12,7 +13,7 @@ from pokerroom.cards import Card, DeckSpec, parse_cards
 from pokerroom.eval import EvalError, equity, evaluate
 from pokerroom.variants import get_variant
 
-__all__ = ["STRATEGIES", "BotView", "HandStrength", "PassiveCaller", "RandomLegal", "Strategy"]
+__all__ = ["STRATEGIES", "BotView", "HandStrength", "PassiveCaller", "RandomLegal", "Strategy", "decide"]
 
 
 @dataclass
@@ -32,8 +33,19 @@ class BotView:
 
 class Strategy(Protocol):
     name: str
+    heavy: bool  # does deciding take long enough to hold up the bot's other tables? (see :func:`decide`)
 
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]: ...
+
+
+async def decide(strategy: Strategy, view: BotView, rng: random.Random) -> dict[str, Any]:
+    """The strategy's action. A heavy strategy (equity sampling: milliseconds) decides on a worker thread
+    so that the bot process's loop goes on serving its other bots; a light one decides at once on the loop,
+    a few microseconds, where a thread hop would cost more than the decision (and, under load, a wait for
+    the GIL). A strategy that does not say is taken for heavy."""
+    if getattr(strategy, "heavy", True):
+        return await asyncio.to_thread(strategy.decide, view, rng)
+    return strategy.decide(view, rng)
 
 
 def _bet_options(d: dict[str, Any]) -> list[dict[str, Any]]:
@@ -74,6 +86,7 @@ class RandomLegal:
     """Any legal action, uniformly (amounts too): a stress tester, not a player."""
 
     name = "random"
+    heavy = False
 
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]:
         d = view.decision
@@ -94,6 +107,7 @@ class PassiveCaller:
     """Checks when it can, calls otherwise, never raises; stands pat; discards its last cards in Irish."""
 
     name = "caller"
+    heavy = False
 
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]:
         d = view.decision
@@ -142,6 +156,7 @@ class HandStrength:
     make its hand; the Irish discard keeps the best two with the flop."""
 
     name = "strength"
+    heavy = True
 
     def __init__(self, samples: int = 300, opponents_sampled: int = 8) -> None:
         self.samples = samples
