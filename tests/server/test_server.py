@@ -154,10 +154,11 @@ async def test_malformed_frames_get_error_codes_and_the_connection_survives(serv
 async def test_a_server_process_freezes_its_startup_heap(tmp_path: Any) -> None:
     """`pokerroom serve` starts the app with ``freeze_heap``: what is alive once the room has started
     leaves the collector's young and old generations, so full collections (which stop the event loop)
-    walk only what the room creates while it runs. Apps in tests leave the heap alone."""
+    walk only what the room creates while it runs, and the collector runs on the server's thresholds
+    until the app stops. Apps in tests leave the heap and the thresholds alone."""
     import gc
 
-    from pokerroom.server.app import create_app
+    from pokerroom.server.app import SERVER_GC_THRESHOLDS, create_app
     from pokerroom.server.room import RoomSettings
     from pokerroom.store import Store
 
@@ -166,9 +167,14 @@ async def test_a_server_process_freezes_its_startup_heap(tmp_path: Any) -> None:
         await store.db.upgrade()
         app = create_app(store, RoomSettings(tables=()), freeze_heap=freeze)
         gc.unfreeze()
+        before = gc.get_threshold()
+        assert before != SERVER_GC_THRESHOLDS
         try:
             async with app.router.lifespan_context(app):
                 assert (gc.get_freeze_count() > 0) is freeze
+                assert (gc.get_threshold() == SERVER_GC_THRESHOLDS) is freeze
                 assert app.state.room is not None
+            assert gc.get_threshold() == before
         finally:
             gc.unfreeze()
+            gc.set_threshold(*before)

@@ -28,9 +28,14 @@ from pokerroom.server.throttle import LoginGuard, TooManyAttempts
 from pokerroom.server.ws import websocket_endpoint
 from pokerroom.store import Store, StoreError
 
-__all__ = ["WEB_DIR", "create_app"]
+__all__ = ["SERVER_GC_THRESHOLDS", "WEB_DIR", "create_app"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+# A server process's garbage collector (create_app's freeze_heap): young collections every 50,000 net
+# allocations of container objects (Python's default: 700), each older generation after 20 and 10 of the
+# one below (defaults 10 and 10). With 2,000 players this took the server's p99 from 45-74 ms to 12 ms
+# (docs/server-speed.md).
+SERVER_GC_THRESHOLDS = (50_000, 20, 10)
 
 
 def create_app(
@@ -47,7 +52,11 @@ def create_app(
     ``freeze_heap`` (for a server process of its own, not for tests that start many apps in one process):
     once the room has started, the objects alive then (modules, classes, the room's configuration) move
     to the collector's permanent generation, so that a full garbage collection no longer walks them; each
-    such walk stops the event loop (docs/decisions.md, "Garbage collection pauses").
+    such walk stops the event loop. The collector's thresholds become :data:`SERVER_GC_THRESHOLDS` until
+    the app stops: the young generation is collected every 50,000 allocations instead of 700, so that the
+    objects of an action and of a hand die young instead of being promoted, and the older generations,
+    whose collections stopped the loop for 25-500 ms, fill far more slowly (docs/decisions.md, "Garbage
+    collection pauses").
 
     ``node``: a cluster's node (server/cluster: a gateway, a host, or both) instead of the one-process
     room; it starts and stops with the app, and serves the endpoints through its ``front``."""
@@ -64,12 +73,15 @@ def create_app(
             app.state.room = node.room
             app.state.front = node.front
         sessions.start()
+        thresholds = gc.get_threshold()
         if freeze_heap:
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*SERVER_GC_THRESHOLDS)
         try:
             yield
         finally:
+            gc.set_threshold(*thresholds)
             await sessions.stop()
             if node is None:
                 await room.stop()
