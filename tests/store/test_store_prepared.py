@@ -26,6 +26,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError, StatementError
+from storehelpers import fresh_sqlite
 
 from conftest import Room
 from pokerroom.store import AccountKind, Database, deck_commitment
@@ -51,6 +52,12 @@ WHEN = datetime(2026, 12, 2, 15, 30, 1, 250_000, tzinfo=UTC)
 def pair(make: Any) -> tuple[Any, Any]:
     """The same statement twice: marked for the fast path, and not."""
     return prebuilt(make()), make()
+
+
+@pytest.fixture
+def db_target(tmp_path: Path, sqlite_template: Path) -> tuple[str, str | None]:
+    """The fast path is inline SQLite's: this module's stores are SQLite files only (no PostgreSQL run)."""
+    return fresh_sqlite(sqlite_template, tmp_path), None
 
 
 @pytest_asyncio.fixture
@@ -160,8 +167,7 @@ async def test_what_a_plan_cannot_take_runs_through_sqlalchemy(db: Database) -> 
 
 async def test_a_hand_s_start_and_end_record_run_no_statement_through_sqlalchemy(room: Room) -> None:
     db = room.store.db
-    if not db.sqlite_inline:
-        pytest.skip("the fast path is inline SQLite's")
+    assert db.sqlite_inline
     led = room.store.ledger
     a = await led.buy_in(room.alice, "t1", "USD", 10_000, idempotency_key="a")
     b = await led.buy_in(room.bob, "t1", "USD", 10_000, idempotency_key="b")
