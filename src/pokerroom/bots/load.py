@@ -184,8 +184,12 @@ class _Seat:
 
 def _bots_main(url: str, seats: list[_Seat], think: tuple[float, float], start: float, stop: float, seed: int,
                out: Any) -> None:  # fmt: skip
+    from pokerroom.server.app import collect_as_a_server
     from pokerroom.server.loop import run  # uvloop, as the server: the bots' own cost weighs on the machine
 
+    # A bot process holds hundreds of connections: its full collections would stop every bot in it, and
+    # the latencies they measure with them. It collects as the server does.
+    collect_as_a_server()
     stats = run(_bots(url, seats, think, start, stop, seed))
     out.put(stats)
 

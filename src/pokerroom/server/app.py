@@ -28,7 +28,7 @@ from pokerroom.server.throttle import LoginGuard, TooManyAttempts
 from pokerroom.server.ws import websocket_endpoint
 from pokerroom.store import Store, StoreError
 
-__all__ = ["SERVER_GC_THRESHOLDS", "WEB_DIR", "create_app"]
+__all__ = ["SERVER_GC_THRESHOLDS", "WEB_DIR", "collect_as_a_server", "create_app"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 # A server process's garbage collector (create_app's freeze_heap): young collections every 50,000 net
@@ -37,6 +37,14 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 # 20.0 ms; at 1,000 zero-think players the collections' stops fell from 23.7 s to 0.4 s in 175 s
 # (docs/server-speed.md, item 14).
 SERVER_GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def collect_as_a_server() -> None:
+    """Collect, move what is alive now to the permanent generation, and collect on
+    :data:`SERVER_GC_THRESHOLDS` from now on: for a process of its own (the server's, a load test's bots')."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)
 
 
 def create_app(
@@ -76,9 +84,7 @@ def create_app(
         sessions.start()
         thresholds = gc.get_threshold()
         if freeze_heap:
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(*SERVER_GC_THRESHOLDS)
+            collect_as_a_server()
         try:
             yield
         finally:
