@@ -191,10 +191,15 @@ async def test_a_killed_host_s_tables_deal_again_on_the_other_host(tmp_path: Pat
             return len(watcher.hands_started(shifted, asked)) >= 2
 
         await until(shifted_deals, 120, f"{shifted} deals on {survivor}")
-        took_line = next(
-            line for line in (h1 if survivor == "h1" else h2).output().splitlines()
-            if f"took over {shifted} " in line
-        )  # fmt: skip
+        taker = h1 if survivor == "h1" else h2
+
+        # The lease, and hands the old host dealt before its handover, can come before the new host's line.
+        async def took_over_line() -> str | None:
+            return next(
+                (line for line in taker.output().splitlines() if f"took over {shifted} " in line), None
+            )
+
+        took_line = await until_value(took_over_line, 60, f"{survivor} says it took {shifted} over")
         assert " 0 hand(s) voided" in took_line and " 0 player(s)" not in took_line, took_line
         victim.proc.send_signal(signal.SIGKILL)
         victim.proc.wait(10)

@@ -21,6 +21,7 @@ def test_the_client_runs_under_its_content_security_policy(room: Room, page: Any
     p.register()
     tile = p.open_and_sit("holdem-nl")
     seat = tile.locator(".seat").first
+    seat.wait_for(state="visible")  # (placed once the table's first frame is drawn)
     style = seat.get_attribute("style") or ""
     assert "left:" in style.replace(" ", "") and "top:" in style.replace(" ", "")  # set via the CSSOM
     box = seat.bounding_box()
