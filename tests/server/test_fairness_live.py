@@ -122,7 +122,10 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
     tap.install(monkeypatch)
     tables = [t for t in demo_tables(CASH, games=GAMES) if t.betting.value in ("NL", "FL")]
     tables = list({t.variant: t for t in tables}.values())  # one table per game
-    sng = demo_tournaments(SNG, 0.03)
+    # The sit-and-go must last the six hands waited for below: its bots only check and call, and its levels
+    # are the turbo's five minutes, so none can lose more than 6 x 30 of his 1,500 chips by then (with
+    # random bots and 1.8 s levels it once ended after five hands, and the wait never ended).
+    sng = demo_tournaments(SNG)
     settings = RoomSettings(tables=tuple(tables), pools=tuple(demo_pools(RUSH))[:1], tournaments=tuple(sng))
     async with serve_room(tmp_path, settings, durable=False) as s:
         observed: list[list[dict[str, Any]]] = []
@@ -143,7 +146,7 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
             a for a in s.room.tournaments.values() if a.director.status in ("announced", "registering")
         )
         bots += await start_tournament_bots(
-            s.url, sng_actor.tid, 6, ["random", "caller"], think=(0, 0.01), seed=7, prefix="fsng"
+            s.url, sng_actor.tid, 6, ["caller"], think=(0, 0.01), seed=7, prefix="fsng"
         )
         try:
 
@@ -155,7 +158,16 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
                 ):
                     await asyncio.sleep(0.05)
 
-            await asyncio.wait_for(enough(), 300)
+            try:
+                await asyncio.wait_for(enough(), 300)
+            except TimeoutError:
+                raise AssertionError(
+                    {
+                        "tables": {t: a.hands_played for t, a in s.room.tables.items()},
+                        "pool": s.room.pools[POOL].hands_played,
+                        "sng": (sng_actor.hands_played, sng_actor.director.status),
+                    }
+                ) from None
             await _verify_over_the_wire(tap, bots[0][0])
             await _snapshot_mid_hand(s.ws, tables[0].table_id, tap)
         finally:
