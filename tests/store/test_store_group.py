@@ -9,6 +9,7 @@ import asyncio
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,30 @@ from pokerroom.store.group import CommandWriter
 pytestmark = pytest.mark.asyncio
 
 SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+REAL_WRITE = CommandWriter._write
+
+
+def failing_write(
+    monkeypatch: Any, fault: Callable[[list[Any]], Exception | None], *, after_writing: bool = False
+) -> list[int]:
+    """Make ``CommandWriter._write`` raise ``fault(batch)`` for a batch (write it where that is None),
+    before writing its rows or after; returns the sizes of the batches it is given, in order."""
+    sizes: list[int] = []
+
+    async def write(self: CommandWriter, rows: Any, batch: list[Any]) -> Any:
+        sizes.append(len(batch))
+        error = fault(batch)
+        if error is not None and not after_writing:
+            raise error
+        written = await REAL_WRITE(self, rows, batch)
+        if error is not None:
+            raise error
+        return written
+
+    monkeypatch.setattr(CommandWriter, "_write", write)
+    return sizes
 
 
 async def two_hands(room: Room) -> None:
@@ -92,16 +117,9 @@ async def test_commands_after_the_end_record_are_refused_in_a_batch(room: Room) 
 async def test_a_failed_batch_is_retried_one_command_at_a_time(room: Room, monkeypatch: Any) -> None:
     await two_hands(room)
     j = room.store.journal
-    real = CommandWriter._write
-    sizes: list[int] = []
-
-    async def fail_batches(self: CommandWriter, conn: Any, batch: list[Any]) -> Any:
-        sizes.append(len(batch))
-        if len(batch) > 1:
-            raise RuntimeError("the batch's transaction failed")
-        return await real(self, conn, batch)
-
-    monkeypatch.setattr(CommandWriter, "_write", fail_batches)
+    sizes = failing_write(
+        monkeypatch, lambda batch: RuntimeError("the batch's transaction failed") if len(batch) > 1 else None
+    )
     before = j.writer.flushes
     await asyncio.gather(
         *(j.record_command(h, 1, {"h": h}) for h in ("h1", "h2")), j.record_command("h1", 2, {})
@@ -120,14 +138,7 @@ async def test_a_batch_that_failed_for_the_database_s_absence_is_not_retried_alo
     out the fault again and the last tables of the batch would stall unannounced."""
     await two_hands(room)
     j = room.store.journal
-    real = CommandWriter._write
-    sizes: list[int] = []
-
-    async def frozen(self: CommandWriter, conn: Any, batch: list[Any]) -> Any:
-        sizes.append(len(batch))
-        raise TimeoutError()
-
-    monkeypatch.setattr(CommandWriter, "_write", frozen)
+    sizes = failing_write(monkeypatch, lambda batch: TimeoutError())
     before = j.writer.flushes
     results = await asyncio.gather(
         *(j.record_command(h, 1, {"h": h}) for h in ("h1", "h2")),
@@ -137,7 +148,7 @@ async def test_a_batch_that_failed_for_the_database_s_absence_is_not_retried_alo
     assert sizes == [3]
     assert j.writer.flushes == before + 1
     assert all(isinstance(r, TimeoutError) for r in results)
-    monkeypatch.setattr(CommandWriter, "_write", real)
+    monkeypatch.setattr(CommandWriter, "_write", REAL_WRITE)
     await j.record_command("h1", 1, {})  # the writer goes on once the database does
     assert [c.seq for c in await j.commands("h1")] == [1]
 
@@ -147,19 +158,14 @@ async def test_when_the_database_fails_every_waiting_caller_gets_the_error(
 ) -> None:
     await two_hands(room)
     j = room.store.journal
-    real = CommandWriter._write
-
-    async def broken(self: CommandWriter, conn: Any, batch: list[Any]) -> Any:
-        await real(self, conn, batch)  # the rows are written, then the transaction fails: rolled back
-        raise OSError("disk I/O error")
-
-    monkeypatch.setattr(CommandWriter, "_write", broken)
+    # the rows are written, then the transaction fails: rolled back
+    failing_write(monkeypatch, lambda batch: OSError("disk I/O error"), after_writing=True)
     results = await asyncio.gather(
         j.record_command("h1", 1, {}), j.record_command("h2", 1, {}), return_exceptions=True
     )
     assert all(isinstance(r, OSError) for r in results)
     assert await j.commands("h1") == [] and await j.commands("h2") == []
-    monkeypatch.setattr(CommandWriter, "_write", real)
+    monkeypatch.setattr(CommandWriter, "_write", REAL_WRITE)
     await j.record_command("h1", 1, {})  # the writer goes on once the database does
     assert [c.seq for c in await j.commands("h1")] == [1]
 
