@@ -11,7 +11,9 @@ from pathlib import Path
 import orjson
 import pytest
 import pytest_asyncio
+from starlette.websockets import WebSocket
 
+from pokerroom.server import ws as ws_module
 from pokerroom.server.connection import MAX_BATCH, Connection
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.protocol import PROTOCOL_VERSION
@@ -151,3 +153,113 @@ async def test_a_client_that_does_not_read_is_cut_off_at_the_queue_limit() -> No
     release.set()
     await conn.stop()
     assert sent == [f'{{"n":{k}}}' for k in range(6)] and closed == [1008]
+
+
+class Direct:
+    """A direct writer (connection.DirectWrite) whose socket can be paused, and can fail."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+        self.open = True
+        self.fail = False
+
+    def ready(self) -> bool:
+        return self.open
+
+    def write(self, text: str) -> None:
+        if self.fail:
+            raise ConnectionResetError("gone")
+        self.written.append(text)
+
+
+async def _settled(conn: Connection) -> None:
+    """Until nothing is queued (the writer task or the direct callback has taken every frame)."""
+    for _ in range(1000):
+        if not conn.pending:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"{conn.pending} frames still queued")
+
+
+async def test_a_direct_writer_sends_the_frames_of_one_step_as_one_message_without_the_task() -> None:
+    sink, direct = Sink(), Direct()
+    conn = Connection(sink.send, sink.close, direct=direct)
+    conn.batch = True
+    conn.start()
+    await asyncio.sleep(0)  # the writer task is idle
+    for k in range(3):
+        conn.send(orjson.dumps({"n": k}).decode())
+    await _settled(conn)
+    conn.send('{"n":3}')
+    await _settled(conn)
+    assert [orjson.loads(m) for m in direct.written] == [[{"n": 0}, {"n": 1}, {"n": 2}], {"n": 3}]
+    assert sink.messages == []
+    await conn.stop()
+    assert len(sink.closed) == 1 and sink.messages == []
+
+
+async def test_a_paused_socket_hands_the_queue_to_the_writer_task_and_the_order_holds() -> None:
+    """Flow control: while the socket cannot take a message, the task sends (it waits for the socket);
+    once it is idle again the direct writer goes on, after everything the task sent."""
+    sink, direct = Sink(), Direct()
+    conn = Connection(sink.send, sink.close, direct=direct)
+    conn.start()
+    await asyncio.sleep(0)
+    conn.send('{"n":0}')
+    await _settled(conn)
+    direct.open = False
+    conn.send('{"n":1}')
+    conn.send('{"n":2}')
+    await _settled(conn)
+    direct.open = True
+    conn.send('{"n":3}')
+    await _settled(conn)
+    assert direct.written == ['{"n":0}', '{"n":3}'] and sink.messages == ['{"n":1}', '{"n":2}']
+    await conn.stop()
+
+
+async def test_a_direct_writer_leaves_a_close_to_the_task_after_the_frames_before_it() -> None:
+    sink, direct = Sink(), Direct()
+    conn = Connection(sink.send, sink.close, direct=direct)
+    conn.batch = True
+    conn.start()
+    await asyncio.sleep(0)
+    conn.send('{"n":1}')
+    conn.end('{"n":2}', 4401)
+    conn.send('{"n":3}')  # (after the end: dropped)
+    await conn.stop()
+    assert [f["n"] for f in orjson.loads((direct.written + sink.messages)[0])] == [1, 2]
+    assert len(direct.written + sink.messages) == 1 and sink.closed == [4401]
+
+
+async def test_a_socket_that_fails_a_direct_write_closes_the_connection() -> None:
+    sink, direct = Sink(), Direct()
+    direct.fail = True
+    conn = Connection(sink.send, sink.close, direct=direct)
+    conn.start()
+    await asyncio.sleep(0)
+    conn.send('{"n":1}')
+    await conn.stop()
+    assert conn.closed and direct.written == [] and sink.closed == [1008]
+
+
+async def test_the_room_writes_to_uvicorn_sockets_directly(
+    room: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under uvicorn (websockets-sansio) every connection gets the direct writer, and what it writes
+    reaches the client as the ASGI send would have sent it."""
+    made: list[object] = []
+    real = ws_module._direct
+
+    def spy(ws: WebSocket) -> object:
+        made.append(real(ws))
+        return made[-1]
+
+    monkeypatch.setattr(ws_module, "_direct", spy)
+    wire = await Wire.open(room, await register(room, "carol"))
+    await wire.send({"type": "hello", "version": PROTOCOL_VERSION, "batch": True})
+    await wire.until(lambda m: m["type"] == "welcome")
+    await wire.send({"type": "subscribe", "table": "holdem-nl"})
+    await wire.until(lambda m: m["type"] == "snapshot")
+    await wire.close()
+    assert made and all(isinstance(d, ws_module._UvicornDirect) for d in made)

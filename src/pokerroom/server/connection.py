@@ -8,10 +8,11 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from pokerroom.server.ids import PlayerKey
 
-__all__ = ["SESSION_ENDED", "Connection", "FloodWindow", "TokenBucket"]
+__all__ = ["SESSION_ENDED", "Connection", "DirectWrite", "FloodWindow", "TokenBucket"]
 
 SESSION_ENDED = 4401  # the close code of a socket whose login session ended (logout, expiry)
 
@@ -68,6 +69,16 @@ class FloodWindow:
 MAX_BATCH = 256  # frames in one batched message at most
 
 
+class DirectWrite(Protocol):
+    """A socket that takes a text message at once, without a coroutine: :meth:`ready` says whether
+    :meth:`write` can hand one to the transport now (open, accepted, not closing, not paused by flow
+    control). server/ws.py makes one for uvicorn's WebSocket protocol."""
+
+    def ready(self) -> bool: ...
+
+    def write(self, text: str) -> None: ...
+
+
 class Connection:
     """A WebSocket client as the room sees it. ``send`` never blocks: frames are queued and written by a
     writer task; a client that does not read (queue over ``max_queue``) is disconnected.
@@ -75,6 +86,12 @@ class Connection:
     A client that asked for ``batch`` (in its ``hello``) gets the frames that are queued together (one
     action's events and turn frames, a hand's end) as one WebSocket message, a JSON array in order: one
     write instead of one per frame, the largest single cost of the server per action (docs/server-speed.md).
+
+    With a ``direct`` writer, the frames queued while the writer task is idle are written by one callback
+    at the end of the loop's current step (the same frames go together as the task would have sent
+    together), straight to the socket: no task step, future and coroutine chain per message. Whenever
+    the socket cannot take them at once (flow control, closing) or a close is queued, the writer task
+    takes over, and the callback writes nothing until the task is idle again, so the order holds.
     """
 
     def __init__(
@@ -83,9 +100,12 @@ class Connection:
         close: Callable[[int], Awaitable[None]],
         *,
         max_queue: int = 2000,
+        direct: DirectWrite | None = None,
     ) -> None:
         self._send_text = send_text
         self._close = close
+        self._direct = direct
+        self._flush_due = False  # the direct writer's callback is scheduled
         self._out: deque[str | None] = deque()  # (None: close after what is before it)
         self._wake: asyncio.Future[None] | None = None  # the writer waits on it while nothing is queued
         self.max_queue = max_queue
@@ -99,9 +119,11 @@ class Connection:
         self.closed = False
         self.batch = False  # frames queued together go out as one JSON array (the client asked for it)
         self._writer: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        self._writer = asyncio.create_task(self._drain())
+        self._loop = asyncio.get_running_loop()
+        self._writer = self._loop.create_task(self._drain())
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -122,10 +144,54 @@ class Connection:
         ``asyncio.Queue``, whose put and get showed in the server's profile)."""
         self._out.append(item)
         wake = self._wake
-        if wake is not None:
-            self._wake = None
-            if not wake.done():
-                wake.set_result(None)
+        if wake is None:  # the writer is busy (or not started): it takes what is queued
+            return
+        if item is not None and self._direct is not None and self._loop is not None:
+            if not self._flush_due:
+                self._flush_due = True
+                self._loop.call_soon(self._flush)
+            return
+        self._wake = None
+        if not wake.done():
+            wake.set_result(None)
+
+    def _flush(self) -> None:
+        """The direct writer's callback: write what is queued while the writer task is idle; hand the
+        rest to the task when the socket cannot take it now or a close is queued."""
+        self._flush_due = False
+        direct = self._direct
+        out = self._out
+        if self._wake is None or direct is None:  # the task is writing: it takes the queue in order
+            return
+        try:
+            while out and out[0] is not None and direct.ready():
+                direct.write(self._take())
+        except Exception:  # the socket went away; the writer task closes it
+            self.closed = True
+            self._wake_writer()
+            return
+        if out:
+            self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        wake, self._wake = self._wake, None
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+
+    def _take(self) -> str:
+        """The next message: one frame, or (batch) the frames queued up to a close or MAX_BATCH as a JSON
+        array (a lone frame goes bare). The head of the queue is a frame, not a close."""
+        out = self._out
+        if not self.batch or len(out) == 1 or out[1] is None:
+            text = out.popleft()
+            assert text is not None
+            return text
+        texts: list[str] = []
+        while out and out[0] is not None and len(texts) < MAX_BATCH:
+            text = out.popleft()
+            assert text is not None
+            texts.append(text)
+        return "[" + ",".join(texts) + "]"
 
     async def _drain(self) -> None:
         out = self._out
@@ -136,24 +202,9 @@ class Connection:
                     self._wake = loop.create_future()
                     await self._wake
                     continue
-                if not self.batch or len(out) == 1:
-                    text = out.popleft()
-                    if text is None:
-                        break
-                    await self._send_text(text)
-                    continue
-                texts: list[str] = []
-                end = False
-                while out and len(texts) < MAX_BATCH:
-                    more = out.popleft()
-                    if more is None:
-                        end = True
-                        break
-                    texts.append(more)
-                if texts:
-                    await self._send_text("[" + ",".join(texts) + "]" if len(texts) > 1 else texts[0])
-                if end:
+                if out[0] is None:
                     break
+                await self._send_text(self._take())
         except Exception:  # the socket went away; the reader notices and cleans up
             self.closed = True
         finally:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from pokerroom.server import protocol as p
-from pokerroom.server.connection import Connection, FloodWindow, TokenBucket
+from pokerroom.server.connection import Connection, DirectWrite, FloodWindow, TokenBucket
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.front import Front
 from pokerroom.server.http import COOKIE
@@ -51,6 +54,50 @@ def _sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
     return send_text
 
 
+class _UvicornDirect:
+    """A direct writer (connection.DirectWrite) on uvicorn's websockets-sansio protocol: what its ASGI
+    send does for a text message (frame it, write it to the transport), without the coroutine. Used only
+    when the protocol has every attribute it reads; otherwise frames go through the ASGI send."""
+
+    __slots__ = ("proto",)
+
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+
+    def ready(self) -> bool:
+        p = self.proto
+        return bool(
+            p.handshake_complete
+            and p.writable.is_set()
+            and not p.disconnected
+            and not p.close_sent
+            and p.initial_response is None
+            and p.conn.state is State.OPEN
+            and not p.transport.is_closing()
+        )
+
+    def write(self, text: str) -> None:
+        p = self.proto
+        p.conn.send_text(text.encode())
+        p.transport.write(b"".join(p.conn.data_to_send()))
+
+
+_DIRECT_NEEDS = ("handshake_complete", "writable", "disconnected", "close_sent", "initial_response", "conn")
+
+
+def _direct(ws: WebSocket) -> DirectWrite | None:
+    """The direct writer for this socket, when the server is uvicorn's websockets-sansio protocol."""
+    send = ws.scope.get(SOCKET_SEND)
+    proto: Any = getattr(send, "__self__", None)
+    if type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
+        return None
+    if not all(hasattr(proto, name) for name in _DIRECT_NEEDS) or getattr(proto, "transport", None) is None:
+        return None
+    if not isinstance(proto.conn, ServerProtocol):
+        return None
+    return _UvicornDirect(proto)
+
+
 async def websocket_endpoint(ws: WebSocket) -> None:
     """Authentication: the ``pokerroom_token`` cookie at connect, or a ``hello`` frame with the token;
     never the URL (it lands in logs: a ``?token=`` is refused with ``token_in_url`` and not used). The
@@ -61,7 +108,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     sessions: SessionSockets = ws.app.state.sessions
     clock = security.clock
     await ws.accept()
-    conn = Connection(_sender(ws), lambda code: ws.close(code))
+    conn = Connection(_sender(ws), lambda code: ws.close(code), direct=_direct(ws))
     conn.messages = TokenBucket(front.settings.message_rate, front.settings.message_burst, stamp=clock())
     conn.start()
     if not await _log_in(front, sessions, conn, ws.cookies.get(COOKIE)):
