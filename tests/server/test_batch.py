@@ -125,6 +125,46 @@ async def test_a_live_hand_comes_batched_and_every_frame_matches_the_schema(room
         await w.close()
 
 
+async def test_an_actions_ack_comes_in_the_same_message_as_its_event(room: LiveServer) -> None:
+    """The ack is queued inside the table's job, after the events (and the next turn) the action caused:
+    a batching client gets them as one message, in that order, not the ack in a message of its own."""
+    wires = []
+    for k, name in enumerate(("dave", "erin")):
+        w = await Wire.open(room, await register(room, name))
+        await w.send({"type": "hello", "version": PROTOCOL_VERSION, "batch": True})
+        await w.until(lambda m: m["type"] == "welcome")
+        await w.send({"type": "subscribe", "table": "holdem-nl"})
+        await w.until(lambda m: m["type"] == "snapshot")
+        await w.send({"type": "sit", "table": "holdem-nl", "seat": k + 1, "buy_in": 2000, "ref": "s"})
+        assert (await w.reply("s"))["type"] == "ack"
+        wires.append(w)
+
+    def my_turn(m: dict[str, object]) -> bool:
+        return m["type"] == "turn" and bool(m.get("decision"))
+
+    turns = [asyncio.ensure_future(w.until(my_turn, timeout=60)) for w in wires]
+    done, _ = await asyncio.wait(turns, return_when=asyncio.FIRST_COMPLETED)
+    first = next(t for t in turns if t in done)
+    actor = wires[turns.index(first)]
+    for t in turns:
+        if t is not first:
+            t.cancel()
+    turn = first.result()
+    decision = turn["decision"]
+    action = {"type": "check"} if decision.get("check") else {"type": "call"}
+    act = {"type": "act", "table": "holdem-nl", "hand_id": turn["hand_id"], "action_no": turn["action_no"]}
+    await actor.send({**act, "action": action, "ref": "a1"})
+    ack = await actor.reply("a1")
+    assert ack == {"type": "ack", "ref": "a1", "duplicate": False}
+    message = orjson.loads(actor.raw[-1])
+    assert isinstance(message, list) and message[-1] == ack
+    mine = {"type": "action", "seat": turn["seat"], "action": action["type"]}
+    events = [f["event"] for f in message if f["type"] == "event"]
+    assert any(mine.items() <= e.items() for e in events), message
+    for w in wires:
+        await w.close()
+
+
 async def test_a_client_that_does_not_read_is_cut_off_at_the_queue_limit() -> None:
     """The writer is stuck in a send that does not finish (the client reads nothing): once ``max_queue``
     frames wait, the connection closes (1008, policy) and queues nothing more."""
