@@ -303,3 +303,55 @@ async def test_the_room_writes_to_uvicorn_sockets_directly(
     await wire.until(lambda m: m["type"] == "snapshot")
     await wire.close()
     assert made and all(isinstance(d, ws_module._UvicornDirect) for d in made)
+
+
+class _FakeTransport:
+    def __init__(self) -> None:
+        self.closing = False
+        self.data: list[bytes] = []
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def write(self, data: bytes) -> None:
+        self.data.append(data)
+
+
+class _FakeConn:
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def send_text(self, data: bytes) -> None:
+        self.frames.append(data)
+
+    def data_to_send(self) -> list[bytes]:
+        out, self.frames = self.frames, []
+        return [b"<" + f + b">" for f in out]
+
+
+class _FakeProto:
+    def __init__(self) -> None:
+        self.close_sent = False
+        self.disconnected = False
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.transport = _FakeTransport()
+        self.conn = _FakeConn()
+
+
+async def test_the_uvicorn_direct_writer_is_ready_only_while_the_socket_is_open_and_not_paused() -> None:
+    proto = _FakeProto()
+    direct = ws_module._UvicornDirect(proto)
+    assert direct.ready()
+    direct.write("héllo")
+    assert proto.transport.data == [b"<" + "héllo".encode() + b">"]
+    proto.writable.clear()  # flow control paused the transport
+    assert not direct.ready()
+    proto.writable.set()
+    assert direct.ready()
+    for flag in ("close_sent", "disconnected"):
+        setattr(proto, flag, True)
+        assert not direct.ready()
+        setattr(proto, flag, False)
+    proto.transport.closing = True
+    assert not direct.ready()

@@ -59,41 +59,43 @@ class _UvicornDirect:
     send does for a text message (frame it, write it to the transport), without the coroutine. Used only
     when the protocol has every attribute it reads; otherwise frames go through the ASGI send."""
 
-    __slots__ = ("proto",)
+    __slots__ = ("_closing", "_data", "_frame", "_writable", "_write", "proto")
 
     def __init__(self, proto: Any) -> None:
         self.proto = proto
+        # (bound once: these are looked up for every message; the socket keeps them for its life)
+        self._writable = proto.writable.is_set
+        self._closing = proto.transport.is_closing
+        self._frame = proto.conn.send_text
+        self._data = proto.conn.data_to_send
+        self._write = proto.transport.write
 
     def ready(self) -> bool:
+        """Open and not paused. (Accepted, with no HTTP answer instead: checked when it was made. A
+        connection the client began to close makes :meth:`write` raise, as the ASGI send would.)"""
         p = self.proto
-        return bool(
-            p.handshake_complete
-            and p.writable.is_set()
-            and not p.disconnected
-            and not p.close_sent
-            and p.initial_response is None
-            and p.conn.state is State.OPEN
-            and not p.transport.is_closing()
-        )
+        return not p.close_sent and not p.disconnected and self._writable() and not self._closing()
 
     def write(self, text: str) -> None:
-        p = self.proto
-        p.conn.send_text(text.encode())
-        p.transport.write(b"".join(p.conn.data_to_send()))
+        self._frame(text.encode())
+        self._write(b"".join(self._data()))
 
 
 _DIRECT_NEEDS = ("handshake_complete", "writable", "disconnected", "close_sent", "initial_response", "conn")
 
 
 def _direct(ws: WebSocket) -> DirectWrite | None:
-    """The direct writer for this socket, when the server is uvicorn's websockets-sansio protocol."""
+    """The direct writer for this accepted socket, when the server is uvicorn's websockets-sansio
+    protocol."""
     send = ws.scope.get(SOCKET_SEND)
     proto: Any = getattr(send, "__self__", None)
     if type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
         return None
     if not all(hasattr(proto, name) for name in _DIRECT_NEEDS) or getattr(proto, "transport", None) is None:
         return None
-    if not isinstance(proto.conn, ServerProtocol):
+    if not proto.handshake_complete or proto.initial_response is not None:
+        return None
+    if not isinstance(proto.conn, ServerProtocol) or proto.conn.state is not State.OPEN:
         return None
     return _UvicornDirect(proto)
 
