@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pickle
 import random
 import re
 from collections.abc import Sequence
@@ -602,12 +603,16 @@ def _views(hand: HandState) -> list[dict[str, Any]]:
 
 
 def check_replay(hand: HandState, cfg: Config) -> None:
-    """Determinism: the same deck and commands give identical events."""
+    """Determinism: the same deck and commands give identical events. The events also survive pickling
+    (the last-hands window keeps finished hands' events pickled) field for field and type for type."""
     again = cfg.start()
     for command in hand.commands:
         again.apply(command)
     assert again.events == hand.events and _views(again) == _views(hand)
     assert again.stacks() == hand.stacks()
+    unpickled = pickle.loads(pickle.dumps(tuple(hand.events), protocol=pickle.HIGHEST_PROTOCOL))
+    assert [type(e) for e in unpickled] == [type(e) for e in hand.events]
+    assert list(unpickled) == hand.events and [e.to_dict() for e in unpickled] == _views(hand)
 
 
 # --------------------------------------------------------------------------------- the play

@@ -55,9 +55,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The event class's field names, in the order its constructor takes them (``fields`` rebuilds this
+    on every call; it ran for every event projected, pickled and written out)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 @dataclass(slots=True, repr=False, unsafe_hash=True)
 class Event:
     kind: ClassVar[str] = "event"
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        """Pickled as its class and field values (the last-hands window packs every finished hand's
+        events): the dataclass's own slot state goes through ``fields`` and a setattr per field."""
+        return (type(self), tuple([getattr(self, name) for name in _names(type(self))]))
 
     @property
     def audience(self) -> Audience:
@@ -94,8 +111,8 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.kind}
-        for f in fields(self):
-            data[f.name] = _plain(getattr(self, f.name))
+        for name in _names(type(self)):
+            data[name] = _plain(getattr(self, name))
         return data
 
 
