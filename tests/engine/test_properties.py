@@ -85,6 +85,7 @@ from pokerroom.engine.events import (
     RunTwiceAnswered,
     StreetStarted,
 )
+from pokerroom.engine.snapshot import blinds_of
 from pokerroom.eval import HandValue, evaluate
 from pokerroom.variants import VARIANTS
 
@@ -610,6 +611,7 @@ def check_replay(hand: HandState, cfg: Config) -> None:
         again.apply(command)
     assert again.events == hand.events and _views(again) == _views(hand)
     assert again.stacks() == hand.stacks()
+    assert blinds_of(hand) == hand.snapshot()["blinds"]
     unpickled = pickle.loads(pickle.dumps(tuple(hand.events), protocol=pickle.HIGHEST_PROTOCOL))
     assert [type(e) for e in unpickled] == [type(e) for e in hand.events]
     assert list(unpickled) == hand.events and [e.to_dict() for e in unpickled] == _views(hand)

@@ -19,7 +19,7 @@ from pokerroom.engine.setup import Blinds, SeatSetup
 from pokerroom.engine.spec import ForcedBets, Showing, Street, VariantSpec
 from pokerroom.engine.stakes import Betting, RakeRule, Stakes, Structure
 
-__all__ = ["dump_hand", "load_hand", "spec_from_dict", "spec_to_dict"]
+__all__ = ["blinds_of", "dump_hand", "load_hand", "spec_from_dict", "spec_to_dict"]
 
 VERSION = 1
 
@@ -148,6 +148,12 @@ class _Replayable(Protocol):
 H = TypeVar("H", bound=_Replayable)
 
 
+def blinds_of(hand: _Recorded) -> dict[str, Any] | None:
+    """The hand's forced-bet arrangement as its snapshot gives it (``None``: the default blinds), without
+    making the whole snapshot (the deck and every command) as :meth:`HandState.snapshot` does."""
+    return _blinds_to_dict(hand._start_args["blinds"])
+
+
 def dump_hand(hand: _Recorded) -> dict[str, Any]:
     args = hand._start_args
     s = hand.structure
@@ -172,7 +178,7 @@ def dump_hand(hand: _Recorded) -> dict[str, Any]:
         },
         "seats": [list(x) for x in args["seats"]],
         "button": args["button"],
-        "blinds": _blinds_to_dict(args["blinds"]),
+        "blinds": blinds_of(hand),
         "rake": [rake.percent_bp, rake.cap] if rake else None,
         "hand_id": args["hand_id"],
         "run_it_twice": args["run_it_twice"],

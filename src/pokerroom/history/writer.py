@@ -25,6 +25,7 @@ from pokerroom.engine.events import (
     PotAwarded,
     RunTwiceAnswered,
 )
+from pokerroom.engine.snapshot import blinds_of
 from pokerroom.history.errors import HistoryError
 from pokerroom.history.model import HandContext
 from pokerroom.history.tomlio import dump_table, format_value, load
@@ -150,7 +151,7 @@ def _actions(hand: HandState, viewer: int | None, player: dict[int, int], amount
 def _posts(hand: HandState) -> list[tuple[Posted, int]]:
     """Each forced bet with its nominal amount (a short stack posts less than the blind: the history
     records the blind, and the engine posts what the stack allows)."""
-    blinds = hand.snapshot()["blinds"]  # the table's decision; None: the default blinds
+    blinds = blinds_of(hand)  # the table's decision; None: the default blinds
     stakes = hand.structure.stakes
     nominal: dict[tuple[int, str], int] = {}
     if blinds is None:
