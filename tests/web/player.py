@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,13 @@ from typing import Any
 PASSWORD = "browser-pass-phrase-1"
 DEBUG_SHOT = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "failed-to-sit.png"
 _names = itertools.count(1)
+
+
+def _ungrouped(label: str) -> str:
+    """A button's label without the locale's digit grouping: "1,000" in English, "1 000" (a no-break
+    space) in Russian and Bulgarian."""
+    return re.sub(r"[\s,]", "", label)
+
 
 CARD_RE = (
     r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (spades|hearts|diamonds|clubs)"
@@ -211,7 +219,7 @@ class Player:
             labels = bar.locator('button[data-action="raise"]').all_inner_texts()
             assert len(labels) == len(d["choices"])
             for label, amount in zip(labels, d["choices"], strict=True):
-                assert label.replace(",", "").endswith(str(amount)), (label, amount)
+                assert _ungrouped(label).endswith(str(amount)), (label, amount)
         if not d["check"] and self.max_call is not None and d["call"] > self.max_call:
             bar.locator('button[data-action="fold"]').click(timeout=2000)
         elif self.keys and (d["check"] or d["call"] > 0):
@@ -220,7 +228,7 @@ class Player:
             bar.locator('button[data-action="check"]').click(timeout=2000)
         elif d["call"] > 0:
             label = bar.locator('button[data-action="call"]').inner_text()
-            assert label.replace(",", "").endswith(str(d["call"]))
+            assert _ungrouped(label).endswith(str(d["call"])), (label, d["call"])
             bar.locator('button[data-action="call"]').click(timeout=2000)
         elif d["bring_in"] > 0:
             bar.locator('button[data-action="bring_in"]').click(timeout=2000)
