@@ -12,11 +12,14 @@ import orjson
 import pytest
 import pytest_asyncio
 from starlette.websockets import WebSocket
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from pokerroom.server import ws as ws_module
 from pokerroom.server.connection import MAX_BATCH, Connection
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.protocol import PROTOCOL_VERSION
+from pokerroom.server.security import SOCKET_SEND
 
 from .conftest import FAST, LiveServer, live_server
 from .test_frames import validate
@@ -355,3 +358,32 @@ async def test_the_uvicorn_direct_writer_is_ready_only_while_the_socket_is_open_
         setattr(proto, flag, False)
     proto.transport.closing = True
     assert not direct.ready()
+
+
+async def test_a_protocol_without_what_the_direct_writer_reads_gets_the_asgi_send() -> None:
+    """Another uvicorn's protocol class under the same name, lacking what the direct writer binds: no
+    direct writer (the frames go through the ASGI send), not a failed connection."""
+
+    class WebSocketsSansIOProtocol:  # (the name uvicorn's class has)
+        def __init__(self) -> None:
+            self.handshake_complete = True
+            self.initial_response = None
+            self.disconnected = False
+            self.close_sent = False
+            self.writable = object()  # no is_set
+            self.transport = _FakeTransport()
+            self.conn = ServerProtocol()
+            self.conn.state = State.OPEN
+
+        async def send(self, message: object) -> None:
+            return None
+
+    proto = WebSocketsSansIOProtocol()
+
+    class FakeSocket:
+        def __init__(self) -> None:
+            self.scope = {SOCKET_SEND: proto.send}
+
+    assert ws_module._direct(FakeSocket()) is None  # type: ignore[arg-type]
+    proto.writable = asyncio.Event()
+    assert isinstance(ws_module._direct(FakeSocket()), ws_module._UvicornDirect)  # type: ignore[arg-type]

@@ -97,7 +97,10 @@ def _direct(ws: WebSocket) -> DirectWrite | None:
         return None
     if not isinstance(proto.conn, ServerProtocol) or proto.conn.state is not State.OPEN:
         return None
-    return _UvicornDirect(proto)
+    try:
+        return _UvicornDirect(proto)
+    except AttributeError:  # another uvicorn's protocol under the same name: the ASGI send, as before
+        return None
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
