@@ -320,11 +320,15 @@ class _FakeTransport:
         self.data.append(data)
 
 
-class _FakeConn:
+class _FakeConn(ServerProtocol):
+    """websockets' server connection, open, framing each text as <text>."""
+
     def __init__(self) -> None:
+        super().__init__()
+        self.state = State.OPEN
         self.frames: list[bytes] = []
 
-    def send_text(self, data: bytes) -> None:
+    def send_text(self, data: bytes, fin: bool = True) -> None:
         self.frames.append(data)
 
     def data_to_send(self) -> list[bytes]:
@@ -332,19 +336,33 @@ class _FakeConn:
         return [b"<" + f + b">" for f in out]
 
 
-class _FakeProto:
+class WebSocketsSansIOProtocol:
+    """A stand-in named as uvicorn's protocol class: an accepted, open socket."""
+
     def __init__(self) -> None:
+        self.handshake_complete = True
+        self.initial_response = None
         self.close_sent = False
         self.disconnected = False
-        self.writable = asyncio.Event()
-        self.writable.set()
+        self.writable: object = asyncio.Event()
         self.transport = _FakeTransport()
         self.conn = _FakeConn()
 
+    async def send(self, message: object) -> None:
+        return None
+
+
+class _FakeSocket:
+    def __init__(self, proto: WebSocketsSansIOProtocol) -> None:
+        self.scope = {SOCKET_SEND: proto.send}
+
 
 async def test_the_uvicorn_direct_writer_is_ready_only_while_the_socket_is_open_and_not_paused() -> None:
-    proto = _FakeProto()
-    direct = ws_module._UvicornDirect(proto)
+    proto = WebSocketsSansIOProtocol()
+    assert isinstance(proto.writable, asyncio.Event)
+    proto.writable.set()
+    direct = ws_module._direct(_FakeSocket(proto))  # type: ignore[arg-type]
+    assert direct is not None
     assert direct.ready()
     direct.write("héllo")
     assert proto.transport.data == [b"<" + "héllo".encode() + b">"]
@@ -363,27 +381,11 @@ async def test_the_uvicorn_direct_writer_is_ready_only_while_the_socket_is_open_
 async def test_a_protocol_without_what_the_direct_writer_reads_gets_the_asgi_send() -> None:
     """Another uvicorn's protocol class under the same name, lacking what the direct writer binds: no
     direct writer (the frames go through the ASGI send), not a failed connection."""
-
-    class WebSocketsSansIOProtocol:  # (the name uvicorn's class has)
-        def __init__(self) -> None:
-            self.handshake_complete = True
-            self.initial_response = None
-            self.disconnected = False
-            self.close_sent = False
-            self.writable = object()  # no is_set
-            self.transport = _FakeTransport()
-            self.conn = ServerProtocol()
-            self.conn.state = State.OPEN
-
-        async def send(self, message: object) -> None:
-            return None
-
     proto = WebSocketsSansIOProtocol()
-
-    class FakeSocket:
-        def __init__(self) -> None:
-            self.scope = {SOCKET_SEND: proto.send}
-
-    assert ws_module._direct(FakeSocket()) is None  # type: ignore[arg-type]
+    proto.writable = object()  # no is_set
+    assert ws_module._direct(_FakeSocket(proto)) is None  # type: ignore[arg-type]
     proto.writable = asyncio.Event()
-    assert isinstance(ws_module._direct(FakeSocket()), ws_module._UvicornDirect)  # type: ignore[arg-type]
+    del proto.close_sent
+    assert ws_module._direct(_FakeSocket(proto)) is None  # type: ignore[arg-type]
+    proto.close_sent = False
+    assert isinstance(ws_module._direct(_FakeSocket(proto)), ws_module._UvicornDirect)  # type: ignore[arg-type]

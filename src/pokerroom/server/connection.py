@@ -1,4 +1,5 @@
-"""One client connection: an outbound queue drained by its own task, and rate limits on what comes in."""
+"""One client connection: an outbound queue (written straight to the socket when it can be, else by the
+connection's own task), and rate limits on what comes in."""
 
 from __future__ import annotations
 
@@ -80,8 +81,8 @@ class DirectWrite(Protocol):
 
 
 class Connection:
-    """A WebSocket client as the room sees it. ``send`` never blocks: frames are queued and written by a
-    writer task; a client that does not read (queue over ``max_queue``) is disconnected.
+    """A WebSocket client as the room sees it. ``send`` never blocks: frames are queued and written later
+    (below); a client that does not read (queue over ``max_queue``) is disconnected.
 
     A client that asked for ``batch`` (in its ``hello``) gets the frames that are queued together (one
     action's events and turn frames, a hand's end) as one WebSocket message, a JSON array in order: one
@@ -143,17 +144,14 @@ class Connection:
         """Queue ``item`` and wake the writer (a deque and one future: less work per frame than an
         ``asyncio.Queue``, whose put and get showed in the server's profile)."""
         self._out.append(item)
-        wake = self._wake
-        if wake is None:  # the writer is busy (or not started): it takes what is queued
+        if self._wake is None:  # the writer is busy (or not started): it takes what is queued
             return
         if item is not None and self._direct is not None and self._loop is not None:
             if not self._flush_due:
                 self._flush_due = True
                 self._loop.call_soon(self._flush)
             return
-        self._wake = None
-        if not wake.done():
-            wake.set_result(None)
+        self._wake_writer()
 
     def _flush(self) -> None:
         """The direct writer's callback: write what is queued while the writer task is idle; hand the

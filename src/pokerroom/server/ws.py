@@ -56,8 +56,8 @@ def _sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
 
 class _UvicornDirect:
     """A direct writer (connection.DirectWrite) on uvicorn's websockets-sansio protocol: what its ASGI
-    send does for a text message (frame it, write it to the transport), without the coroutine. Used only
-    when the protocol has every attribute it reads; otherwise frames go through the ASGI send."""
+    send does for a text message (frame it, write it to the transport), without the coroutine (made by
+    :func:`_direct`)."""
 
     __slots__ = ("_closing", "_data", "_frame", "_writable", "_write", "proto")
 
@@ -81,25 +81,23 @@ class _UvicornDirect:
         self._write(b"".join(self._data()))
 
 
-_DIRECT_NEEDS = ("handshake_complete", "writable", "disconnected", "close_sent", "initial_response", "conn")
-
-
 def _direct(ws: WebSocket) -> DirectWrite | None:
     """The direct writer for this accepted socket, when the server is uvicorn's websockets-sansio
-    protocol."""
+    protocol with every attribute the writer reads (another uvicorn's class of that name, lacking one,
+    gets the ASGI send as before, not a failed connection)."""
     send = ws.scope.get(SOCKET_SEND)
     proto: Any = getattr(send, "__self__", None)
     if type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
         return None
-    if not all(hasattr(proto, name) for name in _DIRECT_NEEDS) or getattr(proto, "transport", None) is None:
-        return None
-    if not proto.handshake_complete or proto.initial_response is not None:
-        return None
-    if not isinstance(proto.conn, ServerProtocol) or proto.conn.state is not State.OPEN:
-        return None
     try:
+        if not proto.handshake_complete or proto.initial_response is not None:
+            return None
+        if proto.close_sent or proto.disconnected:
+            return None
+        if not isinstance(proto.conn, ServerProtocol) or proto.conn.state is not State.OPEN:
+            return None
         return _UvicornDirect(proto)
-    except AttributeError:  # another uvicorn's protocol under the same name: the ASGI send, as before
+    except AttributeError:
         return None
 
 
