@@ -472,7 +472,8 @@ class RushPool:
             e = self.entries[eid]
             e.state, e.table, e.seat = "playing", tid, s
             # A new entry that had to take the small blind (a table of new entries) still owes its big
-            # blind and posts it on its next hand.
+            # blind and posts it on its next hand: the big blind, or a live one if another owing entry
+            # got the big blind; it is not given the small blind again (seat_order, form_tables).
             e.first = e.first and s == 1
             e.hands += 1
             e.since_bb = 0 if s == 2 else e.since_bb + 1

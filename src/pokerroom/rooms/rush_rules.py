@@ -114,7 +114,7 @@ class Waiting:
     entry: str
     player: str
     first: bool  # has not posted its first big blind yet (R198)
-    owing: bool = False  # a first-hand entry that already had to take the small blind once
+    owing: bool = False  # a first-hand entry that already had to take the small blind once: never again
 
 
 def form_tables(
@@ -127,7 +127,12 @@ def form_tables(
 
     The first-hand rule is relaxed when it alone stops a table from forming (a new pool, where every
     entry is new, could otherwise never start): the extra new entries then post a live big blind, so every
-    entry still posts the big blind on its first hand (R198)."""
+    entry still posts the big blind on its first hand (R198). Even then a table holds an entry that does
+    not owe its big blind (``owing``), to take the small blind (see :func:`seat_order`): a table of owing
+    entries only (two new entries that each took the small blind at their first tables, now the only
+    free ones) is not formed while an entry of the pool is still playing, since it will come back; only
+    when every entry of the pool is waiting, so that none can come back to take it, does one of them take
+    the small blind again (it still owes its big blind, and posts it on its next hand)."""
     size = table_size if pool_entries >= table_size else len(queue)
     if size < 2:
         return []
@@ -137,6 +142,10 @@ def form_tables(
         chosen = _choose(remaining, size, blocks, one_new=True)
         if len(chosen) < size:
             chosen = _choose(remaining, size, blocks, one_new=False)
+        if len(chosen) < size and len(remaining) >= pool_entries:
+            # Every entry of the pool is here: waiting for an entry that could take the small blind
+            # would be waiting forever.
+            chosen = _choose(remaining, size, blocks, one_new=False, small_blind=False)
         if len(chosen) < size:
             # No legal table holds the oldest entry now: it waits (§8.3), and the entries behind it go on.
             remaining = remaining[1:]
@@ -148,14 +157,22 @@ def form_tables(
 
 
 def _choose(
-    remaining: Sequence[Waiting], size: int, blocks: Sequence[Block], *, one_new: bool
+    remaining: Sequence[Waiting],
+    size: int,
+    blocks: Sequence[Block],
+    *,
+    one_new: bool,
+    small_blind: bool = True,
 ) -> list[Waiting]:
+    """The entries of one table, oldest first; ``small_blind``: one of them does not owe its big blind."""
     chosen: list[Waiting] = []
     for w in remaining:
         if any(w.player == c.player for c in chosen):
             continue
         if one_new and w.first and any(c.first for c in chosen):
             continue
+        if small_blind and w.owing and len(chosen) == size - 1 and all(c.owing for c in chosen):
+            continue  # the last seat goes to an entry that can take the small blind
         if any(b.between(w.player, c.player) for b in blocks for c in chosen):
             continue
         chosen.append(w)
@@ -167,27 +184,32 @@ def _choose(
 def seat_order(chosen: Sequence[Waiting], since_bb: Mapping[str, int], rng: RandomSource) -> list[Waiting]:
     """Seat 1 is the small blind, seat 2 the big blind, the last seat the button (§8.4).
 
-    The big blind: the first-hand entry if there is one (R198), else the entry with the most hands since
-    its last big blind, ties at random (R199). Every other position at random, except that another
-    first-hand entry (see :func:`form_tables`) is kept out of the small blind when an old entry can take
-    it: it posts a live big blind (a new entry that must take the small blind owes it to its next hand)."""
-    first = sorted((w for w in chosen if w.first), key=lambda w: not w.owing)  # owing entries first
-    if first:
-        bb = first[0]
-    else:
-        top = max(since_bb[w.entry] for w in chosen)
-        best = [w for w in chosen if since_bb[w.entry] == top]
-        bb = best[rng.randrange(len(best))]
+    The big blind: a first-hand entry if there is one (R198), one that owes its big blind (it had to take
+    the small blind at its first table) before a new one; among those candidates (or, with no first-hand
+    entry, among all), the entry with the most hands since its last big blind (a first-hand entry: since
+    it joined), ties at random (R199). So an entry that owes its big blind gets it on its next hand, and
+    when two owing entries meet, the one that is not the big blind posts a live big blind from its seat.
+
+    Every other position at random, except the small blind: another first-hand entry (see
+    :func:`form_tables`) is kept out of it when an old entry can take it (it posts a live big blind), and
+    an owing entry is never given it again while an entry that does not owe is at the table. Only a table
+    of owing entries alone (which :func:`form_tables` forms only when the whole pool is such entries) gives
+    one the small blind again; it still owes its big blind."""
+    first = [w for w in chosen if w.first]
+    candidates = [w for w in first if w.owing] or first or list(chosen)
+    top = max(since_bb[w.entry] for w in candidates)
+    best = [w for w in candidates if since_bb[w.entry] == top]
+    bb = best[rng.randrange(len(best))]
     others = [w for w in chosen if w is not bb]
     for i in range(len(others) - 1, 0, -1):  # Fisher-Yates
         j = rng.randrange(i + 1)
         others[i], others[j] = others[j], others[i]
-    if others[0].first:  # keep a new entry out of the small blind if an old (or not owing) one can take it
-        swap = next((i for i, w in enumerate(others) if not w.first), None)
-        if swap is None:
-            swap = next((i for i, w in enumerate(others) if not w.owing), None)
-        if swap is not None:
-            others[0], others[swap] = others[swap], others[0]
+    # The small blind: the first old entry of the shuffled order, else the first that does not owe.
+    swap = next((i for i, w in enumerate(others) if not w.first), None)
+    if swap is None:
+        swap = next((i for i, w in enumerate(others) if not w.owing), None)
+    if swap is not None:
+        others[0], others[swap] = others[swap], others[0]
     return [others[0], bb, *others[1:]]
 
 
