@@ -66,6 +66,23 @@ def test_r197_entries_of_one_player_never_share_a_table() -> None:
         assert len(players) == len(set(players))
 
 
+def test_r197_a_pool_smaller_than_a_table_deals_when_a_player_has_two_entries() -> None:
+    """Issue 28: a pool smaller than one table plays with one free entry of each player (his other entry
+    waits for the next hand): with all of them it could never form a table, and never dealt."""
+    queue = [Waiting("a#1", "a", False), Waiting("a#2", "a", False), Waiting("b#1", "b", False)]
+    tables = form_tables(queue, 6, 3, [])
+    assert [[w.entry for w in t] for t in tables] == [["a#1", "b#1"]]
+    assert form_tables([Waiting("a#1", "a", False), Waiting("a#2", "a", False)], 6, 2, []) == []
+    p = pool(6)
+    fill(p, 4, per_player=2)  # two players, two entries each
+    fill(p, 1)  # (u0 again: a third entry of the first player)
+    moved = [x for x in p.deal(T0) if isinstance(x, EntryMoved)]
+    tables: dict[str, list[str]] = {}
+    for x in moved:
+        tables.setdefault(x.table, []).append(x.player)
+    assert sorted(sorted(t) for t in tables.values()) == [["u0", "u1"], ["u0", "u1"]]  # u0#3 waits
+
+
 def test_r198_a_new_entry_posts_the_big_blind_and_one_per_table() -> None:
     queue = [Waiting(f"n{i}", f"n{i}", True) for i in range(2)] + [
         Waiting(f"o{i}", f"o{i}", False) for i in range(10)

@@ -122,7 +122,8 @@ def form_tables(
 ) -> list[list[Waiting]]:
     """Tables formed from the queue, oldest first, skipping an entry whose placement would put two
     entries of one player together, break an active block, or add a second first-hand entry (§8.3).
-    Tables are full; a pool smaller than one table plays with all free entries once two are free. An entry
+    Tables are full; a pool smaller than one table plays with all free entries once two are free (one entry
+    of each player: his other entries wait for the next hand, R197, or the pool would never deal). An entry
     that no legal table can hold yet keeps its place and waits; it never holds up the entries behind it.
 
     The first-hand rule is relaxed when it alone stops a table from forming (a new pool, where every
@@ -133,7 +134,7 @@ def form_tables(
     free ones) is not formed while an entry of the pool is still playing, since it will come back; only
     when every entry of the pool is waiting, so that none can come back to take it, does one of them take
     the small blind again (it still owes its big blind, and posts it on its next hand)."""
-    size = table_size if pool_entries >= table_size else len(queue)
+    size = table_size if pool_entries >= table_size else len({w.player for w in queue})
     if size < 2:
         return []
     remaining = list(queue)
