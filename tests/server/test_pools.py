@@ -18,6 +18,7 @@ import pytest_asyncio
 import websockets
 
 from pokerroom.bots.runner import start_pool_bots
+from pokerroom.rooms.points import PointsPolicy
 from pokerroom.rooms.rush_rules import RushTiming
 from pokerroom.server.demo import demo_pools
 from pokerroom.server.room import RoomSettings
@@ -413,3 +414,82 @@ async def test_a_hand_end_that_failed_on_the_store_is_booked_when_the_store_is_b
         journal.end_hand = real  # type: ignore[method-assign]
     await _settled(pools)
     assert (await verify_ledger(pools.room.store.db)).ok
+
+
+async def test_quick_fold_then_leave_ten_times_the_pool_deals_on(tmp_path: Path) -> None:
+    """Issue 28: a player quick-folds and closes his window at once (leaves the pool), ten times in a row,
+    among bots that play and quick-fold too; the hands he left end without him and are settled (rake,
+    points, history), the pool keeps dealing for everybody, and the ledger verifies."""
+    settings = RoomSettings(pools=tuple(demo_pools(FAST)), points=PointsPolicy(tz=UTC))
+    async with serve_room(tmp_path, settings, durable=False) as s:
+        bots = await start_pool_bots(
+            s.url, POOL, 11, ["caller", "random"], think=(0, 0.05), quick_fold=0.3, seed=5
+        )
+        token = await register(s, "leaver")
+        actor = s.room.pools[POOL]
+        left: list[str] = []
+        try:
+            async with websockets.connect(s.ws, additional_headers=auth(token)) as ws:
+                await recv_until(ws, lambda m: m["type"] == "welcome")
+                for round_no in range(10):
+                    ref = f"j{round_no}"
+                    await send(
+                        ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": ref}
+                    )
+                    await recv_until(ws, lambda m, r=ref: m.get("ref") == r and m["type"] == "pool_joined")
+                    hand = await _quick_fold_and_leave(ws)
+                    left.append(hand)
+                    done = actor.hands_played
+
+                    async def dealt_on(done: int = done) -> None:
+                        while actor.hands_played < done + 2:
+                            await asyncio.sleep(0.02)
+
+                    await asyncio.wait_for(dealt_on(), 60)
+                    assert not actor.broken, "the pool halted"
+        finally:
+            await stop_bots(bots)
+        await _settled(s)
+        for hand in left:
+            record = await s.room.store.journal.hand(hand)
+            assert record.status == "ended", (hand, record.status)
+        report = await verify_ledger(s.room.store.db)
+        assert report.ok, report.problems
+
+
+async def _quick_fold_and_leave(ws: Any) -> str:
+    """Play the entry's hands (check or fold) until it may Quick Fold; then Quick Fold and leave at once.
+    The hand it quick-folded out of."""
+    move: dict[str, Any] | None = None
+    for _ in range(1000):
+        msg = await recv_until(
+            ws,
+            lambda m: m["type"] == "pool_move" or (m["type"] == "turn" and m.get("pool") == POOL),
+            timeout=60,
+        )
+        if msg["type"] == "pool_move":
+            move = msg
+            continue
+        if move is None or msg["hand_id"] != move["hand_id"]:
+            continue
+        if msg["can_quick_fold"]:
+            await send(ws, {"type": "quick_fold", "pool": POOL, "entry": 1, "ref": "qf"})
+            await send(ws, {"type": "pool_leave", "pool": POOL, "entry": 1, "ref": "bye"})
+            await recv_until(ws, lambda m: m["type"] == "pool_entry" and m["status"] == "left", timeout=60)
+            return str(move["hand_id"])
+        d = msg.get("decision")
+        if not d:
+            continue
+        action = {"type": "check"} if d.get("check") else {"type": "fold"}
+        await send(
+            ws,
+            {
+                "type": "pool_act",
+                "pool": POOL,
+                "entry": 1,
+                "hand_id": msg["hand_id"],
+                "action_no": msg["action_no"],
+                "action": action,
+            },
+        )
+    raise AssertionError("never got to quick-fold")

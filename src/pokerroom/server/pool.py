@@ -56,6 +56,9 @@ class PoolActor(FaultTolerantActor):
         self.numbers: dict[str, int] = {}  # entry id -> its number, until the entry has left the pool
         self.owners: dict[str, str] = {}  # entry id -> its player, likewise
         self.books: dict[str, HandBook] = {}  # table id -> the hand there
+        # table id -> the entries dealt in there, each with its player and seat session, kept until the
+        # hand's end is booked: an entry that quick-folded out of it may have left the pool meanwhile.
+        self.dealt: dict[str, dict[str, tuple[str, int]]] = {}
         self.hands_played = 0
         self._last_tick: datetime | None = None
         self.closing = False  # the operator closed the pool: every entry leaves after its hand
@@ -137,6 +140,7 @@ class PoolActor(FaultTolerantActor):
                 await journal.cancel_hand(book.hand.hand_id, reason="the store failed")
             self.services.seals.done(book.hand.hand_id)  # a cancelled hand: its deck is never revealed
         self.books.clear()
+        self.dealt.clear()
         self.windows.cores.clear()
         ledger = self.services.store.ledger
         stacks = {e: (await ledger.session(sid)).balance for e, sid in self.sessions.items()}
@@ -161,7 +165,7 @@ class PoolActor(FaultTolerantActor):
         elif isinstance(item, EarlyExit):
             book = self.books.get(item.table)
             if book is not None:
-                await book.release(self.sessions[item.entry], item.result)
+                await book.release(self._dealt(item.table, item.entry)[1], item.result)
             self.windows.left_hand(item.table, item.entry)
         elif isinstance(item, HandFinished):
             await self._finish(item.record)
@@ -235,8 +239,11 @@ class PoolActor(FaultTolerantActor):
                 opened = self.books[tid] = HandBook(
                     self.services.store.journal, hand, self.services.metrics, seal
                 )
+            dealt = self.dealt.setdefault(
+                tid, {eid: (self.owners[eid], self.sessions[eid]) for eid in entries.values()}
+            )
             seats = [
-                SeatRecord(seat, store_id(self.owners[eid]), self.sessions[eid], p.starting_stack)
+                SeatRecord(seat, store_id(dealt[eid][0]), dealt[eid][1], p.starting_stack)
                 for seat, p in hand.players.items()
                 for eid in (entries[seat],)
             ]
@@ -253,24 +260,32 @@ class PoolActor(FaultTolerantActor):
         seal = seals.get(record.hand_id)
         record = replace(record, proof=seal.proof() if seal is not None else None)
         s = record.settlement
+        tid = record.table_id
         points: dict[int, int] = {}
-        for eid, v in s.points.items():
-            pid = store_id(self.owners[eid])
+        for eid, v in s.points.items():  # (a quick-folded entry earns its share, though it left since)
+            pid = store_id(self._dealt(tid, eid)[0])
             points[pid] = points.get(pid, 0) + v
         if book is not None:
             await book.close(
-                deltas={self.sessions[e]: d for e, d in s.results.items()},
+                deltas={self._dealt(tid, e)[1]: d for e, d in s.results.items()},
                 rake=s.rake,
                 points=points,
                 history=histories_of(record),
             )
-            if self.books.get(record.table_id) is book:
-                del self.books[record.table_id]
+            if self.books.get(tid) is book:
+                del self.books[tid]
+        self.dealt.pop(tid, None)
         seals.reveal(record.hand_id, record.table_id, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
         if self.services.metrics is not None:
             self.services.metrics.hand(self.kind)
         self.services.last_hands.add(record)
+
+    def _dealt(self, table_id: str, entry: str) -> tuple[str, int]:
+        """The player and seat session of an entry dealt in at ``table_id`` (it may have left the pool
+        since it quick-folded out of that hand)."""
+        dealt = self.dealt.get(table_id, {}).get(entry)
+        return dealt if dealt is not None else (self.owners[entry], self.sessions[entry])
 
     # ---------------------------------------------------------------------- client requests
 
