@@ -4,6 +4,7 @@ by a crash is cancelled on start-up by :meth:`HandJournal.recover`; its chips ne
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -122,8 +123,12 @@ class HandEnd:
 @dataclass(frozen=True)
 class CancelledHand:
     """A hand cancelled without an end record. ``stacks`` (session id -> chips) are the seat-session
-    balances, which the hand never changed: every player is back where he was before the hand.
-    ``mismatches`` lists start-record stacks that differ from those balances (it should be empty)."""
+    balances once it is cancelled. A seat still in the hand is back where it was before the hand (the
+    hand never changed its balance). A seat that left early (a Rush release) has its release back, on top
+    of whatever its session did after it left (other hands, a top-up; a closed session's release went to
+    the wallet). ``mismatches`` lists the seats still in the hand whose start-record stack differs from
+    their session's balance: chips really off (it should be empty). A seat that left early is not
+    compared: its balance is no longer this hand's (see :meth:`HandJournal.recover`)."""
 
     hand_id: str
     table_id: str
@@ -169,6 +174,48 @@ def _command_text(command: Any) -> str:
         return canonical_json(command)
     except (TypeError, ValueError):
         raise InvalidRecord("a command is JSON text or JSON-able data") from None
+
+
+def _newest_first(by_start: Sequence[str], seats: Sequence[tuple[str, int, bool]]) -> list[str]:
+    """The order in which :meth:`HandJournal.recover` cancels the open hands ``by_start`` (newest start
+    first), given their seats ``(hand id, session id, released)``: a hand in which a session is still
+    seated comes before every hand that session was released from, otherwise the start order holds. A
+    consistent journal has no cycle (a session is dealt into a hand only after its releases from the
+    others); one would be broken in start order."""
+    rank = {h: i for i, h in enumerate(by_start)}
+    seated: dict[int, str] = {}  # session -> the open hand it is still in
+    left: dict[int, list[str]] = {}  # session -> the open hands it was released from
+    for hand_id, session_id, released in seats:
+        if hand_id in rank:
+            if released:
+                left.setdefault(session_id, []).append(hand_id)
+            else:
+                seated[session_id] = hand_id
+    later: dict[str, set[str]] = {h: set() for h in by_start}  # hand -> hands cancelled after it
+    for session_id, hand_id in seated.items():
+        later[hand_id].update(h for h in left.get(session_id, ()) if h != hand_id)
+    waiting = dict.fromkeys(by_start, 0)  # hand -> how many hands must be cancelled before it
+    for after in later.values():
+        for h in after:
+            waiting[h] += 1
+    ready = [rank[h] for h in by_start if not waiting[h]]
+    heapq.heapify(ready)
+    order: list[str] = []
+    done: set[str] = set()
+    while len(order) < len(by_start):
+        if ready:
+            hand_id = by_start[heapq.heappop(ready)]
+            if hand_id in done:
+                continue
+        else:
+            hand_id = next(h for h in by_start if h not in done)
+        done.add(hand_id)
+        order.append(hand_id)
+        for h in later[hand_id]:
+            waiting[h] -= 1
+            if not waiting[h] and h not in done:
+                heapq.heappush(ready, rank[h])
+    return order
 
 
 class HandJournal:
@@ -403,8 +450,10 @@ class HandJournal:
                 raise InvalidRecord(f"seat session {session_id} already left hand {hand_id!r}")
 
     async def cancel_hand(self, hand_id: str, *, reason: str, now: datetime | None = None) -> CancelledHand:
-        """Cancel an open hand: nothing is booked (its chips never left the seat sessions); the
-        cancellation, the stacks and any mismatch with the start record are recorded."""
+        """Cancel an open hand: nothing is booked (its chips never left the seat sessions) except that the
+        seats that left it early get their releases back; the cancellation, the stacks and any mismatch
+        of a seat still in the hand with its start record are recorded. Several open hands of a Rush
+        pool are cancelled the newest first (see :meth:`recover`)."""
         _check_hand_id(hand_id)
         now = now or self.clock()
         async with self.db.write() as conn:
@@ -427,17 +476,18 @@ class HandJournal:
         await self._unrelease(conn, hand_id, now)
         seats = (
             await conn.execute(
-                select(HandSeatRow.session_id, HandSeatRow.stack, AccountRow.balance)
+                select(HandSeatRow.session_id, HandSeatRow.stack, HandSeatRow.released, AccountRow.balance)
                 .join(AccountRow, AccountRow.id == HandSeatRow.session_id)
                 .where(HandSeatRow.hand_id == hand_id)
                 .order_by(HandSeatRow.seat)
             )
         ).all()
         stacks = {int(s.session_id): int(s.balance) for s in seats}
+        # Only the seats still in the hand: one that left early went on with its session (see recover).
         mismatches = tuple(
             StackMismatch(int(s.session_id), int(s.stack), int(s.balance))
             for s in seats
-            if s.stack != s.balance
+            if s.released is None and s.stack != s.balance
         )
         record = {
             "cancelled": reason,
@@ -491,14 +541,27 @@ class HandJournal:
         self, now: datetime | None = None, *, tables: Callable[[str], bool] | None = None
     ) -> list[CancelledHand]:
         """Run at start-up: cancel every hand that has a start record but no end record, the newest first,
-        and return them in that order; the stacks are the seat-session balances, unchanged by those hands.
-        ``tables``: only the hands of the tables it accepts (a cluster's host taking over some tables
-        recovers those and never another host's).
+        and return them in that order. ``tables``: only the hands of the tables it accepts (a cluster's
+        host taking over some tables recovers those and never another host's).
 
-        Newest first: a Rush entry that quick-folded out of hand A (its result released from its session
-        into A's escrow) and was dealt into hand B with the rest started B with that rest. Cancelling B
-        first finds the session at B's start stack; then cancelling A gives the release back and finds
-        it at A's. The other way round, B would record a mismatch although no chip is off."""
+        A Rush entry that quick-folds out of hand A (its result released from its session into A's
+        escrow) goes on at once: it is dealt into hand B with the rest, B may end, the entry may top up
+        or leave the pool, or be released from B into hand C, all while A is still open. Two rules keep
+        ``mismatches`` empty unless chips are really off (issue 28):
+
+        - The newest first, by the journal's own order: a hand in which a session is still seated is
+          cancelled before every open hand that session was released from (it was dealt into the newer
+          hand after those releases), then by start time, newest first. The start times alone may tie
+          (a coarse clock) or step back, and the hand ids' text order is no order (``p-t10-h`` sorts
+          before ``p-t9-h``). So each seat still in a hand, when that hand is cancelled, finds its
+          session at the stack the hand started with: the older hands it quick-folded out of have not
+          given their releases back yet.
+        - Only the seats still in the hand are compared with their start stacks. A seat that left early
+          is no longer the hand's: its result was booked at the release and its session went on (a hand
+          that ended, a top-up, a cash-out), so its balance now says nothing of this hand; the
+          cancellation only gives the release back, a ledger transfer that ``verify`` checks. Chips moved
+          on its session while it was still in the hand show at the entry's next start record
+          (``start_hand`` checks the stack the pool gives against the balance)."""
         now = now or self.clock()
         async with self.db.read() as conn:
             rows = (
@@ -508,7 +571,15 @@ class HandJournal:
                     .order_by(HandRow.started_at.desc(), HandRow.id.desc())
                 )
             ).all()
-        ids = [r.id for r in rows if tables is None or tables(r.table_id)]
+            seats = (
+                await conn.execute(
+                    select(HandSeatRow.hand_id, HandSeatRow.session_id, HandSeatRow.released)
+                    .join(HandRow, HandRow.id == HandSeatRow.hand_id)
+                    .where(HandRow.status == "open")
+                )
+            ).all()
+        by_start = [r.id for r in rows if tables is None or tables(r.table_id)]
+        ids = _newest_first(by_start, [(s.hand_id, int(s.session_id), s.released is not None) for s in seats])
         cancelled = []
         for hand_id in ids:
             async with self.db.write() as conn:
