@@ -8,6 +8,7 @@ the lobby and of each table go to artifacts/screenshots/.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import time
@@ -302,3 +303,32 @@ def test_tournament(room: Room, page: Any, screenshots: Path) -> None:
             break
         page.wait_for_timeout(200)
     assert 2 <= shown == at_table <= 6
+
+
+def test_a_suspended_pool_is_shown_paused_and_offers_no_join(room: Room, page: Any) -> None:
+    """Issue 28: the lobby never offers Join at a pool that cannot deal (suspended by repeated errors);
+    once the operator resumes it, Join is back."""
+    pool9 = "rush-holdem-nl-9max"
+    actor = room.live.room.pools[pool9]
+
+    def run(job: Any) -> None:
+        asyncio.run_coroutine_threadsafe(actor.call(job), room.loop).result(30)
+
+    async def suspend() -> None:
+        actor.suspend("RuntimeError at test_browser.py:1, 3 times in a row")
+
+    run(suspend)
+    try:
+        p = Player(page, room.url)
+        p.register()
+        page.click('.tab[data-tab="rush"]')
+        row = page.locator(f'tr[data-table="{pool9}"]')
+        row.wait_for()
+        assert row.locator(".paused-label").inner_text() == "Paused"
+        assert row.locator("button.join-pool").count() == 0
+        assert page.locator(f'button.join-pool[data-pool="{POOL}"]').count() == 1  # the other pool deals
+    finally:
+        run(actor.unsuspend)
+    page.reload()
+    page.click('.tab[data-tab="rush"]')
+    page.locator(f'button.join-pool[data-pool="{pool9}"]').wait_for()

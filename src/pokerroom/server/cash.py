@@ -40,7 +40,7 @@ from pokerroom.server.books import HandBook
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
-from pokerroom.server.faults import FaultTolerantActor
+from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import PlayerKey, player_key, store_id
 from pokerroom.server.logs import log_context
@@ -109,17 +109,35 @@ class CashActor(FaultTolerantActor):
             if out:
                 await self.process(out)
             return bool(out)
-        except StoreUnavailable:
+        except (StoreUnavailable, HandVoided):
             return True
-        except Exception:
-            self.halt("tick failed")
-            return False
+        except Exception as exc:
+            await self.fail(exc, "the clock")
+            return True
 
-    def halt(self, why: str) -> None:
-        """Something failed that is not a store fault: stop dealing so that the table and the store cannot
-        drift apart. The ledger stays the truth; a restart cancels the open hand and returns every stack."""
-        super().halt(why)
+    def stands_still(self) -> bool:
+        """No new hand: the store is away, repeated errors or the operator stopped it, or it is closing
+        or moving to another host."""
+        return (
+            self.pause is not None
+            or self.broken
+            or self.suspended is not None
+            or self.closing
+            or self.handing_over
+            or self.held
+        )
+
+    def live_hands(self) -> list[str]:
+        """The hand in progress, or the one whose end is not booked yet."""
+        hand = self.book.hand if self.book is not None else self.table.hand
+        return [hand.hand_id] if hand is not None and (self.book is not None or not hand.is_over) else []
+
+    def on_suspend(self) -> None:
         self.table.halted = True
+
+    async def on_unsuspend(self) -> None:
+        self.table.halted = self.stands_still()
+        await self.process(self.table.restart_clocks(self.clock.now()))
 
     # ------------------------------------------------------------------------------ store faults
 
@@ -130,7 +148,7 @@ class CashActor(FaultTolerantActor):
         self.table.halted = True  # no hand starts, and (tick is not called) no decision times out
 
     async def on_resume(self) -> None:
-        self.table.halted = self.broken or self.closing or self.handing_over or self.held
+        self.table.halted = self.stands_still()
         await self.process(self.table.restart_clocks(self.clock.now()))
         await self._close_if_idle()
 
@@ -155,13 +173,17 @@ class CashActor(FaultTolerantActor):
         """The interrupted hand is cancelled in the journal (its chips never moved, as after a crash) and
         every stack is its seat session's balance again; the watchers get a fresh snapshot."""
         hand = self.table.hand
-        if hand is not None and not hand.is_over and self.book is not None:
+        if self.book is not None:  # (its end record, if it was written, stands: HandNotOpen)
             with contextlib.suppress(UnknownHand, HandNotOpen):
-                await self.services.store.journal.cancel_hand(hand.hand_id, reason="the store failed")
+                await self.services.store.journal.cancel_hand(self.book.hand.hand_id, reason="voided")
+            self.services.seals.done(self.book.hand.hand_id)
         self.book = None
         if hand is not None:
             self.services.seals.done(hand.hand_id)  # a cancelled hand: its deck is never revealed
         ledger = self.services.store.ledger
+        for player in [p for p in self.sessions if self.table.seat_of(p) is None]:
+            # unseated by the step that failed, whose cash-out was not booked yet
+            await self._book_cash_out(CashOut(self.tid, player, 0, 0))
         stacks = {p: (await ledger.session(sid)).balance for p, sid in self.sessions.items()}
         await self.process(self.table.void_hand(stacks, self.clock.now()))
         for watch in list(self.core.watchers.values()):
@@ -333,6 +355,7 @@ class CashActor(FaultTolerantActor):
                 history=histories_of(record),
             )
         self.book = None
+        self.hand_finished()
         seals.reveal(record.hand_id, self.tid, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
         self.stats.add(figures_of(record.hand.events, self.clock.now()))
@@ -403,7 +426,7 @@ class CashActor(FaultTolerantActor):
 
     async def sit(self, conn: Connection, seat: int, buy_in: int, post_now: bool) -> None:
         player = login_of(conn)
-        self.check_open()
+        self.check_dealing()
         self.table.check_sit(player, seat, buy_in)
         booked = await self.services.store.ledger.buy_in(
             store_id(player),
@@ -498,6 +521,8 @@ class CashActor(FaultTolerantActor):
             },
             "stakes_label": stakes_label(self.table),
             "hands": self.hands_played,
+            "state": "paused" if self.held and self.state == "playing" else self.state,
+            "suspended": self.suspended,
             **self.stats.summary(self.clock.now()),
         }
 

@@ -45,6 +45,10 @@ SERVER_CODES: dict[str, str] = {
     "offer_expired": "a waiting-list seat offer expired",
     "top_up_failed": "a top-up could not be booked",
     "internal_error": "the request failed inside the server (nothing was changed)",
+    "hand_voided": "the server failed during the hand: the hands in progress at that table, pool or"
+    " tournament are void and every stake is back (the error is logged)",
+    "table_suspended": "the table, pool or tournament is stopped by repeated errors until the room's staff"
+    " resume it: no new seat, entry or registration",
     "store_unavailable": "the room cannot reach its store now (a table waits for it: its actions are refused"
     " until it is back; an action refused so may still be applied then: send it again, a duplicate is"
     " acknowledged)",

@@ -14,27 +14,62 @@ finished when its commands were all accepted; if a waiting item cannot be done a
 refuses it), the hand is voided as a restart would void it (the journal cancels it: its chips never
 moved) and every stack is its seat session's balance again. See docs/operations.md.
 
-Any other failure is a bug: the actor halts (it deals no more) rather than let the table and the store
-drift apart; a restart recovers.
+Any other failure is a bug (:meth:`FaultTolerantActor.fail`): it is logged with the hands it touched
+and counted (``pokerroom_actor_errors_total``), the hands in progress are voided exactly as a restart
+voids them (each actor's :meth:`~FaultTolerantActor.void`: stakes back), the request that met it gets
+``hand_voided``, and the actor deals on. The same error three times in a row, with no hand finished in
+between, suspends the actor with that reason (``/api/ready`` names it, the console shows it and resumes
+it): a bug that strikes every hand must not void hands for ever. Only a host fenced out of a cluster's
+table stops for good (``broken``): another host runs it.
 """
 
 from __future__ import annotations
 
 import logging
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from pokerroom.engine import EngineError
+from pokerroom.server.errors import Refused
 from pokerroom.server.mailbox import Mailbox
-from pokerroom.store import FenceLost, StoreUnavailable, unavailable
+from pokerroom.store import FenceLost, StoreError, StoreUnavailable, unavailable
 
-__all__ = ["BACKOFF", "FaultTolerantActor", "Pause"]
+__all__ = ["BACKOFF", "REPEATS_TO_SUSPEND", "FaultTolerantActor", "HandVoided", "Pause"]
 
 log = logging.getLogger("pokerroom.faults")
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 5.0)  # seconds between tries to reach the store again
 PAUSED = "the room is reconnecting to its store"
+REPEATS_TO_SUSPEND = 3  # the same unexpected error this many times in a row suspends the actor
+SUSPENDED = "stopped by an error until the room's staff resume it"
+
+
+class HandVoided(Refused):
+    """What a request that met a bug in the actor gets: the hands in progress were voided."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "hand_voided", "the server failed during this hand: it is void and every stake is back"
+        )
+
+
+class _VoidAgain:
+    """A waiting item: the voiding that a store fault interrupted (done again when the store is back)."""
+
+
+_VOID_AGAIN = _VoidAgain()
+# What a request may raise on purpose: a refusal, an illegal action, a store's answer or fault.
+_EXPECTED = (Refused, EngineError, StoreError, FenceLost)
+
+
+def error_signature(exc: BaseException) -> str:
+    """An error's kind and the line that raised it: two failures with one signature are "the same"."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}{where}"
 
 
 @dataclass
@@ -63,7 +98,12 @@ class FaultTolerantActor(Mailbox):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.pause: Pause | None = None
-        self.broken = False  # halted by a bug: deals no more until a restart
+        self.broken = False  # fenced out of a cluster's table: another host runs it, this one stops
+        self.suspended: str | None = None  # why repeated errors stopped it (an operator resumes it)
+        self.errors = 0  # unexpected errors since the actor opened
+        self.errors_in_a_row = 0  # ... of the same signature, with no hand finished in between
+        self.last_error: str | None = None  # the newest one's signature
+        self._voiding = False
 
     # ------------------------------------------------------------------------ to be filled in
 
@@ -90,6 +130,16 @@ class FaultTolerantActor(Mailbox):
     def tell_status(self, paused: bool, reason: str | None) -> None:
         """Tell the watchers that the actor paused or plays again."""
 
+    def live_hands(self) -> list[str]:
+        """The ids of the hands in progress (named in the log when one fails)."""
+        return []
+
+    def on_suspend(self) -> None:
+        """Stand still after repeated errors (no new hand) until :meth:`unsuspend`."""
+
+    async def on_unsuspend(self) -> None:
+        """An operator resumed the actor: deal again."""
+
     def fenced_out(self) -> None:
         """Another host of the cluster took this actor's table over (its lease's fence moved on): stop at
         once, writing nothing more; the new host recovered the table from the store."""
@@ -104,11 +154,97 @@ class FaultTolerantActor(Mailbox):
         if callback is not None:
             callback(self)
 
-    def halt(self, why: str) -> None:
-        """Something failed that is not a store fault: stop dealing (a restart recovers)."""
-        if not self.broken:
-            log.exception("%s halted: %s", self.name(), why)
-        self.broken = True
+    @property
+    def state(self) -> str:
+        """``paused`` (for the store), ``suspended`` (by repeated errors), ``halted`` (fenced out),
+        ``closing`` or ``playing``: the metrics' and the console's word for it."""
+        if self.pause is not None:
+            return "paused"
+        if self.broken:
+            return "halted"
+        if self.suspended is not None:
+            return "suspended"
+        if getattr(self, "closing", False):
+            return "closing"
+        return "playing"
+
+    @property
+    def can_deal(self) -> bool:
+        """False while nobody should join, sit or register: paused, suspended, halted or closing."""
+        return self.state == "playing"
+
+    def hand_finished(self) -> None:
+        """A hand ended normally: the count of errors in a row starts again."""
+        self.errors_in_a_row = 0
+
+    async def fail(self, exc: BaseException, where: str) -> None:
+        """An unexpected error (a bug, not a store fault) in ``where``: log it with the hands in progress,
+        count it, void those hands as a restart would, and deal on; the same error
+        :data:`REPEATS_TO_SUSPEND` times in a row suspends the actor."""
+        if self._voiding:  # the voiding itself failed: the caller (below) suspends the actor
+            raise exc
+        signature = error_signature(exc)
+        self.errors += 1
+        self.errors_in_a_row = self.errors_in_a_row + 1 if signature == self.last_error else 1
+        self.last_error = signature
+        log.error(
+            "%s: %s failed (%s: %s); voiding hand(s) %s",
+            self.name(),
+            where,
+            signature,
+            str(exc)[:200],
+            ", ".join(self.live_hands()) or "(none in progress)",
+            exc_info=exc,
+        )
+        metrics = getattr(getattr(self, "services", None), "metrics", None)
+        if metrics is not None:
+            metrics.actor_errors.labels(getattr(self, "kind", "table")).inc()
+        await self._void_now(signature)
+        if self.errors_in_a_row >= REPEATS_TO_SUSPEND and self.suspended is None:
+            self.suspend(f"{signature}, {self.errors_in_a_row} times in a row")
+
+    async def _void_now(self, signature: str) -> None:
+        self._voiding = True
+        try:
+            await self.void()
+        except Exception as exc:
+            if unavailable(exc):
+                self._pause_at([_VOID_AGAIN], 0, exc)  # voided when the store is back
+            else:
+                log.exception("%s: voiding after %s failed", self.name(), signature)
+                self.suspend(f"voiding the hands after {signature} failed: {error_signature(exc)}")
+        finally:
+            self._voiding = False
+
+    def suspend(self, reason: str) -> None:
+        """Stop dealing until an operator resumes the actor (the console, ``/api/ready`` show why)."""
+        log.error("%s suspended: %s", self.name(), reason)
+        self.suspended = reason
+        self.on_suspend()
+        self.tell_status(True, SUSPENDED)
+
+    async def unsuspend(self) -> bool:
+        """An operator resumes a suspended actor (run it with :meth:`call`); False if it was not."""
+        if self.suspended is None:
+            return False
+        log.warning("%s resumed by an operator (it was suspended: %s)", self.name(), self.suspended)
+        self.suspended = None
+        self.errors_in_a_row = 0
+        if self.pause is None:
+            self.tell_status(False, None)
+            await self.on_unsuspend()
+        return True
+
+    async def on_job_error(self, exc: Exception) -> Exception:
+        """A request failed inside the actor: a refusal goes back as it is; anything unexpected is a bug
+        (:meth:`fail`) and the requester gets :class:`HandVoided`."""
+        if isinstance(exc, _EXPECTED) or unavailable(exc):
+            return exc
+        try:
+            await self.fail(exc, "a request")
+        except Exception:  # (fail raises only while voiding: not here)
+            log.exception("%s: handling a failed request failed", self.name())
+        return HandVoided()
 
     # ------------------------------------------------------------------------------- the steps
 
@@ -116,6 +252,12 @@ class FaultTolerantActor(Mailbox):
         """Refuse a request while the actor waits for its store."""
         if self.pause is not None:
             raise StoreUnavailable(PAUSED)
+
+    def check_dealing(self) -> None:
+        """Refuse a newcomer (a seat, an entry, a registration) while the actor cannot deal."""
+        FaultTolerantActor.check_open(self)
+        if self.suspended is not None or self.broken:
+            raise Refused("table_suspended", SUSPENDED)
 
     async def process(self, step: Sequence[object]) -> None:
         """Make one step durable and send what it says, item by item; on a store fault the rest waits and
@@ -131,14 +273,19 @@ class FaultTolerantActor(Mailbox):
     async def _do_step(self, step: list[object], start: int) -> None:
         for i in range(start, len(step)):
             try:
-                await self.do_item(step[i], step)
+                if step[i] is _VOID_AGAIN:
+                    await self.void()
+                else:
+                    await self.do_item(step[i], step)
+            except HandVoided:
+                raise  # (an inner step failed and voided everything already)
             except Exception as exc:
                 if isinstance(exc, FenceLost):
                     self.fenced_out()
                     raise
                 if not unavailable(exc):
-                    self.halt("booking or journaling failed")
-                    raise
+                    await self.fail(exc, "booking or journaling")
+                    raise HandVoided() from None
                 self._pause_at(step, i, exc)
                 raise StoreUnavailable(PAUSED) from None
         await self.after_step(step)
@@ -183,19 +330,14 @@ class FaultTolerantActor(Mailbox):
                 await self._do_step(step, start)
             except StoreUnavailable:
                 return self._still_paused(old, pending)
+            except HandVoided:  # the interrupted work could not be finished: it was voided (fail)
+                if self.pause_deadline() is not None:  # (the store failed again while voiding)
+                    return self._still_paused(old, [])
+                pending.clear()
             except Exception:
                 if self.broken:  # fenced out: another host has the table now
                     return False
-                log.exception("%s: the interrupted work cannot be finished; voiding it", self.name())
-                try:
-                    await self.void()
-                except Exception as exc:
-                    if unavailable(exc):
-                        self._pause_at([], 0, exc)
-                        return self._still_paused(old, pending)
-                    self.halt("voiding failed")
-                    return False
-                pending.clear()
+                raise
         try:
             await self.reconcile()
         except Exception as exc:

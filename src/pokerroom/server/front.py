@@ -148,5 +148,5 @@ class LocalFront:
         return self.room.paused()
 
     def unready(self) -> list[str]:
-        """Reasons other than the store's that the room cannot serve (none in one process)."""
-        return []
+        """Reasons other than the store's that the room cannot serve: actors stopped by errors."""
+        return self.room.stopped()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
@@ -19,6 +20,8 @@ from pokerroom.server.logs import log_context
 from pokerroom.store.fence import FENCE, Fence
 
 __all__ = ["Mailbox"]
+
+log = logging.getLogger("pokerroom.actor")
 
 Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]"]
 
@@ -76,12 +79,17 @@ class Mailbox:
         try:
             result = await fn()
         except Exception as exc:
+            answer = await self.on_job_error(exc)
             if not fut.done():
-                fut.set_exception(exc)
+                fut.set_exception(answer)
         else:
             if not fut.done():
                 fut.set_result(result)
         return True
+
+    async def on_job_error(self, exc: Exception) -> Exception:
+        """A job failed: what its caller gets (the actor may recover first: server/faults.py)."""
+        return exc
 
     def next_deadline(self) -> datetime | None:
         """When :meth:`tick` next has something to do (None: nothing planned)."""
@@ -113,5 +121,9 @@ class Mailbox:
             if idle:  # a deadline that is due but changes nothing must not spin the event loop
                 deadline = max(deadline, now + IDLE_WAIT)
             ran = await self.serve_one(deadline)
-            acted = await self.tick()
+            try:
+                acted = await self.tick()
+            except Exception:  # (an actor handles its own failures; this loop must never end by one)
+                log.exception("%s: its clock failed", self.task_name())
+                acted = False
             idle = not ran and not acted

@@ -9,12 +9,14 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 | ``pokerroom_connections`` | open WebSocket connections (logged in or not) |
 | ``pokerroom_players_online`` | players with at least one connection |
 | ``pokerroom_players_seated{kind}`` | seated players (cash), entries (rush), players left (tournament) |
-| ``pokerroom_tables{kind,state}`` | actors by state: playing, paused (for the store), halted, closing |
+| ``pokerroom_tables{kind,state}`` | actors by state: playing, paused (for the store), suspended (by |
+|   | repeated errors, until an operator resumes it), halted (fenced out), closing |
 | ``pokerroom_hands_total{kind}`` | hands finished |
 | ``pokerroom_actions_total{kind}`` | players' actions applied |
 | ``pokerroom_action_seconds{kind}`` | an action's arrival to its events sent out (journaled first) |
 | ``pokerroom_journal_commit_seconds`` | a hand's new commands made durable (group commit) |
 | ``pokerroom_store_errors_total{kind}`` | store faults that paused an actor |
+| ``pokerroom_actor_errors_total{kind}`` | unexpected errors (bugs) in an actor: each voided its hands |
 | ``pokerroom_gc_pause_seconds{generation}`` | garbage-collection pauses of the process |
 | ``pokerroom_bus_messages_total{direction}`` | a cluster node's NATS messages, ``in`` and ``out`` |
 | ``pokerroom_bus_bytes_total{direction}`` | their bytes |
@@ -141,6 +143,12 @@ class Metrics:
         )
         self.store_errors = Counter(
             "pokerroom_store_errors", "store faults that paused an actor", ["kind"], registry=r
+        )
+        self.actor_errors = Counter(
+            "pokerroom_actor_errors",
+            "unexpected errors in an actor (each voided the hands in progress)",
+            ["kind"],
+            registry=r,
         )
         r.register(_Gauges(read))
         GC_PAUSES.install()

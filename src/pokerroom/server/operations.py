@@ -2,8 +2,9 @@
 fails (docs/operations.md).
 
 - ``GET /api/health``: liveness: the process answers (it says nothing about the database).
-- ``GET /api/ready``: 200 when the room can serve: the database answers, its schema is current, and no
-  table waits for it; otherwise 503 with the reasons. A load balancer sends players elsewhere meanwhile.
+- ``GET /api/ready``: 200 when the room can serve: the database answers, its schema is current, no
+  table waits for it and none is stopped by repeated errors; otherwise 503 with the reasons, each
+  naming the table, pool or tournament. A load balancer sends players elsewhere meanwhile.
 - An HTTP request that meets an unavailable store (connection lost, server stopped or frozen, disk full)
   is answered 503 with ``{"code": "store_unavailable"}`` and ``Retry-After``; any other unexpected
   failure 500 with ``{"code": "internal_error"}``: never a bare error page or a dropped connection.

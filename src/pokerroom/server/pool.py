@@ -27,7 +27,7 @@ from pokerroom.server.cash import login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action
 from pokerroom.server.errors import Refused
-from pokerroom.server.faults import FaultTolerantActor
+from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import player_key, store_id
 from pokerroom.server.logs import log_context
@@ -91,16 +91,23 @@ class PoolActor(FaultTolerantActor):
             if out:
                 await self.process(out)
             return bool(out)
-        except StoreUnavailable:
+        except (StoreUnavailable, HandVoided):
             return True
-        except Exception:
-            self.halt("tick failed")
-            return False
+        except Exception as exc:
+            await self.fail(exc, "the clock")
+            return True
 
-    def halt(self, why: str) -> None:
-        """Stop dealing when the pool and the store could drift apart (a restart recovers)."""
-        super().halt(why)
+    def live_hands(self) -> list[str]:
+        """The hands in progress, and those whose end is not booked yet."""
+        live = {t.hand.hand_id for t in self.pool.tables.values() if not t.hand.is_over}
+        return sorted(live | {b.hand.hand_id for b in self.books.values()})
+
+    def on_suspend(self) -> None:
         self.pool.dealing = False
+
+    async def on_unsuspend(self) -> None:
+        self.pool.dealing = not self.broken and not self.closing
+        await self.process(self.pool.restart_clocks(self.clock.now()))
 
     # ------------------------------------------------------------------------------ store faults
 
@@ -111,7 +118,7 @@ class PoolActor(FaultTolerantActor):
         self.pool.dealing = False
 
     async def on_resume(self) -> None:
-        self.pool.dealing = not self.broken and not self.closing
+        self.pool.dealing = not self.broken and not self.closing and self.suspended is None
         await self.process(self.pool.restart_clocks(self.clock.now()))
 
     def tell_status(self, paused: bool, reason: str | None) -> None:
@@ -137,12 +144,23 @@ class PoolActor(FaultTolerantActor):
         journal = self.services.store.journal
         for book in sorted(self.books.values(), key=lambda b: b.opened, reverse=True):
             with contextlib.suppress(UnknownHand, HandNotOpen):
-                await journal.cancel_hand(book.hand.hand_id, reason="the store failed")
+                await journal.cancel_hand(book.hand.hand_id, reason="voided")
             self.services.seals.done(book.hand.hand_id)  # a cancelled hand: its deck is never revealed
         self.books.clear()
         self.dealt.clear()
         self.windows.cores.clear()
         ledger = self.services.store.ledger
+        for eid in [e for e in self.owners if e not in self.pool.entries]:
+            # removed from the pool by the step that failed, before its cash-out was booked or it was told
+            player, stack = self.owners[eid], 0
+            session = self.sessions.pop(eid, None)
+            if session is not None:
+                stack = (await ledger.session(session)).balance
+                await ledger.cash_out(session, idempotency_key=f"cashout:{session}")
+                await self.services.players.send_balance(player, self.pool.config.currency)
+            self.windows.left(EntryLeft(self.pid, eid, player, stack), self.numbers.get(eid, 0))
+            self.numbers.pop(eid, None)
+            self.owners.pop(eid, None)
         stacks = {e: (await ledger.session(sid)).balance for e, sid in self.sessions.items()}
         await self.process(self.pool.void_all(stacks, self.clock.now()))
 
@@ -275,6 +293,7 @@ class PoolActor(FaultTolerantActor):
             if self.books.get(tid) is book:
                 del self.books[tid]
         self.dealt.pop(tid, None)
+        self.hand_finished()
         seals.reveal(record.hand_id, record.table_id, record.player_ids(), self.services.players.notify)
         self.hands_played += 1
         if self.services.metrics is not None:
@@ -292,7 +311,7 @@ class PoolActor(FaultTolerantActor):
     async def join(self, conn: Connection, entries: int, buy_in: int) -> list[int]:
         """New entries, each with its own buy-in from the wallet (booked before the pool takes it)."""
         player = login_of(conn)
-        self.check_open()
+        self.check_dealing()
         have = len(self.pool.entries_of(player))
         if have + entries > self.pool.config.max_entries:
             raise Refused(
@@ -391,4 +410,6 @@ class PoolActor(FaultTolerantActor):
             "buy_in": {"min": lo, "max": hi},
             "hands": self.hands_played,
             "tables": len(self.pool.tables),
+            "state": self.state,
+            "suspended": self.suspended,
         }

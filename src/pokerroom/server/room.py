@@ -372,7 +372,7 @@ class Room:
 
         async def job() -> None:
             actor.held = held
-            actor.table.halted = held or actor.broken or actor.closing or actor.handing_over
+            actor.table.halted = actor.stands_still()
             if not held:
                 await actor.process(actor.table.restart_clocks(self.clock.now()))
 
@@ -468,16 +468,7 @@ class Room:
         tables: dict[tuple[str, str], int] = {}
         actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
         for a in actors:
-            state = (
-                "paused"
-                if a.pause is not None
-                else "halted"
-                if a.broken
-                else "closing"
-                if getattr(a, "closing", False)
-                else "playing"
-            )
-            tables[(a.kind, state)] = tables.get((a.kind, state), 0) + 1
+            tables[(a.kind, a.state)] = tables.get((a.kind, a.state), 0) + 1
         seated = {
             "cash": sum(len(t.table.seats) for t in self.tables.values()),
             "rush": sum(len(p.pool.entries) for p in self.pools.values()),
@@ -496,6 +487,23 @@ class Room:
         """The actors that wait for the store (server/faults.py)."""
         actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
         return [a.task_name() for a in actors if a.pause is not None]
+
+    def stopped(self) -> list[str]:
+        """The actors that cannot deal for another reason than the store: suspended by repeated errors
+        (with the reason), or halted (server/faults.py)."""
+        actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
+        out = [f"{a.task_name()} is suspended: {a.suspended}" for a in actors if a.suspended is not None]
+        out += [f"{a.task_name()} is halted" for a in actors if a.broken]
+        return out
+
+    async def resume_actor(self, gid: str) -> bool:
+        """An operator resumes a table, pool or tournament that repeated errors suspended; False if it was
+        not suspended."""
+        actor: Any = self.tables.get(gid) or self.pools.get(gid) or self.tournaments.get(gid)
+        if actor is None:
+            raise Refused("unknown_table", "no such table, pool or tournament", table=gid)
+        resumed: bool = await actor.call(actor.unsuspend)
+        return resumed
 
     # ----------------------------------------------------------------------------- finding
 

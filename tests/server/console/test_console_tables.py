@@ -167,3 +167,55 @@ async def test_console_changes_survive_a_restart_and_a_reload(tmp_path: Path) ->
         await room.reconfigure(settings())
         assert "console-nl" in room.tables and not room.tables["console-nl"].closing
         assert closed not in room.tables and room.tables[paused].held
+
+
+@pytest.mark.asyncio
+async def test_a_table_suspended_by_repeated_errors_is_named_by_readiness_and_resumed_in_the_console(
+    console: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the same bug three hands in a row suspends a table; /api/ready answers 503 naming it,
+    the lobby shows it not playing, the console lists the reason, and the console's Resume lets it deal
+    again (audited)."""
+    from pokerroom.server import cash
+
+    assert (await open_table(console)).status_code == 201
+    actor = console.s.room.tables["console-nl"]
+    real = cash.histories_of
+    broken = {"on": False}
+
+    def histories_of(record: Any) -> Any:
+        if broken["on"]:
+            raise RuntimeError("injected bug")
+        return real(record)
+
+    monkeypatch.setattr(cash, "histories_of", histories_of)
+    bots = await start_bots(console.s.url, 3, ["caller"], tables=["console-nl"], think=(0, 0.02), seed=4)
+    try:
+        await until(lambda: actor.hands_played >= 1)
+        broken["on"] = True
+        await until(lambda: actor.suspended is not None)
+        http = console.http
+        r = await http.get("/api/ready")
+        assert r.status_code == 503
+        assert any("console-nl" in x and "suspended" in x for x in r.json()["reasons"]), r.json()
+        row = next(t for t in (await http.get("/api/lobby")).json()["tables"] if t["table"] == "console-nl")
+        assert row["state"] == "suspended" and row["suspended"]
+        games = (await http.get("/api/console/tables", headers=console.support)).json()["games"]
+        listed = next(g for g in games if g["id"] == "console-nl")
+        assert listed["state"] == "suspended" and "RuntimeError" in listed["reason"]
+        metrics = (await http.get("/metrics")).text
+        assert 'pokerroom_actor_errors_total{kind="cash"} 3.0' in metrics
+        assert 'pokerroom_tables{kind="cash",state="suspended"} 1.0' in metrics
+        support = await http.post("/api/console/tables/console-nl/resume", headers=console.support)
+        assert support.status_code == 403  # support cannot
+        broken["on"] = False
+        played = actor.hands_played
+        r = await http.post("/api/console/tables/console-nl/resume", headers=console.admin)
+        assert r.status_code == 200 and r.json()["state"] == "playing", r.text
+        await until(lambda: actor.hands_played >= played + 2)
+        assert (await http.get("/api/ready")).status_code == 200
+    finally:
+        await stop(bots)
+    entries = await audit(console, "table.resume")
+    assert entries and "RuntimeError" in json.dumps(entries[0])
+    assert (await console.store.verify()).ok

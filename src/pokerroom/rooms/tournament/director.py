@@ -408,6 +408,14 @@ class TournamentDirector(TableFloor):
             out += self._handle(table.restart_clocks(now), now)
         return out
 
+    def void_hands(self, now: datetime) -> Output:
+        """Every hand in progress is void (the server failed during it: docs/tournaments.md): its players
+        have the chips they had when it started, and the table deals again after the usual pause."""
+        for number, table in self.tables.items():
+            if table.void_hand():
+                self._next_hand[number] = now + timedelta(seconds=self.config.timing.between_hands)
+        return []
+
     def next_deadline(self, now: datetime) -> datetime | None:
         """The next moment :meth:`tick` has something to do. Right after a tick at ``now`` nothing
         returned is due yet: a table waiting for the others (hand for hand) has no deadline of its own.

@@ -115,6 +115,21 @@ class RushTournamentDirector(TournamentDirector):
             return super().restart_clocks(now)
         return self._rush(self.rush.restart_clocks(now), now)
 
+    def void_hands(self, now: datetime) -> Output:
+        """In the Rush phase every hand in progress is void: each entry has the chips it had when the
+        oldest of them that dealt it in started (a quick-folded entry carried its result on to newer
+        hands), and waits for a new table."""
+        if self.rush is None:
+            return super().void_hands(now)
+        stacks: dict[str, int] = {}
+        for t in self.rush.tables.values():  # (in the order they were opened: the oldest first)
+            for seat, eid in t.entries.items():
+                stacks.setdefault(eid, t.hand.players[seat].starting_stack)
+        out = self._rush(self.rush.void_all(stacks, now), now)
+        for e in self.rush.entries.values():
+            self.entrants[e.player].stack = e.stack
+        return out
+
     def tick(self, now: datetime) -> Output:
         if self.rush is None or self.status != "running":
             return super().tick(now)

@@ -264,6 +264,20 @@ class TournamentTable:
         self.clocks.clear()
         return self._after(now) if self.in_hand else []
 
+    def void_hand(self) -> bool:
+        """The hand in progress is void (the server failed during it: docs/tournaments.md): every player
+        dealt in has the chips he had when it started, as if it had never been dealt. True if there was
+        one."""
+        if not self.in_hand:
+            return False
+        for seat, (player, _) in self.hand_players.items():
+            p = self.seats.get(seat)
+            if p is not None and p.player == player:
+                p.stack = self._starting[player]
+        self.hand = None
+        self.clocks.clear()
+        return True
+
 
 def _strictly_between(seat: int, start: int, end: int, size: int) -> bool:
     """Is ``seat`` strictly between ``start`` and ``end`` going clockwise round a table of ``size`` seats?"""

@@ -119,5 +119,12 @@ class Directory:
             out += heard.data.get("paused", [])
         return sorted(out)
 
+    def stopped(self) -> list[str]:
+        """The hosts' actors suspended by repeated errors (or halted), each with its reason."""
+        out: list[str] = []
+        for heard in self.hosts.values():
+            out += heard.data.get("stopped", [])
+        return sorted(out)
+
     def online(self) -> int:
         return max((heard.data.get("online", 0) for heard in self.hosts.values()), default=0)

@@ -396,7 +396,7 @@ class Gateway:
             out.append("the bus (NATS) is down")
         elif not self.directory.alive():
             out.append("no table host is heard on the bus")
-        return out
+        return out + self.directory.stopped()
 
     def _gauges(self) -> dict[str, Any]:
         tables: dict[tuple[str, str], int] = {}

@@ -212,6 +212,7 @@ class Host:
                 "tournaments": room.tournament_lobby(),
             },
             "paused": room.paused(),
+            "stopped": room.stopped(),
             "online": room.players.count(),
         }
 

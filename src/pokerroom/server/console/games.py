@@ -39,6 +39,8 @@ def _state(r: Room, gid: str) -> str:
         return "closed"
     if actor.closing:
         return "closing"
+    if actor.suspended is not None:
+        return "suspended"
     if gid in r.held:
         return "paused"
     return "store_paused" if actor.pause is not None else "playing"
@@ -46,7 +48,13 @@ def _state(r: Room, gid: str) -> str:
 
 def _row(r: Room, gid: str, kind: str) -> dict[str, Any]:
     actor: Any = r.tables.get(gid) or r.pools.get(gid)
-    return {"id": gid, "kind": kind, "state": _state(r, gid), "summary": actor.summary() if actor else None}
+    return {
+        "id": gid,
+        "kind": kind,
+        "state": _state(r, gid),
+        "reason": actor.suspended if actor else None,  # why repeated errors suspended it
+        "summary": actor.summary() if actor else None,
+    }
 
 
 def _kind(r: Room, gid: str) -> str:
@@ -66,8 +74,8 @@ async def _keep(request: Request, r: Room, gid: str, kind: str, state: str) -> N
 
 @router.get("")
 async def games(me: Staff, request: Request) -> dict[str, Any]:
-    """Every cash table and Rush pool with its state (playing, paused, closing, store_paused) and what
-    the console changed."""
+    """Every cash table and Rush pool with its state (playing, paused, suspended with its ``reason``,
+    closing, store_paused) and what the console changed."""
     r = room(request)
     stored = {g.id: {"state": g.state, "opened_here": bool(g.spec)} for g in await r.store.games.all()}
     rows = [_row(r, t, "table") for t in sorted(r.tables)] + [_row(r, p, "pool") for p in sorted(r.pools)]
@@ -139,8 +147,19 @@ async def pause(gid: str, me: Admin, request: Request) -> dict[str, Any]:
 
 @router.post("/{gid}/resume")
 async def resume(gid: str, me: Admin, request: Request) -> dict[str, Any]:
-    """Let a paused table deal again."""
-    return await _pause(request, me, gid, False)
+    """Let a paused table deal again, or a table or pool that repeated errors suspended (the reason is
+    in the audit log)."""
+    r = room(request)
+    kind = _kind(r, gid)
+    actor: Any = r.tables.get(gid) or r.pools.get(gid)
+    if actor.suspended is None:
+        return await _pause(request, me, gid, False)
+    before = {"state": _state(r, gid), "reason": actor.suspended}
+    await r.resume_actor(gid)
+    await audited(request, me, f"{kind}.resume", gid, before=before, after={"state": _state(r, gid)})
+    if kind == "table" and gid in r.held:  # (paused by the operator too: that pause ends as well)
+        return await _pause(request, me, gid, False)
+    return _row(r, gid, kind)
 
 
 @router.post("/{gid}/close")

@@ -110,6 +110,21 @@ async def edit(
     return {"tournament": new.summary()}
 
 
+@router.post("/{tid}/resume")
+async def resume(tid: str, me: Admin, request: Request) -> dict[str, Any]:
+    """Resume a tournament that repeated errors suspended (``summary.suspended`` says why); 409 when it
+    is not suspended."""
+    r = room(request)
+    actor = r.tournaments.get(tid)
+    if actor is None:
+        raise fail(404, "unknown_tournament", "no such tournament", tournament=tid)
+    before = {"state": actor.state, "reason": actor.suspended}
+    if not await r.resume_actor(tid):
+        raise fail(409, "not_suspended", "the tournament is not suspended", tournament=tid)
+    await audited(request, me, "tournament.resume", tid, before=before, after={"state": actor.state})
+    return {"tournament": actor.summary()}
+
+
 @router.post("/{tid}/cancel")
 async def cancel(tid: str, me: Admin, request: Request) -> dict[str, Any]:
     """Cancel a tournament that has not started: every entrant gets his buy-in and fee back (to the

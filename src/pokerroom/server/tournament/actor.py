@@ -43,13 +43,13 @@ from pokerroom.server.cash import chat_text, login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
-from pokerroom.server.faults import FaultTolerantActor
+from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.ids import store_id
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
 from pokerroom.server.tournament.money import StepChanges, TournamentBank
 from pokerroom.server.tournament.views import director_summary, tournament_details
-from pokerroom.store import StoredEntry, StoreError, StoreUnavailable
+from pokerroom.store import FenceLost, StoredEntry, StoreError, StoreUnavailable, unavailable
 
 __all__ = ["TournamentActor", "TournamentHost"]
 
@@ -104,6 +104,7 @@ class TournamentActor(FaultTolerantActor):
         self.rush_hands = 0  # hands of its Rush phase
         self.finished_at: datetime | None = None
         self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
+        self._unstored: list[object] | None = None  # a step whose storing failed by a bug (see void)
 
     # ----------------------------------------------------------------------------------- running
 
@@ -116,7 +117,7 @@ class TournamentActor(FaultTolerantActor):
     def next_deadline(self) -> datetime | None:
         if self.pause is not None:
             return self.pause.next_try
-        if self.broken or self.director.status in ("finished", "cancelled"):
+        if self.broken or self.suspended is not None or self.director.status in ("finished", "cancelled"):
             return None
         deadline = self.director.next_deadline(self.clock.now())
         rush = getattr(self.director, "rush", None)
@@ -127,18 +128,31 @@ class TournamentActor(FaultTolerantActor):
     async def tick(self) -> bool:
         if self.pause is not None:
             return await self.try_resume()
-        if self.broken or self.director.status in ("finished", "cancelled"):
+        if self.broken or self.suspended is not None or self.director.status in ("finished", "cancelled"):
             return False
         try:
             out = self.director.tick(self.clock.now())
             if out:
                 await self.process(out)
             return bool(out)
-        except StoreUnavailable:
+        except (StoreUnavailable, HandVoided):
             return True
-        except Exception:
-            self.halt("tick failed")
-            return False
+        except Exception as exc:
+            await self.fail(exc, "the clock")
+            return True
+
+    def live_hands(self) -> list[str]:
+        hands = [t.hand.hand_id for t in self.director.tables.values() if t.hand is not None and t.in_hand]
+        rush = getattr(self.director, "rush", None)
+        if rush is not None:
+            hands += [t.hand.hand_id for t in rush.tables.values() if not t.hand.is_over]
+        return hands
+
+    async def on_unsuspend(self) -> None:
+        step, self._unstored = self._unstored, None
+        if step is not None:  # the step whose storing failed: stored now, or suspended again
+            await self._do_step(step, 0)
+        await self.process(self.director.restart_clocks(self.clock.now()))
 
     # ------------------------------------------------------------------------------ store faults
 
@@ -157,11 +171,29 @@ class TournamentActor(FaultTolerantActor):
             core.broadcast(dict(frame))
 
     async def void(self) -> None:
-        """A tournament's step is one idempotent transaction: it is stored when the store answers, never
-        voided; one the store refuses is a bug."""
-        self.halt("the store refused a tournament step")
+        """A bug met the tournament (docs/tournaments.md, "When the server fails"). Its money and chips
+        move in one stored transaction per step, which cannot be voided: when storing a step failed, the
+        tournament is suspended at once with that step kept, and stored when an operator resumes it.
+        Otherwise every hand in progress at its tables is void: each player has the chips he had when it
+        started (the stored state), and the tables deal on; the watchers get fresh snapshots."""
+        if self._unstored is not None:
+            self.suspend("a step of the tournament could not be stored")
+            return
+        for hand_id in self.live_hands():
+            self.services.seals.done(hand_id)  # a void hand: its deck is never revealed
+        await self.process(self.director.void_hands(self.clock.now()))
+        windows = self._rush_windows()
+        if windows is not None:
+            windows.cores.clear()
+        for table_id in list(self.cores):
+            self._snapshots(table_id)
 
     # ----------------------------------------------------------------------------- registration
+
+    def check_open(self) -> None:
+        """Refuse a request while the store is away or the tournament is suspended (a step it could not
+        store comes first: see void)."""
+        self.check_dealing()
 
     async def register(self, player: str, name: str, *, ticket: bool = False) -> None:
         self.check_open()
@@ -248,12 +280,18 @@ class TournamentActor(FaultTolerantActor):
         now = self.clock.now()
         windows = self._rush_windows()
         if isinstance(item, _Store):
-            if item.changes is None:
-                item.changes = await self.bank.changes_of(item.step, now)
-            await self.bank.store_changes(item.changes)
+            try:
+                if item.changes is None:
+                    item.changes = await self.bank.changes_of(item.step, now)
+                await self.bank.store_changes(item.changes)
+            except Exception as exc:
+                if not unavailable(exc) and not isinstance(exc, FenceLost):
+                    self._unstored = list(step)  # (kept for the operator's resume: see void)
+                raise
         elif windows is not None and self._is_rush(item, windows):
             windows.process([item], now, {}, [x for x in step if not isinstance(x, _Store)])
             if isinstance(item, HandFinished):
+                self.hand_finished()
                 self.rush_hands += 1
                 if self.services.metrics is not None:
                     self.services.metrics.hand(self.kind)
@@ -283,6 +321,7 @@ class TournamentActor(FaultTolerantActor):
             self.services.players.notify(item.player, orjson.dumps(frame).decode())
             self._snapshots(table.tid)
         elif isinstance(item, TableHandEnded):
+            self.hand_finished()
             self._reveal(item.hand_id, item.table_id, [p for p, _ in item.players.values()])
             self.hands_played += 1
             if self.services.metrics is not None:
@@ -486,7 +525,7 @@ class TournamentActor(FaultTolerantActor):
     # ---------------------------------------------------------------------------------- views
 
     def summary(self) -> dict[str, Any]:
-        return director_summary(self.director)
+        return {**director_summary(self.director), "state": self.state, "suspended": self.suspended}
 
     def details(self) -> dict[str, Any]:
         return tournament_details(

@@ -210,7 +210,9 @@ export class Lobby {
         const buyIn = r.freeroll ? t("t.freeroll") : `${fmt(r.buy_in, r.currency)}${r.fee ? " + " + fmt(r.fee, r.currency) : ""}`;
         const action = h("td", {}, h("button", { type: "button", class: "t-info", "data-tournament": id,
           "aria-label": t("lobby.about", { name: r.name || id }), onclick: () => this.app.tournamentDialog.open(id), text: t("lobby.info") }));
-        if (r.status === "registering" || r.status === "announced") {
+        if ((r.status === "registering" || r.status === "announced") && r.state && r.state !== "playing") {
+          action.append(h("span", { class: "paused-label", "data-state": r.state, text: t("lobby.paused") }));
+        } else if (r.status === "registering" || r.status === "announced") {
           // The row says whether we are registered (GET /api/lobby for a logged-in player): only the button
           // that applies, and the other one once it has worked.
           const msg = h("span", { class: "hint" });
@@ -272,8 +274,12 @@ export class Lobby {
         h("td", {}, this.tab === "cash"
           ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": t("lobby.open_name", { name: r.name }),
             onclick: () => this.app.openTable(id), text: open ? t("lobby.show") : t("lobby.open") })
-          : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": t("lobby.join_name", { name: r.name }),
-            onclick: () => this.app.poolDialog.open(r), text: t("lobby.join") }))));
+          : r.state && r.state !== "playing"
+            ? h("span", { class: "paused-label", "data-state": r.state, text: t("lobby.paused") })
+            : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": t("lobby.join_name", { name: r.name }),
+              onclick: () => this.app.poolDialog.open(r), text: t("lobby.join") }),
+          cash && r.state && r.state !== "playing"
+            ? h("span", { class: "paused-label", "data-state": r.state, text: ` ${t("lobby.paused")}` }) : null)));
     }
     table.append(body);
     this.list.append(table);

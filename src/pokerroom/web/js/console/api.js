@@ -29,6 +29,7 @@ export const api = {
   schedule: (fields) => call("POST", `${C}/tournaments`, fields),
   editTournament: (id, fields) => call("PUT", `${C}/tournaments/${enc(id)}`, fields),
   cancelTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/cancel`),
+  resumeTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/resume`),
   promotions: () => call("GET", `${C}/promotions`),
   setPromotions: (fields) => call("PUT", `${C}/promotions`, { fields }),
   report: (name, days) => call("GET", `${C}/reports/${name}?days=${days}`),

@@ -68,8 +68,12 @@ export async function tablesPage(ui) {
     const s = g.summary || {};
     const actions = h("div", { class: "actions" });
     actions.append(h("button", { type: "button", text: "Watch", "data-watch": g.id, onclick: () => watch(g.id) }));
+    if (admin && g.state === "suspended") {
+      actions.append(h("button", { type: "button", text: "Resume", "data-resume": g.id, title: g.reason || "",
+        onclick: () => ui.act(`${g.id} resumed`, () => api.gameAction(g.id, "resume")) }));
+    }
     if (admin) {
-      if (g.kind === "table") {
+      if (g.kind === "table" && g.state !== "suspended") {
         actions.append(
           g.state === "paused"
             ? h("button", { type: "button", text: "Resume", "data-resume": g.id, onclick: () => ui.act(`${g.id} resumed`, () => api.gameAction(g.id, "resume")) })
@@ -105,7 +109,7 @@ export async function tablesPage(ui) {
       h("td", { text: `${s.variant || ""} ${s.betting || ""}` }),
       h("td", { text: s.stakes_label || "" }),
       h("td", { class: "num", text: s.players ?? s.entries ?? "" }),
-      h("td", { class: "game-state", text: g.state }),
+      h("td", { class: "game-state", text: g.reason ? `${g.state}: ${g.reason}` : g.state }),
       h("td", {}, actions),
     );
   });

@@ -87,6 +87,10 @@ export async function tournamentsPage(ui, args) {
         h("tr", {}, ["Id", "Name", "Kind", "Status", "Entrants", "Buy-in", ""].map((t) => h("th", { text: t }))),
         rows.map((t) => {
           const actions = h("div", { class: "actions" }, h("a", { href: `#tournaments/${t.tournament}`, text: "Details" }));
+          if (admin && t.state === "suspended") {
+            actions.append(h("button", { type: "button", text: "Resume", "data-resume": t.tournament, title: t.suspended || "",
+              onclick: () => ui.act(`${t.name} resumed`, () => api.resumeTournament(t.tournament)) }));
+          }
           if (admin && ["announced", "registering"].includes(t.status)) {
             if (!t.entrants && t.kind !== "sng") actions.append(h("button", { type: "button", text: "Edit", "data-edit": t.tournament, onclick: () => page.editTournament(t) }));
             actions.append(
@@ -108,7 +112,7 @@ export async function tournamentsPage(ui, args) {
             h("td", { text: t.tournament }),
             h("td", { text: t.name }),
             h("td", { text: t.kind }),
-            h("td", { class: "t-status", text: t.status }),
+            h("td", { class: "t-status", text: t.suspended ? `${t.status} (suspended: ${t.suspended})` : t.status }),
             h("td", { class: "num", text: t.entrants ?? "" }),
             h("td", { class: "num", text: t.buy_in !== undefined ? `${fmt(t.buy_in)} + ${fmt(t.fee)}` : "" }),
             h("td", {}, actions),
