@@ -3,9 +3,11 @@
 On a private PostgreSQL cluster (tests/pgcluster.py: never the machine's shared one) a live room with bots
 at cash tables and in a Rush pool loses its database: stopped for 15 s, frozen (SIGSTOP) for 30 s, its
 connections terminated. Meanwhile readiness answers 503 and HTTP requests get a JSON 503, never a bare
-500. Within 30 s of the database's return every table deals again, readiness is back, and the ledger
-verifies: no chip is lost, nothing is booked twice. On SQLite the same with a full disk (``PRAGMA
-max_page_count`` lowered under the running room, then raised)."""
+500. Within 30 s of the database's return every table and the pool deal again (each actor's times are
+measured and printed: ``pytest -s``), readiness is back, and the ledger verifies: no chip is lost,
+nothing is booked twice. On SQLite the same with a full disk (``PRAGMA max_page_count`` lowered under the
+running room for 15 s, then raised). On the harness's manual clock: a pool paused at a hand's end deals
+as soon as it resumes, and a pool bot whose join met a fault joins again."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +36,13 @@ from pokerroom.store import Database, Store, verify_ledger
 
 from ..pgcluster import PrivatePostgres, pg_binaries
 from .conftest import LiveServer, serve_room
+from .harness import Harness
 from .wire import Wire
 
 CLOCK = Timing(action=3.0, time_bank=0.0, between_hands=0.05, disconnect_grace=600, sit_out_limit=3600)
 RUSH = RushTiming(action=3.0, reduced_action=3.0, time_bank=0.0, disconnect_grace=600)
 POOL = "rush-holdem-nl-6max"
-BACK_WITHIN = 30.0  # seconds: every table deals again this soon after the database is back
+BACK_WITHIN = 30.0  # seconds: every table and pool deals again this soon after the database is back
 
 
 def settings() -> RoomSettings:
@@ -83,9 +87,34 @@ async def until(check: Callable[[], Any], timeout: float, what: str) -> None:
 
 
 def hands(s: LiveServer) -> dict[str, int]:
+    """Hands finished, by table and pool."""
     out = {t: a.hands_played for t, a in s.room.tables.items()}
     out |= {p: a.hands_played for p, a in s.room.pools.items()}
     return out
+
+
+def dealt(s: LiveServer) -> dict[str, int]:
+    """Hands dealt (started), by table and pool."""
+    out = {t: a.table.hand_count for t, a in s.room.tables.items()}
+    out |= {p: a.pool.hands_dealt for p, a in s.room.pools.items()}
+    return out
+
+
+@dataclass
+class Comeback:
+    """When an actor (table or pool) came back after the database's return, in seconds since then."""
+
+    resumed: float | None = None  # its pause ended (about 0 when it was not paused at the return)
+    dealt: float | None = None  # its first hand dealt since the return
+    two_hands: float | None = None  # the second hand it finished since the return
+
+    def figures(self) -> str:
+        def fmt(x: float | None) -> str:
+            return "-" if x is None else f"{x:5.1f} s"
+
+        return (
+            f"resumed {fmt(self.resumed)}, first new hand {fmt(self.dealt)}, two hands {fmt(self.two_hands)}"
+        )
 
 
 async def ready(s: LiveServer) -> int:
@@ -139,14 +168,42 @@ async def playing(tmp_path: Path, store: Store) -> AsyncIterator[tuple[LiveServe
                 task.cancel()
 
 
-async def deals_again(s: LiveServer, before: dict[str, int], *, faulted: bool = True) -> None:
-    """Every table deals at least two more hands, and the room is ready again."""
+async def deals_again(s: LiveServer, back: float, what: str, *, faulted: bool = True) -> None:
+    """Every table and the pool deal a new hand and finish two more, and the room is ready again; ``back``
+    is the event loop's time of the database's return. Each actor's times are printed and each must be
+    within ``BACK_WITHIN``."""
+    loop = asyncio.get_running_loop()
+    finished, started = hands(s), dealt(s)
+    actors: dict[str, Any] = {**s.room.tables, **s.room.pools}
+    times = {a: Comeback() for a in finished}
 
-    async def back() -> bool:
-        now = hands(s)
-        return all(now[t] >= before[t] + 2 for t in before) and not s.room.paused()
+    def look() -> bool:
+        elapsed = loop.time() - back
+        now_finished, now_started = hands(s), dealt(s)
+        for a, c in times.items():
+            if c.resumed is None and actors[a].pause is None:
+                c.resumed = elapsed
+            if c.dealt is None and now_started[a] > started[a]:
+                c.dealt = elapsed
+            if c.two_hands is None and now_finished[a] >= finished[a] + 2:
+                c.two_hands = elapsed
+        return all(c.dealt is not None and c.two_hands is not None for c in times.values())
 
-    await until(back, BACK_WITHIN, "every table deals again after the database came back")
+    def report() -> str:
+        return "\n".join(f"  {what}: {a:24} {c.figures()}" for a, c in times.items())
+
+    try:
+        while not look() or s.room.paused():  # (sampled often: each time is exact to a few 10 ms)
+            if loop.time() - back > BACK_WITHIN:
+                raise AssertionError(
+                    f"not every table and pool dealt again within {BACK_WITHIN} s:\n{report()}"
+                )
+            await asyncio.sleep(0.02)
+    finally:
+        print(f"\n{what}: seconds from the database's return\n{report()}")
+    for a, c in times.items():
+        assert c.dealt is not None and c.dealt <= BACK_WITHIN, (a, c)
+        assert c.two_hands is not None and c.two_hands <= BACK_WITHIN, (a, c)
     assert await ready(s) == 200
     async with httpx.AsyncClient(timeout=20) as http:
         scraped = (await http.get(f"{s.url}/metrics")).text
@@ -208,7 +265,7 @@ async def test_postgresql_stopped_for_15_seconds(
             await lasting(began, 15)
         finally:
             cluster.start()
-        await deals_again(s, hands(s))
+        await deals_again(s, asyncio.get_running_loop().time(), "postgresql stopped 15 s")
         told(rail)
     assert (await verify_ledger(pg_store.db)).ok
 
@@ -226,7 +283,7 @@ async def test_postgresql_frozen_for_30_seconds(
             await lasting(began, 30)
         finally:
             cluster.thaw()
-        await deals_again(s, hands(s))
+        await deals_again(s, asyncio.get_running_loop().time(), "postgresql frozen 30 s")
         told(rail)
     assert (await verify_ledger(pg_store.db)).ok
 
@@ -239,7 +296,8 @@ async def test_postgresql_terminates_the_rooms_connections(
         for _ in range(3):
             cluster.terminate()
             await asyncio.sleep(0.5)
-        await deals_again(s, hands(s), faulted=False)  # (a lost connection may be replaced unnoticed)
+        back = asyncio.get_running_loop().time()  # (a lost connection may be replaced unnoticed: no fault)
+        await deals_again(s, back, "connections terminated", faulted=False)
         assert all(x[-1] == "playing" for x in rail.statuses.values())  # none left paused
     assert (await verify_ledger(pg_store.db)).ok
 
@@ -279,12 +337,73 @@ async def test_sqlite_with_a_full_disk(tmp_path: Path) -> None:
     async with playing(tmp_path, store) as (s, rail):
         pages = int(store.db._raw_connection().execute("PRAGMA page_count").fetchone()[0])
         undo = _limit_pages(store, pages)
+        began = asyncio.get_running_loop().time()
         try:
             await paused(s)
             await refused_over_http(s, surely=False)
-            await asyncio.sleep(5)
+            await lasting(began, 15)
         finally:
             undo()
-        await deals_again(s, hands(s))
+        await deals_again(s, asyncio.get_running_loop().time(), "sqlite disk full")
         told(rail)
     assert (await verify_ledger(store.db)).ok
+
+
+@pytest.mark.asyncio
+async def test_a_pool_paused_at_a_hands_end_deals_as_soon_as_it_resumes(tmp_path: Path) -> None:
+    """On the room's manual clock (tests/server/harness.py, no wall-clock timing): a pool whose hand's end
+    record failed on the store resumes at its first retry and deals its next hand in that same instant, as
+    a table deals its next hand at its time. Its waiting entries have no deadline of their own, and the
+    pool used to deal only when its loop next woke by itself, a second (mailbox.MAX_WAIT) later."""
+    h = await Harness.open(tmp_path, RoomSettings(pools=(demo_pools(RUSH)[0],)), seed=3)
+    try:
+        journal = h.store.journal
+        real = journal.end_hand
+        armed: list[str] = []
+
+        async def end_hand(hand_id: str, **kw: Any) -> Any:
+            if armed and armed[0] == "armed":
+                armed[0] = hand_id
+                raise ConnectionResetError("the connection to the store was lost")
+            return await real(hand_id, **kw)
+
+        journal.end_hand = end_hand  # type: ignore[method-assign]
+        for i in range(6):
+            await h.pool_bot(f"rusher{i}", POOL, "caller", seed=i)
+        actor = h.room.pools[POOL]
+        await h.run(lambda: actor.hands_played >= 2, seconds=600)
+        armed.append("armed")
+        await h.run(lambda: actor.pause is not None, seconds=600)
+        assert actor.pause is not None and not actor.pool.tables  # (paused at the hand's end)
+        retry, dealt = actor.pause.next_try, actor.pool.hands_dealt
+        await h.run(lambda: actor.pause is None and actor.pool.hands_dealt > dealt, seconds=60)
+        assert h.clock.now() == retry  # resumed at the first retry, and dealt then
+        assert (await journal.hand(armed[0])).status == "ended"  # the failed end record was written
+    finally:
+        await h.close()
+
+
+@pytest.mark.asyncio
+async def test_a_pool_bot_whose_join_met_a_store_fault_joins_again(tmp_path: Path) -> None:
+    """A pool bot whose ``pool_join`` was answered ``store_unavailable`` (its buy-in met a lost connection,
+    or the pool was paused) joins again shortly instead of sitting out for good."""
+    h = await Harness.open(tmp_path, RoomSettings(pools=(demo_pools(RUSH)[0],)), seed=5)
+    try:
+        ledger = h.store.ledger
+        real = ledger.buy_in
+        failed: list[int] = []
+
+        async def buy_in(player_id: int, *args: Any, **kw: Any) -> Any:
+            if not failed:
+                failed.append(player_id)
+                raise ConnectionResetError("the connection to the store was lost")
+            return await real(player_id, *args, **kw)
+
+        ledger.buy_in = buy_in  # type: ignore[method-assign]
+        clients = [await h.pool_bot(f"rejoiner{i}", POOL, "caller", seed=i) for i in range(2)]
+        actor = h.room.pools[POOL]
+        await h.run(lambda: actor.hands_played >= 2, seconds=600, limit=60)
+        assert failed and h.stats.error_codes.get("store_unavailable") == 1
+        assert all(actor.pool.entries_of(str(c.player.id)) for c in clients if c.player is not None)
+    finally:
+        await h.close()

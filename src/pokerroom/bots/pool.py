@@ -1,5 +1,6 @@
 """A bot in a Rush pool: joins with 1-4 entries over the WebSocket protocol, plays each entry's hands,
-quick-folds now and then, and joins again when an entry goes broke (docs/protocol.md, "Rush pools")."""
+quick-folds now and then, and joins again when an entry goes broke, or when its join was refused because
+the room could not reach its store (docs/protocol.md, "Rush pools"; docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from pokerroom.bots.strategies import BotView, Strategy, decide
 __all__ = ["PoolBot"]
 
 log = logging.getLogger("pokerroom.bots")
+
+JOIN_AGAIN = 1.0  # seconds (and up to as much again at random) before a join refused for the store is retried
 
 
 @dataclass
@@ -64,6 +67,7 @@ class PoolBot(BotClient):
         self.entries: dict[int, _EntryState] = {}
         self.quick_folds = 0
         self.moves = 0
+        self._joins: dict[str, int] = {}  # a pool_join's ref -> the entries it asks for, until answered
 
     async def _play(self) -> None:
         while self.running():
@@ -95,6 +99,7 @@ class PoolBot(BotClient):
             if not self.entries:
                 await self._join(self.n_entries)
         elif kind == "pool_joined":
+            self._joins.pop(str(msg.get("ref")), None)
             for n in msg["entries"]:
                 self.entries[n] = _EntryState()
         elif kind == "pool_move":
@@ -119,9 +124,28 @@ class PoolBot(BotClient):
             self.stats.errors += 1
             code = str(msg.get("code"))
             self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+            asked = self._joins.pop(str(msg.get("ref")), None)
+            if asked is not None and code == "store_unavailable" and self.running():
+                # The pool waits for its store (or a booking met the fault): join again shortly, as a
+                # player would, rather than sit out for good.
+                task = asyncio.create_task(self._join_again(asked))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def _join(self, n: int) -> None:
-        await self._send({"type": "pool_join", "pool": self.pool, "entries": n, "buy_in": self.buy_in})
+        self._ref += 1
+        ref = f"{self.name}-join-{self._ref}"
+        self._joins[ref] = n
+        await self._send(
+            {"type": "pool_join", "pool": self.pool, "entries": n, "buy_in": self.buy_in, "ref": ref}
+        )
+
+    async def _join_again(self, asked: int) -> None:
+        await asyncio.sleep(JOIN_AGAIN * (1 + self.rng.random()))
+        missing = min(asked, self.n_entries - len(self.entries))  # (entries it learned of meanwhile count)
+        if missing > 0 and self.running():
+            with contextlib.suppress(Exception):  # (a lost socket: the bot reconnects and joins on welcome)
+                await self._join(missing)
 
     def _on_entry_event(self, msg: dict[str, Any]) -> None:
         e = self.entries.get(msg["entry"])

@@ -82,7 +82,12 @@ class PoolActor(FaultTolerantActor):
 
     async def tick(self) -> bool:
         if self.pause is not None:
-            return await self.try_resume()
+            if not await self.try_resume():
+                return False
+            # Playing again: deal now. Entries waiting for a table have no deadline (a table's next hand
+            # has one), so the loop would sleep its longest wait (mailbox.MAX_WAIT, 1 s) before dealing.
+            await self.tick()
+            return True
         if not self.pool.dealing:
             return False
         try:
