@@ -106,6 +106,7 @@ CODES = {
     "not_a_chip_multiple",
     "invalid_cards",
     "bad_snapshot",
+    "quick_fold_refused",
 }
 PROFILE = settings(
     max_examples=EXAMPLES,
@@ -393,7 +394,11 @@ def illegal_commands(hand: HandState, ref: Referee, rng: random.Random) -> list[
     if isinstance(p, HandComplete):
         seat = rng.choice(hand.order)
         return out + [(c, "hand_over") for c in (Fold(seat), QuickFold(seat), Show(seat), Draw(seat))]
-    out += [(QuickFold(s), "illegal_action") for s in hand.order if not may_quick_fold(ref, s)]
+    out += [(QuickFold(s), "quick_fold_refused") for s in hand.order if not may_quick_fold(ref, s)]
+    # The one statement of the rule (HandState.verify_quick_fold) agrees with the referee for every seat.
+    assert [s for s in hand.order if hand.can_quick_fold(s)] == [
+        s for s in hand.order if may_quick_fold(ref, s)
+    ]
     out.append((QuickFold(rng.choice(_others(hand, hand.order))), "not_your_turn"))
     waiting = hand.waiting_for()
     for seat in rng.sample(_others(hand, waiting), 2):

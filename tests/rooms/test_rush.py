@@ -7,7 +7,18 @@ from datetime import UTC, timedelta
 
 import pytest
 
-from pokerroom.engine import BetDecision, Betting, Call, Check, ConfigError, Fold, RaiseTo, RakeRule, Stakes
+from pokerroom.engine import (
+    BetDecision,
+    Betting,
+    Call,
+    Check,
+    ConfigError,
+    Fold,
+    QuickFoldRefused,
+    RaiseTo,
+    RakeRule,
+    Stakes,
+)
 from pokerroom.engine.events import ActionTaken
 from pokerroom.rooms import HandEvents, HandSettlement, TableError, TurnClock
 from pokerroom.rooms.effects import EarlyExit
@@ -166,7 +177,7 @@ def test_r203_r204_r213_quick_fold_is_hidden_until_the_action_reaches_the_seat()
     events = [e for x in out if isinstance(x, HandEvents) and x.table_id == t.table_id for e in x.events]
     assert not any(isinstance(e, ActionTaken) and e.seat == 5 for e in events)  # R204: not shown yet
     assert p.entries[folder].table != t.table_id  # R213: moved at once (waiting or at a new table)
-    with pytest.raises(TableError):
+    with pytest.raises(QuickFoldRefused):
         p.quick_fold(folder, at(1))  # R203: there is nothing to undo or repeat
     assert t.hand.players[5].quick_folded and not t.hand.players[5].folded
     out = p.act(t.entries[3], Call(3), at(2))

@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pokerroom.engine import BetDecision, Betting, Call, Check, Fold, RaiseTo
-from pokerroom.rooms import TableError
+from pokerroom.engine import BetDecision, Betting, Call, Check, Fold, QuickFoldRefused, RaiseTo
 from pokerroom.rooms.tournament import (
     Finished,
     RushTournamentDirector,
@@ -122,5 +121,6 @@ def test_r215_no_quick_fold_at_the_final_table() -> None:
         d.register(f"p{i}", f"p{i}", T0)
     d.tick(T0)
     assert d.rush is None and len(d.tables) == 1  # nine or fewer from the start: standard mode
-    with pytest.raises(TableError):
+    with pytest.raises(QuickFoldRefused) as refused:
         d.quick_fold("p0", T0)
+    assert refused.value.code == "quick_fold_refused"

@@ -272,7 +272,6 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
 
     from pokerroom.engine import BetDecision
     from pokerroom.rooms.rush import RushPool
-    from pokerroom.rooms.rush_rules import quick_fold_allowed
     from pokerroom.server.pool import PoolActor
     from pokerroom.server.room import Room
 
@@ -299,7 +298,7 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
     hand = t.hand
     pending = hand.pending
     assert isinstance(pending, BetDecision)
-    folder = next(s for s in t.entries if s != pending.seat and quick_fold_allowed(hand, s))
+    folder = next(s for s in t.entries if s != pending.seat and hand.can_quick_fold(s))
     folder_player = t.names[folder][0]
     others = [windows[t.names[s][0]] for s in t.entries if s != folder]
     for w in windows.values():

@@ -30,6 +30,7 @@ from pokerroom.engine.errors import (
     InvalidCards,
     NotAChipMultiple,
     NotYourTurn,
+    QuickFoldRefused,
     RestoreError,
     UnknownVariant,
 )
@@ -88,6 +89,7 @@ __all__ = [
     "Phase",
     "Pot",
     "QuickFold",
+    "QuickFoldRefused",
     "RaiseTo",
     "RakeRule",
     "RestoreError",

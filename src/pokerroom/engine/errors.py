@@ -16,6 +16,7 @@ __all__ = [
     "InvalidCards",
     "NotAChipMultiple",
     "NotYourTurn",
+    "QuickFoldRefused",
     "RestoreError",
     "UnknownVariant",
 ]
@@ -78,6 +79,18 @@ class IllegalAction(EngineError):
         super().__init__(f"seat {seat} may not {action}: {reason}")
         self.seat = seat
         self.action = action
+        self.reason = reason
+
+
+class QuickFoldRefused(EngineError):
+    """A Quick Fold (Rush, RULES.md §8.5) that the hand (or the pool, R202) does not allow now; ``seat``
+    is None when the entry is not in a hand."""
+
+    code = "quick_fold_refused"
+
+    def __init__(self, seat: int | None, reason: str) -> None:
+        super().__init__(f"Quick Fold is not possible now: {reason}")
+        self.seat = seat
         self.reason = reason
 
 

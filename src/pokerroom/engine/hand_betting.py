@@ -11,7 +11,7 @@ from typing import Final
 
 from pokerroom.engine.betting import BetDecision, PlayerState, bet_options
 from pokerroom.engine.commands import BringIn, Call, Check, Command, Fold, RaiseTo, TimeOut
-from pokerroom.engine.errors import AmountOutOfRange, IllegalAction, NotAChipMultiple
+from pokerroom.engine.errors import AmountOutOfRange, IllegalAction, NotAChipMultiple, QuickFoldRefused
 from pokerroom.engine.events import ActionTaken, BetReturned, RoundEnded
 from pokerroom.engine.hand_deal import HandDeal
 from pokerroom.engine.pots import Pot, side_pots
@@ -63,12 +63,34 @@ class HandBetting(HandDeal):
         self._fold(p)
         return True
 
+    def verify_quick_fold(self, seat: int) -> None:
+        """The one statement of who may Quick Fold (RULES.md §8.5, R200, R201): a player still betting in a
+        betting round, not all-in, who faces a real bet he could not check (another player has more chips
+        in front of him; a big blind posted all-in for less is not one) and will be asked to act on
+        (facing only all-in players he has matched, he is never asked: his hand goes to the showdown).
+        Folding then can never bring chips back to him, so his result is final at once. Raises
+        :class:`QuickFoldRefused` saying why not."""
+        p = self.players.get(seat)
+        if p is None:
+            raise QuickFoldRefused(seat, "the seat is not dealt in")
+        if self.phase is not _BETTING:
+            raise QuickFoldRefused(seat, "no betting round is in progress")
+        if p.folded or p.all_in or p.quick_folded:
+            raise QuickFoldRefused(seat, "only a player still betting may quick-fold")
+        if self.to_call(seat) <= 0 or not self.faces_bet(seat) or not self._needs_action(p):
+            raise QuickFoldRefused(seat, "a player who could check may not quick-fold")
+
+    def can_quick_fold(self, seat: int) -> bool:
+        """May ``seat`` Quick Fold now (see :meth:`verify_quick_fold`)?"""
+        try:
+            self.verify_quick_fold(seat)
+        except QuickFoldRefused:
+            return False
+        return True
+
     def _apply_quick_fold(self, seat: int) -> None:
+        self.verify_quick_fold(seat)
         p = self.players[seat]
-        if self.phase is not _BETTING or p.folded or p.all_in or p.quick_folded:
-            raise IllegalAction(seat, "quick fold", "only a player still betting may quick-fold")
-        if not self.faces_bet(seat) or not self._needs_action(p):
-            raise IllegalAction(seat, "quick fold", "a player who could check may not quick-fold")
         if self.to_act == seat:
             self._fold(p)
         else:

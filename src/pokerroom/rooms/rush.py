@@ -21,6 +21,7 @@ from pokerroom.engine import (
     ListDeck,
     NotYourTurn,
     QuickFold,
+    QuickFoldRefused,
     SeatSetup,
     Structure,
     TimeOut,
@@ -37,7 +38,6 @@ from pokerroom.rooms.rush_rules import (
     Waiting,
     form_tables,
     preflop_unraised,
-    quick_fold_allowed,
     seat_order,
 )
 from pokerroom.rooms.view import seat_view, table_state
@@ -162,12 +162,22 @@ class RushPool:
         """Quick Fold is shown only while the pool can fill two full tables (R202)."""
         return self.size >= 2 * self.table_size
 
-    def can_quick_fold(self, entry_id: str) -> bool:
+    def verify_quick_fold(self, entry_id: str) -> None:
+        """May the entry Quick Fold now? The pool's rule (R202: only while it fills two full tables) and
+        the hand's (:meth:`HandState.verify_quick_fold`, R200, R201); raises :class:`QuickFoldRefused`."""
         e = self.entries.get(entry_id)
-        if e is None or e.table is None or e.seat is None or not self.quick_fold_offered():
+        if e is None or e.table is None or e.seat is None or e.table not in self.tables:
+            raise QuickFoldRefused(None, "the entry is not in a hand")
+        if not self.quick_fold_offered():
+            raise QuickFoldRefused(e.seat, "Quick Fold needs a pool that fills two full tables (R202)")
+        self.tables[e.table].hand.verify_quick_fold(e.seat)
+
+    def can_quick_fold(self, entry_id: str) -> bool:
+        try:
+            self.verify_quick_fold(entry_id)
+        except QuickFoldRefused:
             return False
-        t = self.tables[e.table]
-        return quick_fold_allowed(t.hand, e.seat)
+        return True
 
     # ----------------------------------------------------------------------------- entries
 
@@ -274,8 +284,7 @@ class RushPool:
         the old table until the action reaches the seat (R204) and blocks re-seating with the players still
         in that hand (§8.6)."""
         e = self._entry(entry_id)
-        if not self.can_quick_fold(entry_id):
-            raise TableError("Quick Fold is not possible now")
+        self.verify_quick_fold(entry_id)
         assert e.table is not None and e.seat is not None
         t = self.tables[e.table]
         hand = t.hand

@@ -25,7 +25,6 @@ __all__ = [
     "RushTiming",
     "form_tables",
     "preflop_unraised",
-    "quick_fold_allowed",
     "seat_order",
 ]
 
@@ -218,16 +217,3 @@ def preflop_unraised(hand: HandState) -> bool:
     """First betting round and nobody has raised yet (the big blind and limps are not raises)."""
     return hand.phase is Phase.BETTING and hand.street == 0 and 0 not in hand.aggressors
 
-
-def quick_fold_allowed(hand: HandState, seat: int) -> bool:
-    """Quick Fold is allowed in a betting round to a player who is not all-in and faces a bet he could
-    not check: to_call > 0 (RULES.md §8.5, R200, R201) — a real bet (another player has more chips in
-    front of him; a big blind posted all-in for less is not one) that he will be asked to act on (facing
-    only all-in players whom he has matched, a player is never asked: his hand goes to the showdown).
-    Folding then can never bring chips back to him, so his result is final at once."""
-    if hand.is_over or hand.phase is not Phase.BETTING or seat not in hand.players:
-        return False
-    p = hand.players[seat]
-    if p.folded or p.all_in or p.quick_folded:
-        return False
-    return hand.to_call(seat) > 0 and hand.faces_bet(seat) and hand.must_act(seat)

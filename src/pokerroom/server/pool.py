@@ -357,8 +357,6 @@ class PoolActor(FaultTolerantActor):
         player = login_of(conn)
         self.check_open()
         e = self.windows.entry(player, entry)
-        if not self.pool.can_quick_fold(e.entry_id):
-            raise Refused("quick_fold_refused", "Quick Fold is not possible now")
         await self.process(self.pool.quick_fold(e.entry_id, self.clock.now()))
 
     async def act(self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action) -> bool:

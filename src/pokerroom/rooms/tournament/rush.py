@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pokerroom.cards import RandomSource
-from pokerroom.engine import Command, ConfigError
-from pokerroom.rooms.errors import TableError
+from pokerroom.engine import Command, ConfigError, QuickFoldRefused
 from pokerroom.rooms.notices import HandFinished
 from pokerroom.rooms.points import PointsPolicy
 from pokerroom.rooms.rush import RushPool, entry_key
@@ -107,7 +106,7 @@ class RushTournamentDirector(TournamentDirector):
 
     def quick_fold(self, player: str, now: datetime) -> Output:
         if self.rush is None:
-            raise TableError("Quick Fold is played in the Rush phase only (R215)")
+            raise QuickFoldRefused(None, "it is played in the Rush phase only (R215)")
         return self._rush(self.rush.quick_fold(self.entry_of(player), now), now)
 
     def restart_clocks(self, now: datetime) -> Output:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from pokerroom.engine import HandState
+from pokerroom.engine import HandState, QuickFoldRefused
 from pokerroom.engine.events import HandStarted
 from pokerroom.history import DeckProof
 from pokerroom.rooms import HandEvents, HandFinished, TurnClock
@@ -516,10 +516,8 @@ class TournamentActor(FaultTolerantActor):
         self.check_open()
         windows = self._rush_windows()
         if windows is None or not isinstance(self.director, RushTournamentDirector):
-            raise Refused("quick_fold_refused", "Quick Fold is not possible now")
-        e = windows.entry(player, entry)
-        if not windows.pool.can_quick_fold(e.entry_id):
-            raise Refused("quick_fold_refused", "Quick Fold is not possible now")
+            raise QuickFoldRefused(None, "it is played in a Rush tournament's pool phase only (R215)")
+        windows.entry(player, entry)  # (unknown_entry)
         await self.process(self.director.quick_fold(player, self.clock.now()))
 
     # ---------------------------------------------------------------------------------- views
