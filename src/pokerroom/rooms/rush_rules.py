@@ -216,4 +216,3 @@ def seat_order(chosen: Sequence[Waiting], since_bb: Mapping[str, int], rng: Rand
 def preflop_unraised(hand: HandState) -> bool:
     """First betting round and nobody has raised yet (the big blind and limps are not raises)."""
     return hand.phase is Phase.BETTING and hand.street == 0 and 0 not in hand.aggressors
-
