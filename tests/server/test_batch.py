@@ -11,7 +11,6 @@ from pathlib import Path
 import orjson
 import pytest
 import pytest_asyncio
-from starlette.websockets import WebSocket
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
@@ -19,7 +18,7 @@ from pokerroom.server import ws as ws_module
 from pokerroom.server.connection import MAX_BATCH, Connection
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.protocol import PROTOCOL_VERSION
-from pokerroom.server.security import SOCKET_SEND
+from pokerroom.server.uvicorn_direct import UvicornDirect, direct_writer
 
 from .conftest import FAST, LiveServer, live_server
 from .test_frames import validate
@@ -292,20 +291,19 @@ async def test_the_room_writes_to_uvicorn_sockets_directly(
     """Under uvicorn (websockets-sansio) every connection gets the direct writer, and what it writes
     reaches the client as the ASGI send would have sent it."""
     made: list[object] = []
-    real = ws_module._direct
 
-    def spy(ws: WebSocket) -> object:
-        made.append(real(ws))
+    def spy(send: object) -> object:
+        made.append(direct_writer(send))
         return made[-1]
 
-    monkeypatch.setattr(ws_module, "_direct", spy)
+    monkeypatch.setattr(ws_module, "direct_writer", spy)
     wire = await Wire.open(room, await register(room, "carol"))
     await wire.send({"type": "hello", "version": PROTOCOL_VERSION, "batch": True})
     await wire.until(lambda m: m["type"] == "welcome")
     await wire.send({"type": "subscribe", "table": "holdem-nl"})
     await wire.until(lambda m: m["type"] == "snapshot")
     await wire.close()
-    assert made and all(isinstance(d, ws_module._UvicornDirect) for d in made)
+    assert made and all(isinstance(d, UvicornDirect) for d in made)
 
 
 class _FakeTransport:
@@ -352,16 +350,11 @@ class WebSocketsSansIOProtocol:
         return None
 
 
-class _FakeSocket:
-    def __init__(self, proto: WebSocketsSansIOProtocol) -> None:
-        self.scope = {SOCKET_SEND: proto.send}
-
-
 async def test_the_uvicorn_direct_writer_is_ready_only_while_the_socket_is_open_and_not_paused() -> None:
     proto = WebSocketsSansIOProtocol()
     assert isinstance(proto.writable, asyncio.Event)
     proto.writable.set()
-    direct = ws_module._direct(_FakeSocket(proto))  # type: ignore[arg-type]
+    direct = direct_writer(proto.send)
     assert direct is not None
     assert direct.ready()
     direct.write("héllo")
@@ -383,9 +376,9 @@ async def test_a_protocol_without_what_the_direct_writer_reads_gets_the_asgi_sen
     direct writer (the frames go through the ASGI send), not a failed connection."""
     proto = WebSocketsSansIOProtocol()
     proto.writable = object()  # no is_set
-    assert ws_module._direct(_FakeSocket(proto)) is None  # type: ignore[arg-type]
+    assert direct_writer(proto.send) is None
     proto.writable = asyncio.Event()
     del proto.close_sent
-    assert ws_module._direct(_FakeSocket(proto)) is None  # type: ignore[arg-type]
+    assert direct_writer(proto.send) is None
     proto.close_sent = False
-    assert isinstance(ws_module._direct(_FakeSocket(proto)), ws_module._UvicornDirect)  # type: ignore[arg-type]
+    assert isinstance(direct_writer(proto.send), UvicornDirect)

@@ -73,7 +73,8 @@ MAX_BATCH = 256  # frames in one batched message at most
 class DirectWrite(Protocol):
     """A socket that takes a text message at once, without a coroutine: :meth:`ready` says whether
     :meth:`write` can hand one to the transport now (open, accepted, not closing, not paused by flow
-    control). server/ws.py makes one for uvicorn's WebSocket protocol."""
+    control). server/uvicorn_direct.py makes one for uvicorn's WebSocket protocol (server/ws.py asks it
+    for every accepted socket); any other socket has none and gets the ASGI send."""
 
     def ready(self) -> bool: ...
 

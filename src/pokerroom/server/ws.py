@@ -9,21 +9,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
-from websockets.protocol import State
-from websockets.server import ServerProtocol
 
 from pokerroom.server import protocol as p
-from pokerroom.server.connection import Connection, DirectWrite, FloodWindow, TokenBucket
+from pokerroom.server.connection import Connection, FloodWindow, TokenBucket
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.front import Front
 from pokerroom.server.http import COOKIE
 from pokerroom.server.routes import handle, welcome
 from pokerroom.server.security import SOCKET_SEND, SecuritySettings
 from pokerroom.server.sessions import SessionSockets
+from pokerroom.server.uvicorn_direct import direct_writer
 from pokerroom.store import StoreError, unavailable
 
 __all__ = ["websocket_endpoint"]
@@ -54,53 +52,6 @@ def _sender(ws: WebSocket) -> Callable[[str], Awaitable[None]]:
     return send_text
 
 
-class _UvicornDirect:
-    """A direct writer (connection.DirectWrite) on uvicorn's websockets-sansio protocol: what its ASGI
-    send does for a text message (frame it, write it to the transport), without the coroutine (made by
-    :func:`_direct`)."""
-
-    __slots__ = ("_closing", "_data", "_frame", "_writable", "_write", "proto")
-
-    def __init__(self, proto: Any) -> None:
-        self.proto = proto
-        # (bound once: these are looked up for every message; the socket keeps them for its life)
-        self._writable = proto.writable.is_set
-        self._closing = proto.transport.is_closing
-        self._frame = proto.conn.send_text
-        self._data = proto.conn.data_to_send
-        self._write = proto.transport.write
-
-    def ready(self) -> bool:
-        """Open and not paused. (Accepted, with no HTTP answer instead: checked when it was made. A
-        connection the client began to close makes :meth:`write` raise, as the ASGI send would.)"""
-        p = self.proto
-        return not p.close_sent and not p.disconnected and self._writable() and not self._closing()
-
-    def write(self, text: str) -> None:
-        self._frame(text.encode())
-        self._write(b"".join(self._data()))
-
-
-def _direct(ws: WebSocket) -> DirectWrite | None:
-    """The direct writer for this accepted socket, when the server is uvicorn's websockets-sansio
-    protocol with every attribute the writer reads (another uvicorn's class of that name, lacking one,
-    gets the ASGI send as before, not a failed connection)."""
-    send = ws.scope.get(SOCKET_SEND)
-    proto: Any = getattr(send, "__self__", None)
-    if type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
-        return None
-    try:
-        if not proto.handshake_complete or proto.initial_response is not None:
-            return None
-        if proto.close_sent or proto.disconnected:
-            return None
-        if not isinstance(proto.conn, ServerProtocol) or proto.conn.state is not State.OPEN:
-            return None
-        return _UvicornDirect(proto)
-    except AttributeError:
-        return None
-
-
 async def websocket_endpoint(ws: WebSocket) -> None:
     """Authentication: the ``pokerroom_token`` cookie at connect, or a ``hello`` frame with the token;
     never the URL (it lands in logs: a ``?token=`` is refused with ``token_in_url`` and not used). The
@@ -111,7 +62,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     sessions: SessionSockets = ws.app.state.sessions
     clock = security.clock
     await ws.accept()
-    conn = Connection(_sender(ws), lambda code: ws.close(code), direct=_direct(ws))
+    # frames straight to the socket under uvicorn (uvicorn_direct.py), else through the ASGI send
+    direct = direct_writer(ws.scope.get(SOCKET_SEND))
+    conn = Connection(_sender(ws), lambda code: ws.close(code), direct=direct)
     conn.messages = TokenBucket(front.settings.message_rate, front.settings.message_burst, stamp=clock())
     conn.start()
     if not await _log_in(front, sessions, conn, ws.cookies.get(COOKIE)):

@@ -1,0 +1,99 @@
+"""Frames straight to uvicorn's socket: the one module of the server that knows uvicorn's internals.
+
+A frame for a client normally goes through the ASGI send (``websocket.send``): a coroutine, and under the
+connection's writer task a wake-up and a task step, for every message. :class:`UvicornDirect` does what
+uvicorn's own send does for a text message (frame it with the socket's websockets protocol, write the
+bytes to the transport) in a plain call: connection.py's ``DirectWrite``, written at the end of the
+loop's step (docs/server-speed.md, item 16). :func:`direct_writer` gives one for an accepted socket
+whose protocol has everything it reads, and None for any other (another server, another of uvicorn's
+WebSocket protocols, a uvicorn whose protocol changed): the connection then sends through the ASGI send,
+as it always can.
+
+What it reads, all on the protocol object the ASGI send is bound to (``send.__self__``, a class named
+``WebSocketsSansIOProtocol``: ``uvicorn.protocols.websockets.websockets_sansio_impl``, which uvicorn's
+default ``ws="auto"`` picks when websockets is installed; the send itself is its method ``send``):
+
+- Once per socket, in :func:`direct_writer`: ``handshake_complete`` (the app accepted, or answered
+  otherwise) and ``initial_response`` (None: it did not answer with an HTTP response instead),
+  ``close_sent`` and ``disconnected`` (not closed yet), ``conn`` (a ``websockets.server.ServerProtocol``)
+  and its ``state`` (``State.OPEN``).
+- Bound once per socket: ``writable.is_set`` (the ``asyncio.Event`` that the protocol's
+  ``pause_writing`` / ``resume_writing`` clear and set: flow control), ``transport.is_closing``,
+  ``conn.send_text`` (frames a message, compressed when permessage-deflate was agreed),
+  ``conn.data_to_send`` (the framed bytes) and ``transport.write``. uvicorn sets ``writable`` and
+  ``conn`` when it makes the protocol and ``transport`` when the connection is made, and never replaces
+  them, so the bound methods hold for the socket's life. (Bound: a message looks none of them up; the
+  writer is on the server's hottest path.)
+- For every message, in :meth:`UvicornDirect.ready`: ``close_sent`` (the app sent its close) and
+  ``disconnected`` (the connection was lost).
+
+These are what uvicorn's ``send`` reads for a ``websocket.send`` text message: it waits for
+``writable``, raises when ``disconnected``, sends only while ``not close_sent and initial_response is
+None``, and then calls ``conn.send_text(text.encode())`` and ``transport.write(b"".join(
+conn.data_to_send()))``. The direct writer does not wait: :meth:`~UvicornDirect.ready` is False (and the
+connection's writer task sends through the ASGI send, which waits) while the socket is paused, closed or
+closing.
+
+Tested with uvicorn 0.53.0, 0.54.0 and 0.55.0 (their websockets-sansio protocols have all of the above,
+used as described) on websockets 17.4; ``pyproject.toml`` pins uvicorn to ``>=0.53,<0.56``. Before
+widening the pin, read the new version's ``websockets_sansio_impl.py`` for these names and run
+tests/server/test_uvicorn_direct.py, which runs a real uvicorn and checks that the direct path and the
+ASGI path put the same bytes on the wire, and that a protocol lacking what the writer reads gets the
+ASGI send.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+__all__ = ["UvicornDirect", "direct_writer"]
+
+
+class UvicornDirect:
+    """A direct writer (connection.DirectWrite) on uvicorn's websockets-sansio protocol: what its ASGI
+    send does for a text message (frame it, write it to the transport), without the coroutine (made by
+    :func:`direct_writer`)."""
+
+    __slots__ = ("_closing", "_data", "_frame", "_writable", "_write", "proto")
+
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+        # (bound once: these are looked up for every message; the socket keeps them for its life)
+        self._writable = proto.writable.is_set
+        self._closing = proto.transport.is_closing
+        self._frame = proto.conn.send_text
+        self._data = proto.conn.data_to_send
+        self._write = proto.transport.write
+
+    def ready(self) -> bool:
+        """Open and not paused. (Accepted, with no HTTP answer instead: checked when it was made. A
+        connection the client began to close makes :meth:`write` raise, as the ASGI send would.)"""
+        p = self.proto
+        return not p.close_sent and not p.disconnected and self._writable() and not self._closing()
+
+    def write(self, text: str) -> None:
+        self._frame(text.encode())
+        self._write(b"".join(self._data()))
+
+
+def direct_writer(send: object) -> UvicornDirect | None:
+    """The direct writer for the accepted socket behind ``send`` (the server's ASGI send, as the security
+    middleware kept it), when the server is uvicorn's websockets-sansio protocol with every attribute the
+    writer reads; else None, and the connection sends through the ASGI send (another uvicorn's class of
+    that name, lacking one, gets the ASGI send as before, not a failed connection)."""
+    proto: Any = getattr(send, "__self__", None)
+    if type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
+        return None
+    try:
+        if not proto.handshake_complete or proto.initial_response is not None:
+            return None
+        if proto.close_sent or proto.disconnected:
+            return None
+        if not isinstance(proto.conn, ServerProtocol) or proto.conn.state is not State.OPEN:
+            return None
+        return UvicornDirect(proto)
+    except AttributeError:
+        return None
