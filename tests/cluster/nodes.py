@@ -251,10 +251,10 @@ class NatsServer:
     def start(self) -> None:
         binary = self.binary()
         assert binary is not None
-        log = (self.directory / "nats.log").open("ab")
-        self.proc = subprocess.Popen(
-            [binary, "-a", "127.0.0.1", "-p", str(self.port)], stdout=log, stderr=subprocess.STDOUT
-        )
+        with (self.directory / "nats.log").open("ab") as log:  # (the server writes to its own copy)
+            self.proc = subprocess.Popen(
+                [binary, "-a", "127.0.0.1", "-p", str(self.port)], stdout=log, stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + 30
         while not _port_open("127.0.0.1", self.port):
             if time.monotonic() > deadline:

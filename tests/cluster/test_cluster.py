@@ -224,6 +224,8 @@ async def test_a_killed_host_s_tables_deal_again_on_the_other_host(tmp_path: Pat
             assert all("-f" in h and not h.endswith("-f1-1") for h in watcher.hands_started(table, killed))
             statuses = watcher.statuses(table, killed)
             assert "paused" in statuses, (table, statuses)
+        for table in tables:  # every "moving" notice numbered after the table's frames (issue 33)
+            assert watcher.stale_notices(table) == [], table
         lobby = await _lobby(g1.url)
         assert sorted(t["table"] for t in lobby["tables"]) == sorted(tables)
         assert [p["pool"] for p in lobby["pools"]] == ["rush-e"]

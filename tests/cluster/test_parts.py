@@ -1,4 +1,4 @@
-"""The cluster's parts without processes: the frame batches between hosts and gateways, the gateways'
+"""The cluster's parts without processes: the outbox of frames between hosts and gateways, the gateways'
 directory of hosts, which connections a host drops when a gateway lists its own, which gateways a host
 counts as silent, and a gateway subscribing its watchers again when a host no longer knows it."""
 
@@ -6,29 +6,26 @@ from __future__ import annotations
 
 import asyncio
 from types import SimpleNamespace
-from typing import Any
 
-import orjson
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from pokerroom.server.cluster.directory import HOST_SILENCE, Directory
 from pokerroom.server.cluster.gateway import Gateway
 from pokerroom.server.cluster.host import GATEWAY_SILENCE, silent_gateways, unlisted
-from pokerroom.server.cluster.remote import Outbox, decode_batch, encode_batch
-from pokerroom.server.cluster.subjects import Subjects
-
-frame_text = st.dictionaries(st.text(max_size=8), st.text(max_size=20), max_size=4).map(
-    lambda d: orjson.dumps(d).decode()
+from pokerroom.server.cluster.messages import (
+    ClientAnswer,
+    ClientRequest,
+    DirectoryNews,
+    FrameBatch,
+    FrameItem,
+    Listed,
+    Message,
+    PresenceList,
+    PresenceSync,
+    decode,
 )
-conn_ids = st.lists(st.integers(1, 10_000).map(str), min_size=1, max_size=5)
-
-
-@given(st.lists(st.tuples(frame_text, conn_ids), min_size=1, max_size=20))
-def test_a_batch_decodes_to_what_was_encoded(groups: list[tuple[str, list[str]]]) -> None:
-    # JSON escapes control characters, so neither separator can occur in a frame
-    assert decode_batch(encode_batch(groups)) == groups
+from pokerroom.server.cluster.remote import Outbox
+from pokerroom.server.cluster.subjects import Subjects
 
 
 @pytest.mark.asyncio
@@ -39,23 +36,28 @@ async def test_the_outbox_sends_one_message_per_tick_and_a_broadcast_once() -> N
         sent.append(data)
 
     box = Outbox(send)
-    broadcast = '{"type":"event","seq":1}'
+    broadcast = '{"type":"event","table":"a","seq":1,"hand_id":"a-1","event":{}}'
     for cid in ("1", "2", "3"):
         box.put(cid, broadcast)  # the same text to three watchers
-    box.put("2", '{"type":"turn","decision":{}}')  # one viewer's own frame
+    turn = '{"type":"turn","decision":{}}'
+    box.put("2", turn)  # one viewer's own frame
     while not sent:
         await asyncio.sleep(0)
     assert len(sent) == 1
-    assert decode_batch(sent[0]) == [(broadcast, ["1", "2", "3"]), ('{"type":"turn","decision":{}}', ["2"])]
-    box.put("1", '{"type":"event","seq":2}')
+    assert FrameBatch.decode(sent[0]).items == (
+        FrameItem(broadcast, ("1", "2", "3"), "event", "a", 1),  # with its headers
+        FrameItem(turn, ("2",), "turn", None, None),
+    )
+    box.put("1", '{"type":"table_closed","table":"a","seq":2,"reason":"closed","moved_to":null}')
     while len(sent) < 2:
         await asyncio.sleep(0)
-    assert decode_batch(sent[1]) == [('{"type":"event","seq":2}', ["1"])]
+    (closed,) = FrameBatch.decode(sent[1]).items
+    assert (closed.type, closed.table, closed.seq, closed.conns) == ("table_closed", "a", 2, ("1",))
 
 
-def _heard(host: str, res: dict[str, int], tables: dict[str, str], rows: list[str]) -> dict[str, object]:
-    lobby = {"tables": [{"table": t} for t in rows], "pools": [], "tournaments": {}}
-    return {"h": host, "res": res, "tables": tables, "pools": {}, "tournaments": {}, "lobby": lobby}
+def _heard(host: str, res: dict[str, int], tables: dict[str, str], rows: list[str]) -> DirectoryNews:
+    lobby = tuple({"table": t} for t in rows)
+    return DirectoryNews(host, res, tables, {}, {}, lobby_tables=lobby)
 
 
 H1_BOTH = _heard("h1", {"table:a": 1, "table:b": 1}, {"a": "table:a", "b": "table:b"}, ["a", "b"])
@@ -131,15 +133,15 @@ class _Bus:
     """The part of :class:`~pokerroom.server.cluster.bus.Bus` a gateway's presence answer uses."""
 
     def __init__(self) -> None:
-        self.published: list[tuple[str, dict[str, Any]]] = []
-        self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.published: list[tuple[str, Message]] = []
+        self.requests: list[tuple[str, Message]] = []
 
     async def publish(self, subject: str, payload: bytes, reply: str = "") -> None:
-        self.published.append((subject, orjson.loads(payload)))
+        self.published.append((subject, decode(payload, PresenceList)))
 
     async def request(self, subject: str, payload: bytes, timeout: float = 5.0) -> bytes:
-        self.requests.append((subject, orjson.loads(payload)))
-        return orjson.dumps({"tables": ["a"]})
+        self.requests.append((subject, decode(payload, ClientRequest)))
+        return ClientAnswer(("a",)).encode()
 
 
 class _Conn:
@@ -166,17 +168,12 @@ async def test_a_gateway_a_host_no_longer_knows_subscribes_its_watchers_there_ag
     conn = _Conn()
     cid = gw._cid(conn)  # type: ignore[arg-type]
     gw.watching[cid] = {"table:a": {"a"}}
-    sync = {"h": "h1"} if asked_for is None else {"h": "h1", "for": asked_for}
-    await gw._sync(SimpleNamespace(data=orjson.dumps(sync)))  # type: ignore[arg-type]
+    sync = PresenceSync("h1", asked_for)
+    await gw._sync(SimpleNamespace(data=sync.encode()))  # type: ignore[arg-type]
     while gw._background:
         await asyncio.sleep(0)
-    assert bus.published == [
-        (subjects.presence, {"g": "g1", "e": "full", "conns": [[cid, "7", "ann"]], "last": int(cid)})
-    ]
-    again = [
-        (
-            subjects.resource("table:a"),
-            {"g": "g1", "c": cid, "p": "7", "n": "ann", "m": '{"type":"subscribe","table":"a"}'},
-        )
-    ]
+    assert bus.published == [(subjects.presence, PresenceList("g1", (Listed(cid, "7", "ann"),), int(cid)))]
+    subscribe = '{"type":"subscribe","table":"a"}'
+    again = [(subjects.resource("table:a"), ClientRequest("g1", cid, "7", "ann", subscribe))]
     assert bus.requests == (again if asked_for == "g1" else [])
+    assert gw.watching[cid] == {"table:a": {"a"}}

@@ -68,6 +68,20 @@ class Watcher:
             if t >= since and f.get("type") == "table_status" and f.get("table") == table
         ]
 
+    def stale_notices(self, table: str) -> list[tuple[int, int]]:
+        """The gateway's "paused" notices of ``table`` whose ``seq`` is not above the number of the table's
+        frame before it (a browser drops those as old): (the frame's seq, the notice's)."""
+        out: list[tuple[int, int]] = []
+        last: int | None = None
+        for _, f in self.frames:
+            if f.get("table") != table or not isinstance(f.get("seq"), int):
+                continue
+            if f["type"] == "table_status" and f.get("status") == "paused" and last is not None:
+                if f["seq"] <= last:
+                    out.append((last, f["seq"]))
+            last = f["seq"]
+        return out
+
     def leaks(self) -> list[str]:
         return [x for _, f in self.frames for x in hidden_cards_shown(f, None)]
 

@@ -16,7 +16,8 @@ import orjson
 from pydantic import BaseModel
 
 from pokerroom.engine import EngineError
-from pokerroom.history import DeckProof, HistoryError, Verdict, read_phh, verify_hand
+from pokerroom.history import HistoryError, Verdict, read_phh, verify_hand
+from pokerroom.server import last_hand
 from pokerroom.server import protocol as p
 from pokerroom.server.cash import CashActor, login_of
 from pokerroom.server.connection import Connection
@@ -227,45 +228,7 @@ async def _pool(room: Room, conn: Connection, msg: Any, ref: str | None) -> None
 
 
 def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
-    player = login_of(conn)
-    if msg.hand_id is None:
-        hands = [
-            {
-                "hand_id": h.hand_id,
-                "table": h.table_name,
-                "started_at": h.started_at.isoformat(),
-                "variant": h.variant,
-                "seat": h.seat_of(player),
-            }
-            for h in room.last_hands.hands(player)
-        ]
-        _send(conn, {"type": "last_hands", "hands": hands})
-        return
-    record = room.last_hands.get(player, msg.hand_id)
-    if record is None:
-        raise Refused(
-            "unknown_hand", "that hand is not among your last 50 hands of this session", hand_id=msg.hand_id
-        )
-    seat = record.seat_of(player)
-    _send(
-        conn,
-        {
-            "type": "last_hand",
-            "hand_id": record.hand_id,
-            "table": record.table_name,
-            "seat": seat,
-            "players": {str(s): name for s, (_, name) in record.players.items()},
-            "events": [e.to_dict() for e in record.events_for(seat)],
-            "proof": _proof(record.proof) if seat is not None else None,
-        },
-    )
-
-
-def _proof(proof: DeckProof | None) -> dict[str, str] | None:
-    """A hand's deck proof for a player dealt in (docs/fairness.md)."""
-    if proof is None:
-        return None
-    return {"commitment": proof.commitment, "salt": proof.salt, "deck": proof.deck}
+    _send(conn, last_hand.answer(room.last_hands, login_of(conn), msg.hand_id))
 
 
 async def verify_own_hand(store: Store, conn: Connection, msg: p.VerifyHand, ref: str | None) -> None:

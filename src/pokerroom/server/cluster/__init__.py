@@ -3,7 +3,8 @@ the actors, NATS carries everything between them, PostgreSQL stays the ledger of
 leases that say which host runs each table.
 
 - :mod:`.subjects`: the NATS subjects, written down in one place.
-- :mod:`.bus`: the NATS connection (reconnects by itself) and its encodings.
+- :mod:`.messages`: every message on the bus, typed (encoded and decoded in one place).
+- :mod:`.bus`: the NATS connection (reconnects by itself).
 - :mod:`.remote`: a gateway's connection as a host sees it, and the per-gateway outbox of frames.
 - :mod:`.adopt`: taking over a table, pool or tournament: recover it, restore its seats.
 - :mod:`.placement`: leases taken, renewed, lost and handed over.

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+from pokerroom.server.cluster.messages import DirectoryNews
 
 __all__ = ["HOST_SILENCE", "Directory", "Owner"]
 
@@ -24,7 +26,7 @@ class Owner:
 @dataclass
 class _Heard:
     at: float
-    data: dict[str, Any] = field(default_factory=dict)
+    news: DirectoryNews
 
 
 class Directory:
@@ -36,12 +38,12 @@ class Directory:
         self.pools: dict[str, str] = {}
         self.tournaments: dict[str, str] = {}
 
-    def heard(self, data: dict[str, Any]) -> tuple[set[str], set[str]]:
+    def heard(self, news: DirectoryNews) -> tuple[set[str], set[str]]:
         """A host's directory message; returns (resources whose owner changed or that appeared, resources
         this host no longer runs)."""
-        host = data["h"]
+        host = news.host
         before = {r for r, o in self.owners.items() if o.host == host}
-        self.hosts[host] = _Heard(self.clock(), data)
+        self.hosts[host] = _Heard(self.clock(), news)
         return self._rebuild(before, host)
 
     def expire(self) -> set[str]:
@@ -60,14 +62,14 @@ class Directory:
         old = dict(self.owners)
         self.owners, self.tables, self.pools, self.tournaments = {}, {}, {}, {}
         for h, heard in sorted(self.hosts.items(), key=lambda kv: kv[1].at):
-            d = heard.data
-            for resource, fence in d.get("res", {}).items():
+            news = heard.news
+            for resource, fence in news.fences.items():
                 current = self.owners.get(resource)
                 if current is None or fence >= current.fence:  # the newest fence wins
-                    self.owners[resource] = Owner(h, int(fence))
-            self.tables.update(d.get("tables", {}))
-            self.pools.update(d.get("pools", {}))
-            self.tournaments.update(d.get("tournaments", {}))
+                    self.owners[resource] = Owner(h, fence)
+            self.tables.update(news.tables)
+            self.pools.update(news.pools)
+            self.tournaments.update(news.tournaments)
         changed = {r for r, o in self.owners.items() if old.get(r) != o}
         gone = {r for r in before if r not in self.owners or self.owners[r].host != host}
         return changed, gone
@@ -89,11 +91,15 @@ class Directory:
     def lobby_rows(self, part: str) -> list[dict[str, Any]]:
         """The lobby rows of ``part`` (``tables`` or ``pools``), each from the host that holds it now (a
         host that lost a table to another may still list it until it is heard again or goes silent)."""
-        key, ids = ("table", "tables") if part == "tables" else ("pool", "pools")
         rows: list[dict[str, Any]] = []
         for host, heard in self.hosts.items():
-            mine = heard.data.get(ids, {})
-            for row in heard.data.get("lobby", {}).get(part, []):
+            news = heard.news
+            key, mine, lobby = (
+                ("table", news.tables, news.lobby_tables)
+                if part == "tables"
+                else ("pool", news.pools, news.lobby_pools)
+            )
+            for row in lobby:
                 owner = self.owners.get(mine.get(row[key], ""))
                 if owner is not None and owner.host == host:
                     rows.append(row)
@@ -103,8 +109,8 @@ class Directory:
         groups: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
         seen: set[str] = set()
         for heard in self.hosts.values():
-            for group, rows in heard.data.get("lobby", {}).get("tournaments", {}).items():
-                for row in rows:
+            for group, listed in heard.news.lobby_tournaments.items():
+                for row in listed:
                     if row["tournament"] not in seen:
                         seen.add(row["tournament"])
                         groups.setdefault(group, []).append(row)
@@ -116,15 +122,15 @@ class Directory:
     def paused(self) -> list[str]:
         out: list[str] = []
         for heard in self.hosts.values():
-            out += heard.data.get("paused", [])
+            out += heard.news.paused
         return sorted(out)
 
     def stopped(self) -> list[str]:
         """The hosts' actors suspended by repeated errors (or halted), each with its reason."""
         out: list[str] = []
         for heard in self.hosts.values():
-            out += heard.data.get("stopped", [])
+            out += heard.news.stopped
         return sorted(out)
 
     def online(self) -> int:
-        return max((heard.data.get("online", 0) for heard in self.hosts.values()), default=0)
+        return max((heard.news.online for heard in self.hosts.values()), default=0)

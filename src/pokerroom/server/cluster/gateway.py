@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,11 +24,35 @@ from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server import protocol as p
 from pokerroom.server.cluster.bus import Bus, BusUnavailable, Msg
 from pokerroom.server.cluster.directory import Directory
-from pokerroom.server.cluster.remote import decode_batch
+from pokerroom.server.cluster.messages import (
+    Answer,
+    BadMessage,
+    ClientAnswer,
+    ClientRequest,
+    DirectoryNews,
+    FrameBatch,
+    GatewayBeat,
+    LastHandsAnswer,
+    LastHandsQuestion,
+    Listed,
+    Message,
+    NewTournament,
+    PlayerFrame,
+    PoolQuestion,
+    PresenceDown,
+    PresenceList,
+    PresenceSync,
+    PresenceUp,
+    TableQuestion,
+    TournamentAction,
+    TournamentQuestion,
+    receive,
+)
 from pokerroom.server.cluster.subjects import Subjects
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import player_key
+from pokerroom.server.last_hand import merged_list_frame, unknown_hand
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.room import RoomSettings
 from pokerroom.server.routes import verify_own_hand, welcome
@@ -40,8 +63,6 @@ __all__ = ["Gateway"]
 log = logging.getLogger("pokerroom.cluster")
 
 MOVING = "the table is moving to another host"
-_TABLE = re.compile(r'"table":"([^"]*)"')
-_SEQ = re.compile(r'"seq":(\d+)')
 BEAT = 2.0  # seconds between a gateway's heartbeats
 
 
@@ -88,7 +109,7 @@ class Gateway:
 
     async def _beating(self) -> None:
         while True:
-            await self.bus.publish(self.subjects.gateway_beat, orjson.dumps({"g": self.id}))
+            await self.bus.publish(self.subjects.gateway_beat, GatewayBeat(self.id).encode())
             for resource in self.directory.expire():
                 self._moving(resource)
             await asyncio.sleep(BEAT)
@@ -110,8 +131,8 @@ class Gateway:
         conn.player = player_key(player.id)
         conn.name = player.name
         cid = self._cid(conn)
-        msg = {"g": self.id, "c": cid, "e": "up", "p": conn.player, "n": conn.name}
-        asyncio.get_running_loop().create_task(self.bus.publish(self.subjects.presence, orjson.dumps(msg)))
+        up = PresenceUp(self.id, cid, conn.player, conn.name).encode()
+        asyncio.get_running_loop().create_task(self.bus.publish(self.subjects.presence, up))
 
     async def detach(self, conn: Connection) -> None:
         cid = self.ids.pop(conn, None)
@@ -119,17 +140,19 @@ class Gateway:
             return
         self.conns.pop(cid, None)
         self.watching.pop(cid, None)
-        await self.bus.publish(self.subjects.presence, orjson.dumps({"g": self.id, "c": cid, "e": "down"}))
+        await self.bus.publish(self.subjects.presence, PresenceDown(self.id, cid).encode())
 
     async def _sync(self, msg: Msg) -> None:
         # Every connection a host may know (watchers too), and the last id given: a host drops only the
         # unlisted connections it learnt of before this list was made (a newer one is not in it yet).
-        conns = [[cid, c.player, c.name] for cid, c in self.conns.items()]
-        payload = {"g": self.id, "e": "full", "conns": conns, "last": self._next}
-        await self.bus.publish(self.subjects.presence, orjson.dumps(payload))
-        data = orjson.loads(msg.data)
-        if data.get("for") == self.id:  # that host did not know this gateway: maybe it dropped us
-            task = asyncio.get_running_loop().create_task(self._resubscribe_host(str(data.get("h"))))
+        sync = receive(msg.data, PresenceSync, where=self.subjects.presence_sync)
+        if sync is None:
+            return
+        conns = tuple(Listed(cid, c.player, c.name) for cid, c in self.conns.items())
+        listing = PresenceList(self.id, conns, self._next)
+        await self.bus.publish(self.subjects.presence, listing.encode())
+        if sync.for_gateway == self.id:  # that host did not know this gateway: maybe it dropped us
+            task = asyncio.get_running_loop().create_task(self._resubscribe_host(sync.host))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
@@ -142,38 +165,44 @@ class Gateway:
     # ------------------------------------------------------------------------------ frames in
 
     async def _frames(self, msg: Msg) -> None:
-        for text, cids in decode_batch(msg.data):
-            head = text[:160]
-            if '"seq":' in head:
-                t, s = _TABLE.search(head), _SEQ.search(head)
-                if t is not None and s is not None:
-                    self.seq[t.group(1)] = int(s.group(1))
-            closed = head.startswith('{"type":"table_closed"')
-            for cid in cids:
+        """A host's frames for this gateway's connections: each item's headers say its table, number and
+        type; its text goes to the browsers as it is, never read here."""
+        try:
+            batch = FrameBatch.decode(msg.data)
+        except BadMessage as exc:
+            log.warning("dropped a bad frame batch on %s: %s", self.subjects.gateway(self.id), exc)
+            return
+        for item in batch.items:
+            if item.table is not None and item.seq is not None:
+                self.seq[item.table] = item.seq
+            closed = item.table if item.type == "table_closed" else None
+            for cid in item.conns:
                 conn = self.conns.get(cid)
                 if conn is not None:
-                    conn.send(text)
-                    if closed:
-                        self._unwatch(cid, text)
+                    conn.send(item.text)
+                    if closed is not None:
+                        self._unwatch(cid, closed)
 
-    def _unwatch(self, cid: str, text: str) -> None:
-        table = orjson.loads(text)["table"]
+    def _unwatch(self, cid: str, table: str) -> None:
         for tables in self.watching.get(cid, {}).values():
             tables.discard(table)
 
     async def _player_frame(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
+        frame = receive(msg.data, PlayerFrame, where=self.subjects.player)
+        if frame is None:
+            return
         for conn in list(self.ids):
-            if conn.player == data["p"]:
-                conn.send(data["t"])
+            if conn.player == frame.player:
+                conn.send(frame.text)
 
     # --------------------------------------------------------------------------- the directory
 
     async def _directory(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
-        changed, gone = self.directory.heard(data)
-        self.known |= set(data.get("tables", {})) | set(data.get("pools", {}))
-        self.known |= set(data.get("tournaments", {}))
+        news = receive(msg.data, DirectoryNews, where=self.subjects.directory)
+        if news is None:
+            return
+        changed, gone = self.directory.heard(news)
+        self.known |= set(news.tables) | set(news.pools) | set(news.tournaments)
         for resource in gone:
             self._moving(resource)
         for resource in changed:
@@ -208,9 +237,11 @@ class Gateway:
     async def _forward(self, conn: Connection, resource: str, msg: dict[str, Any] | str) -> None:
         cid = self._cid(conn)
         text = msg if isinstance(msg, str) else orjson.dumps(msg).decode()
-        payload = {"g": self.id, "c": cid, "p": conn.player, "n": conn.name, "m": text}
-        answer = orjson.loads(await self.bus.request(self.subjects.resource(resource), orjson.dumps(payload)))
-        self.watching.setdefault(cid, {})[resource] = set(answer.get("tables", ()))
+        request = ClientRequest(self.id, cid, conn.player, conn.name, text)
+        subject = self.subjects.resource(resource)
+        answer = receive(await self.bus.request(subject, request.encode()), ClientAnswer, where=subject)
+        if answer is not None:
+            self.watching.setdefault(cid, {})[resource] = set(answer.tables)
 
     def _resource(self, msg: BaseModel) -> str:
         d = self.directory
@@ -261,38 +292,31 @@ class Gateway:
     async def _last_hands(self, conn: Connection, msg: p.LastHands) -> None:
         if conn.player is None:
             raise Refused("login_required", "log in first")
-        ask = {"q": "last_hands", "player": conn.player, "hand_id": msg.hand_id}
-        answers = [
-            orjson.loads(a)["a"]
-            for a in await self.bus.gather(
-                self.subjects.ask, orjson.dumps(ask), expect=len(self.directory.alive())
-            )
-        ]
+        question = LastHandsQuestion(conn.player, msg.hand_id)
+        raw = await self.bus.gather(self.subjects.ask, question.encode(), expect=len(self.directory.alive()))
+        answers = [a for a in (receive(data, LastHandsAnswer, where=self.subjects.ask) for data in raw) if a]
         if msg.hand_id is None:
-            hands = sorted((h for a in answers if a for h in a), key=lambda h: h["started_at"], reverse=True)
-            conn.send(orjson.dumps({"type": "last_hands", "hands": hands[:50]}).decode())
+            conn.send(orjson.dumps(merged_list_frame(a.rows for a in answers)).decode())
             return
-        found = next((a for a in answers if a), None)
+        found = next((a.hand for a in answers if a.hand is not None), None)
         if found is None:
-            raise Refused(
-                "unknown_hand",
-                "that hand is not among your last 50 hands of this session",
-                hand_id=msg.hand_id,
-            )
+            raise unknown_hand(msg.hand_id)
         conn.send(orjson.dumps(found).decode())
 
-    async def _ask_resource(self, resource: str | None, query: dict[str, Any], missing: Refused) -> Any:
+    async def _ask_resource(self, resource: str | None, question: Message, missing: Refused) -> Any:
         if resource is None:
             raise missing
+        subject = self.subjects.resource(resource)
         try:
-            raw = await self.bus.request(self.subjects.resource(resource), orjson.dumps(query))
+            answer = receive(await self.bus.request(subject, question.encode()), Answer, where=subject)
         except BusUnavailable:
-            raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds") from None
-        answer = orjson.loads(raw)
-        if "error" in answer:
-            e = answer["error"]
-            raise Refused(e["code"], e["message"], **e.get("details", {}))
-        return answer["ok"]
+            answer = None
+        if answer is None:
+            raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds")
+        if answer.error is not None:
+            e = answer.error
+            raise Refused(e.code, e.message, **e.details)
+        return answer.value
 
     # -------------------------------------------------------------------------- the HTTP API
 
@@ -328,12 +352,12 @@ class Gateway:
     async def table_details(self, table_id: str) -> dict[str, Any]:
         missing = Refused("unknown_table", "no such table", table=table_id)
         resource = self.directory.tables.get(table_id)
-        return await self._ask_resource(resource, {"q": "table", "id": table_id}, missing)  # type: ignore[no-any-return]
+        return await self._ask_resource(resource, TableQuestion(table_id), missing)  # type: ignore[no-any-return]
 
     async def pool_details(self, pool: str, player: str) -> dict[str, Any]:
         missing = Refused("unknown_pool", "no such pool", pool=pool)
-        query = {"q": "pool", "id": pool, "player": player}
-        return await self._ask_resource(self.directory.pools.get(pool), query, missing)  # type: ignore[no-any-return]
+        question = PoolQuestion(pool, player)
+        return await self._ask_resource(self.directory.pools.get(pool), question, missing)  # type: ignore[no-any-return]
 
     async def tournament_details(self, tid: str) -> dict[str, Any]:
         missing = Refused("unknown_tournament", "no such tournament")
@@ -342,39 +366,33 @@ class Gateway:
             for row in self.directory.tournament_groups().get("finished", []):
                 if row["tournament"] == tid:
                     return {**row, "archived": True}
-        return await self._ask_resource(resource, {"q": "tournament", "id": tid}, missing)  # type: ignore[no-any-return]
+        return await self._ask_resource(resource, TournamentQuestion(tid), missing)  # type: ignore[no-any-return]
 
     async def tournament_request(
         self, tid: str, what: str, player: str, name: str, flag: bool
     ) -> dict[str, Any]:
         missing = Refused("unknown_tournament", "no such tournament")
-        query = {
-            "q": "tournament_request",
-            "id": tid,
-            "what": what,
-            "player": player,
-            "name": name,
-            "flag": flag,
-        }
-        return await self._ask_resource(self.directory.tournaments.get(tid), query, missing)  # type: ignore[no-any-return]
+        question = TournamentAction(tid, what, player, name, flag)
+        return await self._ask_resource(self.directory.tournaments.get(tid), question, missing)  # type: ignore[no-any-return]
 
     async def schedule(self, cfg: TournamentConfig, rush: bool, spec: dict[str, Any]) -> dict[str, Any]:
         config = {k: v for k, v in spec.items() if k != "rush"}
+        command = NewTournament(config, rush, spec)
         try:
-            raw = await self.bus.request(
-                self.subjects.admin, orjson.dumps({"config": config, "rush": rush, "spec": spec})
-            )
+            raw = await self.bus.request(self.subjects.admin, command.encode())
+            answer = receive(raw, Answer, where=self.subjects.admin)
         except BusUnavailable:
-            raise Refused("room_unavailable", "no table host answers; try again shortly") from None
-        answer = orjson.loads(raw)
-        if "error" in answer:
-            raise ValueError(answer["error"]["message"])
-        return answer["ok"]  # type: ignore[no-any-return]
+            answer = None
+        if answer is None:
+            raise Refused("room_unavailable", "no table host answers; try again shortly")
+        if answer.error is not None:
+            raise ValueError(answer.error.message)
+        return answer.value  # type: ignore[no-any-return]
 
     async def send_balance(self, player: str, currency: str = PLAY) -> None:
         amount = await self.store.ledger.balance(int(player), currency)
         text = orjson.dumps({"type": "balance", "currency": currency, "amount": amount}).decode()
-        await self.bus.publish(self.subjects.player, orjson.dumps({"p": player, "t": text}))
+        await self.bus.publish(self.subjects.player, PlayerFrame(player, text).encode())
 
     # ---------------------------------------------------------------------------- operations
 

@@ -27,8 +27,32 @@ from typing import Any
 import orjson
 
 from pokerroom.engine import EngineError
+from pokerroom.server import last_hand
 from pokerroom.server import protocol as p
 from pokerroom.server.cluster.bus import Bus, Msg
+from pokerroom.server.cluster.messages import (
+    PRESENCE,
+    RESOURCE_REQUESTS,
+    Answer,
+    ClientAnswer,
+    ClientRequest,
+    DirectoryNews,
+    GatewayBeat,
+    LastHandsAnswer,
+    LastHandsQuestion,
+    Message,
+    NewTournament,
+    PoolQuestion,
+    PresenceDown,
+    PresenceList,
+    PresenceSync,
+    PresenceUp,
+    Refusal,
+    TableQuestion,
+    TournamentAction,
+    TournamentQuestion,
+    receive,
+)
 from pokerroom.server.cluster.placement import RENEW, SCAN, TTL, Held, Placement
 from pokerroom.server.cluster.remote import Outbox, RemoteConnection
 from pokerroom.server.cluster.subjects import Subjects
@@ -130,8 +154,7 @@ class Host:
     async def _resync(self, lost: str | None = None) -> None:
         """Ask the gateways for their connections; ``lost``: a gateway this host does not know (new, or
         dropped for silence), which then also subscribes its watchers again on this host."""
-        msg: dict[str, str] = {"h": self.id} if lost is None else {"h": self.id, "for": lost}
-        await self.bus.publish(self.subjects.presence_sync, orjson.dumps(msg))
+        await self.bus.publish(self.subjects.presence_sync, PresenceSync(self.id, lost).encode())
 
     # ------------------------------------------------------------------------------- loops
 
@@ -157,7 +180,7 @@ class Host:
                 await asyncio.wait_for(self.changed.wait(), 1.0)
             self.changed.clear()
             with contextlib.suppress(Exception):
-                await self.bus.publish(self.subjects.directory, orjson.dumps(self.directory()))
+                await self.bus.publish(self.subjects.directory, self.directory().encode())
 
     async def _expiring(self) -> None:
         while True:
@@ -175,7 +198,7 @@ class Host:
 
     # --------------------------------------------------------------------------- the directory
 
-    def directory(self) -> dict[str, Any]:
+    def directory(self) -> DirectoryNews:
         room = self.room
         tables: dict[str, str] = {}
         pools: dict[str, str] = {}
@@ -196,29 +219,28 @@ class Host:
                 windows = actor.rush_windows()
                 if windows is not None:
                     pools[windows.pid] = resource
-        return {
-            "h": self.id,
-            "res": {r: h.fence.fence for r, h in self.placement.held.items()},
-            "tables": tables,
-            "pools": pools,
-            "tournaments": {
+        return DirectoryNews(
+            host=self.id,
+            fences={r: h.fence.fence for r, h in self.placement.held.items()},
+            tables=tables,
+            pools=pools,
+            tournaments={
                 tid: f"tournament:{tid}"
                 for tid in room.tournaments
                 if f"tournament:{tid}" in self.placement.held
             },
-            "lobby": {
-                "tables": room.lobby(),
-                "pools": room.pool_lobby(),
-                "tournaments": room.tournament_lobby(),
-            },
-            "paused": room.paused(),
-            "stopped": room.stopped(),
-            "online": room.players.count(),
-        }
+            lobby_tables=tuple(room.lobby()),
+            lobby_pools=tuple(room.pool_lobby()),
+            lobby_tournaments={g: tuple(rows) for g, rows in room.tournament_lobby().items()},
+            paused=tuple(room.paused()),
+            stopped=tuple(room.stopped()),
+            online=room.players.count(),
+        )
 
     async def _directory(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
-        self.hosts[data["h"]] = time.monotonic()
+        news = receive(msg.data, DirectoryNews, where=self.subjects.directory)
+        if news is not None:
+            self.hosts[news.host] = time.monotonic()
 
     # ------------------------------------------------------------------------------- leases
 
@@ -292,106 +314,94 @@ class Host:
         await self.room.detach(conn)
 
     async def _request(self, resource: str, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
-        if "q" in data:
-            answer = await self._http(data)
-        else:
-            conn = self._remote(data["g"], data["c"], data.get("p"), data.get("n", ""))
+        request = receive(msg.data, *RESOURCE_REQUESTS, where=resource)
+        if request is None:
+            return
+        answer: ClientAnswer | Answer
+        if isinstance(request, ClientRequest):
+            conn = self._remote(request.gateway, request.conn, request.player, request.name)
             try:
-                await handle(self.room, conn, p.parse_client(data["m"]))
+                await handle(self.room, conn, p.parse_client(request.message))
             except p.ProtocolError as exc:  # (the gateway validated it already)
                 conn.send(orjson.dumps({"type": "error", "code": exc.code, "message": exc.message}).decode())
-            answer = {"tables": sorted(conn.tables)}
+            answer = ClientAnswer(tuple(sorted(conn.tables)))
+        else:
+            answer = await self._http(request)
         if msg.reply:
-            await self.bus.publish(msg.reply, orjson.dumps(answer))
+            await self.bus.publish(msg.reply, answer.encode())
 
-    async def _http(self, data: dict[str, Any]) -> dict[str, Any]:
-        """A gateway's HTTP request about a resource of this host (the one-process answers)."""
-        q, front = data["q"], self.local
+    async def _http(self, question: Message) -> Answer:
+        """A gateway's HTTP question about a resource of this host (the one-process answers)."""
+        front = self.local
         try:
-            if q == "table":
-                return {"ok": await front.table_details(data["id"])}
-            if q == "pool":
-                return {"ok": await front.pool_details(data["id"], data["player"])}
-            if q == "tournament":
-                return {"ok": await front.tournament_details(data["id"])}
-            if q == "tournament_request":
+            if isinstance(question, TableQuestion):
+                return Answer(await front.table_details(question.table))
+            if isinstance(question, PoolQuestion):
+                return Answer(await front.pool_details(question.pool, question.player))
+            if isinstance(question, TournamentQuestion):
+                return Answer(await front.tournament_details(question.tournament))
+            if isinstance(question, TournamentAction):
+                q = question
                 summary = await front.tournament_request(
-                    data["id"], data["what"], PlayerKey(data["player"]), data["name"], bool(data["flag"])
+                    q.tournament, q.action, PlayerKey(q.player), q.name, q.flag
                 )
-                return {"ok": summary}
+                return Answer(summary)
         except (Refused, EngineError, StoreError) as exc:
             code = getattr(exc, "code", "refused")
-            return {"error": {"code": code, "message": str(exc), "details": error_details(exc)}}
-        return {"error": {"code": "unknown_request", "message": "unknown request", "details": {}}}
+            return Answer(error=Refusal(code, str(exc), error_details(exc)))
+        return Answer(error=Refusal("unknown_request", "unknown request"))
 
     # ----------------------------------------------------------------------------- presence
 
     async def _presence(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
-        gw = data["g"]
+        news = receive(msg.data, *PRESENCE, where=self.subjects.presence)
+        if not isinstance(news, PresenceUp | PresenceDown | PresenceList):
+            return
+        gw = news.gateway
         self.gateways[gw] = time.monotonic()
-        event = data["e"]
-        if event == "up":
-            self._remote(gw, data["c"], data.get("p"), data.get("n", ""))
-        elif event == "down":
-            await self._gone(gw, data["c"])
-        elif event == "full":
-            listed = {str(c) for c, _, _ in data["conns"]}
-            for c, player, name in data["conns"]:
-                self._remote(gw, str(c), player, name)
-            for key in unlisted(self.remotes, gw, listed, int(data.get("last", 0))):
+        if isinstance(news, PresenceUp):
+            self._remote(gw, news.conn, news.player, news.name)
+        elif isinstance(news, PresenceDown):
+            await self._gone(gw, news.conn)
+        elif isinstance(news, PresenceList):
+            listed = {c.conn for c in news.conns}
+            for c in news.conns:
+                self._remote(gw, c.conn, c.player, c.name)
+            for key in unlisted(self.remotes, gw, listed, news.last):
                 await self._gone(*key)
 
     async def _gateway_beat(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
-        if data["g"] not in self.gateways:  # a gateway we do not know (yet, or any more): its list
-            await self._resync(lost=data["g"])
-        self.gateways[data["g"]] = time.monotonic()
+        beat = receive(msg.data, GatewayBeat, where=self.subjects.gateway_beat)
+        if beat is None:
+            return
+        if beat.gateway not in self.gateways:  # a gateway we do not know (yet, or any more): its list
+            await self._resync(lost=beat.gateway)
+        self.gateways[beat.gateway] = time.monotonic()
 
     # ------------------------------------------------------------------------ questions to all
 
     async def _ask(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
-        answer: Any = None
-        if data.get("q") == "last_hands":
-            answer = self._last_hands(PlayerKey(data["player"]), data.get("hand_id"))
+        question = receive(msg.data, LastHandsQuestion, where=self.subjects.ask)
+        if question is None:
+            return
+        player = PlayerKey(question.player)
+        window = self.room.last_hands
+        if question.hand_id is None:
+            answer = LastHandsAnswer(self.id, rows=tuple(last_hand.hand_rows(window, player)))
+        else:
+            answer = LastHandsAnswer(self.id, hand=last_hand.last_hand(window, player, question.hand_id))
         if msg.reply:
-            await self.bus.publish(msg.reply, orjson.dumps({"h": self.id, "a": answer}))
-
-    def _last_hands(self, player: PlayerKey, hand_id: str | None) -> Any:
-        hands = self.room.last_hands
-        if hand_id is None:
-            return [
-                {
-                    "hand_id": h.hand_id,
-                    "table": h.table_name,
-                    "started_at": h.started_at.isoformat(),
-                    "variant": h.variant,
-                    "seat": h.seat_of(player),
-                }
-                for h in hands.hands(player)
-            ]
-        record = hands.get(player, hand_id)
-        if record is None:
-            return None
-        seat = record.seat_of(player)
-        return {
-            "type": "last_hand",
-            "hand_id": record.hand_id,
-            "table": record.table_name,
-            "seat": seat,
-            "players": {str(s): name for s, (_, name) in record.players.items()},
-            "events": [e.to_dict() for e in record.events_for(seat)],
-        }
+            await self.bus.publish(msg.reply, answer.encode())
 
     async def _admin(self, msg: Msg) -> None:
-        data = orjson.loads(msg.data)
+        command = receive(msg.data, NewTournament, where=self.subjects.admin)
+        if command is None:
+            return
         try:
-            cfg = tournament_from_dict(data["config"])
-            actor = self.room.add_tournament(cfg, rush=bool(data["rush"]), spec=data["spec"])
-            answer: dict[str, Any] = {"ok": actor.summary()}
+            cfg = tournament_from_dict(dict(command.config))
+            actor = self.room.add_tournament(cfg, rush=command.rush, spec=dict(command.spec))
+            answer = Answer(actor.summary())
         except (ScheduleError, ValueError) as exc:
-            answer = {"error": {"code": "bad_tournament", "message": str(exc), "details": {}}}
+            answer = Answer(error=Refusal("bad_tournament", str(exc)))
         if msg.reply:
-            await self.bus.publish(msg.reply, orjson.dumps(answer))
+            await self.bus.publish(msg.reply, answer.encode())

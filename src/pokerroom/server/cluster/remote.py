@@ -7,9 +7,9 @@ everything of one event-loop tick to the gateway as one bus message, the same te
 list of connections it is for. The projection for each viewer happened on the host, so a gateway never
 receives a card its viewers may not see.
 
-The batch format (:func:`encode_batch`): groups separated by ``\\x1e``, each group the connection ids
-(comma-separated), a newline, and the frame's JSON text (JSON escapes control characters, so neither
-separator can occur in a frame).
+Each batch is a :class:`~.messages.FrameBatch`: every item carries, besides its text and its connections,
+the frame's type, table and ``seq`` as headers (:func:`frame_label`, read here once per text, where the
+frame was made), so that a gateway routes the frames and keeps each table's number without reading them.
 """
 
 from __future__ import annotations
@@ -18,23 +18,29 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import orjson
+
+from pokerroom.server.cluster.messages import FrameBatch, FrameItem
 from pokerroom.server.connection import Connection
 
-__all__ = ["Outbox", "RemoteConnection", "decode_batch", "encode_batch"]
-
-RS = "\x1e"
+__all__ = ["Outbox", "RemoteConnection", "frame_label"]
 
 
-def encode_batch(groups: list[tuple[str, list[str]]]) -> bytes:
-    return RS.join(f"{','.join(conns)}\n{text}" for text, conns in groups).encode()
-
-
-def decode_batch(data: bytes) -> list[tuple[str, list[str]]]:
-    out = []
-    for part in data.decode().split(RS):
-        head, _, text = part.partition("\n")
-        out.append((text, head.split(",")))
-    return out
+def frame_label(text: str) -> tuple[str | None, str | None, int | None]:
+    """The type, table and ``seq`` of a frame this host made (each None when it has none): its batch
+    item's headers."""
+    try:
+        frame = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None, None, None
+    if not isinstance(frame, dict):
+        return None, None, None
+    kind, table, seq = frame.get("type"), frame.get("table"), frame.get("seq")
+    return (
+        kind if isinstance(kind, str) else None,
+        table if isinstance(table, str) else None,
+        seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
+    )
 
 
 class Outbox:
@@ -60,7 +66,9 @@ class Outbox:
         self._scheduled = False
         groups, self._groups = self._groups, []
         if groups:
-            task = asyncio.get_running_loop().create_task(self._send(encode_batch(groups)))
+            items = tuple(FrameItem(text, tuple(conns), *frame_label(text)) for text, conns in groups)
+            batch = FrameBatch(items)
+            task = asyncio.get_running_loop().create_task(self._send(batch.encode()))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 

@@ -1,5 +1,6 @@
 """The NATS subjects of a cluster (docs/cluster.md, "Subjects"). Every subject starts with the cluster's
 name (``--cluster-name``, default ``pokerroom``), so that several rooms (or tests) share one NATS server.
+What each subject carries is typed in :mod:`.messages`.
 
 - ``<c>.res.<kind>.<id>`` (gateway -> the host holding the lease): a client's request for a table, pool
   or tournament (request/reply).
