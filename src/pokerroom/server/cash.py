@@ -410,7 +410,7 @@ class CashActor(FaultTolerantActor):
     def snapshot(self, conn: Connection) -> dict[str, Any]:
         state = table_view(self.table, conn.player, self.clock.now())
         self.services.seals.stamp(state)
-        state["paused"] = self.pause is not None
+        state["paused"] = self.pause is not None or self.suspended is not None
         return {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
 
     async def subscribe(self, conn: Connection) -> dict[str, Any]:

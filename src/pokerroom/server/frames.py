@@ -264,7 +264,7 @@ class TableState(_Frame):
     cash: CashPart | None
     tournament: TournamentPart | None
     rush: RushPart | None
-    paused: bool = False  # the table waits for the room's store (see ``table_status``)
+    paused: bool = False  # the table waits for the room's store, or for its staff after repeated errors
 
 
 # ------------------------------------------------------------------------------------------ frames

@@ -121,6 +121,12 @@ export class Tile {
       case "offer":
         m.offer = msg;
         break;
+      case "table_status":
+        // The table waits for the room's store, or for its staff after repeated errors: no seat is
+        // offered meanwhile (the server refuses one anyway), and it says so.
+        if (m.state) m.state.paused = msg.status === "paused";
+        this.notice.textContent = msg.status === "paused" ? t("tile.paused") : "";
+        break;
       case "table_closed":
         this.app.tableClosed(this, msg);
         return;
@@ -320,7 +326,7 @@ export class Tile {
     if (!sp) {
       el.classList.add("empty");
       el.setAttribute("aria-label", t("tile.seat_empty", { seat }));
-      if ((st.you === null || st.you === undefined) && this.app.me && st.cash) {
+      if ((st.you === null || st.you === undefined) && this.app.me && st.cash && !st.paused) {
         el.append(h("button", { type: "button", class: "sit-btn", "data-seat": seat,
           onclick: () => this.app.sitDialog.open(this, seat), text: t("tile.sit_here") }));
       } else {

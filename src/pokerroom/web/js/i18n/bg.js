@@ -201,6 +201,7 @@ export default {
   "tile.seat_n": "Място {seat}",
   "tile.cards_of": "Картите на {name}",
   "tile.sit_here": "Седни тук",
+  "tile.paused": "Масата е на пауза: засега няма нови ръце.",
   "tile.empty": "Свободно",
   "tile.all_in": "Ол-ин",
   "tile.folded": "Фолд",

@@ -201,6 +201,7 @@ export default {
   "tile.seat_n": "Seat {seat}",
   "tile.cards_of": "{name}'s cards",
   "tile.sit_here": "Sit here",
+  "tile.paused": "The table is paused: no new hand for now.",
   "tile.empty": "Empty",
   "tile.all_in": "All-in",
   "tile.folded": "Folded",

@@ -209,6 +209,7 @@ export default {
   "tile.seat_n": "Место {seat}",
   "tile.cards_of": "Карты игрока {name}",
   "tile.sit_here": "Сесть",
+  "tile.paused": "Стол на паузе: новых раздач пока нет.",
   "tile.empty": "Свободно",
   "tile.all_in": "Олл-ин",
   "tile.folded": "Фолд",
