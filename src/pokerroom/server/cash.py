@@ -12,7 +12,6 @@ import contextlib
 import html
 import logging
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -442,7 +441,12 @@ class CashActor(FaultTolerantActor):
         await self.process(out)
         await self.services.players.send_balance(player, self.table.config.currency)
 
-    async def request(self, conn: Connection, name: str, **kw: Any) -> None:
+    @property
+    def owner(self) -> CashActor:
+        """(A cash table is its own endpoint: server/endpoints.py.)"""
+        return self
+
+    async def request(self, conn: Connection, name: str, kw: dict[str, Any]) -> None:
         """leave, top_up, sit_out, sit_in, settings, waiting_list, answer_post."""
         player = login_of(conn)
         self.check_open()
@@ -474,20 +478,13 @@ class CashActor(FaultTolerantActor):
     async def act(self, conn: Connection, hand_id: str, action_no: int, action: Action) -> bool:
         """Apply a decision; True if it was a retry of one already applied (acknowledged, not applied)."""
         player = login_of(conn)
-        self.check_open()
-        taken = self.core.accept(
-            self.table.hand, player, self.table.seat_of(player), hand_id, action_no, action
+        return await self.play(
+            lambda: self.core.accept(
+                self.table.hand, player, self.table.seat_of(player), hand_id, action_no, action
+            ),
+            lambda command: self.table.act(player, command, self.clock.now()),
+            lambda number: self.core.applied(hand_id, number, player, action),
         )
-        if taken is None:
-            return True
-        command, number = taken
-        began = time.perf_counter()
-        out = self.table.act(player, command, self.clock.now())
-        self.core.applied(hand_id, number, player, action)
-        await self.process(out)
-        if self.services.metrics is not None:
-            self.services.metrics.action(self.kind, time.perf_counter() - began)
-        return False
 
     async def chat(self, conn: Connection, text: str) -> None:
         player = login_of(conn)

@@ -26,13 +26,14 @@ table stops for good (``broken``): another host runs it.
 from __future__ import annotations
 
 import logging
+import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from pokerroom.engine import EngineError
+from pokerroom.engine import Command, EngineError
 from pokerroom.server.errors import Refused
 from pokerroom.server.mailbox import Mailbox
 from pokerroom.store import FenceLost, StoreError, StoreUnavailable, unavailable
@@ -258,6 +259,32 @@ class FaultTolerantActor(Mailbox):
         FaultTolerantActor.check_open(self)
         if self.suspended is not None or self.broken:
             raise Refused("table_suspended", SUSPENDED)
+
+    async def play(
+        self,
+        accept: Callable[[], tuple[Command, int] | None],
+        apply: Callable[[Command], Sequence[object]],
+        applied: Callable[[int], None],
+    ) -> bool:
+        """A player's action, the same sequence at every kind of table (written once here): the actor must
+        be open; ``accept`` checks it (:meth:`TableCore.accept`: the command and its action number, or
+        None for a retry already applied, which is acknowledged and not applied again); ``apply`` applies
+        the command (the step it returns), ``applied`` remembers it under its number; then the step is
+        made durable and sent (:meth:`process`) and the action is timed for ``/metrics``. True when it
+        was a retry."""
+        self.check_open()
+        taken = accept()
+        if taken is None:
+            return True
+        command, number = taken
+        began = time.perf_counter()
+        out = apply(command)
+        applied(number)
+        await self.process(out)
+        metrics = getattr(getattr(self, "services", None), "metrics", None)
+        if metrics is not None:
+            metrics.action(getattr(self, "kind", "table"), time.perf_counter() - began)
+        return False
 
     async def process(self, step: Sequence[object]) -> None:
         """Make one step durable and send what it says, item by item; on a store fault the rest waits and

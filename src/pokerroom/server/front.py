@@ -11,10 +11,12 @@ from pydantic import BaseModel
 
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.view import table_view
+from pokerroom.server.commands import Command, Outcome
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
 from pokerroom.server.metrics import Metrics
+from pokerroom.server.operator import execute
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.routes import handle
 from pokerroom.store import Player, Store
@@ -43,6 +45,11 @@ class Front(Protocol):
         self, tid: str, what: str, player: str, name: str, flag: bool
     ) -> dict[str, Any]: ...
     async def schedule(self, cfg: TournamentConfig, rush: bool, spec: dict[str, Any]) -> dict[str, Any]: ...
+
+    async def command(self, cmd: Command) -> Outcome:
+        """An operator's command (server/commands.py), carried out where its address is run."""
+        ...
+
     async def send_balance(self, player: str, currency: str) -> None: ...
 
     # the WebSocket
@@ -123,6 +130,9 @@ class LocalFront:
 
     async def schedule(self, cfg: TournamentConfig, rush: bool, spec: dict[str, Any]) -> dict[str, Any]:
         return self.room.add_tournament(cfg, rush=rush, spec=spec).summary()
+
+    async def command(self, cmd: Command) -> Outcome:
+        return await execute(self.room, cmd)
 
     async def send_balance(self, player: str, currency: str) -> None:
         await self.room.players.send_balance(player, currency)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -361,19 +360,22 @@ class PoolActor(FaultTolerantActor):
 
     async def act(self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action) -> bool:
         player = login_of(conn)
-        self.check_open()
-        taken = self.windows.accept(player, entry, hand_id, action_no, action)
-        if taken is None:
-            return True
-        e, command, number = taken
-        table = e.table or ""
-        began = time.perf_counter()
-        out = self.pool.act(e.entry_id, command, self.clock.now())
-        self.windows.applied(table, hand_id, number, player, action)
-        await self.process(out)
-        if self.services.metrics is not None:
-            self.services.metrics.action(self.kind, time.perf_counter() - began)
-        return False
+        w = self.windows
+        e = w.entry_of(player, entry)
+        eid, table = (e.entry_id, e.table or "") if e is not None else ("", "")  # (accept refuses no entry)
+        return await self.play(
+            lambda: w.accept(player, entry, hand_id, action_no, action),
+            lambda command: self.pool.act(eid, command, self.clock.now()),
+            lambda number: w.applied(table, hand_id, number, player, action),
+        )
+
+    @property
+    def owner(self) -> PoolActor:
+        """(A cash pool is its own endpoint: server/endpoints.py.)"""
+        return self
+
+    def owns_table(self, table: str) -> bool:
+        return self.windows.owns_table(table)
 
     def connect(self, conn: Connection) -> None:
         if conn.player is not None:

@@ -22,15 +22,13 @@ from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig, TournamentDirector
 from pokerroom.server.cash import CashActor
 from pokerroom.server.clock import Clock, SystemClock
-from pokerroom.server.config.parse import ConfigInvalid, game_from_fields, promotions_from_fields
 from pokerroom.server.connection import Connection
+from pokerroom.server.console_state import ConsoleState
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
-from pokerroom.server.rush import RushWindows
-from pokerroom.server.schedule import tournament_from_dict
 from pokerroom.server.services import Services
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.server.tournament.archive import ArchivedTournament, load_archive
@@ -85,6 +83,7 @@ class Room:
         self.services = Services(
             store, self.clock, self.rng, self.players, self.last_hands, settings.points, self.metrics
         )
+        self.endpoints = self.services.endpoints  # what client messages reach (server/endpoints.py)
         self.tables: dict[str, CashActor] = {}
         self.pools: dict[str, PoolActor] = {}
         self.tournaments: dict[str, TournamentActor] = {}
@@ -93,13 +92,9 @@ class Room:
         self.archive: dict[str, ArchivedTournament] = {}
         self.started_at: datetime = self.clock.now()
         self._replacements: dict[str, TableConfig | PoolConfig] = {}  # reopen with these once closed
-        # The console's tables and pools (store.games): id -> its configuration, None once closed. They
-        # win over the configuration file's entries with the same id, at a start and at a reload.
-        self.overrides: dict[str, TableConfig | PoolConfig | None] = {}
-        self.held: set[str] = set()  # tables the console paused
-        self.scheduled: dict[str, tuple[TournamentConfig, bool]] = {}  # the console's tournaments (rush?)
-        self.cancelled: set[str] = set()  # tournaments (or sit-and-go series) the console cancelled
-        self.promotions: PointsPolicy | None = None  # the console's [promotions], over the file's
+        # What the console changed (store.games): it wins over the configuration file, at a start and at
+        # a reload (server/console_state.py).
+        self.console = ConsoleState()
         self.on_opened: Callable[[Any], None] | None = None  # (a cluster's host hears of each new actor)
 
     # --------------------------------------------------------------------------- life cycle
@@ -108,8 +103,8 @@ class Room:
         """Migrate, recover unfinished hands, return chips left on tables by a crash, open the tables;
         take back the tournaments the store kept (``tournament.recovery``)."""
         await self.store.db.upgrade()
-        await self.load_overrides()
-        self.settings = self.with_overrides(self.settings)
+        await self.console.load(self.store)
+        self.settings = self.console.apply(self.settings)
         self._apply_points(self.settings.points)
         cancelled = await self.store.journal.recover()
         if cancelled:
@@ -120,7 +115,7 @@ class Room:
             self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
         for pool_cfg in self.settings.pools:
             self.add_pool(pool_cfg)
-        for tid in self.held & set(self.tables):
+        for tid in self.console.held & set(self.tables):
             await self.hold_table(tid, True, quiet=True)
         settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
 
@@ -149,6 +144,7 @@ class Room:
         actor = CashActor(self.services, table)
         actor.on_closed = self._table_closed
         self.tables[cfg.table_id] = actor
+        self.endpoints.add_table(cfg.table_id, actor)
         actor.start()
         self._opened(actor)
         return actor
@@ -157,6 +153,7 @@ class Room:
         actor = PoolActor(self.services, RushPool(cfg, self.rng, self.settings.points))
         actor.on_closed = self._pool_closed
         self.pools[cfg.pool_id] = actor
+        self.endpoints.add_pool(cfg.pool_id, actor)
         actor.start()
         self._opened(actor)
         return actor
@@ -169,7 +166,7 @@ class Room:
         ones; tournaments it adds open (one it removes is left to finish, or to a restart's recovery:
         docs/configuration.md); the points policy is replaced. Returns what was opened and closed."""
         report: dict[str, list[str]] = {"opened": [], "closing": [], "tournaments": []}
-        settings = self.with_overrides(settings)
+        settings = self.console.apply(settings)
         new_tables = {c.table_id: c for c in settings.tables}
         new_pools = {c.pool_id: c for c in settings.pools}
         for tid, actor in list(self.tables.items()):
@@ -208,66 +205,6 @@ class Room:
 
     # ----------------------------------------------------------------------- the console's games
 
-    async def load_overrides(self) -> None:
-        """The tables and pools the console opened, paused or closed (kept in the store). One whose stored
-        fields no longer pass the configuration checks is left out, with a warning."""
-        for game in await self.store.games.all():
-            if game.kind == "tournament":
-                self._load_tournament(game.id, game.state, game.spec)
-                continue
-            if game.kind == "promotions":
-                try:
-                    self.promotions = promotions_from_fields(game.spec)
-                except ConfigInvalid as exc:
-                    log.warning("console promotions left out: %s", exc)
-                continue
-            if game.state == "closed":
-                self.overrides[game.id] = None
-                continue
-            if game.spec:  # opened from the console (else the file's own table, paused or resumed)
-                try:
-                    self.overrides[game.id] = game_from_fields(game.kind, game.spec)
-                except ConfigInvalid as exc:
-                    log.warning("console %s %s left out: %s", game.kind, game.id, exc)
-                    continue
-            if game.state == "paused":
-                self.held.add(game.id)
-
-    def _load_tournament(self, tid: str, state: str, spec: dict[str, Any]) -> None:
-        if state == "closed":
-            self.cancelled.add(tid)
-            return
-        fields = {k: v for k, v in spec.items() if k != "rush"}
-        try:
-            self.scheduled[tid] = (tournament_from_dict(fields), bool(spec.get("rush")))
-        except ValueError as exc:
-            log.warning("console tournament %s left out: %s", tid, exc)
-
-    def with_overrides(self, settings: RoomSettings) -> RoomSettings:
-        """``settings`` (from the configuration file) with the console's tables and pools: a closed one
-        removed, an opened one added or put in place of the file's entry with its id."""
-        tables: dict[str, TableConfig] = {c.table_id: c for c in settings.tables}
-        pools: dict[str, PoolConfig] = {c.pool_id: c for c in settings.pools}
-        for gid, cfg in self.overrides.items():
-            tables.pop(gid, None)
-            pools.pop(gid, None)
-            if isinstance(cfg, TableConfig):
-                tables[gid] = cfg
-            elif isinstance(cfg, PoolConfig):
-                pools[gid] = cfg
-        standard = {c.tournament_id: c for c in settings.tournaments}
-        rush = {c.tournament_id: c for c in settings.rush_tournaments}
-        for tid, (t_cfg, is_rush) in self.scheduled.items():
-            (rush if is_rush else standard)[tid] = t_cfg
-        return replace(
-            settings,
-            points=self.promotions if self.promotions is not None else settings.points,
-            tables=tuple(tables.values()),
-            pools=tuple(pools.values()),
-            tournaments=tuple(c for tid, c in standard.items() if tid not in self.cancelled),
-            rush_tournaments=tuple(c for tid, c in rush.items() if tid not in self.cancelled),
-        )
-
     def _apply_points(self, points: PointsPolicy | None) -> None:
         self.services = replace(self.services, points=points)
         for table in self.tables.values():
@@ -280,8 +217,8 @@ class Room:
     def set_promotions(self, policy: PointsPolicy) -> None:
         """The console's promotions (Game of the Week, happy hours, points per unit): from the next hand,
         and over the configuration file's at a reload or a restart (the caller stores them)."""
-        self.promotions = policy
-        self.settings = self.with_overrides(self.settings)
+        self.console.promotions = policy
+        self.settings = self.console.apply(self.settings)
         self._apply_points(policy)
 
     def schedule_tournament(
@@ -290,9 +227,9 @@ class Room:
         """Open a tournament the console scheduled (the caller stores it): it is part of the room's
         settings from now on, so that a restart takes it back like a configured one."""
         actor = self.add_tournament(cfg, rush=rush, spec=spec)
-        self.scheduled[cfg.tournament_id] = (cfg, rush)
-        self.cancelled.discard(cfg.tournament_id)
-        self.settings = self.with_overrides(self.settings)
+        self.console.scheduled[cfg.tournament_id] = (cfg, rush)
+        self.console.cancelled.discard(cfg.tournament_id)
+        self.settings = self.console.apply(self.settings)
         return actor
 
     async def edit_tournament(
@@ -317,6 +254,7 @@ class Room:
         await actor.call(job)
         await actor.stop()
         del self.tournaments[tid]
+        self.endpoints.remove_owner(actor)
         return self.schedule_tournament(cfg, rush=rush, spec=spec)
 
     async def cancel_tournament(self, tid: str) -> str:
@@ -333,9 +271,9 @@ class Room:
         except TableError as exc:
             raise Refused("registration_closed", str(exc), tournament=tid) from None
         kept = actor.series or tid
-        self.cancelled.add(kept)
-        self.scheduled.pop(kept, None)
-        self.settings = self.with_overrides(self.settings)
+        self.console.cancelled.add(kept)
+        self.console.scheduled.pop(kept, None)
+        self.settings = self.console.apply(self.settings)
         return kept
 
     async def open_game(self, cfg: TableConfig | PoolConfig) -> CashActor | PoolActor:
@@ -343,9 +281,9 @@ class Room:
         gid = cfg.table_id if isinstance(cfg, TableConfig) else cfg.pool_id
         if gid in self.tables or gid in self.pools or gid in self.tournaments:
             raise ValueError(f"a table, pool or tournament has the id {gid!r}")
-        self.overrides[gid] = cfg
-        self.held.discard(gid)
-        self.settings = self.with_overrides(self.settings)
+        self.console.overrides[gid] = cfg
+        self.console.held.discard(gid)
+        self.settings = self.console.apply(self.settings)
         if isinstance(cfg, TableConfig):
             return self.add_table(cfg, hands_before=await self.store.journal.hand_count(gid))
         return self.add_pool(cfg)
@@ -355,10 +293,10 @@ class Room:
         actor: CashActor | PoolActor | None = self.tables.get(gid) or self.pools.get(gid)
         if actor is None:
             raise Refused("unknown_table", "no such table or pool", table=gid)
-        self.overrides[gid] = None
-        self.held.discard(gid)
+        self.console.overrides[gid] = None
+        self.console.held.discard(gid)
         self._replacements.pop(gid, None)
-        self.settings = self.with_overrides(self.settings)
+        self.settings = self.console.apply(self.settings)
         if not actor.closing:
             await actor.call(actor.close)
 
@@ -368,7 +306,7 @@ class Room:
         actor = self.tables.get(tid)
         if actor is None:
             raise Refused("unknown_table", "no such table", table=tid)
-        (self.held.add if held else self.held.discard)(tid)
+        (self.console.held.add if held else self.console.held.discard)(tid)
 
         async def job() -> None:
             actor.held = held
@@ -396,6 +334,7 @@ class Room:
         tid = actor.tid
         if self.tables.get(tid) is actor:
             del self.tables[tid]
+        self.endpoints.remove_owner(actor)
         asyncio.get_running_loop().create_task(actor.stop())
         cfg = self._replacements.pop(tid, None)
         if isinstance(cfg, TableConfig):
@@ -407,6 +346,7 @@ class Room:
     def _pool_closed(self, actor: PoolActor) -> None:
         if self.pools.get(actor.pid) is actor:
             del self.pools[actor.pid]
+        self.endpoints.remove_owner(actor)
         asyncio.get_running_loop().create_task(actor.stop())
         cfg = self._replacements.pop(actor.pid, None)
         if isinstance(cfg, PoolConfig):
@@ -513,27 +453,14 @@ class Room:
             raise Refused("unknown_tournament", "no such tournament", tournament=tid)
         return actor
 
-    def tournament_of_table(self, table: str) -> TournamentActor | None:
-        return next((t for t in self.tournaments.values() if t.has_table(table)), None)
-
-    def pool(self, pool_id: str) -> PoolActor | TournamentActor:
-        """A Rush pool, or the Rush tournament whose pool phase has this id."""
-        actor = self.pools.get(pool_id)
-        if actor is not None:
-            return actor
-        for t in self.tournaments.values():
-            windows = t.rush_windows()
-            if windows is not None and windows.pid == pool_id:
-                return t
-        raise Refused("unknown_pool", "no such pool", pool=pool_id)
-
-    def _all_windows(self) -> list[RushWindows]:
-        out = [p.windows for p in self.pools.values()]
-        out += [w for t in self.tournaments.values() if (w := t.rush_windows()) is not None]
-        return out
-
-    def is_pool_table(self, table: str) -> bool:
-        return table in self.pools or any(w.owns_table(table) for w in self._all_windows())
+    def forget(self, actor: object) -> None:
+        """Drop an actor from the room (a cluster's host lost its lease): its registry entry and every
+        endpoint it listed."""
+        for registry in (self.tables, self.pools, self.tournaments):
+            for key, value in list(registry.items()):
+                if value is actor:
+                    del registry[key]
+        self.endpoints.remove_owner(actor)  # type: ignore[arg-type]
 
     # ---------------------------------------------------------------------------- clients
 

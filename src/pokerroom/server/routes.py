@@ -19,12 +19,11 @@ from pokerroom.engine import EngineError
 from pokerroom.history import HistoryError, Verdict, read_phh, verify_hand
 from pokerroom.server import last_hand
 from pokerroom.server import protocol as p
-from pokerroom.server.cash import CashActor, login_of
+from pokerroom.server.cash import login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import store_id
 from pokerroom.server.room import Room
-from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import Store, StoreError, UnknownHand, unavailable
 
 __all__ = ["handle", "send_error", "verify_own_hand"]
@@ -73,18 +72,6 @@ async def _guard(conn: Connection, ref: str | None, job: Callable[[], Awaitable[
         send_error(conn, exc, ref)
 
 
-def _table(room: Room, table: str) -> CashActor | TournamentActor:
-    actor = room.tables.get(table)
-    if actor is not None:
-        return actor
-    tournament = room.tournament_of_table(table)
-    if tournament is not None:
-        return tournament
-    if room.is_pool_table(table):  # R212: nobody observes a Rush table
-        raise Refused("no_observers", "Rush tables cannot be observed", table=table)
-    raise Refused("unknown_table", "no such table", table=table)
-
-
 async def handle(room: Room, conn: Connection, msg: BaseModel) -> None:
     """Answer one validated client message."""
     ref: str | None = getattr(msg, "ref", None)
@@ -95,7 +82,11 @@ async def handle(room: Room, conn: Connection, msg: BaseModel) -> None:
     elif isinstance(msg, p.Chat) and not conn.chats.take():
         _send(conn, error_frame(Refused("chat_rate_limited", "you are chatting too fast"), ref))
     else:
-        await _guard(conn, ref, lambda: _route(room, conn, msg, ref))
+        handler = HANDLERS.get(type(msg))
+        if handler is None:  # pragma: no cover - every client message type has a handler (tested)
+            send_error(conn, Refused("unknown_request", "unknown request"), ref)
+            return
+        await _guard(conn, ref, lambda: handler(room, conn, msg, ref))
 
 
 async def _hello(room: Room, conn: Connection, msg: p.Hello) -> None:
@@ -114,117 +105,132 @@ async def _hello(room: Room, conn: Connection, msg: p.Hello) -> None:
     _send(conn, welcome(conn))
 
 
-async def _route(room: Room, conn: Connection, msg: BaseModel, ref: str | None) -> None:
-    if isinstance(msg, p.Subscribe | p.Unsubscribe | p.Act | p.Chat):
-        await _table_message(room, conn, msg, ref)
-    elif isinstance(msg, p.Sit):
-        cash = _cash(room, msg.table)
-        await cash.call(lambda: cash.sit(conn, msg.seat, msg.buy_in, msg.post_now))
-        conn.tables.add(msg.table)
-        _ack(conn, ref)
-    elif isinstance(msg, p.Leave | p.TopUp | p.SitOut | p.SitIn | p.Settings | p.WaitingList | p.AnswerPost):
-        await _table_request(room, conn, msg, ref)
-    elif isinstance(msg, p.LastHands):
-        _last_hands(room, conn, msg)
-    elif isinstance(msg, p.VerifyHand):
-        await verify_own_hand(room.store, conn, msg, ref)
-    elif isinstance(msg, p.PoolJoin | p.PoolLeave | p.QuickFold | p.PoolAct):
-        await _pool(room, conn, msg, ref)
-    elif isinstance(msg, p.TournamentRegister):
-        player = login_of(conn)
-        t = room.tournament(msg.tournament)
-        await t.call(lambda: t.register(player, conn.name, ticket=msg.ticket))
-        _ack(conn, ref)
-    elif isinstance(msg, p.TournamentUnregister):
-        player = login_of(conn)
-        t = room.tournament(msg.tournament)
-        await t.call(lambda: t.unregister(player))
-        _ack(conn, ref)
-    else:  # pragma: no cover - every client message type is routed above
-        raise Refused("unknown_request", "unknown request")
+# ------------------------------------------------------------------------------------------- tables
+# Each handler finds the endpoint its message names (server/endpoints.py) and runs the call inside the
+# endpoint's owner; nothing here asks what kind of table or actor it is.
 
 
-def _cash(room: Room, table: str) -> CashActor:
-    actor = _table(room, table)
-    if isinstance(actor, TournamentActor):
-        raise Refused("tournament_table", "register for the tournament to play", table=table)
-    return actor
+async def _subscribe(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.table(msg.table)
+    snapshot = await ep.owner.call(lambda: ep.subscribe(conn))
+    conn.tables.add(msg.table)
+    _send(conn, snapshot)
 
 
-async def _table_message(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
-    actor = _table(room, msg.table)
-    table: str = msg.table
-    if isinstance(msg, p.Subscribe):
-        if isinstance(actor, CashActor):
-            snap = await actor.call(lambda: actor.subscribe(conn))
-        else:
-            snap = await actor.call(lambda: actor.subscribe(conn, table))
-        conn.tables.add(table)
-        _send(conn, snap)
-    elif isinstance(msg, p.Unsubscribe):
-        if isinstance(actor, CashActor):
-            await actor.call(lambda: actor.unsubscribe(conn))
-        else:
-            await actor.call(lambda: actor.unsubscribe(conn, table))
-        conn.tables.discard(table)
-        _ack(conn, ref)
-    elif isinstance(msg, p.Act):
-        action = msg.action.model_dump(exclude_none=True)
-        if isinstance(actor, CashActor):
-            await actor.call(lambda: _acked(conn, ref, actor.act(conn, msg.hand_id, msg.action_no, action)))
-        else:
-            await actor.call(
-                lambda: _acked(conn, ref, actor.act(conn, table, msg.hand_id, msg.action_no, action))
-            )
-    else:
-        if isinstance(actor, CashActor):
-            await actor.call(lambda: actor.chat(conn, msg.text))
-        else:
-            await actor.call(lambda: actor.chat(conn, table, msg.text))
-
-
-async def _table_request(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
-    actor = _table(room, msg.table)
-    kind: str = msg.type
-    if isinstance(actor, CashActor):
-        data = msg.model_dump(exclude={"ref", "type", "table"})
-        await actor.call(lambda: actor.request(conn, kind, **data))
-    else:
-        table: str = msg.table
-        await actor.call(lambda: actor.table_request(conn, table, kind))
+async def _unsubscribe(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.table(msg.table)
+    await ep.owner.call(lambda: ep.unsubscribe(conn))
+    conn.tables.discard(msg.table)
     _ack(conn, ref)
 
 
-async def _pool(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
-    actor = room.pool(msg.pool)
-    if isinstance(actor, TournamentActor):
-        if isinstance(msg, p.PoolJoin):
-            raise Refused("tournament_pool", "register for the tournament to play", pool=msg.pool)
-        if isinstance(msg, p.PoolLeave):
-            raise Refused("tournament_pool", "a tournament is played to the end", pool=msg.pool)
-        if isinstance(msg, p.QuickFold):
-            await actor.call(lambda: actor.quick_fold(conn, msg.entry))
-            _ack(conn, ref)
-            return
-        action = msg.action.model_dump(exclude_none=True)
-        await actor.call(
-            lambda: _acked(conn, ref, actor.pool_act(conn, msg.entry, msg.hand_id, msg.action_no, action))
-        )
-        return
-    if isinstance(msg, p.PoolJoin):
-        numbers = await actor.call(lambda: actor.join(conn, msg.entries, msg.buy_in))
-        _send(conn, {"type": "pool_joined", "pool": actor.pid, "entries": numbers, "ref": ref})
-    elif isinstance(msg, p.PoolLeave):
-        await actor.call(lambda: actor.leave(conn, msg.entry))
-        _ack(conn, ref)
-    elif isinstance(msg, p.QuickFold):
-        await actor.call(lambda: actor.quick_fold(conn, msg.entry))
-        _ack(conn, ref)
-    else:
-        action = msg.action.model_dump(exclude_none=True)
-        await actor.call(
-            lambda: _acked(conn, ref, actor.act(conn, msg.entry, msg.hand_id, msg.action_no, action))
-        )
+async def _act(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.table(msg.table)
+    action = msg.action.model_dump(exclude_none=True)
+    await ep.owner.call(lambda: _acked(conn, ref, ep.act(conn, msg.hand_id, msg.action_no, action)))
+
+
+async def _chat(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.table(msg.table)
+    await ep.owner.call(lambda: ep.chat(conn, msg.text))
+
+
+async def _sit(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.table(msg.table)
+    await ep.owner.call(lambda: ep.sit(conn, msg.seat, msg.buy_in, msg.post_now))
+    conn.tables.add(msg.table)
+    _ack(conn, ref)
+
+
+async def _table_request(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.table(msg.table)
+    data = msg.model_dump(exclude={"ref", "type", "table"})
+    await ep.owner.call(lambda: ep.request(conn, msg.type, data))
+    _ack(conn, ref)
+
+
+# -------------------------------------------------------------------------------------------- pools
+
+
+async def _pool_join(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.pool(msg.pool)
+    numbers = await ep.owner.call(lambda: ep.join(conn, msg.entries, msg.buy_in))
+    _send(conn, {"type": "pool_joined", "pool": msg.pool, "entries": numbers, "ref": ref})
+
+
+async def _pool_leave(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.pool(msg.pool)
+    await ep.owner.call(lambda: ep.leave(conn, msg.entry))
+    _ack(conn, ref)
+
+
+async def _quick_fold(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.pool(msg.pool)
+    await ep.owner.call(lambda: ep.quick_fold(conn, msg.entry))
+    _ack(conn, ref)
+
+
+async def _pool_act(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    ep = room.endpoints.pool(msg.pool)
+    action = msg.action.model_dump(exclude_none=True)
+    await ep.owner.call(
+        lambda: _acked(conn, ref, ep.act(conn, msg.entry, msg.hand_id, msg.action_no, action))
+    )
+
+
+# ---------------------------------------------------------------------------------- tournaments
+
+
+async def _register(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    player = login_of(conn)
+    t = room.tournament(msg.tournament)
+    await t.call(lambda: t.register(player, conn.name, ticket=msg.ticket))
+    _ack(conn, ref)
+
+
+async def _unregister(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    player = login_of(conn)
+    t = room.tournament(msg.tournament)
+    await t.call(lambda: t.unregister(player))
+    _ack(conn, ref)
+
+
+# ------------------------------------------------------------------------------------- the room
+
+
+async def _last_hands_handler(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    _last_hands(room, conn, msg)
+
+
+async def _verify_hand(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    await verify_own_hand(room.store, conn, msg, ref)
+
+
+Handler = Callable[[Room, Connection, Any, "str | None"], Awaitable[None]]
+
+HANDLERS: dict[type[BaseModel], Handler] = {
+    p.Subscribe: _subscribe,
+    p.Unsubscribe: _unsubscribe,
+    p.Act: _act,
+    p.Chat: _chat,
+    p.Sit: _sit,
+    p.Leave: _table_request,
+    p.TopUp: _table_request,
+    p.SitOut: _table_request,
+    p.SitIn: _table_request,
+    p.Settings: _table_request,
+    p.WaitingList: _table_request,
+    p.AnswerPost: _table_request,
+    p.PoolJoin: _pool_join,
+    p.PoolLeave: _pool_leave,
+    p.QuickFold: _quick_fold,
+    p.PoolAct: _pool_act,
+    p.TournamentRegister: _register,
+    p.TournamentUnregister: _unregister,
+    p.LastHands: _last_hands_handler,
+    p.VerifyHand: _verify_hand,
+}
+"""Every client message but ``ping`` and ``hello`` (answered at once), by type: its handler."""
 
 
 def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:

@@ -199,12 +199,15 @@ class RushWindows:
             raise Refused("unknown_entry", "you have no such entry in this pool", entry=number)
         return e
 
+    def entry_of(self, player: str, number: int) -> Entry | None:
+        return next((x for x in self.pool.entries_of(player) if x.number == number), None)
+
     def accept(
         self, player: str, number: int, hand_id: str, action_no: int, action: Action
-    ) -> tuple[Entry, Command, int] | None:
-        """Check a ``pool_act`` (see :meth:`TableCore.accept`): the entry, the command and its number, or
-        None for a retry already applied."""
-        e = next((x for x in self.pool.entries_of(player) if x.number == number), None)
+    ) -> tuple[Command, int] | None:
+        """Check a ``pool_act`` (see :meth:`TableCore.accept`): the command and its number, or None for a
+        retry already applied."""
+        e = self.entry_of(player, number)
         t = self.pool.tables.get(e.table) if e is not None and e.table is not None else None
         core = self.cores.get(t.table_id) if t is not None else None
         if e is None or t is None or core is None or t.hand.hand_id != hand_id or e.seat is None:
@@ -212,10 +215,7 @@ class RushWindows:
                 if c._was_applied(hand_id, action_no, player, action):
                     return None
             raise Refused("stale_hand", "that hand is over for this entry")
-        taken = core.accept(t.hand, player, e.seat, hand_id, action_no, action)
-        if taken is None:
-            return None
-        return e, taken[0], taken[1]
+        return core.accept(t.hand, player, e.seat, hand_id, action_no, action)
 
     def applied(self, table_id: str, hand_id: str, action_no: int, player: str, action: Action) -> None:
         core = self.cores.get(table_id)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pokerroom.cards import RandomSource
 from pokerroom.rooms import LastHands, PointsPolicy
 from pokerroom.server.clock import Clock
+from pokerroom.server.endpoints import Endpoints
 from pokerroom.server.fairness import Seals
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
@@ -29,3 +30,4 @@ class Services:
     points: PointsPolicy | None = None
     metrics: Metrics | None = None  # the room's Prometheus metrics (None: not measured)
     seals: Seals = field(default_factory=Seals)  # every hand's deck proof (docs/fairness.md)
+    endpoints: Endpoints = field(default_factory=Endpoints)  # the room's index (server/endpoints.py)

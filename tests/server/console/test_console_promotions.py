@@ -65,7 +65,7 @@ async def test_bad_promotions_are_named_by_key_and_change_nothing(console: Conso
     problems = r.json()["detail"]["details"]["problems"]
     assert any(p.startswith("promotions.timezone") for p in problems)
     assert any(p.startswith("promotions.happy_hour[0].days") for p in problems)
-    assert console.s.room.promotions is None and await console.store.games.all() == []
+    assert console.s.room.console.promotions is None and await console.store.games.all() == []
 
 
 @pytest.mark.asyncio

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server import protocol as p
+from pokerroom.server.address import address_of
 from pokerroom.server.cluster.bus import Bus, BusUnavailable, Msg
 from pokerroom.server.cluster.directory import Directory
 from pokerroom.server.cluster.messages import (
@@ -49,6 +50,7 @@ from pokerroom.server.cluster.messages import (
     receive,
 )
 from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.commands import Command, CommandRefused, Outcome
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import player_key
@@ -244,17 +246,19 @@ class Gateway:
             self.watching.setdefault(cid, {})[resource] = set(answer.tables)
 
     def _resource(self, msg: BaseModel) -> str:
+        """The resource (and so the host) that the message's address names (server/address.py)."""
         d = self.directory
-        table, pool = getattr(msg, "table", None), getattr(msg, "pool", None)
-        tournament = getattr(msg, "tournament", None)
-        if table is not None:
-            found, code, what = d.resource_of_table(table), "unknown_table", {"table": table}
-        elif pool is not None:
-            found, code, what = d.pools.get(pool), "unknown_pool", {"pool": pool}
-        else:
-            found, code, what = d.tournaments.get(str(tournament)), "unknown_tournament", {}
+        address = address_of(msg)
+        ident = address.ident
+        if address.kind == "table":
+            found, code, what = d.resource_of_table(ident), "unknown_table", {"table": ident}
+        elif address.kind == "pool":
+            found, code, what = d.pools.get(ident), "unknown_pool", {"pool": ident}
+        elif address.kind == "tournament":
+            found, code, what = d.tournaments.get(ident), "unknown_tournament", {}
+        else:  # (the room's own messages are answered by the gateway before it looks for a host)
+            raise Refused("unknown_request", "unknown request")
         if found is None:
-            ident = table or pool or tournament
             if ident in self.known:
                 raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds", **what)
             raise Refused(code, f"no such {code.removeprefix('unknown_')}", **what)
@@ -374,6 +378,11 @@ class Gateway:
         missing = Refused("unknown_tournament", "no such tournament")
         question = TournamentAction(tid, what, player, name, flag)
         return await self._ask_resource(self.directory.tournaments.get(tid), question, missing)  # type: ignore[no-any-return]
+
+    async def command(self, cmd: Command) -> Outcome:
+        """The operator's commands are not routed through a gateway yet (issue 37 builds it on their
+        addresses): the console's table, tournament and promotion actions answer 501 here."""
+        raise CommandRefused(501, "not_here", "this process runs no tables (a cluster gateway)")
 
     async def schedule(self, cfg: TournamentConfig, rush: bool, spec: dict[str, Any]) -> dict[str, Any]:
         config = {k: v for k, v in spec.items() if k != "rush"}

@@ -201,10 +201,7 @@ class Placement:
         if actor is not None:
             actor.broken = True
             await actor.stop()
-            for registry in (self.room.tables, self.room.pools, self.room.tournaments):
-                for key, value in list(registry.items()):
-                    if value is actor:
-                        del registry[key]
+            self.room.forget(actor)
         await self.on_dropped(resource, held)
 
     async def release(self, resource: str, *, hand_to: str | None = None) -> None:

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 
+from pokerroom.server.commands import Command, CommandRefused
 from pokerroom.server.front import Front
 from pokerroom.server.http import current_player
 from pokerroom.server.room import Room
@@ -75,3 +76,17 @@ async def audited(
     return await store(request).audit.record(
         who.id, who.name, action, target, before=before, after=after, reason=reason
     )
+
+
+async def command(request: Request, who: Player, cmd: Command) -> dict[str, Any]:
+    """Send an operator's command (server/commands.py) to where it runs, record it in the audit log, and
+    answer what it did; a refusal becomes its HTTP error (and records nothing)."""
+    try:
+        outcome = await front(request).command(cmd)
+    except CommandRefused as exc:
+        raise fail(exc.status, exc.code, exc.message, **exc.details) from None
+    if outcome.action is not None:
+        await audited(
+            request, who, outcome.action, outcome.target, before=outcome.before, after=outcome.after
+        )
+    return outcome.answer

@@ -10,8 +10,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from pokerroom.server.console.access import Staff, room
-from pokerroom.server.console.games import _state
 from pokerroom.server.operations import ready_report
+from pokerroom.server.operator import game_state as _state
 from pokerroom.server.room import Room
 
 __all__ = ["router", "week_start"]

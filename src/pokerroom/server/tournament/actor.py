@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -105,6 +104,8 @@ class TournamentActor(FaultTolerantActor):
         self.finished_at: datetime | None = None
         self._keys: dict[int, str] = {}  # an effect's idempotency key, the same when it is booked again
         self._unstored: list[object] | None = None  # a step whose storing failed by a bug (see void)
+        self._listed: dict[str, TournamentTableEndpoint] = {}  # its tables in the room's endpoints
+        self._listed_pool: tuple[str, RushTournamentPool] | None = None  # its pool phase, likewise
 
     # ----------------------------------------------------------------------------------- running
 
@@ -347,6 +348,26 @@ class TournamentActor(FaultTolerantActor):
 
     async def after_step(self, step: Sequence[object]) -> None:
         self._close_gone_tables()
+        self.list_endpoints()
+
+    def list_endpoints(self) -> None:
+        """Keep the room's index of endpoints (server/endpoints.py) up to date with the tables this
+        tournament runs now, and its pool phase."""
+        index = self.services.endpoints
+        open_ids = {t.tid for t in self.director.tables.values()}
+        for table_id in open_ids - self._listed.keys():
+            self._listed[table_id] = ep = TournamentTableEndpoint(self, table_id)
+            index.add_table(table_id, ep)
+        for table_id in self._listed.keys() - open_ids:
+            index.remove_table(table_id, self._listed.pop(table_id))
+        windows = self._rush_windows()
+        pid = windows.pid if windows is not None else None
+        if self._listed_pool is not None and self._listed_pool[0] != pid:
+            index.remove_pool(*self._listed_pool)
+            self._listed_pool = None
+        if pid is not None and self._listed_pool is None:
+            self._listed_pool = (pid, RushTournamentPool(self))
+            index.add_pool(*self._listed_pool)
 
     @staticmethod
     def _is_rush(item: object, windows: RushWindows) -> bool:
@@ -414,9 +435,6 @@ class TournamentActor(FaultTolerantActor):
 
     # ------------------------------------------------------------------------------ its tables
 
-    def has_table(self, table_id: str) -> bool:
-        return table_id in self.cores or any(t.tid == table_id for t in self.director.tables.values())
-
     def _table(self, table_id: str) -> tuple[TableCore, TournamentTable]:
         core = self._core(table_id)
         table = self.director.tables.get(self._numbers.get(table_id, -1))
@@ -444,7 +462,11 @@ class TournamentActor(FaultTolerantActor):
         for core in self.cores.values():
             core.unwatch(conn)
 
-    async def table_request(self, conn: Connection, table_id: str, name: str) -> None:
+    async def table_request(
+        self, conn: Connection, table_id: str, name: str, data: dict[str, Any] | None = None
+    ) -> None:
+        """``sit_out`` and ``sit_in`` (``data``, the message's other fields, change nothing here: a
+        tournament player sits out from the next hand); the cash tables' other requests are refused."""
         player = login_of(conn)
         self.check_open()
         self._table(table_id)
@@ -461,18 +483,12 @@ class TournamentActor(FaultTolerantActor):
         self, conn: Connection, table_id: str, hand_id: str, action_no: int, action: Action
     ) -> bool:
         player = login_of(conn)
-        self.check_open()
         core, table = self._table(table_id)
-        taken = core.accept(table.hand, player, table.seat_of(player), hand_id, action_no, action)
-        if taken is None:
-            return True
-        command, number = taken
-        began = time.perf_counter()
-        out = self.director.act(player, command, self.clock.now())
-        core.applied(hand_id, number, player, action)
-        await self.process(out)
-        self._measured(began)
-        return False
+        return await self.play(
+            lambda: core.accept(table.hand, player, table.seat_of(player), hand_id, action_no, action),
+            lambda command: self.director.act(player, command, self.clock.now()),
+            lambda number: core.applied(hand_id, number, player, action),
+        )
 
     async def chat(self, conn: Connection, table_id: str, text: str) -> None:
         player = login_of(conn)
@@ -491,25 +507,16 @@ class TournamentActor(FaultTolerantActor):
         self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action
     ) -> bool:
         player = login_of(conn)
-        self.check_open()
         windows = self._rush_windows()
         if windows is None:
             raise Refused("stale_hand", "the Rush phase is over")
-        taken = windows.accept(player, entry, hand_id, action_no, action)
-        if taken is None:
-            return True
-        e, command, number = taken
-        table = e.table or ""
-        began = time.perf_counter()
-        out = self.director.act(player, command, self.clock.now())
-        windows.applied(table, hand_id, number, player, action)
-        await self.process(out)
-        self._measured(began)
-        return False
-
-    def _measured(self, began: float) -> None:
-        if self.services.metrics is not None:
-            self.services.metrics.action(self.kind, time.perf_counter() - began)
+        e = windows.entry_of(player, entry)
+        table = e.table or "" if e is not None else ""
+        return await self.play(
+            lambda: windows.accept(player, entry, hand_id, action_no, action),
+            lambda command: self.director.act(player, command, self.clock.now()),
+            lambda number: windows.applied(table, hand_id, number, player, action),
+        )
 
     async def quick_fold(self, conn: Connection, entry: int) -> None:
         player = login_of(conn)
@@ -529,3 +536,71 @@ class TournamentActor(FaultTolerantActor):
         return tournament_details(
             self.director, self.clock.now(), prizes=self.prizes, tickets=self.tickets_won
         )
+
+
+class TournamentTableEndpoint:
+    """One table of a tournament as a :class:`~pokerroom.server.endpoints.TableEndpoint`: watched and
+    played as any table; a seat comes from registering, and of the table's requests only sitting out and
+    in apply."""
+
+    __slots__ = ("actor", "table_id")
+
+    def __init__(self, actor: TournamentActor, table_id: str) -> None:
+        self.actor = actor
+        self.table_id = table_id
+
+    @property
+    def owner(self) -> TournamentActor:
+        return self.actor
+
+    async def subscribe(self, conn: Connection) -> dict[str, Any]:
+        return await self.actor.subscribe(conn, self.table_id)
+
+    async def unsubscribe(self, conn: Connection) -> None:
+        await self.actor.unsubscribe(conn, self.table_id)
+
+    async def sit(self, conn: Connection, seat: int, buy_in: int, post_now: bool) -> None:
+        raise Refused("tournament_table", "register for the tournament to play", table=self.table_id)
+
+    async def act(self, conn: Connection, hand_id: str, action_no: int, action: Action) -> bool:
+        return await self.actor.act(conn, self.table_id, hand_id, action_no, action)
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        await self.actor.chat(conn, self.table_id, text)
+
+    async def request(self, conn: Connection, name: str, data: dict[str, Any]) -> None:
+        await self.actor.table_request(conn, self.table_id, name, data)
+
+
+class RushTournamentPool:
+    """A Rush tournament's pool phase as a :class:`~pokerroom.server.endpoints.PoolEndpoint`: its entries
+    quick-fold and act; nobody joins or leaves it (one registers, and a tournament is played out)."""
+
+    __slots__ = ("actor",)
+
+    def __init__(self, actor: TournamentActor) -> None:
+        self.actor = actor
+
+    @property
+    def owner(self) -> TournamentActor:
+        return self.actor
+
+    def _pid(self) -> str:
+        windows = self.actor.rush_windows()
+        return windows.pid if windows is not None else ""
+
+    def owns_table(self, table: str) -> bool:
+        windows = self.actor.rush_windows()
+        return windows is not None and windows.owns_table(table)
+
+    async def join(self, conn: Connection, entries: int, buy_in: int) -> list[int]:
+        raise Refused("tournament_pool", "register for the tournament to play", pool=self._pid())
+
+    async def leave(self, conn: Connection, entry: int | None) -> None:
+        raise Refused("tournament_pool", "a tournament is played to the end", pool=self._pid())
+
+    async def quick_fold(self, conn: Connection, entry: int) -> None:
+        await self.actor.quick_fold(conn, entry)
+
+    async def act(self, conn: Connection, entry: int, hand_id: str, action_no: int, action: Action) -> bool:
+        return await self.actor.pool_act(conn, entry, hand_id, action_no, action)

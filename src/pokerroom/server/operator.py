@@ -1,0 +1,290 @@
+"""The operator's commands (server/commands.py) carried out on a room: one place, the same for the
+console of one process and, through the bus, of a cluster (docs/console.md, docs/cluster.md).
+
+:func:`execute` checks a command, does it, stores what the console changed (``store.games``: it wins over
+the configuration file, server/console_state.py) and returns an :class:`Outcome`: the answer for the
+console and what the audit log records (before and after). A command that cannot be done raises
+:class:`CommandRefused` with an HTTP status, a stable code and the details, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerroom.rooms import PointsPolicy, TableConfig
+from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.server.commands import (
+    CancelTournament,
+    CloseGame,
+    Command,
+    CommandRefused,
+    EditTournament,
+    HoldTable,
+    MessageTable,
+    OpenGame,
+    Outcome,
+    ResumeActor,
+    ScheduleTournament,
+    SetPromotions,
+)
+from pokerroom.server.config.parse import ConfigInvalid, game_from_fields, promotions_from_fields
+from pokerroom.server.errors import Refused
+from pokerroom.server.room import Room
+from pokerroom.server.schedule import ScheduleError, tournament_from_dict
+
+__all__ = ["execute", "game_row", "game_state", "policy_fields", "tournament_spec"]
+
+_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+# ------------------------------------------------------------------------------------------ views
+
+
+def game_state(r: Room, gid: str) -> str:
+    """A table's or pool's state as the console shows it: playing, paused (by the operator), suspended
+    (by repeated errors), closing, store_paused, or closed."""
+    actor: Any = r.tables.get(gid) or r.pools.get(gid)
+    if actor is None:
+        return "closed"
+    if actor.closing:
+        return "closing"
+    if actor.suspended is not None:
+        return "suspended"
+    if gid in r.console.held:
+        return "paused"
+    return "store_paused" if actor.pause is not None else "playing"
+
+
+def game_row(r: Room, gid: str, kind: str) -> dict[str, Any]:
+    actor: Any = r.tables.get(gid) or r.pools.get(gid)
+    return {
+        "id": gid,
+        "kind": kind,
+        "state": game_state(r, gid),
+        "reason": actor.suspended if actor else None,  # why repeated errors suspended it
+        "summary": actor.summary() if actor else None,
+    }
+
+
+def _kind(r: Room, gid: str) -> str:
+    if gid in r.tables:
+        return "table"
+    if gid in r.pools:
+        return "pool"
+    raise CommandRefused(404, "unknown_table", "no such table or pool", table=gid)
+
+
+def policy_fields(p: PointsPolicy | None) -> dict[str, Any] | None:
+    """A policy as the fields of ``[promotions]``, weeks given by their Monday (what the store keeps: a
+    week written "this" or "next" would move at the next start)."""
+    if p is None:
+        return None
+    return {
+        "timezone": str(p.tz),
+        "tournament_points_per_unit": p.tournament_points_per_unit,
+        "game_of_the_week": [
+            {"week": monday.isoformat(), "game": d.variant, "betting": d.betting.value, "mode": d.mode}
+            for monday, d in sorted(p.game_of_the_week.items())
+        ],
+        "happy_hour": [
+            {
+                "days": [_DAYS[i] for i in sorted(h.days)],
+                "start": h.start.isoformat(timespec="minutes"),
+                "end": h.end.isoformat(timespec="minutes"),
+                "multiplier": h.multiplier_pct / 100,
+            }
+            for h in p.happy_hours
+        ],
+    }
+
+
+def tournament_spec(body: dict[str, Any], cfg: TournamentConfig, rush: bool) -> dict[str, Any]:
+    """The request with its times made absolute: what the store keeps to open it again."""
+    spec = {k: v for k, v in body.items() if k != "start_in_minutes"}
+    if cfg.start_time is not None:
+        spec["start"] = cfg.start_time.isoformat()
+    if cfg.registration_opens is not None:
+        spec["registration_opens"] = cfg.registration_opens.isoformat()
+    return {**spec, "rush": rush}
+
+
+async def _keep(r: Room, gid: str, kind: str, state: str) -> None:
+    """Store the console's word on ``gid``: its fields if the console opened it, else none (the file's)."""
+    known = await r.store.games.get(gid)
+    await r.store.games.save(gid, kind, known.spec if known else {}, state)
+
+
+# ---------------------------------------------------------------------------------------- commands
+
+
+async def execute(r: Room, cmd: Command) -> Outcome:
+    """Carry out ``cmd`` on the room ``r`` (see the module)."""
+    if isinstance(cmd, OpenGame):
+        return await _open(r, cmd)
+    if isinstance(cmd, HoldTable):
+        return await _hold(r, cmd.table, cmd.held)
+    if isinstance(cmd, ResumeActor):
+        return await _resume(r, cmd)
+    if isinstance(cmd, CloseGame):
+        return await _close(r, cmd)
+    if isinstance(cmd, MessageTable):
+        return await _message(r, cmd)
+    if isinstance(cmd, ScheduleTournament):
+        return await _schedule(r, cmd)
+    if isinstance(cmd, EditTournament):
+        return await _edit(r, cmd)
+    if isinstance(cmd, CancelTournament):
+        return await _cancel(r, cmd)
+    if isinstance(cmd, SetPromotions):
+        return await _promotions(r, cmd)
+    raise CommandRefused(400, "unknown_command", f"no such command: {type(cmd).__name__}")
+
+
+async def _open(r: Room, cmd: OpenGame) -> Outcome:
+    try:
+        cfg = game_from_fields(cmd.kind, cmd.fields)
+    except ConfigInvalid as exc:
+        problems = [f"{p.path}: {p.message}" for p in exc.problems]
+        raise CommandRefused(422, "bad_config", "; ".join(problems), problems=problems) from None
+    gid = cfg.table_id if isinstance(cfg, TableConfig) else cfg.pool_id
+    try:
+        await r.open_game(cfg)
+    except ValueError as exc:
+        raise CommandRefused(409, "game_exists", str(exc), table=gid) from None
+    await r.store.games.save(gid, cmd.kind, cmd.fields, "open")
+    return Outcome(game_row(r, gid, cmd.kind), f"{cmd.kind}.open", gid, None, cmd.fields)
+
+
+async def _hold(r: Room, gid: str, held: bool) -> Outcome:
+    if _kind(r, gid) != "table":
+        raise CommandRefused(409, "not_a_table", "only a cash table pauses (close a pool instead)", table=gid)
+    before = game_state(r, gid)
+    try:
+        await r.hold_table(gid, held)
+    except Refused as exc:
+        raise CommandRefused(404, exc.code, exc.message, table=gid) from None
+    await _keep(r, gid, "table", "paused" if held else "open")
+    after = game_state(r, gid)
+    action = f"table.{'pause' if held else 'resume'}"
+    return Outcome(game_row(r, gid, "table"), action, gid, {"state": before}, {"state": after})
+
+
+async def _resume(r: Room, cmd: ResumeActor) -> Outcome:
+    """A suspended actor deals again; a cash table the operator paused (and not suspended) is let go."""
+    gid = cmd.ident
+    if cmd.kind == "tournament":
+        t = r.tournaments.get(gid)
+        if t is None:
+            raise CommandRefused(404, "unknown_tournament", "no such tournament", tournament=gid)
+        before = {"state": t.state, "reason": t.suspended}
+        if not await r.resume_actor(gid):
+            raise CommandRefused(409, "not_suspended", "the tournament is not suspended", tournament=gid)
+        return Outcome({"tournament": t.summary()}, "tournament.resume", gid, before, {"state": t.state})
+    kind = _kind(r, gid)
+    actor: Any = r.tables.get(gid) or r.pools.get(gid)
+    if actor.suspended is None:
+        return await _hold(r, gid, False)
+    before = {"state": game_state(r, gid), "reason": actor.suspended}
+    await r.resume_actor(gid)
+    if kind == "table" and gid in r.console.held:  # (paused by the operator too: that pause ends as well)
+        await r.hold_table(gid, False)
+        await _keep(r, gid, "table", "open")
+    return Outcome(game_row(r, gid, kind), f"{kind}.resume", gid, before, {"state": game_state(r, gid)})
+
+
+async def _close(r: Room, cmd: CloseGame) -> Outcome:
+    gid = cmd.ident
+    kind = _kind(r, gid)
+    before = game_state(r, gid)
+    await r.close_game(gid)
+    await _keep(r, gid, kind, "closed")
+    answer = {"id": gid, "kind": kind, "state": game_state(r, gid)}
+    return Outcome(answer, f"{kind}.close", gid, {"state": before}, {"state": "closed"})
+
+
+async def _message(r: Room, cmd: MessageTable) -> Outcome:
+    if _kind(r, cmd.table) != "table":
+        raise CommandRefused(409, "not_a_table", "messages go to cash tables", table=cmd.table)
+    await r.message_table(cmd.table, cmd.text)
+    return Outcome({"ok": True}, "table.message", cmd.table, None, {"text": cmd.text})
+
+
+def _tournament_fields(body: dict[str, Any]) -> tuple[TournamentConfig, bool, dict[str, Any]]:
+    fields = dict(body)
+    rush = fields.pop("rush", False)
+    try:
+        if not isinstance(rush, bool):
+            raise ScheduleError("rush is true or false")
+        cfg = tournament_from_dict(fields)
+    except (ScheduleError, ValueError) as exc:
+        raise CommandRefused(422, "bad_tournament", str(exc)) from None
+    return cfg, rush, tournament_spec(fields, cfg, rush)
+
+
+async def _schedule(r: Room, cmd: ScheduleTournament) -> Outcome:
+    cfg, rush, spec = _tournament_fields(cmd.fields)
+    tid = cfg.tournament_id
+    if tid in r.tournaments or any(t.series == tid for t in r.tournaments.values()):
+        raise CommandRefused(422, "bad_tournament", f"tournament {tid!r} exists already")
+    if await r.store.tournaments.statuses([tid]):
+        raise CommandRefused(422, "bad_tournament", f"tournament {tid!r} exists already")
+    try:
+        actor = r.schedule_tournament(cfg, rush=rush, spec=spec)
+    except ValueError as exc:
+        raise CommandRefused(422, "bad_tournament", str(exc)) from None
+    await r.store.games.save(tid, "tournament", spec, "open")
+    return Outcome({"tournament": actor.summary()}, "tournament.schedule", tid, None, spec)
+
+
+async def _edit(r: Room, cmd: EditTournament) -> Outcome:
+    tid = cmd.tournament
+    actor = r.tournaments.get(tid)
+    if actor is None:
+        raise CommandRefused(404, "unknown_tournament", "no such tournament", tournament=tid)
+    old = {"name": actor.director.config.name, "status": actor.director.status}
+    cfg, rush, spec = _tournament_fields({**cmd.fields, "id": tid})
+    try:
+        new = await r.edit_tournament(cfg, rush=rush, spec=spec)
+    except Refused as exc:
+        raise CommandRefused(409, exc.code, exc.message, tournament=tid) from None
+    await r.store.games.save(tid, "tournament", spec, "open")
+    return Outcome({"tournament": new.summary()}, "tournament.edit", tid, old, spec)
+
+
+async def _cancel(r: Room, cmd: CancelTournament) -> Outcome:
+    tid = cmd.tournament
+    actor = r.tournaments.get(tid)
+    if actor is None:
+        raise CommandRefused(404, "unknown_tournament", "no such tournament", tournament=tid)
+    cfg = actor.director.config
+    before = {
+        "status": actor.director.status,
+        "entrants": sorted(e.name for e in actor.director.entrants.values()),
+    }
+    refunds = [
+        {"name": e.name, "amount": cfg.buy_in + cfg.fee, "to": "ticket" if e.ticket else "wallet"}
+        for e in actor.director.entrants.values()
+    ]
+    try:
+        kept = await r.cancel_tournament(tid)
+    except Refused as exc:
+        raise CommandRefused(409, exc.code, exc.message, tournament=tid) from None
+    await r.store.games.save(kept, "tournament", {}, "closed")
+    after = {"status": actor.director.status, "refunds": refunds, "currency": cfg.currency}
+    answer = {"tournament": actor.summary(), "refunds": refunds}
+    return Outcome(answer, "tournament.cancel", tid, before, after)
+
+
+async def _promotions(r: Room, cmd: SetPromotions) -> Outcome:
+    try:
+        policy = promotions_from_fields(cmd.fields, now=r.clock.now())
+    except ConfigInvalid as exc:
+        problems = [f"{p.path}: {p.message}" for p in exc.problems]
+        raise CommandRefused(422, "bad_config", "; ".join(problems), problems=problems) from None
+    before = policy_fields(r.settings.points)
+    after = policy_fields(policy)
+    assert after is not None
+    r.set_promotions(policy)
+    await r.store.games.save("promotions", "promotions", after, "open")
+    answer = {"promotions": after, "from_console": True}
+    return Outcome(answer, "promotions.replace", "promotions", before, after)
