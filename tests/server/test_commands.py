@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pokerroom.engine import Betting, Stakes
 from pokerroom.rooms import TableConfig, Timing
-from pokerroom.server.address import ROOM, Address
+from pokerroom.server.address import ROOM, Address, address_of
 from pokerroom.server.commands import (
     COMMANDS,
     BadCommand,
@@ -73,6 +73,7 @@ def test_every_command_is_covered_and_addressed() -> None:
     assert CancelTournament("x").address == Address("tournament", "x")
     assert OpenGame("table", {}).address == ROOM
     assert SetPromotions({}).address == ROOM
+    assert address_of(HoldTable("t1", True)) == Address("table", "t1")  # the one function for both
 
 
 def test_a_command_that_cannot_be_sent_is_a_typed_error() -> None:
@@ -118,7 +119,8 @@ async def test_one_executor_carries_commands_out_and_refuses_with_a_status_and_c
         held = await execute(room, HoldTable("t", True))
         assert held.action == "table.pause" and held.answer["state"] == "paused"
         assert room.tables["t"].held and "t" in room.console.held
-        assert (await room.store.games.get("t")).state == "paused"  # kept over the configuration file
+        game = await room.store.games.get("t")
+        assert game is not None and game.state == "paused"  # kept over the configuration file
         resumed = await execute(room, ResumeActor("table", "t"))
         assert resumed.action == "table.resume" and not room.tables["t"].held
         refusals: list[tuple[Command, int, str]] = [

@@ -1,15 +1,16 @@
 """Which table, pool or tournament a message names: one pure function for every kind of message.
 
-A client message names a table (``table``), a Rush pool (``pool``) or a tournament (``tournament``), or
-nothing but the room itself (``ping``, ``hello``, ``last_hands``, ``verify_hand``). The one-process
-routes (server/routes.py) find the endpoint at that address; a cluster's gateway (server/cluster/) finds
-the host that holds it. Nothing else reads a message to learn where it goes.
+An operator's command (server/commands.py) carries its own address. A client message names a table
+(``table``), a Rush pool (``pool``) or a tournament (``tournament``), or nothing but the room itself
+(``ping``, ``hello``, ``last_hands``, ``verify_hand``). The one-process routes (server/routes.py) find
+the endpoint at that address; a cluster's gateway (server/cluster/) finds the host that holds it.
+Nothing else reads a message to learn where it goes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -47,8 +48,18 @@ _TOURNAMENT: tuple[type[BaseModel], ...] = (p.TournamentRegister, p.TournamentUn
 _ROOM: tuple[type[BaseModel], ...] = (p.Ping, p.Hello, p.LastHands, p.VerifyHand)
 
 
-def address_of(msg: BaseModel) -> Address:
-    """The address of a validated client message (``protocol.parse_client``)."""
+class Addressed(Protocol):
+    """An operator's command (server/commands.py): it says what it acts on."""
+
+    @property
+    def address(self) -> Address: ...
+
+
+def address_of(msg: BaseModel | Addressed) -> Address:
+    """The address of a validated client message (``protocol.parse_client``) or of an operator's
+    command."""
+    if not isinstance(msg, BaseModel):
+        return msg.address
     if isinstance(msg, _TABLE):
         return Address("table", msg.table)  # type: ignore[attr-defined]
     if isinstance(msg, _POOL):
