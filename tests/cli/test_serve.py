@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import queue
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -16,12 +15,7 @@ from pathlib import Path
 import httpx
 
 from pokerroom.engine import BUILD
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.server.conftest import free_port
 
 
 def _lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
@@ -29,8 +23,9 @@ def _lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
 
     def pump() -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
-            out.put(line)
+        with proc.stdout:  # (closed at the end of the output, when the room has exited)
+            for line in proc.stdout:
+                out.put(line)
 
     threading.Thread(target=pump, daemon=True).start()
     return out
@@ -50,7 +45,7 @@ def _wait_for(lines: queue.Queue[str], text: str, timeout: float, seen: list[str
 
 
 def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
     env.pop("POKERROOM_DATABASE_URL", None)
     proc = subprocess.Popen(

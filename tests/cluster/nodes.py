@@ -22,6 +22,8 @@ import asyncpg
 import httpx
 import pytest
 
+from tests import waiting
+from tests.server.conftest import free_port
 from tests.store.storehelpers import PG_URL, pg_unavailable_reason
 
 T = TypeVar("T")
@@ -116,24 +118,12 @@ def need_services() -> None:
         pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def until(check: Callable[[], Awaitable[bool]], limit: float, what: str, every: float = 0.25) -> float:
-    """Wait until ``check()`` holds (at most ``limit`` seconds); returns the seconds it took."""
+    """Wait until ``check()`` holds (at most ``limit`` seconds; a node not answering yet is "not yet");
+    returns the seconds it took."""
     start = time.monotonic()
-    while True:
-        try:
-            if await check():
-                return time.monotonic() - start
-        except (httpx.HTTPError, OSError):
-            pass
-        if time.monotonic() - start > limit:
-            raise AssertionError(f"not within {limit:.0f} s: {what}")
-        await asyncio.sleep(every)
+    await waiting.until(check, timeout=limit, what=what, every=every, ignore=(httpx.HTTPError, OSError))
+    return time.monotonic() - start
 
 
 async def until_value(get: Callable[[], Awaitable[T | None]], limit: float, what: str) -> T:
@@ -255,11 +245,9 @@ class NatsServer:
             self.proc = subprocess.Popen(
                 [binary, "-a", "127.0.0.1", "-p", str(self.port)], stdout=log, stderr=subprocess.STDOUT
             )
-        deadline = time.monotonic() + 30
-        while not _port_open("127.0.0.1", self.port):
-            if time.monotonic() > deadline:
-                raise AssertionError("the private nats-server did not start")
-            time.sleep(0.1)
+        waiting.wait_until(
+            lambda: _port_open("127.0.0.1", self.port), timeout=30, what="the private nats-server listens"
+        )
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -46,7 +46,7 @@ def _noise(hand: HandState, rng: random.Random) -> Command:
             Fold(seat),
             RaiseTo(seat, rng.randint(-5, 50_000)),
             RaiseTo(seat, 2.5),  # type: ignore[arg-type]
-            RaiseTo(True, 10),  # type: ignore[arg-type]
+            RaiseTo(True, 10),
         ]
     )
 

@@ -114,11 +114,11 @@ def _draw_hand() -> tuple[object, int]:
 @pytest.mark.parametrize(
     ("make", "error"),
     [
-        (lambda seat, hole: Draw(seat, list(hole[:1])), BadCommand),  # a list, not a tuple
-        (lambda seat, hole: Draw(seat, ("As",)), InvalidCards),  # a string, not a card
-        (lambda seat, hole: Draw(str(seat), hole[:1]), BadCommand),  # a seat that is not a number
+        (lambda seat, hole: Draw(seat, list(hole[:1])), BadCommand),  # type: ignore[arg-type]  # a list, not a tuple
+        (lambda seat, hole: Draw(seat, ("As",)), InvalidCards),  # type: ignore[arg-type]  # a string, not a card
+        (lambda seat, hole: Draw(str(seat), hole[:1]), BadCommand),  # type: ignore[arg-type]  # a seat that is not a number
         (lambda seat, hole: Draw(True, hole[:1]), BadCommand),  # a bool is no seat
-        (lambda seat, hole: Discard(seat, list(hole[:2])), BadCommand),
+        (lambda seat, hole: Discard(seat, list(hole[:2])), BadCommand),  # type: ignore[arg-type]
     ],
 )
 def test_a_command_with_a_field_of_the_wrong_type_is_a_typed_error(make: object, error: type) -> None:
@@ -157,10 +157,10 @@ def _start_with(seats: list[SeatSetup], **kw: object) -> None:
         ([SeatSetup(1, 10.5), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
         ([SeatSetup(1.0, 10), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
         ([SeatSetup("1", 10), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
-        ([SeatSetup(True, 10), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
+        ([SeatSetup(True, 10), SeatSetup(2, 100)], {}),
         ([SeatSetup(1, 10, "yes"), SeatSetup(2, 100)], {}),  # type: ignore[arg-type]
         ([(1, 10), (2, 100)], {}),
-        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(small=(1, 0.5), big=(2, 1))}),
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(small=(1, 0.5), big=(2, 1))}),  # type: ignore[arg-type]
         ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(big=(2, 2), live=[(1, 2)])}),  # type: ignore[arg-type]
         ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": {"big": (2, 2)}}),
     ],

@@ -436,6 +436,7 @@ class Duel:
                         progress = True
             if state.can_deal_board() and self._board:
                 count = state.board_dealing_count
+                assert count is not None  # (PokerKit says how many when it can deal the board)
                 state.deal_board([pk_card(self._board.popleft()) for _ in range(count)])
                 progress = True
 
@@ -463,7 +464,7 @@ class Duel:
 
     def theirs(self) -> dict[str, Any]:
         s = self.pk
-        raises: tuple[int, ...] = ()
+        raises: tuple[int | None, ...] = ()
         low = s.min_completion_betting_or_raising_to_amount
         if low is not None:
             high = s.max_completion_betting_or_raising_to_amount

@@ -808,13 +808,15 @@ def test_corrupt_snapshots_are_refused_cleanly(data: st.DataObject) -> None:
         hand.apply(random_command(hand, rng))
     snapshot = json.loads(json.dumps(hand.snapshot()))
     damages: list[Any] = [data.draw(JSON)]
-    for key in snapshot:  # every field: removed, or of a wrong type
-        for wrong in (None, [], {}, "x", -1):
+    wrongs: tuple[Any, ...] = (None, [], {}, "x", -1)
+    field: str
+    for field in snapshot:  # every field: removed, or of a wrong type
+        for wrong in wrongs:
             damaged = json.loads(json.dumps(snapshot))
-            damaged[key] = wrong
+            damaged[field] = wrong
             damages.append(damaged)
         damaged = json.loads(json.dumps(snapshot))
-        del damaged[key]
+        del damaged[field]
         damages.append(damaged)
     # and one place at a random depth replaced by any JSON
     pick = data.draw(st.randoms(use_true_random=False))
@@ -872,8 +874,9 @@ def test_restore_refuses_snapshots_with_wrong_types() -> None:
     )
     hand.apply(Call(3))
     snapshot = hand.snapshot()
+    wrongs: tuple[Any, ...] = (None, True, -1, 1.5, "x", [], [1], {})
     for top, sub in [(k, None) for k in snapshot] + [("variant", k) for k in snapshot["variant"]]:
-        for wrong in (None, True, -1, 1.5, "x", [], [1], {}):
+        for wrong in wrongs:
             damaged = json.loads(json.dumps(snapshot))
             if sub is None:
                 damaged[top] = wrong

@@ -33,6 +33,7 @@ from pokerroom.engine import (
     Stakes,
     Structure,
 )
+from pokerroom.engine.events import PotAwarded
 from pokerroom.variants import VARIANTS
 
 pk = pytest.importorskip("pokerkit", reason="pokerkit (test extra) is not installed")
@@ -141,6 +142,6 @@ def test_two_runs_pay_as_pokerkit_does(game: str) -> None:
     for seed in range(60):
         ours, theirs, hand = play(game, seed)
         assert ours == theirs, f"seed {seed}: ours {ours}, PokerKit {theirs}, boards {hand.boards}"
-        runs = {e.run: e.winners for e in hand.events if e.kind == "pot_awarded"}
+        runs = {e.run: e.winners for e in hand.events if isinstance(e, PotAwarded)}
         split += runs.get(1) != runs.get(2)
     assert split, "no hand had different winners on the two boards"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
 import pytest
 
@@ -42,7 +43,7 @@ def test_descriptions() -> None:
 def test_hand_value_is_frozen_and_slotted() -> None:
     v = evaluate("high", "Ac Ad 7h 6s 2c")
     with pytest.raises(AttributeError):
-        v.rank = 3  # type: ignore[misc]
+        v.rank = 3
     assert not hasattr(v, "__dict__")
     assert pickle.loads(pickle.dumps(v)) == v
 
@@ -50,7 +51,14 @@ def test_hand_value_is_frozen_and_slotted() -> None:
 def test_comparing_different_rules_raises() -> None:
     a = evaluate("high", "Ac Ad 7h 6s 2c")
     b = evaluate("ace5_low", "Ac Ad 7h 6s 2c")
-    for op in (lambda: a < b, lambda: a <= b, lambda: a > b, lambda: a >= b, lambda: a == b):
+    ops: list[Callable[[], object]] = [
+        lambda: a < b,
+        lambda: a <= b,
+        lambda: a > b,
+        lambda: a >= b,
+        lambda: a == b,
+    ]
+    for op in ops:
         with pytest.raises(TypeError):
             op()
     assert (a == "x") is False

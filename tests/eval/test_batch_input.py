@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -43,7 +45,7 @@ def test_empty_batch() -> None:
         ("short_deck_6a", [[48, 44, 40, 36, 15]], {}, CardNotInDeck),
     ],
 )
-def test_bad_batches(rule: str, cards: list[list[float]], kw: dict[str, int], error: type[Exception]) -> None:
+def test_bad_batches(rule: str, cards: list[list[float]], kw: dict[str, Any], error: type[Exception]) -> None:
     with pytest.raises(error) as err:
         evaluate_batch(rule, np.array(cards), **kw)
     assert err.value.code  # type: ignore[attr-defined]

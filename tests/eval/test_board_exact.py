@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.eval.test_eval_equity import _batch_brute_force
 
 from pokerroom.cards import Card
 from pokerroom.eval import equity
 from pokerroom.eval.board_exact import rank_multisets
 from pokerroom.eval.equity import _RANK_KEYS, resolve_game
+from tests.eval.test_eval_equity import _batch_brute_force
 
 Spot = tuple[str, list[tuple[Card, ...]], tuple[Card, ...]]
 

@@ -225,7 +225,8 @@ def _batch_brute_force(game: str, hands: list[tuple[Card, ...]], board: tuple[Ca
 
     def split(r: np.ndarray) -> np.ndarray:
         winners = (r == r.max(axis=1, keepdims=True)) & (r > 0)
-        return winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
+        shares: np.ndarray = winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
+        return shares
 
     high = split(ranks(g.high))
     if g.low is None:

@@ -60,7 +60,7 @@ class _Lowest:
 def _cmp(a: Any, b: Any) -> int:
     if isinstance(a, _Lowest) or isinstance(b, _Lowest):
         return (not isinstance(a, _Lowest)) - (not isinstance(b, _Lowest))
-    return (a > b) - (a < b)
+    return int((a > b) - (a < b))
 
 
 def test_pokerkit_conventions() -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations, pairwise
 
 import pytest
 
-from pokerroom.cards import DeckSpec, parse_cards
+from pokerroom.cards import Card, DeckSpec, parse_cards
 from pokerroom.eval import CardNotInDeck, HandValue, evaluate
 
 
-def ev(rule: str, hole: str, board: str = "") -> HandValue:
+def ev(rule: str, hole: str | Iterable[Card], board: str = "") -> HandValue:
     return evaluate(rule, hole, board)
 
 

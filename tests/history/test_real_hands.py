@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerroom.cli import app
-from pokerroom.engine.events import ActionTaken, BetReturned
+from pokerroom.engine.events import ActionTaken, BetReturned, Posted
 from pokerroom.engine.stud import bring_in_seat
 from pokerroom.history import PhhReplayError, read_phh, replay
 
@@ -74,7 +74,7 @@ def test_heads_up_blinds_are_reverse_assigned() -> None:
     """PHH heads-up: p2 is the button and posts blinds_or_straddles[0]; p1 posts the big blind."""
     hand = read_phh((FIXTURES / "historical" / "antonius-blom-2009.phh").read_text())
     state = replay(hand).state
-    posted = [(e.seat, e.amount) for e in state.events if e.kind == "posted"]
+    posted = [(e.seat, e.amount) for e in state.events if isinstance(e, Posted)]
     assert posted == [(2, 50000), (1, 100000)]  # scale 100: $500 and $1,000
     assert state.button == 2
 

@@ -68,16 +68,17 @@ def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting,
         # (with the deck proof after the summary, as the room writes it: docs/fairness.md)
         text = write_pokerstars(hand, replace(CTX, proof=DeckSeal(hand).proof()))
         assert "Deck salt: " in text
+        # (PokerKit remarks on what it reads and replays, such as a fold that cost nothing: not ours to fix)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 parsed = list(parser(text, error_status=True))  # type: ignore[operator]
             except ValueError:  # PokerKit could not replay it (see the report); counted, not compared
                 continue
-        assert len(parsed) == 1
-        hh = parsed[0]
+            assert len(parsed) == 1
+            hh = parsed[0]
+            state = list(hh)[-1]
         assert hh.hand == 245810 and hh.table == "Alpha"  # the number: a tracker's key for the hand
-        state = list(hh)[-1]
         by_seat = {seat: int(Decimal(str(s)) * 100) for seat, s in zip(hh.seats, state.stacks, strict=True)}
         assert by_seat == hand.stacks()
         checked += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -45,7 +46,7 @@ from pokerroom.rooms import (
 from .helpers import at, holdem_table
 
 
-def settlement(out: list[object]) -> HandSettlement:
+def settlement(out: Sequence[object]) -> HandSettlement:
     return next(x for x in out if isinstance(x, HandSettlement))
 
 
@@ -111,7 +112,7 @@ def test_sitting_and_its_errors() -> None:
     assert t.seat_of("bob") is None  # refused calls changed nothing
 
 
-def start_heads_up(t: CashTable) -> list[object]:
+def start_heads_up(t: CashTable) -> Sequence[object]:
     t.sit("ann", "Ann", 1, 10000, at(0))
     t.sit("bob", "Bob", 2, 10000, at(0))
     return t.tick(at(1))
@@ -263,7 +264,7 @@ def play_heads_up(t: CashTable, last: LastHands, hands: int, *, call: bool) -> l
             t.tick(at(clock))
             if t.seats[1].sitting_out:
                 t.sit_in("ann", at(clock))
-        out: list[object] = []
+        out: Sequence[object] = []
         while t.in_hand:
             d = t.hand.pending  # type: ignore[union-attr]
             answer = (Call(d.seat) if call else Fold(d.seat)) if d.call else Check(d.seat)  # type: ignore[union-attr]
@@ -323,7 +324,7 @@ def test_stud_table_deals_newcomers_at_once_with_antes() -> None:
         d = t.hand.pending  # type: ignore[union-attr]
         t.act(t.seats[d.seat].player, Fold(d.seat) if d.fold else BringIn(d.seat), at(3))  # type: ignore[union-attr]
     t.tick(at(10))
-    assert t.in_hand and 3 in t.hand.players  # type: ignore[union-attr]  # R132
+    assert t.in_hand and 3 in t.hand.players  # R132
 
 
 def test_run_it_twice_is_asked_at_a_table_that_allows_it_and_a_leaver_answers_no() -> None:

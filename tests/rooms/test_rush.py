@@ -19,7 +19,7 @@ from pokerroom.engine import (
     RakeRule,
     Stakes,
 )
-from pokerroom.engine.events import ActionTaken
+from pokerroom.engine.events import ActionTaken, Posted
 from pokerroom.rooms import HandEvents, HandSettlement, TableError, TurnClock
 from pokerroom.rooms.effects import EarlyExit
 from pokerroom.rooms.points import PointsPolicy
@@ -42,7 +42,7 @@ def fill(p: RushPool, n: int, *, per_player: int = 1, seasoned: bool = True) -> 
     for i in range(n):
         player = f"u{i // per_player}"
         out = p.join(player, player, 10_000, T0)
-        eid = next(x.entry for x in out if hasattr(x, "entry"))  # type: ignore[attr-defined]
+        eid = next(x.entry for x in out if hasattr(x, "entry"))
         if seasoned:
             p.entries[eid].first = False
         ids.append(eid)
@@ -88,10 +88,10 @@ def test_r197_a_pool_smaller_than_a_table_deals_when_a_player_has_two_entries() 
     fill(p, 4, per_player=2)  # two players, two entries each
     fill(p, 1)  # (u0 again: a third entry of the first player)
     moved = [x for x in p.deal(T0) if isinstance(x, EntryMoved)]
-    tables: dict[str, list[str]] = {}
+    players: dict[str, list[str]] = {}
     for x in moved:
-        tables.setdefault(x.table, []).append(x.player)
-    assert sorted(sorted(t) for t in tables.values()) == [["u0", "u1"], ["u0", "u1"]]  # u0#3 waits
+        players.setdefault(x.table, []).append(x.player)
+    assert sorted(sorted(t) for t in players.values()) == [["u0", "u1"], ["u0", "u1"]]  # u0#3 waits
 
 
 def test_r198_a_new_entry_posts_the_big_blind_and_one_per_table() -> None:
@@ -124,7 +124,7 @@ def test_a_new_pool_of_new_entries_starts_with_live_big_blinds() -> None:
     out = p.deal(T0)
     t = next(iter(p.tables.values()))
     posts = {
-        (e.seat, e.what) for x in out if isinstance(x, HandEvents) for e in x.events if hasattr(e, "what")
+        (e.seat, e.what) for x in out if isinstance(x, HandEvents) for e in x.events if isinstance(e, Posted)
     }
     assert (2, "big_blind") in posts and (1, "small_blind") in posts
     assert {s for s, w in posts if w == "live"} == {3, 4, 5, 6}  # every new entry posts a big blind

@@ -70,7 +70,7 @@ def play(players: int, seed: int = 1) -> tuple[RushTournamentDirector, list[obje
             for t in list(d.rush.tables.values()):
                 for eid in list(t.entries.values()):
                     live = d.rush is not None and t.table_id in d.rush.tables
-                    if live and d.rush.can_quick_fold(eid) and rng.random() < 0.3:  # type: ignore[union-attr]
+                    if live and d.rush.can_quick_fold(eid) and rng.random() < 0.3:
                         out += d.quick_fold(eid.split("#")[0], now)
             if d.rush is None:
                 continue
@@ -88,18 +88,18 @@ def play(players: int, seed: int = 1) -> tuple[RushTournamentDirector, list[obje
                     )
                     out += d.act(t.names[p.seat][0], cmd, now)
         else:
-            for t in list(d.tables.values()):
-                while t.in_hand:
-                    p = t.hand.pending  # type: ignore[union-attr]
-                    assert isinstance(p, BetDecision)
+            for table in list(d.tables.values()):
+                while table.in_hand:
+                    pending = table.hand.pending  # type: ignore[union-attr]
+                    assert isinstance(pending, BetDecision)
                     cmd = (
-                        RaiseTo(p.seat, p.max_to)
-                        if p.raise_kind and rng.random() < 0.3
-                        else Check(p.seat)
-                        if p.check
-                        else Call(p.seat)
+                        RaiseTo(pending.seat, pending.max_to)
+                        if pending.raise_kind and rng.random() < 0.3
+                        else Check(pending.seat)
+                        if pending.check
+                        else Call(pending.seat)
                     )
-                    out += d.act(t.seats[p.seat].player, cmd, now)
+                    out += d.act(table.seats[pending.seat].player, cmd, now)
         if d.status == "running" and d.rush is not None and not d.rush.tables:
             assert sum(e.stack for e in d.remaining) == total
     return d, out, sizes

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from pokerroom.rooms.seating import HandPlan, Positions, SeatStatus, plan_hand
 
 
-def table(*seats: int, **flags: dict[str, bool]) -> dict[int, SeatStatus]:
+def table(*seats: int, **flags: tuple[int, ...]) -> dict[int, SeatStatus]:
+    """The seats, with each flag (``waiting_bb=(3,)``) set for the seats it names."""
     out = {s: SeatStatus(s, f"p{s}") for s in seats}
     for name, which in flags.items():
-        for s in which:  # type: ignore[attr-defined]
+        for s in which:
             st = out[s]
-            out[s] = SeatStatus(**{**{f: getattr(st, f) for f in st.__slots__}, name: True})  # type: ignore[arg-type]
+            fields: dict[str, Any] = {f: getattr(st, f) for f in st.__slots__}
+            out[s] = SeatStatus(**{**fields, name: True})
     return out
 
 
@@ -40,6 +43,7 @@ def test_r91_r92_button_moves_one_seat_and_each_player_posts_each_blind_once_per
     for _ in range(5):
         plan = nxt(seats, prev)
         assert plan.button == prev.sb_seat  # R92: the SB of hand N has the button in hand N+1
+        assert plan.small_blind is not None
         sbs.append(plan.small_blind)
         bbs.append(plan.big_blind)
         prev = plan.positions(seats)

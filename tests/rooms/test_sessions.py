@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 
 from hypothesis import HealthCheck, event, settings
@@ -70,7 +71,7 @@ class Session(RuleBasedStateMachine):
         for i in range(self.rng.randint(2, min(5, seats))):
             self._step(self.table.sit(PLAYERS[i], PLAYERS[i], i + 1, lo * self.rng.choice([1, 2]), self.now))
 
-    def _absorb(self, out: list[object]) -> None:
+    def _absorb(self, out: Sequence[object]) -> None:
         for x in out:
             if isinstance(x, BuyIn | TopUp):
                 self.booked += x.amount
@@ -114,7 +115,7 @@ class Session(RuleBasedStateMachine):
         else:
             self.orbit_key, self.orbit = (), []
 
-    def _step(self, out: list[object]) -> None:
+    def _step(self, out: Sequence[object]) -> None:
         self._absorb(out)
         self._run(self.rng.randint(3, 15))
 

@@ -167,8 +167,8 @@ def test_r224_r234_eliminations_ranked_by_starting_stack() -> None:
         d.register(p, p, T0)
     t = d.tables[1]
     stacks = {"a": 100, "b": 200, "c": 3000, "d": 2700}
-    for p in t.seats.values():
-        p.stack = d.entrants[p.player].stack = stacks[p.player]
+    for seat in t.seats.values():
+        seat.stack = d.entrants[seat.player].stack = stacks[seat.player]
     d.tick(T0 + timedelta(seconds=1))
 
     def shove(pending: BetDecision) -> object:
@@ -180,11 +180,14 @@ def test_r224_r234_eliminations_ranked_by_starting_stack() -> None:
     ended = next(x for x in out if isinstance(x, TableHandEnded))
     busted = sorted(p for p, s in ended.stacks.items() if s == 0)
     assert len(busted) >= 2, "this seeded deal busts several players in one hand"
+    places: dict[str, int] = {}
     for p in busted:
-        assert d.entrants[p].place is not None and d.entrants[p].stack == 0  # R224
+        place = d.entrants[p].place
+        assert place is not None and d.entrants[p].stack == 0  # R224
+        places[p] = place
     # R234: who started the hand with more chips finishes higher.
     by_start = sorted(busted, key=lambda p: -stacks[p])
-    assert [d.entrants[p].place for p in by_start] == sorted(d.entrants[p].place for p in busted)
+    assert [places[p] for p in by_start] == sorted(places.values())
 
 
 def test_r234_equal_starting_stacks_tie_and_split() -> None:
@@ -371,7 +374,7 @@ def test_r236_r237_balancing_and_breaking() -> None:
 
 def test_r238_payout_rounding_leftover_to_first() -> None:
     assert pay_places(100_001, [Fraction(50), Fraction(30), Fraction(20)]) == [50_001, 30_000, 20_000]
-    assert default_percentages(8) == (50, 30, 20)
+    assert default_percentages(8) == (Fraction(50), Fraction(30), Fraction(20))
     assert sum(default_percentages(500)) == 100  # over 100 entrants: the configured fallback
 
 

@@ -183,9 +183,9 @@ def test_rush_tournaments_earn_points_in_the_rush_discipline(
 
 
 @pytest.mark.parametrize("kw", [{"rebuy_levels": 3}, {"rebuy_levels": 3, "add_on": True}, {"add_on": True}])
-def test_a_rush_tournament_with_rebuys_or_an_add_on_is_refused_when_configured(kw: dict[str, object]) -> None:
+def test_a_rush_tournament_with_rebuys_or_an_add_on_is_refused_when_configured(kw: dict[str, bool]) -> None:
     with pytest.raises(ConfigError, match="Rush tournament has no rebuys"):
-        RushTournamentDirector(mtt(**kw), random.Random(1))
+        RushTournamentDirector(mtt("t", **kw), random.Random(1))
 
 
 # --------------------------------------------------------- 6. broke in the same hand of the rebuy period

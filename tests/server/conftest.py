@@ -19,6 +19,7 @@ from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.store import Database, Store
+from tests.waiting import until
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 FAST = Timing(action=2.0, time_bank=1.0, between_hands=0.05, offer_time=5, disconnect_grace=3)
@@ -41,6 +42,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+async def start_serving(server: uvicorn.Server) -> asyncio.Task[None]:
+    """``server.serve()`` in a task, once it accepts connections (a server that fails to start raises)."""
+    task = asyncio.create_task(server.serve())
+    await until(lambda: server.started or task.done(), timeout=120, every=0.02, what="uvicorn starts serving")
+    if not server.started:
+        await task  # (its error)
+        raise AssertionError("uvicorn ended before it started serving")
+    return task
+
+
 @contextlib.asynccontextmanager
 async def serve_room(
     tmp: Path, settings: RoomSettings, *, durable: bool = True, store: Store | None = None
@@ -58,11 +69,7 @@ async def serve_room(
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
     )
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            await task
-        await asyncio.sleep(0.02)
+    task = await start_serving(server)
     try:
         yield LiveServer(f"http://127.0.0.1:{port}", app.state.room, url)
     finally:

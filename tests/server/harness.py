@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,9 @@ from pokerroom.server.mailbox import Mailbox
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.routes import handle, welcome
 from pokerroom.store import Database, Player, Store
+from tests.waiting import describe
+
+from .wire import PASSWORD
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
@@ -97,7 +100,7 @@ class Harness:
     # --------------------------------------------------------------------------------- clients
 
     async def player(self, name: str) -> Player:
-        player = await self.store.accounts.register(name, "hunter-22-poker")
+        player = await self.store.accounts.register(name, PASSWORD)
         await self.store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
         return player
 
@@ -247,13 +250,15 @@ class Harness:
                 return
             calm = calm + 1 if self._quiet_now() else 0
             if calm < 3:
-                assert loop.time() < end, "the room never came to rest"
+                assert loop.time() < end, f"the room never came to rest (waiting for {describe(until)})"
                 continue
             if seconds == 0:
                 return
             due = self.clock.next_deadline()
-            assert due is not None, "nothing is due and the condition does not hold"
-            assert (due - start).total_seconds() <= seconds, f"not within {seconds} s of the room's time"
+            assert due is not None, f"nothing is due and the condition does not hold: {describe(until)}"
+            assert (due - start).total_seconds() <= seconds, (
+                f"not within {seconds} s of the room's time: {describe(until)}"
+            )
             self.clock.advance_to(due)
             calm = 0
 
@@ -266,10 +271,13 @@ def _refusal(exc: p.ProtocolError) -> Any:
 
 def _wrap(bot: Any) -> Any:
     """Give every kind of bot one entry point for a frame (each kind reads frames its own way)."""
+    reader: Callable[[dict[str, Any]], Awaitable[None]]
     if isinstance(bot, TournamentBot):
-        bot._on_message_any = bot._on_tournament_message
+        reader = bot._on_tournament_message
     elif isinstance(bot, PoolBot):
-        bot._on_message_any = bot._on_pool_message
+        reader = bot._on_pool_message
     else:
-        bot._on_message_any = bot._on_message
-    return bot
+        reader = bot._on_message
+    wrapped: Any = bot
+    wrapped._on_message_any = reader
+    return wrapped

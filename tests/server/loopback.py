@@ -8,7 +8,7 @@ its socket — only the socket itself is missing. Fast enough to play thousands 
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,8 +26,10 @@ from pokerroom.server import ws as ws_module
 from pokerroom.server.connection import Connection
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.store import Player, Store
+from tests.waiting import until
 
 from .leakcheck import Recorder, Viewer
+from .wire import PASSWORD
 
 
 class LoopbackSocket:
@@ -115,7 +117,7 @@ async def open_room(
     players: list[Player] = []
     for cfg in tables:
         for _ in range(min(players_per_table, cfg.seats)):
-            player = await store.accounts.register(f"lb{len(players) + 1}", "hunter-22-poker")
+            player = await store.accounts.register(f"lb{len(players) + 1}", PASSWORD)
             await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
             players.append(player)
     room = Room(store, RoomSettings(tables=tuple(tables)))
@@ -150,14 +152,12 @@ async def open_room(
             client = lb.connect(bot.name, cfg.table_id, player, bot)
             await bot._send({"type": "subscribe", "table": cfg.table_id})
             actor = room.tables[cfg.table_id]
-            for _ in range(6000):  # the bot sits when its snapshot arrives
-                seat = actor.table.seat_of(str(player.id))
-                if seat is not None:
-                    client.viewer.seat = seat
-                    break
-                await asyncio.sleep(0.01)
-            else:
-                raise AssertionError(f"{bot.name} could not sit at {cfg.table_id}")
+            client.viewer.seat = await until(  # the bot sits when its snapshot arrives
+                functools.partial(actor.table.seat_of, str(player.id)),
+                timeout=90,
+                every=0.01,
+                what=f"{bot.name} sits at {cfg.table_id}",
+            )
     for actor in room.tables.values():
         actor.table.halted = False
     return lb
@@ -166,11 +166,12 @@ async def open_room(
 async def play_until(lb: LoopbackRoom, hands: int, *, timeout: float) -> None:
     """Wait until every table has played ``hands`` hands (or fail after ``timeout`` seconds)."""
 
-    async def wait() -> None:
-        while min(a.hands_played for a in lb.room.tables.values()) < hands:
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(wait(), timeout)
+    await until(
+        lambda: min(a.hands_played for a in lb.room.tables.values()) >= hands,
+        timeout=timeout,
+        what=f"every table plays {hands} hands",
+        show=lambda: summary(lb),
+    )
 
 
 def summary(lb: LoopbackRoom) -> dict[str, Any]:

@@ -3,13 +3,12 @@ clock for the throttles, clients from other loopback addresses, a password hashe
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import uvicorn
@@ -22,9 +21,8 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.server.security import SecuritySettings
 from pokerroom.store import Database, Store
 
-from .conftest import FAST, LiveServer, free_port
-
-PASSWORD = "hunter-22-poker"
+from .conftest import FAST, LiveServer, free_port, start_serving
+from .wire import PASSWORD
 
 
 class FakeMonotonic:
@@ -48,7 +46,7 @@ class CountingHasher(PasswordHasher):
         self._lock = threading.Lock()
         self.checks = 0
 
-    def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:  # (else it raises)
         with self._lock:
             self.checks += 1
         return super().verify(hash, password)
@@ -82,11 +80,7 @@ async def secure_server(
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on", **options)
     )
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            await task
-        await asyncio.sleep(0.02)
+    task = await start_serving(server)
     scheme = "https" if "ssl_certfile" in uvicorn_options else "http"
     try:
         yield SecureServer(f"{scheme}://127.0.0.1:{port}", app.state.room, url, app, hasher)

@@ -326,8 +326,8 @@ class _FakeConn(ServerProtocol):
         self.state = State.OPEN
         self.frames: list[bytes] = []
 
-    def send_text(self, data: bytes, fin: bool = True) -> None:
-        self.frames.append(data)
+    def send_text(self, data: bytes | bytearray | memoryview[int], fin: bool = True) -> None:
+        self.frames.append(bytes(data))
 
     def data_to_send(self) -> list[bytes]:
         out, self.frames = self.frames, []

@@ -4,6 +4,7 @@ destroyed at the interpreter's exit with an asyncio error in the log)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -19,7 +20,7 @@ from pokerroom.bots.tournament import TournamentBot
 async def test_a_stopped_bot_cancels_the_decisions_it_was_thinking_over(kind: str, how: str) -> None:
     strategy = PassiveCaller()
     url = "http://127.0.0.1:1"
-    bots = {
+    bots: dict[str, Callable[[], BotClient]] = {
         "table": lambda: BotClient(url, "b1", strategy, "t1"),
         "pool": lambda: PoolBot(url, "b1", strategy, "rush", 100),
         "tournament": lambda: TournamentBot(url, "b1", strategy, "sng-1"),

@@ -35,6 +35,7 @@ from pokerroom.server.connection import Connection
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.fairness import DeckSeal, Seals
 from pokerroom.server.room import RoomSettings
+from tests.waiting import until, within
 
 from .conftest import serve_room
 
@@ -149,25 +150,20 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
             s.url, sng_actor.tid, 6, ["caller"], think=(0, 0.01), seed=7, prefix="fsng"
         )
         try:
-
-            async def enough() -> None:
-                while (
-                    min(a.hands_played for a in s.room.tables.values()) < 4
-                    or s.room.pools[POOL].hands_played < 6
-                    or sng_actor.hands_played < 6
-                ):
-                    await asyncio.sleep(0.05)
-
-            try:
-                await asyncio.wait_for(enough(), 300)
-            except TimeoutError:
-                raise AssertionError(
-                    {
-                        "tables": {t: a.hands_played for t, a in s.room.tables.items()},
-                        "pool": s.room.pools[POOL].hands_played,
-                        "sng": (sng_actor.hands_played, sng_actor.director.status),
-                    }
-                ) from None
+            await until(
+                lambda: (
+                    min(a.hands_played for a in s.room.tables.values()) >= 4
+                    and s.room.pools[POOL].hands_played >= 6
+                    and sng_actor.hands_played >= 6
+                ),
+                timeout=300,
+                what="four hands at each table, six in the pool and six in the sit-and-go",
+                show=lambda: {
+                    "tables": {t: a.hands_played for t, a in s.room.tables.items()},
+                    "pool": s.room.pools[POOL].hands_played,
+                    "sng": (sng_actor.hands_played, sng_actor.director.status),
+                },
+            )
             await _verify_over_the_wire(tap, bots[0][0])
             await _snapshot_mid_hand(s.ws, tables[0].table_id, tap)
         finally:
@@ -268,11 +264,11 @@ async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
             None,
         )
 
-    async def both() -> None:
-        while answer("fair-1") is None or answer("fair-2") is None:
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(both(), 60)
+    await until(
+        lambda: answer("fair-1") is not None and answer("fair-2") is not None,
+        timeout=60,
+        what="the answers to both verify_hand requests",
+    )
     ok, refused = answer("fair-1"), answer("fair-2")
     assert ok is not None and refused is not None
     assert ok["type"] == "hand_verified" and ok["ok"] is True and ok["problems"] == [], ok
@@ -282,19 +278,25 @@ async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
 
 async def _snapshot_mid_hand(url: str, table: str, tap: Tap) -> None:
     """An observer who subscribes during a hand gets its commitment in the snapshot, and nothing else."""
-    for _ in range(50):
+
+    async def snapshot(ws: Any) -> tuple[str, dict[str, Any]]:
+        while True:
+            raw = str(await ws.recv())
+            snap: dict[str, Any] = orjson.loads(raw)
+            if snap["type"] == "snapshot":
+                return raw, snap
+
+    async def caught() -> bool:
+        """Subscribe once; True when the snapshot came during a hand (and showed its commitment only)."""
         async with websockets.connect(url, max_size=2**22) as ws:
             await ws.send(orjson.dumps({"type": "subscribe", "table": table}).decode())
-            while True:
-                raw = await asyncio.wait_for(ws.recv(), 20)
-                snap = orjson.loads(raw)
-                if snap["type"] == "snapshot":
-                    break
+            raw, snap = await within(snapshot(ws), timeout=20, what=f"a snapshot of {table}")
         hand = snap["state"]["hand"]
-        if hand is not None:
-            seal = tap.seals[hand["hand_id"]].seal
-            assert hand["commitment"] == seal.commitment
-            assert seal.salt not in str(raw) and SALT.search(str(raw)) is None
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("no snapshot caught a hand in progress")
+        if hand is None:
+            return False
+        seal = tap.seals[hand["hand_id"]].seal
+        assert hand["commitment"] == seal.commitment
+        assert seal.salt not in raw and SALT.search(raw) is None
+        return True
+
+    await until(caught, timeout=60, every=0.01, what="a snapshot that catches a hand in progress")

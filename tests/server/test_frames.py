@@ -9,6 +9,7 @@ list."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.errors import PROTOCOL_CODES, SERVER_CODES
 from pokerroom.server.frames import ERROR_CODES
 from pokerroom.server.room import RoomSettings
+from tests.waiting import until
 
 from .conftest import serve_room
 from .wire import Wire, register
@@ -138,31 +140,40 @@ async def test_every_frame_of_a_mixed_session_matches_the_schema(tmp_path: Path,
         rush = await start_pool_bots(s.url, POOL, 5, ["caller", "random"], think=(0, 0.01), seed=2)
         (copy,) = [t for t in s.room.tournaments if t.startswith("mini-")]
         tour = await start_tournament_bots(s.url, copy, 3, ["random"], think=(0, 0.01), seed=3)
+        observers: list[Wire] = []
         try:
             token = await register(s, "watcher")
-            observers = [await Wire.open(s) for _ in range(2)] + [await Wire.open(s, token)]
+            observers += [await Wire.open(s) for _ in range(2)] + [await Wire.open(s, token)]
             for i, cfg in enumerate(tables):
                 await observers[i % len(observers)].send({"type": "subscribe", "table": cfg.table_id})
             await _bad_input(observers[2])
             await observers[2].close()  # a reconnect: a fresh connection subscribes again
             again = await Wire.open(s, token)
+            observers.append(again)
             await again.send({"type": "subscribe", "table": "holdem-nl", "ref": "s"})
             await again.until(lambda m: m["type"] == "snapshot")
             actor = s.room.tournaments[copy]
 
-            async def enough() -> None:
-                while (
-                    min(a.hands_played for a in s.room.tables.values()) < 3
-                    or s.room.pools[POOL].hands_played < 5
-                    or actor.finished_at is None
-                ):
-                    await asyncio.sleep(0.05)
-
-            await asyncio.wait_for(enough(), 240)  # (the observers, who read nothing, go with the server)
+            await until(
+                lambda: (
+                    min(a.hands_played for a in s.room.tables.values()) >= 3
+                    and s.room.pools[POOL].hands_played >= 5
+                    and actor.finished_at is not None
+                ),
+                timeout=240,
+                what="three hands at each table, five in the pool, and the sit-and-go to its end",
+                show=lambda: (
+                    {t: a.hands_played for t, a in s.room.tables.items()},
+                    s.room.pools[POOL].hands_played,
+                    actor.director.status,
+                ),
+            )
         finally:
             everyone = [*cash, *rush, *tour]
             for _, task in everyone:  # (no goodbyes: the server is shut down right after)
                 task.cancel()
+            # The observers read nothing: their sockets are closed here, not left to the garbage collector.
+            await asyncio.gather(*(w.close() for w in observers), return_exceptions=True)
     seen, problems = validate(recorded)
     assert not problems, problems[:5]
     expected = {
@@ -238,17 +249,14 @@ async def test_a_refused_raise_says_its_bounds_on_the_wire(tmp_path: Path) -> No
             await w.until(lambda m: m["type"] == "snapshot")
             await w.send({"type": "sit", "table": "holdem-nl", "seat": seat, "buy_in": 2000, "ref": "sit"})
             await w.reply("sit")
-        turn = None
-        while turn is None:
+
+        async def a_decision() -> tuple[Wire, dict[str, Any]] | None:
             for w in wires:
-                try:
-                    turn = await w.until(
-                        lambda m: m["type"] == "turn" and bool(m.get("decision")), timeout=0.5
-                    )
-                    me = w
-                    break
-                except TimeoutError:
-                    continue
+                with contextlib.suppress(TimeoutError):  # (not this one's turn: try the other)
+                    return w, await w.until(lambda m: m["type"] == "turn" and bool(m.get("decision")), 0.5)
+            return None
+
+        me, turn = await until(a_decision, timeout=60, every=0, what="a decision for alice or bobby")
         d = turn["decision"]
         act = {
             "type": "act",

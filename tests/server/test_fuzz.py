@@ -22,6 +22,7 @@ import pytest
 from pokerroom.bots.runner import start_bots
 from pokerroom.rooms import Timing
 from pokerroom.server.demo import demo_tables
+from tests.waiting import until
 
 from .conftest import LiveServer, live_server
 from .wire import Wire, register
@@ -185,9 +186,10 @@ async def _fuzz_room(s: LiveServer) -> None:
         assert (await w.until(lambda m: m["type"] == "pong"))["ref"] == "alive"
         await w.close()
 
-    async def dealt_after() -> None:
-        while any(s.room.tables[t].hands_played < before[t] + 3 for t in TABLES):
-            await asyncio.sleep(0.1)
-
-    await asyncio.wait_for(dealt_after(), 120)
+    await until(
+        lambda: all(s.room.tables[t].hands_played >= before[t] + 3 for t in TABLES),
+        timeout=120,
+        what="every table deals three more hands",
+        show=lambda: {t: (before[t], s.room.tables[t].hands_played) for t in TABLES},
+    )
     assert all(not a.table.halted for a in s.room.tables.values())

@@ -14,6 +14,7 @@ from pokerroom.engine import Betting
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.room import RoomSettings
+from tests.waiting import until
 
 from .conftest import serve_room
 from .wire import Wire, register
@@ -115,14 +116,15 @@ async def test_an_irish_sit_and_go_plays_its_discards(tmp_path: Path) -> None:
         for p in players:
             await p.w.send({"type": "tournament_register", "tournament": tid, "ref": f"reg-{p.name}"})
 
-        async def discarded() -> None:  # every player has discarded in one hand (everybody calls to the flop)
-            while not any(
-                all(h in {t for t, _ in p.discard_turns} for p in players) for h in players[0].cards
-            ):
-                await asyncio.sleep(0.02)
-
         try:
-            await asyncio.wait_for(discarded(), 60)  # well before any 30-second clock runs out
+            await until(  # well before any 30-second clock runs out
+                lambda: any(
+                    all(h in {t for t, _ in p.discard_turns} for p in players) for h in players[0].cards
+                ),
+                timeout=60,
+                what="every player discards in one hand (everybody calls to the flop)",
+                show=lambda: {p.name: p.discard_turns for p in players},
+            )
             await asyncio.sleep(0)
         finally:
             stop.set()

@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 
 from pokerroom.store import Database
+from tests.waiting import wait_until
 
 from ..store.storehelpers import PG_URL, drop_pg_schema, require_pg
 
@@ -67,14 +67,14 @@ def _serve(
 
 
 def _wait_for(path: Path, words: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def said() -> bool:
         if words in path.read_text(errors="replace"):
-            return
+            return True
         if proc.poll() is not None:
             raise AssertionError(f"the room exited ({proc.returncode}):\n{path.read_text()}")
-        time.sleep(0.1)
-    raise AssertionError(f"not within {timeout} s: {words!r}\n{path.read_text()}")
+        return False
+
+    wait_until(said, timeout=timeout, what=f"the room says {words!r}", show=lambda: "\n" + path.read_text())
 
 
 def _hands(port: int) -> float:
@@ -87,13 +87,13 @@ def _hands(port: int) -> float:
 
 
 def _deals(port: int, more_than: float, timeout: float = 60) -> float:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def dealt() -> float | None:
         n = _hands(port)
-        if n > more_than:
-            return n
-        time.sleep(0.1)
-    raise AssertionError(f"the first room dealt no hand in {timeout} s after {more_than}")
+        return n if n > more_than else None
+
+    n = wait_until(dealt, timeout=timeout, what=f"the room deals a hand after its {more_than:g}")
+    assert n is not None
+    return n
 
 
 def _state(url: str, schema: str | None) -> tuple[int, int]:

@@ -9,13 +9,13 @@ import io
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from prometheus_client.parser import text_string_to_metric_families
 
 from pokerroom.bots.runner import start_bots
@@ -24,22 +24,12 @@ from pokerroom.server.demo import demo_tables
 from pokerroom.server.logs import LOG_CONTEXT, JsonFormatter, log_context
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import Database, verify_ledger
+from tests.waiting import NotWithin, until
 
 from .conftest import LiveServer, serve_room
 from .wire import Wire, register
 
 CLOCK = Timing(action=3.0, time_bank=0.0, between_hands=0.05, disconnect_grace=600, sit_out_limit=3600)
-
-
-async def until(check: Callable[[], Any], timeout: float, what: str) -> None:
-    async def loop() -> None:
-        while not await check():
-            await asyncio.sleep(0.05)
-
-    try:
-        await asyncio.wait_for(loop(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"not within {timeout} s: {what}") from None
 
 
 def metrics(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -74,7 +64,7 @@ async def test_reload_opens_added_tables_and_closes_removed_ones_with_the_player
             async def dealing() -> bool:
                 return all(a.hands_played >= 2 for a in s.room.tables.values())
 
-            await until(dealing, 60, "both tables deal")
+            await until(dealing, timeout=60, what="both tables deal")
             seated_at_stud = {x.player_id for x in await store.ledger.sessions(table_id=stud.table_id)}
             assert len(seated_at_stud) == 3
             renamed = replace(holdem, name="Hold'em NL, renamed")
@@ -94,7 +84,7 @@ async def test_reload_opens_added_tables_and_closes_removed_ones_with_the_player
                     and back.table.config.name == renamed.name
                 )
 
-            await until(settled, 60, "the removed table closes and the changed one reopens")
+            await until(settled, timeout=60, what="the removed table closes and the changed one reopens")
             # Nobody is left at the removed table: every seat was cashed out into its wallet.
             assert await store.ledger.sessions(table_id=stud.table_id) == []
             for pid in seated_at_stud:
@@ -109,9 +99,11 @@ async def test_reload_opens_added_tables_and_closes_removed_ones_with_the_player
                 back = s.room.tables[holdem.table_id]
                 return back.hands_played >= 1
 
-            await until(bots_sit_again, 60, "the bots sit again at the reopened table and it deals")
-            with pytest.raises(AssertionError):  # the removed table's bots stopped instead of waiting
-                await until(lambda: _any_at(s, stud.table_id), 1, "")
+            await until(
+                bots_sit_again, timeout=60, what="the bots sit again at the reopened table and it deals"
+            )
+            with pytest.raises(NotWithin):  # the removed table's bots stopped instead of waiting
+                await until(lambda: _any_at(s, stud.table_id), timeout=1, what="the removed table comes back")
         finally:
             for bot, task in bots:
                 bot.stopped = True
@@ -138,7 +130,7 @@ async def test_metrics_count_what_the_room_does(tmp_path: Path) -> None:
             async def hands() -> bool:
                 return s.room.tables[tables[0].table_id].hands_played >= 3
 
-            await until(hands, 60, "three hands")
+            await until(hands, timeout=60, what="three hands")
             m = await scrape(s)
         finally:
             for bot, task in bots:
@@ -236,7 +228,7 @@ async def test_the_rooms_bots_sit_without_a_password_hash_each_and_nobody_logs_i
     async with serve_room(tmp_path, RoomSettings(tables=tuple(tables))) as s:
         store = s.room.store
         counting = CountingHasher(store.accounts.hasher)
-        store.accounts.hasher = counting
+        store.accounts.hasher = cast(PasswordHasher, counting)  # (it stands in for one)
         bots = RoomBots(s.url, store, s.room)
         plan = BotPlan(tables={t.table_id: 3 for t in tables}, think=(0.0, 0.05), strategies=("caller",))
         try:
@@ -248,7 +240,7 @@ async def test_the_rooms_bots_sit_without_a_password_hash_each_and_nobody_logs_i
                     len(a.table.free_seats()) == a.table.config.seats - 3 for a in s.room.tables.values()
                 )
 
-            await until(seated, 60, "three bots at each table")
+            await until(seated, timeout=60, what="three bots at each table")
             assert counting.calls == 0  # no password was hashed or checked for them
             again = RoomBots(s.url, store, s.room)  # a restart finds the same accounts
             assert await store.accounts.find("bot-t0-1") is not None

@@ -83,9 +83,16 @@ async def test_quick_fold_then_leave_ten_times_the_pool_deals_on(tmp_path: Path)
             assert not h.room.pools["r"].pool.entries_of(str(me.id))
             left_hands.append(hand)
             # The hand he left ends without him; the pool deals on past it.
-            await h.run(lambda hand=hand: not live(actor, hand), seconds=900)
-            done = actor.hands_played
-            await h.run(lambda done=done: actor.hands_played >= done + 3, seconds=900)
+
+            def left_hand_over(hand: str = hand) -> bool:
+                return not live(actor, hand)
+
+            await h.run(left_hand_over, seconds=900)
+
+            def three_more(done: int = actor.hands_played) -> bool:
+                return actor.hands_played >= done + 3
+
+            await h.run(three_more, seconds=900)
             assert not actor.broken and actor.errors == 0, "the pool failed settling a hand"
             record = await h.store.journal.hand(hand)
             assert record is not None and record.status == "ended", record

@@ -3,7 +3,6 @@ money through the ledger, bots playing a pool over the live server."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator
@@ -23,9 +22,10 @@ from pokerroom.rooms.rush_rules import RushTiming
 from pokerroom.server.demo import demo_pools
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, AccountKind, Database, Store, verify_ledger
+from tests.waiting import until
 
 from .conftest import LiveServer, serve_room
-from .wire import auth
+from .wire import PASSWORD, Frame, auth, recv_until, register, send, stop_bots
 
 pytestmark = pytest.mark.asyncio
 
@@ -43,35 +43,6 @@ async def pool_server(tmp: Path) -> AsyncIterator[LiveServer]:
 async def pools(tmp_path: Path) -> AsyncIterator[LiveServer]:
     async with pool_server(tmp_path) as s:
         yield s
-
-
-async def register(s: LiveServer, name: str) -> str:
-    async with httpx.AsyncClient(timeout=60) as http:
-        r = await http.post(f"{s.url}/api/register", json={"name": name, "password": "hunter-22-poker"})
-        assert r.status_code == 200, r.text
-        return str(r.json()["token"])
-
-
-async def recv_until(ws: Any, pred: Any, timeout: float = 30) -> dict[str, Any]:
-    async def loop() -> dict[str, Any]:
-        while True:
-            msg = orjson.loads(await ws.recv())
-            if pred(msg):
-                return msg  # type: ignore[no-any-return]
-
-    return await asyncio.wait_for(loop(), timeout)
-
-
-async def send(ws: Any, msg: dict[str, Any]) -> None:
-    await ws.send(orjson.dumps(msg).decode())
-
-
-async def stop_bots(bots: list[Any]) -> None:
-    for bot, task in bots:
-        await bot.stop()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
 
 
 async def test_the_lobby_lists_pools_with_game_stakes_and_players(pools: LiveServer) -> None:
@@ -118,10 +89,7 @@ async def test_r212_a_rush_table_cannot_be_observed(pools: LiveServer) -> None:
     bots = await start_pool_bots(pools.url, POOL, 3, ["caller"], think=(0, 0.01), seed=1)
     try:
         actor = pools.room.pools[POOL]
-        for _ in range(300):
-            if actor.pool.tables:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: actor.pool.tables, timeout=30, what="the pool forms a table")
         table = next(iter(actor.pool.tables))
         token = await register(pools, "watcher")
         async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
@@ -154,16 +122,17 @@ async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServe
                 if folded_from is not None:
                     assert move["table"] != folded_from and move["entry"] == 1
                     break
-                turn = await recv_until(
-                    ws,
-                    lambda m, h=move["hand_id"]: (
+
+                def acting(m: dict[str, Any], hand: str = move["hand_id"]) -> bool:
+                    """A turn of this hand that lets the entry quick-fold or act."""
+                    return (
                         m["type"] == "turn"
                         and m.get("pool") == POOL
-                        and m["hand_id"] == h
-                        and (m["can_quick_fold"] or m.get("decision"))
-                    ),
-                    timeout=60,
-                )
+                        and m["hand_id"] == hand
+                        and bool(m["can_quick_fold"] or m.get("decision"))
+                    )
+
+                turn = await recv_until(ws, acting, timeout=60)
                 if turn["can_quick_fold"]:
                     await send(ws, {"type": "quick_fold", "pool": POOL, "entry": 1, "ref": "qf"})
                     ack = await recv_until(ws, lambda m: m.get("ref") == "qf")
@@ -191,10 +160,12 @@ async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServe
 
 async def _settled(s: LiveServer) -> None:
     actor = s.room.pools[POOL]
-    for _ in range(500):
-        if not actor.pool.tables and not actor.books and not actor.pool.entries and not actor.sessions:
-            break
-        await asyncio.sleep(0.02)
+    await until(
+        lambda: not actor.pool.tables and not actor.books and not actor.pool.entries and not actor.sessions,
+        timeout=60,
+        what="the pool is empty: no table, book, entry or session left",
+        show=lambda: (actor.pool.tables, actor.books, actor.pool.entries, actor.sessions),
+    )
     assert actor.pool.dealing and not actor.pool.entries, (actor.pool.entries, actor.pool.tables)
     report = await verify_ledger(s.room.store.db)
     assert report.ok, report.problems
@@ -207,11 +178,9 @@ async def test_bots_play_a_pool_chips_are_conserved_and_the_ledger_verifies(pool
     )
     try:
         actor = pools.room.pools[POOL]
-        for _ in range(1500):
-            if actor.hands_played >= 30:
-                break
-            await asyncio.sleep(0.02)
-        assert actor.hands_played >= 30
+        await until(
+            lambda: actor.hands_played >= 30, timeout=60, what="30 hands", show=lambda: actor.hands_played
+        )
         assert sum(b.quick_folds for b, _ in bots) > 0
         assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
     finally:
@@ -239,13 +208,15 @@ async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(pools: 
             await recv_until(ws, lambda m: m["type"] == "pool_move")
         actor = pools.room.pools[POOL]
         player = str((await pools.room.store.accounts.find("gone")).id)
-        for _ in range(500):
-            if not actor.pool.entries_of(player) and not any(
-                e.startswith(f"{player}#") for e in actor.sessions
-            ):
-                break
-            await asyncio.sleep(0.02)
-        assert not actor.pool.entries_of(player)
+        await until(
+            lambda: (
+                not actor.pool.entries_of(player)
+                and not any(e.startswith(f"{player}#") for e in actor.sessions)
+            ),
+            timeout=30,
+            what="the disconnected entry leaves the pool and its session ends",
+            show=lambda: (actor.pool.entries_of(player), list(actor.sessions)),
+        )
         assert not await pools.room.store.ledger.sessions(player_id=int(player), open_only=True)
     finally:
         await stop_bots(bots)
@@ -285,7 +256,7 @@ async def test_r204_the_others_see_a_quick_fold_only_when_the_action_reaches_the
     actor = PoolActor(room.services, RushPool(cfg, random.Random(5)))  # not started: the test drives it
     windows: dict[str, _Window] = {}
     for i in range(12):
-        p = await store.accounts.register(f"player{i}", "hunter-22-poker")
+        p = await store.accounts.register(f"player{i}", PASSWORD)
         await store.ledger.play_money_top_up(p.id, idempotency_key=f"welcome:{p.id}")
         w = _Window(str(p.id), p.name)
         windows[w.player] = w
@@ -400,12 +371,13 @@ async def test_a_hand_end_that_failed_on_the_store_is_booked_when_the_store_is_b
     bots = await start_pool_bots(pools.url, POOL, 6, ["caller"], think=(0, 0.02), quick_fold=0.0, seed=4)
     try:
         actor = pools.room.pools[POOL]
-        for _ in range(3000):
-            if failed and actor.pause is None and actor.hands_played >= 6:
-                break
-            await asyncio.sleep(0.02)
-        assert failed and not actor.broken and actor.pause is None
-        assert actor.hands_played >= 6
+        await until(
+            lambda: failed and actor.pause is None and actor.hands_played >= 6,
+            timeout=90,
+            what="a hand's end fails to be stored, then the pool deals on (six hands, no pause)",
+            show=lambda: (failed, actor.pause, actor.hands_played),
+        )
+        assert not actor.broken
         ended = await journal.hand(failed[0])
         assert ended.status == "ended" and ended.ended_at is not None  # settled once the store was back
     finally:
@@ -435,16 +407,14 @@ async def test_quick_fold_then_leave_ten_times_the_pool_deals_on(tmp_path: Path)
                     await send(
                         ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": ref}
                     )
-                    await recv_until(ws, lambda m, r=ref: m.get("ref") == r and m["type"] == "pool_joined")
+                    await recv_until(ws, Frame("pool_joined", ref=ref))
                     hand = await _quick_fold_and_leave(ws)
                     left.append(hand)
-                    done = actor.hands_played
 
-                    async def dealt_on(done: int = done) -> None:
-                        while actor.hands_played < done + 2:
-                            await asyncio.sleep(0.02)
+                    def dealt_on(done: int = actor.hands_played) -> bool:
+                        return actor.hands_played >= done + 2
 
-                    await asyncio.wait_for(dealt_on(), 60)
+                    await until(dealt_on, timeout=60, what="two more hands after he left")
                     assert actor.state == "playing", actor.suspended
         finally:
             await stop_bots(bots)

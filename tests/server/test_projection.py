@@ -24,6 +24,7 @@ from pokerroom.bots.runner import start_bots
 from pokerroom.rooms import Timing
 from pokerroom.server.demo import demo_tables
 from pokerroom.variants import VARIANTS
+from tests.waiting import until
 
 from .conftest import live_server
 from .leakcheck import HandTruth, Recorder, Report, Viewer, check
@@ -119,7 +120,14 @@ async def test_over_real_sockets_players_and_an_observer_see_only_their_cards(tm
             recorder.wrap(actor)
         viewers: list[Viewer] = []
         watchers = [asyncio.create_task(_observe(s.ws, t.table_id, viewers)) for t in tables]
-        await asyncio.sleep(0.3)
+        await until(
+            lambda: (
+                len(viewers) == len(tables)
+                and all(any('"type":"snapshot"' in f for f in v.frames) for v in viewers)
+            ),
+            timeout=30,
+            what="every observer has its table's snapshot",
+        )
         stats = BotStats()
         bots = []
         frames: dict[str, Viewer] = {}
@@ -139,12 +147,12 @@ async def test_over_real_sockets_players_and_an_observer_see_only_their_cards(tm
                 bot.on_event = lambda msg, v=v: v.frames.append(orjson.dumps(msg).decode())
             bots += started
         try:
-
-            async def enough() -> None:
-                while min(a.hands_played for a in s.room.tables.values()) < (30 if SOAK else 4):
-                    await asyncio.sleep(0.1)
-
-            await asyncio.wait_for(enough(), 300)
+            await until(
+                lambda: min(a.hands_played for a in s.room.tables.values()) >= (30 if SOAK else 4),
+                timeout=300,
+                what="every table plays its hands",
+                show=lambda: {t: a.hands_played for t, a in s.room.tables.items()},
+            )
         finally:
             for bot, task in bots:
                 await bot.stop()

@@ -10,41 +10,26 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-import httpx
 import pytest
 
 from pokerroom.bots.runner import start_bots
 from pokerroom.engine.events import HandStarted
-from pokerroom.rooms import Timing
+from pokerroom.rooms import TableConfig, Timing
 from pokerroom.server.demo import demo_tables
+from tests.waiting import until
 
-from .conftest import LiveServer, live_server
-from .wire import Wire, register, sit
+from .conftest import live_server
+from .wire import Wire, balance, register, sit
 
 pytestmark = pytest.mark.asyncio
 
 TABLE = "holdem-nl"
 
 
-def _tables(timing: Timing) -> list[object]:
+def _tables(timing: Timing) -> list[TableConfig]:
     return [t for t in demo_tables(timing, games=("holdem",)) if t.table_id == TABLE]
-
-
-async def _poll(cond: object, timeout: float = 60) -> None:
-    async def loop() -> None:
-        while not cond():  # type: ignore[operator]
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(loop(), timeout)
-
-
-async def _wallet(s: LiveServer, token: str) -> int:
-    async with httpx.AsyncClient(base_url=s.url) as http:
-        r = await http.get("/api/account", headers={"Authorization": f"Bearer {token}"})
-        return int(r.json()["balances"]["PLAY"])
 
 
 async def test_a_player_who_reconnects_within_the_grace_carries_on(tmp_path: Path) -> None:
@@ -59,7 +44,11 @@ async def test_a_player_who_reconnects_within_the_grace_carries_on(tmp_path: Pat
         seat = turn["seat"]
         await wires[seat].close()  # the player to act drops
         table = s.room.tables[TABLE].table
-        await _poll(lambda: table.seats[seat].disconnected_at is not None)
+        await until(
+            lambda: table.seats[seat].disconnected_at is not None,
+            timeout=60,
+            what=f"seat {seat} is disconnected",
+        )
         back = await Wire.open(s, tokens[seat])
         await back.send({"type": "subscribe", "table": TABLE})
         snap = await back.until(lambda m: m["type"] == "snapshot")
@@ -97,13 +86,27 @@ async def test_after_the_grace_the_timeout_rules_apply(tmp_path: Path) -> None:
         actor = s.room.tables[TABLE]
         table = actor.table
         try:
-            await _poll(lambda: table.hand is not None and 1 in table.hand.players)
+            await until(
+                lambda: table.hand is not None and 1 in table.hand.players,
+                timeout=60,
+                what="a hand with alice (seat 1) in it",
+            )
             await alice.close()  # alice leaves her seat unattended and does not come back
-            await _poll(lambda: table.seats[1].status == "sitting_out")
+            await until(
+                lambda: table.seats[1].status == "sitting_out",
+                timeout=60,
+                what="alice is sat out",
+                show=lambda: table.seats[1].status,
+            )
             assert table.seats[1].stack > 0  # sat out with her chips, not unseated
             # the others play on, in hands without her
             mark = actor.hands_played
-            await _poll(lambda: actor.hands_played >= mark + 2)
+            await until(
+                lambda: actor.hands_played >= mark + 2,
+                timeout=60,
+                what="two hands without alice",
+                show=lambda: actor.hands_played,
+            )
             other = next(p.player for seat, p in table.seats.items() if seat != 1)
             record = s.room.last_hands.hands(other)[0]
             started = next(e for e in record.events if isinstance(e, HandStarted))
@@ -121,7 +124,7 @@ async def test_a_hand_in_progress_at_a_crash_is_cancelled_and_stacks_return(tmp_
     tokens: list[str] = []
     async with live_server(tmp_path, _tables(clock)) as s:
         tokens = [await register(s, "alice"), await register(s, "bob")]
-        wallets = [await _wallet(s, t) for t in tokens]
+        wallets = [await balance(s, t) for t in tokens]
         wires = [await Wire.open(s, t) for t in tokens]
         await sit(wires[0], TABLE, 1, buy_in=2000)
         await sit(wires[1], TABLE, 2, buy_in=1500)
@@ -136,7 +139,7 @@ async def test_a_hand_in_progress_at_a_crash_is_cancelled_and_stacks_return(tmp_
         record = await s2.room.store.journal.hand(turn["hand_id"])
         assert record.status == "cancelled"
         assert await s2.room.store.journal.open_hands() == []
-        assert [await _wallet(s2, t) for t in tokens] == wallets  # buy-ins and blinds all returned
+        assert [await balance(s2, t) for t in tokens] == wallets  # buy-ins and blinds all returned
         assert (await s2.room.store.verify()).ok
         # the table deals again, with a new hand id
         wires = [await Wire.open(s2, t) for t in tokens]

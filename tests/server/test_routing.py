@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from pokerroom.server.room import RoomSettings
 
 from .harness import Harness
 
-SAMPLES = {
+SAMPLES: dict[type, dict[str, Any]] = {
     p.Subscribe: {"table": "t1"},
     p.Act: {"table": "t1", "hand_id": "h", "action_no": 0, "action": {"type": "fold"}},
     p.PoolJoin: {"pool": "r1", "buy_in": 100},

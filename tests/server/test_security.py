@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import pytest_asyncio
 import websockets
@@ -19,7 +18,7 @@ from pokerroom.server.demo import demo_tables
 from pokerroom.server.protocol import PROTOCOL_VERSION
 
 from .conftest import LiveServer, live_server
-from .wire import Wire, register, sit
+from .wire import Frame, Wire, balance, register, sit
 
 pytestmark = pytest.mark.asyncio
 
@@ -45,12 +44,6 @@ def _state(s: LiveServer) -> Any:
     )
 
 
-async def _balance(s: LiveServer, token: str) -> int:
-    async with httpx.AsyncClient(base_url=s.url) as http:
-        r = await http.get("/api/account", headers={"Authorization": f"Bearer {token}"})
-        return int(r.json()["balances"]["PLAY"])
-
-
 async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServer) -> None:
     anon = await Wire.open(room)
     await anon.send({"type": "sit", "table": TABLE, "seat": 1, "buy_in": 2000, "ref": "a"})
@@ -69,7 +62,7 @@ async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServe
     alice_t, bob_t = await register(room, "alice"), await register(room, "bob")
     alice, bob = await Wire.open(room, alice_t), await Wire.open(room, bob_t)
     assert (await sit(alice, TABLE, 1))["type"] == "ack"
-    before, bob_wallet = _state(room), await _balance(room, bob_t)
+    before, bob_wallet = _state(room), await balance(room, bob_t)
     assert (await sit(bob, TABLE, 1))["code"] == "seat_taken"
     await bob.send({"type": "sit", "table": TABLE, "seat": 2, "buy_in": -5, "ref": "n"})
     assert (await bob.reply("n"))["code"] == "invalid_field"
@@ -80,7 +73,7 @@ async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServe
     await alice.send({"type": "sit", "table": TABLE, "seat": 3, "buy_in": 2000, "ref": "again"})
     assert (await alice.reply("again"))["code"] == "already_seated"
     assert _state(room)[0] == before[0]
-    assert await _balance(room, bob_t) == bob_wallet  # nothing was booked for a refused sit
+    assert await balance(room, bob_t) == bob_wallet  # nothing was booked for a refused sit
     for w in (anon, bad_token, alice, bob):
         await w.close()
     assert (await room.room.store.verify()).ok
@@ -161,12 +154,7 @@ async def test_chat_is_escaped_length_and_rate_limited(room: LiveServer) -> None
     for i in range(8):  # a burst of 3, then one message every two seconds
         await alice.send({"type": "chat", "table": TABLE, "text": f"spam {i}", "ref": f"c{i}"})
     for i in range(8):
-        reply = await alice.until(
-            lambda m, i=i: (
-                (m["type"] == "error" and m.get("ref") == f"c{i}")
-                or (m["type"] == "chat" and m["text"] == f"spam {i}")
-            )
-        )
+        reply = await alice.until(Frame("error", ref=f"c{i}") | Frame("chat", text=f"spam {i}"))
         codes.append(reply.get("code", "said"))
     assert codes.count("chat_rate_limited") >= 3 and "said" in codes
     for w in (alice, carol, anon):

@@ -16,12 +16,13 @@ import httpx
 import pytest
 import pytest_asyncio
 import websockets
+from websockets.typing import Origin
 
 from pokerroom.server.app import WEB_DIR
 from pokerroom.server.security import SecuritySettings
 
-from .securityhelpers import PASSWORD, SecureServer, client, register, secure_server
-from .wire import auth
+from .securityhelpers import SecureServer, client, register, secure_server
+from .wire import PASSWORD, auth
 
 pytestmark = pytest.mark.asyncio
 LOGIN = {"name": "alice", "password": PASSWORD}
@@ -143,13 +144,13 @@ async def test_over_https_directly_the_cookie_is_secure(tmp_path: Path) -> None:
 async def test_a_websocket_from_another_origin_is_refused(room: SecureServer) -> None:
     http = await register(room, "alice")
     token = http.cookies["pokerroom_token"]
-    for origin in ("http://evil.example", "null", room.url.replace("127.0.0.1", "localhost")):
+    for foreign in ("http://evil.example", "null", room.url.replace("127.0.0.1", "localhost")):
         with pytest.raises(websockets.InvalidStatus) as refused:
-            await websockets.connect(room.ws, origin=origin, additional_headers=auth(token))  # type: ignore[arg-type]
+            await websockets.connect(room.ws, origin=Origin(foreign), additional_headers=auth(token))
         assert refused.value.response.status_code == 403
-    for origin in (room.url, None):  # the room's own page, or no browser at all
-        async with websockets.connect(room.ws, origin=origin, additional_headers=auth(token)) as ws:  # type: ignore[arg-type]
-            assert b"alice" in (await ws.recv()).encode()
+    for origin in (Origin(room.url), None):  # the room's own page, or no browser at all
+        async with websockets.connect(room.ws, origin=origin, additional_headers=auth(token)) as ws:
+            assert "alice" in str(await ws.recv())
     await http.aclose()
 
 
@@ -175,8 +176,8 @@ async def test_the_operator_names_the_rooms_origins(tmp_path: Path) -> None:
             ).status_code == 200
             r = await http.post("/api/login", json=LOGIN, headers={"Origin": s.url})  # not a public origin
             assert r.status_code == 403
-        async with websockets.connect(s.ws, origin=public) as ws:  # type: ignore[arg-type]
-            assert b"welcome" in (await ws.recv()).encode()
+        async with websockets.connect(s.ws, origin=Origin(public)) as ws:
+            assert "welcome" in str(await ws.recv())
 
 
 async def test_big_request_bodies_are_refused_with_413(room: SecureServer) -> None:

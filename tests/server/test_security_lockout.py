@@ -16,7 +16,8 @@ import pytest_asyncio
 from pokerroom.server.security import SecuritySettings
 from pokerroom.store import LockPolicy, Role
 
-from .securityhelpers import PASSWORD, FakeMonotonic, SecureServer, client, register, secure_server
+from .securityhelpers import FakeMonotonic, SecureServer, client, register, secure_server
+from .wire import PASSWORD
 
 pytestmark = pytest.mark.asyncio
 LOCK = LockPolicy()

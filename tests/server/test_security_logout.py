@@ -4,7 +4,6 @@ a buy-in taken from the wallet."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -16,6 +15,7 @@ import websockets
 
 from pokerroom.server.protocol import PROTOCOL_VERSION
 from pokerroom.server.sessions import SessionSockets
+from tests.waiting import until
 
 from .securityhelpers import SecureServer, client, register, secure_server
 from .wire import Wire
@@ -89,10 +89,8 @@ async def test_a_session_revoked_elsewhere_ends_its_sockets_at_the_next_recheck(
     w = await Wire.open(room, token)
     await room.room.store.accounts.logout(token)  # e.g. by another process on the same database
     sessions: SessionSockets = room.app.state.sessions
-    for _ in range(100):  # the socket is registered once its welcome went out
-        if sessions.sockets(token):
-            break
-        await asyncio.sleep(0.05)
+    # the socket is registered once its welcome went out
+    await until(lambda: sessions.sockets(token), timeout=15, what="the socket is registered with its session")
     assert await sessions.recheck_now() == 1
     assert (await _ended(w))["details"]["reason"] == "revoked"
     await alice.aclose()

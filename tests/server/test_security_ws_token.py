@@ -4,7 +4,6 @@ is not used (the client is told ``token_in_url``), and neither the browser nor t
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from pokerroom.bots.runner import start_bots
 from pokerroom.bots.tournament import TournamentBot
 from pokerroom.server.app import WEB_DIR
 from pokerroom.server.protocol import PROTOCOL_VERSION
+from tests.waiting import until
 
 from .securityhelpers import SecureServer, register, secure_server
 from .wire import Wire
@@ -67,15 +67,12 @@ async def test_bots_log_in_without_the_token_in_the_url(room: SecureServer, monk
         opened.append((url, dict(kw.get("additional_headers") or {})))
         return real(url, **kw)
 
-    monkeypatch.setattr(bot_client.websockets, "connect", spy)
+    monkeypatch.setattr(websockets, "connect", spy)  # (the module the bots' client connects with)
     started = await start_bots(room.url, 1, ["caller"], tables=["holdem-nl"], think=(0, 0.01), prefix="robot")
     try:
         bot = started[0][0]
-        for _ in range(400):  # authenticated: it took a seat
-            if bot.seat is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert bot.seat is not None and bot.player_id is not None
+        await until(lambda: bot.seat is not None, timeout=30, what="the bot is logged in and takes a seat")
+        assert bot.player_id is not None
     finally:
         for b, t in started:
             await b.stop()

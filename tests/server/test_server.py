@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -13,26 +12,9 @@ import websockets
 from pokerroom.bots.runner import start_bots
 
 from .conftest import LiveServer
-from .wire import auth
+from .wire import auth, recv_until, register
 
 pytestmark = pytest.mark.asyncio
-
-
-async def register(s: LiveServer, name: str) -> str:
-    async with httpx.AsyncClient(timeout=60) as http:
-        r = await http.post(f"{s.url}/api/register", json={"name": name, "password": "hunter-22-poker"})
-        assert r.status_code == 200, r.text
-        return str(r.json()["token"])
-
-
-async def recv_until(ws: Any, pred: Any, timeout: float = 20) -> dict[str, Any]:
-    async def loop() -> dict[str, Any]:
-        while True:
-            msg = orjson.loads(await ws.recv())
-            if pred(msg):
-                return msg  # type: ignore[no-any-return]
-
-    return await asyncio.wait_for(loop(), timeout)
 
 
 async def test_http_register_login_lobby_health_openapi(server: LiveServer) -> None:

@@ -33,11 +33,12 @@ from pokerroom.rooms.rush_rules import RushTiming
 from pokerroom.server.demo import demo_pools, demo_tables
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import Database, Store, verify_ledger
+from tests.waiting import until
 
 from ..pgcluster import PrivatePostgres, pg_binaries
 from .conftest import LiveServer, serve_room
 from .harness import Harness
-from .wire import Wire
+from .wire import PASSWORD, Frame, Wire
 
 CLOCK = Timing(action=3.0, time_bank=0.0, between_hands=0.05, disconnect_grace=600, sit_out_limit=3600)
 RUSH = RushTiming(action=3.0, reduced_action=3.0, time_bank=0.0, disconnect_grace=600)
@@ -73,17 +74,7 @@ async def pg_store(cluster: PrivatePostgres) -> AsyncIterator[Store]:
     await admin.dispose()
     store = Store(Database(cluster.url, schema=schema))
     yield store
-
-
-async def until(check: Callable[[], Any], timeout: float, what: str) -> None:
-    async def loop() -> None:
-        while not await check():
-            await asyncio.sleep(0.1)
-
-    try:
-        await asyncio.wait_for(loop(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"not within {timeout} s: {what}") from None
+    await store.close()  # (its connections, closed here rather than by the garbage collector)
 
 
 def hands(s: LiveServer) -> dict[str, int]:
@@ -152,14 +143,14 @@ async def playing(tmp_path: Path, store: Store) -> AsyncIterator[tuple[LiveServe
         wire = await Wire.open(s)
         for table in s.room.tables:  # (a table with no write during a short fault need not pause)
             await wire.send({"type": "subscribe", "table": table})
-            await wire.until(lambda m, t=table: m["type"] == "snapshot" and m["table"] == t)
+            await wire.until(Frame("snapshot", table=table))
         rail = Rail(wire)
 
         async def dealing() -> bool:
             return min(hands(s).values()) >= 2
 
         try:
-            await until(dealing, 120, "every table deals")
+            await until(dealing, timeout=120, what="every table deals", show=lambda: hands(s))
             yield s, rail
         finally:
             await rail.close()
@@ -193,12 +184,13 @@ async def deals_again(s: LiveServer, back: float, what: str, *, faulted: bool = 
         return "\n".join(f"  {what}: {a:24} {c.figures()}" for a, c in times.items())
 
     try:
-        while not look() or s.room.paused():  # (sampled often: each time is exact to a few 10 ms)
-            if loop.time() - back > BACK_WITHIN:
-                raise AssertionError(
-                    f"not every table and pool dealt again within {BACK_WITHIN} s:\n{report()}"
-                )
-            await asyncio.sleep(0.02)
+        await until(
+            lambda: look() and not s.room.paused(),
+            timeout=max(0.0, back + BACK_WITHIN - loop.time()),
+            every=0.02,  # (sampled often: each time is exact to a few 10 ms)
+            what=f"every table and pool deals again within {BACK_WITHIN} s of the database's return",
+            show=lambda: "\n" + report(),
+        )
     finally:
         print(f"\n{what}: seconds from the database's return\n{report()}")
     for a, c in times.items():
@@ -229,14 +221,13 @@ async def refused_over_http(s: LiveServer, *, surely: bool = True) -> None:
     async def not_ready() -> bool:
         return await ready(s) == 503
 
-    await until(not_ready, 30, "readiness says 503")
+    await until(not_ready, timeout=30, what="readiness says 503")
     async with httpx.AsyncClient(timeout=30) as http:
-        r = await http.post(
-            f"{s.url}/api/register", json={"name": "latecomer", "password": "hunter-22-poker"}
-        )
+        r = await http.post(f"{s.url}/api/register", json={"name": "latecomer", "password": PASSWORD})
     if surely or r.status_code != 200:
         assert r.status_code == 503 and r.json()["code"] == "store_unavailable", r.text
-    report = (await httpx.AsyncClient(timeout=20).get(f"{s.url}/api/ready")).json()
+    async with httpx.AsyncClient(timeout=20) as http:
+        report = (await http.get(f"{s.url}/api/ready")).json()
     assert report["ready"] is False and report["reasons"]
 
 
@@ -249,10 +240,16 @@ async def paused(s: LiveServer) -> None:
     async def some() -> bool:
         return bool(s.room.paused())
 
-    await until(some, 30, "the tables pause")
+    await until(some, timeout=30, what="the tables pause")
+
+
+# The room re-checks its sessions every few seconds; a re-check that meets the database away fails, and
+# says so at ERROR (sessions.py), the next one tries again.
+SESSIONS_RECHECK = "a periodic re-check of the sessions that meets the database away logs its failure"
 
 
 @pytest.mark.asyncio
+@pytest.mark.allow_errors("pokerroom.sessions", reason=SESSIONS_RECHECK)
 async def test_postgresql_stopped_for_15_seconds(
     tmp_path: Path, cluster: PrivatePostgres, pg_store: Store
 ) -> None:
@@ -271,6 +268,7 @@ async def test_postgresql_stopped_for_15_seconds(
 
 
 @pytest.mark.asyncio
+@pytest.mark.allow_errors("pokerroom.sessions", reason=SESSIONS_RECHECK)
 async def test_postgresql_frozen_for_30_seconds(
     tmp_path: Path, cluster: PrivatePostgres, pg_store: Store
 ) -> None:
@@ -289,6 +287,7 @@ async def test_postgresql_frozen_for_30_seconds(
 
 
 @pytest.mark.asyncio
+@pytest.mark.allow_errors("pokerroom.sessions", reason=SESSIONS_RECHECK)
 async def test_postgresql_terminates_the_rooms_connections(
     tmp_path: Path, cluster: PrivatePostgres, pg_store: Store
 ) -> None:

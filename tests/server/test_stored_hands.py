@@ -26,6 +26,7 @@ from pokerroom.engine import (
     Stakes,
     Structure,
 )
+from pokerroom.engine.events import CardsShown, Mucked
 from pokerroom.history import HandContext, deck_commitment, write_phh, write_pokerstars
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import TournamentConfig
@@ -142,8 +143,8 @@ async def test_the_cashier_lists_stakes_and_result_and_replays_only_what_the_pla
     tmp_path: Any,
 ) -> None:
     hand = _folded_and_showdown()
-    shown = {e.seat for e in hand.events if type(e).__name__ == "CardsShown"}
-    mucked = {e.seat for e in hand.events if type(e).__name__ == "Mucked"}
+    shown = {e.seat for e in hand.events if isinstance(e, CardsShown)}
+    mucked = {e.seat for e in hand.events if isinstance(e, Mucked)}
     assert shown and mucked and 1 not in shown | mucked  # seat 1 folded; 2 and 3 reached the showdown
     net = dict(
         zip(hand.order, (hand.stacks()[s] - hand.players[s].starting_stack for s in hand.order), strict=True)

@@ -238,7 +238,7 @@ async def test_every_player_of_an_irish_tournament_discards_in_the_same_round(tm
                     and "??" not in f["event"]["cards"]
                 ]
                 assert len(discards) == len(mine)  # a decision for each discard he made, and vice versa
-        numbers = {}
+        numbers: dict[tuple[str, int], set[str]] = {}
         for c in clients:
             for f in c.frames:
                 if f["type"] == "turn" and (f.get("decision") or {}).get("kind") == "discard":

@@ -16,14 +16,11 @@ from pokerroom.bots.runner import start_tournament_bots
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.store import PLAY, AccountKind, verify_ledger
+from tests.waiting import until
 
 from .conftest import LiveServer
-from .test_tournaments import FAST, LEVEL, register, stop, tourney_server, until_over
-
-
-async def pool_balance(s: LiveServer, tid: str) -> int:
-    ledger = s.room.store.ledger
-    return (await ledger.get_account(await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=tid))).balance
+from .test_tournaments import FAST, LEVEL, tourney_server, until_over
+from .wire import bearer, prize_pool, register, stop_bots
 
 
 @pytest.mark.asyncio
@@ -51,11 +48,11 @@ async def test_heads_up_tables_that_must_break_finish_and_pay_the_pool(tmp_path:
         try:
             await until_over(actor, 180)
         finally:
-            await stop(bots)
+            await stop_bots(bots)
         d = actor.director
         assert d.status == "finished"
         assert sum(actor.prizes.values()) == d.pool == 5000
-        assert await pool_balance(s, "hu") == 0
+        assert await prize_pool(s.room.store, "hu") == 0
         assert (await verify_ledger(s.room.store.db)).ok
 
 
@@ -91,13 +88,13 @@ async def test_a_guarantee_with_rebuys_and_late_entries_books_only_the_overlay_o
             bots += await start_tournament_bots(s.url, "gr", 2, ["caller"], think=(0, 0.01), prefix="late")
             await until_over(actor, 240)
         finally:
-            await stop(bots)
+            await stop_bots(bots)
         d = actor.director
         entries = sum(e.entries for e in d.entrants.values())
         assert rebuys == [True, True] and len(d.entrants) == 7 and entries == 9
         # 5,000 collected at the start, 9,000 once the pool was final: no overlay (it was 3,000 before)
         assert await s.room.store.ledger.system_balance(AccountKind.PROMOTIONS, PLAY) == 0
-        assert sum(actor.prizes.values()) == d.pool == 9000 and await pool_balance(s, "gr") == 0
+        assert sum(actor.prizes.values()) == d.pool == 9000 and await prize_pool(s.room.store, "gr") == 0
         assert d.contributions == 9000
         places = Counter(e.place for e in d.entrants.values())
         for place, n in places.items():  # a place is shared only by players out in the same hand
@@ -110,14 +107,23 @@ async def rebuy_once(s: LiveServer, tid: str, name: str) -> bool:
     """Register, then rebuy once between two of his hands (he never acts: he is folded, R223)."""
     token = await register(s, name)
     actor = s.room.tournaments[tid]
-    async with httpx.AsyncClient(base_url=s.url, headers={"Authorization": f"Bearer {token}"}) as http:
+    async with httpx.AsyncClient(base_url=s.url, headers=bearer(token)) as http:
         assert (await http.post(f"/api/tournaments/{tid}/register")).status_code == 200
-        for _ in range(1500):
+
+        async def attempt() -> str | None:
             if actor.director.status == "finished":
-                return False
+                return "too late"
             if actor.director.status == "running":
                 r = await http.post(f"/api/tournaments/{tid}/rebuy", json={"add_on": False})
                 if r.status_code == 200:
-                    return True
-            await asyncio.sleep(0.01)
-    return False
+                    return "rebought"
+            return None
+
+        outcome = await until(
+            attempt,
+            timeout=60,
+            every=0.01,
+            what=f"{name} rebuys in {tid} between two of his hands",
+            show=lambda: actor.director.status,
+        )
+    return outcome == "rebought"

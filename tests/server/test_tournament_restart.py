@@ -6,12 +6,9 @@ tickets stay in the account, and afterwards no prize pool of a tournament that i
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -21,9 +18,10 @@ from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.store import PLAY, AccountKind, NewTicket, TournamentChanges, verify_ledger
+from tests.waiting import until
 
 from .conftest import LiveServer, serve_room
-from .wire import Wire, register
+from .wire import Wire, balance, prize_pool, register, stop_bots
 
 SLOW = Timing(action=60.0, time_bank=0.0, between_hands=0.02, disconnect_grace=60)
 
@@ -41,21 +39,8 @@ def duel() -> TournamentConfig:
     return TournamentConfig("duel", "Duel", kind="sng", max_players=2, buy_in=1000, fee=100, timing=SLOW)
 
 
-async def stop_bots(bots: Sequence[tuple[Any, asyncio.Task[None]]]) -> None:
-    for bot, task in bots:
-        await bot.stop()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-
-
 def settings(*tournaments: TournamentConfig) -> RoomSettings:
     return RoomSettings(tournaments=tuple(tournaments))
-
-
-async def play(s: LiveServer, token: str) -> int:
-    async with httpx.AsyncClient(base_url=s.url, headers={"Authorization": f"Bearer {token}"}) as http:
-        return int((await http.get("/api/account")).json()["balances"]["PLAY"])
 
 
 async def post(s: LiveServer, token: str, path: str, body: dict[str, object] | None = None) -> httpx.Response:
@@ -67,14 +52,9 @@ def copy_of(room: Room, series: str) -> list[str]:
     return [t for t, a in room.tournaments.items() if a.series == series]
 
 
-async def pool_balance(room: Room, tid: str) -> int:
-    ledger = room.store.ledger
-    return (await ledger.get_account(await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=tid))).balance
-
-
 async def over_pools_are_empty(room: Room, tids: Sequence[str]) -> None:
     for tid in tids:
-        assert await pool_balance(room, tid) == 0
+        assert await prize_pool(room.store, tid) == 0
     report = await verify_ledger(room.store.db)
     assert report.ok, report.problems
 
@@ -104,7 +84,7 @@ async def test_registrations_and_tickets_come_back_after_a_restart(tmp_path: Pat
     whole buy-in, and a kept ticket still registers its owner."""
     async with serve_room(tmp_path, settings(daily(), trio())) as s:
         alice, bob, carol = [await register(s, n) for n in ("alice", "bobby", "carol")]
-        start = await play(s, alice)
+        start = await balance(s, alice)
         (sng,) = copy_of(s.room, "trio")
         assert (await post(s, alice, "/api/tournaments/daily/register")).status_code == 200
         assert (await post(s, bob, f"/api/tournaments/{sng}/register")).status_code == 200
@@ -114,8 +94,8 @@ async def test_registrations_and_tickets_come_back_after_a_restart(tmp_path: Pat
         assert [e.name for e in s.room.tournaments["daily"].director.entrants.values()] == ["alice"]
         assert copy_of(s.room, "trio") == [sng]
         assert [e.name for e in s.room.tournaments[sng].director.entrants.values()] == ["bobby"]
-        assert await play(s, alice) == start - 1100 and await play(s, bob) == start - 550
-        assert await pool_balance(s.room, "daily") == 1000 and await pool_balance(s.room, sng) == 500
+        assert await balance(s, alice) == start - 1100 and await balance(s, bob) == start - 550
+        assert await prize_pool(s.room.store, "daily") == 1000 and await prize_pool(s.room.store, sng) == 500
         async with httpx.AsyncClient(base_url=s.url, headers={"Authorization": f"Bearer {carol}"}) as http:
             tickets = (await http.get("/api/account/tickets")).json()["tickets"]
         assert tickets == [{"target": "daily", "value": 1100, "satellite": "sat-1"}]
@@ -123,10 +103,10 @@ async def test_registrations_and_tickets_come_back_after_a_restart(tmp_path: Pat
         assert r.status_code == 200, r.text
         assert s.room.tournaments["daily"].director.entrants[str(carol_id)].ticket
         assert await s.room.store.tournaments.tickets(carol_id) == []
-        assert await play(s, carol) == start  # the ticket paid
+        assert await balance(s, carol) == start  # the ticket paid
         assert (await post(s, alice, "/api/tournaments/daily/unregister")).status_code == 200
-        assert await play(s, alice) == start
-        assert await pool_balance(s.room, "daily") == 1000  # carol's seat
+        assert await balance(s, alice) == start
+        assert await prize_pool(s.room.store, "daily") == 1000  # carol's seat
         assert (await verify_ledger(s.room.store.db)).ok
 
 
@@ -136,7 +116,7 @@ async def test_registrations_of_a_tournament_no_longer_offered_are_refunded(tmp_
     tournament any more; the prize pools are empty and the tournaments over; a kept ticket stays."""
     async with serve_room(tmp_path, settings(daily(), trio())) as s:
         alice, bob = [await register(s, n) for n in ("alice", "bobby")]
-        start = await play(s, alice)
+        start = await balance(s, alice)
         (sng,) = copy_of(s.room, "trio")
         assert (await post(s, alice, "/api/tournaments/daily/register")).status_code == 200
         assert (await post(s, bob, f"/api/tournaments/{sng}/register")).status_code == 200
@@ -144,7 +124,7 @@ async def test_registrations_of_a_tournament_no_longer_offered_are_refunded(tmp_
         await give_ticket(s.room, bob_id, "daily")
     async with serve_room(tmp_path, settings()) as s:
         assert s.room.tournaments == {}
-        assert await play(s, alice) == start and await play(s, bob) == start
+        assert await balance(s, alice) == start and await balance(s, bob) == start
         assert await s.room.store.tournaments.statuses(["daily", sng]) == {
             "daily": "cancelled",
             sng: "cancelled",
@@ -163,16 +143,15 @@ async def test_a_running_tournament_is_cancelled_and_its_pool_paid_by_chips(tmp_
     players' hand histories (PHH and text) after the restart."""
     async with serve_room(tmp_path, settings(duel())) as s:
         tokens = {n: await register(s, n) for n in ("alice", "bobby")}
-        start = await play(s, tokens["alice"])
+        start = await balance(s, tokens["alice"])
         (tid,) = copy_of(s.room, "duel")
         for token in tokens.values():
             assert (await post(s, token, f"/api/tournaments/{tid}/register")).status_code == 200
         actor = s.room.tournaments[tid]
         table = actor.director.tables[1]
-        for _ in range(200):
-            if table.in_hand and table.clocks:
-                break
-            await asyncio.sleep(0.05)
+        await until(
+            lambda: table.in_hand and table.clocks, timeout=30, what="the first hand deals, a clock runs"
+        )
         assert table.hand is not None
         hand_id = table.hand.hand_id
         seat = next(iter(table.clocks))
@@ -202,8 +181,8 @@ async def test_a_running_tournament_is_cancelled_and_its_pool_paid_by_chips(tmp_
         assert tid not in s.room.tournaments
         assert await s.room.store.tournaments.statuses([tid]) == {tid: "cancelled"}
         other = "bobby" if folder == "alice" else "alice"
-        assert await play(s, tokens[folder]) == start - 1100 + 993 + 100
-        assert await play(s, tokens[other]) == start - 1100 + 1007 + 100
+        assert await balance(s, tokens[folder]) == start - 1100 + 993 + 100
+        assert await balance(s, tokens[other]) == start - 1100 + 1007 + 100
         await over_pools_are_empty(s.room, [tid])
         number = await s.room.store.numbers.tournament(tid)  # issue 21: trackers read digits
         for token in tokens.values():

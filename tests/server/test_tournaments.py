@@ -23,9 +23,10 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.server.schedule import ScheduleError, load_schedule, load_split_schedule, schedule_from_data
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import PLAY, AccountKind, Role, verify_ledger
+from tests.waiting import until
 
 from .conftest import LiveServer, serve_room
-from .wire import Wire
+from .wire import Wire, register, stop_bots
 
 FAST = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=2)
 LEVEL = 0.03  # minutes: a level every 1.8 s
@@ -43,13 +44,6 @@ async def sng(tmp_path: Path) -> AsyncIterator[LiveServer]:
         yield s
 
 
-async def register(s: LiveServer, name: str) -> str:
-    async with httpx.AsyncClient(timeout=60) as http:
-        r = await http.post(f"{s.url}/api/register", json={"name": name, "password": "hunter-22-poker"})
-        assert r.status_code == 200, r.text
-        return str(r.json()["token"])
-
-
 def open_sng(s: LiveServer) -> TournamentActor:
     return next(
         a
@@ -59,19 +53,12 @@ def open_sng(s: LiveServer) -> TournamentActor:
 
 
 async def until_over(actor: TournamentActor, seconds: float = 240) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if actor.finished_at is not None:  # the director's last effects are booked
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the tournament did not end: {actor.director.status}, {actor.director.standings()}")
-
-
-async def stop(bots: list[Any]) -> None:
-    for bot, task in bots:
-        await bot.stop()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
+    await until(
+        lambda: actor.finished_at is not None,  # the director's last effects are booked
+        timeout=seconds,
+        what=f"the tournament {actor.tid} ends",
+        show=lambda: (actor.director.status, actor.director.standings()),
+    )
 
 
 @pytest.mark.asyncio
@@ -85,10 +72,10 @@ async def test_a_six_player_sit_and_go_is_played_to_the_end_and_pays_exactly_the
     tid = actor.tid
     bots = await start_tournament_bots(sng.url, tid, 6, ["random", "caller"], think=(0, 0.01), seed=7)
     try:
-        await stop(bots[:1])
+        await stop_bots(bots[:1])
         await until_over(actor)  # the absent player is folded when the action reaches him
     finally:
-        await stop(bots)
+        await stop_bots(bots)
     d = actor.director
     assert d.status == "finished" and len(d.entrants) == 6
     places = sorted(e.place or 0 for e in d.entrants.values())
@@ -179,13 +166,14 @@ async def test_a_satellite_winner_is_registered_for_the_target_with_his_ticket(t
         try:
             await until_over(actor)
         finally:
-            await stop(bots)
+            await stop_bots(bots)
         winner = next(e for e in actor.director.entrants.values() if e.place == 1)
         runner_up = next(e for e in actor.director.entrants.values() if e.place == 2)
-        for _ in range(100):
-            if winner.player in s.room.tournaments["target"].director.entrants:
-                break
-            await asyncio.sleep(0.05)
+        await until(
+            lambda: winner.player in s.room.tournaments["target"].director.entrants,
+            timeout=15,
+            what="the satellite's winner is registered in the target with his ticket",
+        )
         entrant = s.room.tournaments["target"].director.entrants[winner.player]
         assert entrant.ticket and not await s.room.store.tournaments.tickets(int(winner.player))
         assert actor.prizes == {runner_up.player: 100}
@@ -255,7 +243,7 @@ async def test_a_guarantee_is_topped_up_from_promotions_and_paid(tmp_path: Path)
         try:
             await until_over(actor)
         finally:
-            await stop(bots)
+            await stop_bots(bots)
         assert actor.director.status == "finished"
         assert sum(actor.prizes.values()) == 5000
         assert await s.room.store.ledger.system_balance(AccountKind.PROMOTIONS, PLAY) == -3000
@@ -349,7 +337,7 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         try:
             await until_over(actor)
         finally:
-            await stop(bots)
+            await stop_bots(bots)
         d = actor.director
         assert d.status == "finished" and sum(actor.prizes.values()) == d.pool == 12 * 100
         assert actor.rush_hands > 0  # the Rush phase was played
@@ -391,13 +379,14 @@ async def test_registration_over_the_websocket_follows_the_http_rules(sng: LiveS
         assert balances == [before - cfg.buy_in - cfg.fee]
         me = str((await sng.room.store.accounts.find("wendy")).id)
         assert me in actor.director.entrants
-        for ref, msg, code in [
+        refused: list[tuple[str, dict[str, Any], str]] = [
             ("r2", {"type": "tournament_register", "tournament": actor.tid}, "already_registered"),
             ("r3", {"type": "tournament_register", "tournament": "nope"}, "unknown_tournament"),
             ("r4", {"type": "tournament_register", "tournament": "a b"}, "invalid_field"),
             ("r5", {"type": "tournament_register", "tournament": actor.tid, "ticket": 1}, "invalid_field"),
             ("r6", {"type": "tournament_unregister", "tournament": "nope"}, "unknown_tournament"),
-        ]:
+        ]
+        for ref, msg, code in refused:
             await w.send({**msg, "ref": ref})
             assert (await w.reply(ref))["code"] == code, ref
         await w.send({"type": "tournament_unregister", "tournament": actor.tid, "ref": "u1"})

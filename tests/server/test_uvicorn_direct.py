@@ -26,7 +26,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import (
 )
 from websockets.client import ClientProtocol
 from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
-from websockets.frames import Opcode
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
@@ -214,7 +214,7 @@ class RawClient:
         for event in self.proto.events_received():
             if isinstance(event, Response):
                 self.response = event
-            elif event.opcode is Opcode.TEXT:
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
                 assert event.fin  # (uvicorn sends a message as one frame)
                 self.messages.append(bytes(event.data).decode())
         self._write()  # (the reply to the server's close)

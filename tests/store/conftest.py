@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from storehelpers import (
+
+from pokerroom.store import Database, Role, Store
+
+from .storehelpers import (
     CHEAP_HASHER,
     PASSWORD,
     PG_URL,
@@ -22,8 +25,6 @@ from storehelpers import (
     pg_truncate,
     require_pg,
 )
-
-from pokerroom.store import Database, Role, Store
 
 
 @pytest.fixture(scope="module")

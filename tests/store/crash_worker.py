@@ -14,6 +14,7 @@ from pokerroom.store import (
     Database,
     InsufficientFunds,
     SeatRecord,
+    SeatSession,
     SessionInHand,
     Store,
     deck_commitment,
@@ -49,7 +50,7 @@ async def main(url: str, schema: str | None, run: str) -> None:
                     await led.cash_out(rng.choice(open_sessions).id, idempotency_key=key)
             else:
                 # A whole hand through the journal among up to 4 open sessions of distinct players.
-                by_player = {}
+                by_player: dict[int, SeatSession] = {}
                 for s in await led.sessions(table_id="t1"):
                     by_player.setdefault(s.player_id, s)
                 chosen = list(by_player.values())[:4]

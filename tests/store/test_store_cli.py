@@ -14,12 +14,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
-from storehelpers import PG_URL, drop_pg_schema, require_pg
 from typer.testing import CliRunner
 
 from pokerroom.cli import app
 from pokerroom.store import Database, Role, Store, default_url, resolve_url
 from pokerroom.store.models import Base
+
+from .storehelpers import PG_URL, drop_pg_schema, require_pg
 
 runner = CliRunner()
 
@@ -43,7 +44,7 @@ def _db(opts: list[str]) -> Database:
 
 
 async def _activity(opts: list[str]) -> None:
-    from storehelpers import CHEAP_HASHER
+    from .storehelpers import CHEAP_HASHER
 
     store = Store(_db(opts), hasher=CHEAP_HASHER)
     admin = await store.accounts.register("admin", "s3cret-pass-phrase", role=Role.ADMIN)

@@ -9,9 +9,10 @@ import random
 from collections import defaultdict
 
 import pytest
-from storehelpers import CHEAP_HASHER, PG_URL, pg_truncate_async
 
 from pokerroom.store import AccountKind, Database, InsufficientFunds, Role, Store
+
+from .storehelpers import CHEAP_HASHER, PG_URL, pg_truncate_async
 
 pytestmark = pytest.mark.asyncio
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from storehelpers import CHEAP_HASHER, PASSWORD, FakeClock, fresh_sqlite
 
 from pokerroom.store import (
     PLAY,
@@ -28,6 +28,8 @@ from pokerroom.store import (
     UnknownToken,
 )
 from pokerroom.store.operator import RESET_VALID
+
+from .storehelpers import CHEAP_HASHER, PASSWORD, FakeClock, fresh_sqlite
 
 
 @pytest.mark.asyncio
@@ -86,11 +88,12 @@ async def test_a_reset_code_works_once_and_not_after_it_expires(store: Store, cl
 async def test_adjustments_refuse_bad_input(store: Store) -> None:
     admin = await store.accounts.register("boss", PASSWORD, role=Role.ADMIN)
     p = await store.accounts.register("alice", PASSWORD)
-    for amount in (0, True, 2.5, 10**13):
+    amounts: tuple[Any, ...] = (0, True, 2.5, 10**13)  # (wrong types on purpose)
+    for amount in amounts:
         with pytest.raises(InvalidAmount):
             await store.operator.adjust(
                 p.id, PLAY, amount, admin_id=admin.id, reason="r", idempotency_key="k"
-            )  # type: ignore[arg-type]
+            )
     with pytest.raises(InvalidAmount):
         await store.operator.adjust(p.id, PLAY, 5, admin_id=admin.id, reason="  ", idempotency_key="k")
     with pytest.raises(InsufficientFunds):

@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from storehelpers import CHEAP_HASHER, PG_URL
 
 from pokerroom.store import Database, Role, Store
+
+from .storehelpers import CHEAP_HASHER, PG_URL
 
 KILLS = 100 if os.environ.get("POKERROOM_SOAK") == "1" else 20
 WORKER = Path(__file__).with_name("crash_worker.py")
@@ -93,14 +94,14 @@ def _crash_loop(url: str, schema: str | None) -> None:
 
 @pytest.mark.slow
 def test_sigkill_during_money_writes_on_sqlite(tmp_path: Path, sqlite_template: Path) -> None:
-    from storehelpers import fresh_sqlite
+    from .storehelpers import fresh_sqlite
 
     _crash_loop(fresh_sqlite(sqlite_template, tmp_path), None)
 
 
 @pytest.mark.slow
 def test_sigkill_during_money_writes_on_postgresql(pg_schema: str) -> None:
-    from storehelpers import pg_truncate
+    from .storehelpers import pg_truncate
 
     pg_truncate(pg_schema)
     _crash_loop(PG_URL, pg_schema)

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from storehelpers import CHEAP_HASHER, FakeClock
-from test_store_journal import start
 
-from conftest import Room
 from pokerroom.store import BadSequence, Database, HandNotOpen, Store, UnknownHand
 from pokerroom.store.group import CommandWriter
+
+from .conftest import Room
+from .storehelpers import CHEAP_HASHER, FakeClock
+from .test_store_journal import start
 
 pytestmark = pytest.mark.asyncio
 
@@ -111,7 +112,7 @@ async def test_commands_after_the_end_record_are_refused_in_a_batch(room: Room) 
         return_exceptions=True,
     )
     assert isinstance(results[0], HandNotOpen) and results[0].status == "ended"
-    assert results[1:] == [None, None]
+    assert list(results[1:]) == [None, None]
 
 
 async def test_a_failed_batch_is_retried_one_command_at_a_time(room: Room, monkeypatch: Any) -> None:

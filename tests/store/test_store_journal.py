@@ -8,9 +8,7 @@ import tomllib
 from datetime import timedelta
 
 import pytest
-from storehelpers import FakeClock
 
-from conftest import Room
 from pokerroom.store import (
     AccountKind,
     BadSequence,
@@ -33,6 +31,9 @@ from pokerroom.store import (
     new_salt,
     verify_deck,
 )
+
+from .conftest import Room
+from .storehelpers import FakeClock
 
 pytestmark = pytest.mark.asyncio
 

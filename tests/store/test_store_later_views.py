@@ -10,10 +10,7 @@ from dataclasses import replace
 
 import pytest
 from sqlalchemy import select
-from storehelpers import FakeClock
-from test_store_journal import DECK, SALT, start
 
-from conftest import Room
 from pokerroom.engine import (
     BetDecision,
     Betting,
@@ -29,6 +26,10 @@ from pokerroom.history import HandContext, TournamentInfo, write_phh, write_poke
 from pokerroom.store import HandHistory, TournamentChanges, TournamentHand
 from pokerroom.store.models import PlayerHandRow
 from pokerroom.variants import VARIANTS
+
+from .conftest import Room
+from .storehelpers import FakeClock
+from .test_store_journal import DECK, SALT, start
 
 pytestmark = pytest.mark.asyncio
 

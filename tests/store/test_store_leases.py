@@ -7,11 +7,12 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from storehelpers import FakeClock
-from test_store_journal import start
 
-from conftest import Room
 from pokerroom.store import FENCE, Fence, FenceLost
+
+from .conftest import Room
+from .storehelpers import FakeClock
+from .test_store_journal import start
 
 pytestmark = pytest.mark.asyncio
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select, text
 
-from conftest import Room
 from pokerroom.store import (
     PLAY,
     AccountKind,
@@ -24,6 +23,8 @@ from pokerroom.store import (
     UnknownSession,
 )
 from pokerroom.store.models import AccountRow, PostingRow, TransactionRow
+
+from .conftest import Room
 
 pytestmark = pytest.mark.asyncio
 

@@ -7,10 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from storehelpers import CHEAP_HASHER, FakeClock
-from test_store_journal import DECK, SALT, start
 
-from conftest import Room
 from pokerroom.store import (
     Database,
     HandHistory,
@@ -21,6 +18,10 @@ from pokerroom.store import (
     TournamentHand,
     UnknownHand,
 )
+
+from .conftest import Room
+from .storehelpers import CHEAP_HASHER, FakeClock
+from .test_store_journal import DECK, SALT, start
 
 pytestmark = pytest.mark.asyncio
 

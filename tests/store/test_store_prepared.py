@@ -26,13 +26,14 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError, StatementError
-from storehelpers import fresh_sqlite
 
-from conftest import Room
 from pokerroom.store import AccountKind, Database, deck_commitment
 from pokerroom.store.journal import SeatRecord
 from pokerroom.store.models import UTCDateTime
 from pokerroom.store.prepared import FastResult, prebuilt
+
+from .conftest import Room
+from .storehelpers import fresh_sqlite
 
 pytestmark = pytest.mark.asyncio
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from storehelpers import CHEAP_HASHER, PG_URL, fresh_sqlite, pg_truncate
 
 from pokerroom.store import (
     AccountKind,
@@ -21,6 +20,8 @@ from pokerroom.store import (
     SessionClosed,
     Store,
 )
+
+from .storehelpers import CHEAP_HASHER, PG_URL, fresh_sqlite, pg_truncate
 
 SOAK = os.environ.get("POKERROOM_SOAK") == "1"
 OPS = ["deposit", "withdraw", "buy_in", "top_up", "cash_out", "settle", "settle_bad", "points", "retry"]
@@ -36,7 +37,7 @@ async def run_sequence(url: str, schema: str | None, data: st.DataObject, steps:
         points = dict.fromkeys(players, 0)
         sessions: dict[int, tuple[int, int]] = {}  # open session id -> (player, balance)
         house = 0
-        done: list[tuple[str, object]] = []  # (key, replayable call) for retries
+        done: list[tuple[str, tuple[str, int, int]]] = []  # (key, replayable call) for retries
         n = 0
         for _ in range(steps):
             n += 1
@@ -103,11 +104,11 @@ async def run_sequence(url: str, schema: str | None, data: st.DataObject, steps:
                 await led.accrue_points(p, amount, idempotency_key=key)
                 points[p] += amount
             elif op == "retry" and done:
-                old_key, (_, who, amt) = data.draw(st.sampled_from(done))  # type: ignore[misc]
-                again = await led.deposit(who, "USD", amt, admin_id=admin, idempotency_key=old_key)  # type: ignore[arg-type]
+                old_key, (_, who, amt) = data.draw(st.sampled_from(done))
+                again = await led.deposit(who, "USD", amt, admin_id=admin, idempotency_key=old_key)
                 assert again.replayed
                 with pytest.raises(IdempotencyConflict):
-                    await led.deposit(who, "USD", amt + 1, admin_id=admin, idempotency_key=old_key)  # type: ignore[operator, arg-type]
+                    await led.deposit(who, "USD", amt + 1, admin_id=admin, idempotency_key=old_key)
         for pid in players:
             assert await led.balance(pid, "USD") == wallet[pid] >= 0
             assert await led.balance(pid, "PTS") == points[pid]

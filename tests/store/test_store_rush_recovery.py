@@ -18,9 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from storehelpers import CHEAP_HASHER, PASSWORD, PG_URL, FakeClock, fresh_sqlite, pg_truncate
 
-from conftest import Room
 from pokerroom.store import (
     AccountKind,
     CancelledHand,
@@ -31,6 +29,9 @@ from pokerroom.store import (
     Store,
     deck_commitment,
 )
+
+from .conftest import Room
+from .storehelpers import CHEAP_HASHER, PASSWORD, PG_URL, FakeClock, fresh_sqlite, pg_truncate
 
 SOAK = os.environ.get("POKERROOM_SOAK") == "1"
 DECK = "AsKd7c2h9s" + "Tc" * 3
@@ -350,8 +351,8 @@ async def run_chains(url: str, schema: str | None, data: st.DataObject, steps: i
             for sid, hand in m.in_hand.items():
                 if hand == h.hand_id:
                     assert h.stacks[sid] == m.stacks[hand][sid]
-        for released in m.pending.values():
-            for sid, r in released.items():
+        for pending in m.pending.values():
+            for sid, r in pending.items():
                 if sid in m.closed:
                     m.wallet[m.owner[sid]] -= r  # given back to the wallet, the session stays at 0
                     m.booked[sid] += r

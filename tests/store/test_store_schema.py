@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from storehelpers import PG_URL, drop_pg_schema, require_pg
-
 from pokerroom.store import Database
+
+from .storehelpers import PG_URL, drop_pg_schema, require_pg
 
 
 def test_nodes_starting_together_create_and_migrate_one_schema() -> None:

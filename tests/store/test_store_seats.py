@@ -8,8 +8,9 @@ import asyncio
 
 import pytest
 
-from conftest import Room
 from pokerroom.store import AlreadySeated
+
+from .conftest import Room
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,9 +9,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
-from storehelpers import FakeClock
 
-from conftest import Room
 from pokerroom.store import (
     AccountKind,
     Booking,
@@ -25,6 +23,9 @@ from pokerroom.store import (
     TournamentRefused,
     UnknownHand,
 )
+
+from .conftest import Room
+from .storehelpers import FakeClock
 
 pytestmark = pytest.mark.asyncio
 

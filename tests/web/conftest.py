@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -150,6 +151,10 @@ def room_in_thread(
             task.cancel()
         await asyncio.gather(*(t for _, t in r.bots), return_exceptions=True)
         await asyncio.wait_for(manager.__aexit__(None, None, None), 30)
+        rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in rest:  # (what the room's tasks started and left: cancelled, not destroyed pending)
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
 
     try:
         yield r
@@ -159,6 +164,10 @@ def room_in_thread(
             asyncio.run_coroutine_threadsafe(stop(), loop).result(60)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+        if not thread.is_alive():  # the loop has stopped: close it, and the sockets it still holds
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+            gc.collect()  # (what the room left is finalized in this teardown, not in a later test)
 
 
 @pytest.fixture(scope="module")

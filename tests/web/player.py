@@ -9,13 +9,21 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.waiting import wait_until
+
 PASSWORD = "browser-pass-phrase-1"
 DEBUG_SHOT = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "failed-to-sit.png"
 _names = itertools.count(1)
+
+
+def page_pause(page: Any) -> Callable[[float], None]:
+    """A pause for ``wait_until`` that lets the page run meanwhile (its scripts, its socket's frames)."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
 
 
 def _ungrouped(label: str) -> str:
@@ -85,11 +93,14 @@ class Player:
         """The decision the server sent for the one the action bar shows."""
         hand_id = bar.get_attribute("data-hand-id", timeout=2000)
         key = (hand_id, int(bar.get_attribute("data-action-no") or -1))
-        for _ in range(50):
-            if key in self.decisions:
-                return self.decisions[key]
-            self.page.wait_for_timeout(50)
-        raise AssertionError(f"the page shows a decision the server never sent: {key}")
+        wait_until(
+            lambda: key in self.decisions,
+            timeout=5,
+            every=0.05,
+            pause=page_pause(self.page),
+            what=f"the server's decision {key} that the page shows",
+        )
+        return self.decisions[key]
 
     # ------------------------------------------------------------------------------------ pages
 
@@ -112,8 +123,8 @@ class Player:
             tile.locator(".seat").first.wait_for()
         except Exception:
             self.page.screenshot(path=str(DEBUG_SHOT))
-            frames = [f.get("type") for f in self.frames][-20:]
-            raise AssertionError(f"no table; errors: {self.errors}, got {frames}, sent {self.sent}") from None
+            kinds = [f.get("type") for f in self.frames][-20:]
+            raise AssertionError(f"no table; errors: {self.errors}, got {kinds}, sent {self.sent}") from None
         tile.locator(".sit-btn").first.click()
         dialog = self.page.locator("dialog.sit-dialog")
         dialog.locator("input[name=post_now]").check()

@@ -11,15 +11,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
 import pytest
 
+from tests.waiting import wait_until
 from tests.web.conftest import POOL, TOURNAMENT, Room
-from tests.web.player import CARD_RE, Player, Seen, step_through_replay
+from tests.web.player import CARD_RE, Player, Seen, page_pause, step_through_replay
 
 
 def _hands(n: int) -> Any:
@@ -211,7 +211,7 @@ def test_reload_mid_hand(room: Room, page: Any, screenshots: Path) -> None:
     seen = Seen()
 
     def over(s: Seen, t: Any) -> bool:
-        return t.get_attribute("data-hand-id") != hand_id or t.get_attribute("data-hand-over") == "yes"
+        return bool(t.get_attribute("data-hand-id") != hand_id or t.get_attribute("data-hand-over") == "yes")
 
     p.keys = True
     p.play(table, seen, until=over, raise_once=False)
@@ -248,11 +248,12 @@ def test_rush_pool(room: Room, page: Any, screenshots: Path) -> None:
     # window may still be redrawing (an action bar coming or going moves the button under the pointer).
     sent = len(p.sent)
     tile.locator(".leave-btn").dispatch_event("click")
-    for _ in range(50):  # the socket's frame events reach the test a moment later
-        if any("pool_leave" in f for f in p.sent[sent:]):
-            break
-        page.wait_for_timeout(100)
-    assert any("pool_leave" in f for f in p.sent[sent:]), "the Leave pool button sends pool_leave"
+    wait_until(  # the socket's frame events reach the test a moment later
+        lambda: any("pool_leave" in f for f in p.sent[sent:]),
+        timeout=10,
+        pause=page_pause(page),
+        what="the Leave pool button sends pool_leave",
+    )
     # The entry leaves (at once, by a quick fold, or when its hand ends) and its window offers to join again.
     tile.locator(".rush-left").wait_for(timeout=60_000)
     assert tile.locator(".rush-left").inner_text() == "This entry left the pool."
@@ -293,15 +294,28 @@ def test_tournament(room: Room, page: Any, screenshots: Path) -> None:
     seen = Seen()
     p.play(table, seen, until=lambda s, t: s.decisions > 0, raise_once=False)
     assert "Level 1" in tile.locator(".stakes").inner_text()
+
     # Every player still at the table has his seat drawn (random bots may have knocked some out already).
-    deadline = time.monotonic() + 10
-    while True:
+    def seats() -> tuple[int, int]:
+        """(seats drawn, players the server has at the table)"""
         details = page.request.get(f"{room.url}/api/tournaments/{tid}").json()
         at_table = next((t["players"] for t in details["tables"] if t["table"] == table), 0)
-        shown = tile.locator(".seat:not(.empty)").count()
-        if shown == at_table or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(200)
+        return tile.locator(".seat:not(.empty)").count(), at_table
+
+    def matched() -> tuple[int, int] | None:
+        counts = seats()
+        return counts if counts[0] == counts[1] else None
+
+    counts = wait_until(
+        matched,
+        timeout=10,
+        every=0.2,
+        pause=page_pause(page),
+        what="a seat drawn for every player at the table",
+        show=seats,
+    )
+    assert counts is not None
+    shown, at_table = counts
     assert 2 <= shown == at_table <= 6
 
 

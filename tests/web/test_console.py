@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -19,6 +19,7 @@ from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, Role
 from tests.server.conftest import serve_room
+from tests.waiting import wait_until
 from tests.web.conftest import TIMING, Room, _need_browser, room_in_thread
 from tests.web.player import PASSWORD, Player, Seen
 
@@ -44,13 +45,6 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 
     with room_in_thread("console-room", manager, setup) as r:
         yield r
-
-
-def wait(what: Callable[[], bool], limit: float = 240) -> None:
-    deadline = time.monotonic() + limit
-    while not what():
-        assert time.monotonic() < deadline, "gave up waiting"
-        time.sleep(0.1)
 
 
 def console(page: Any, room: Room, where: str = "dashboard") -> list[str]:
@@ -135,7 +129,12 @@ def test_an_admin_schedules_a_sit_and_go_that_bots_fill_and_finish(room: Room, p
 
     run(room, bots())
     actor = room.live.room.tournaments[tid]
-    wait(lambda: actor.finished_at is not None)
+    wait_until(
+        lambda: actor.finished_at is not None,
+        timeout=240,
+        what=f"the sit-and-go {tid} is played to its end",
+        show=lambda: actor.director.status,
+    )
     page.reload()
     done = page.locator(f'#tournaments-finished tr[data-tournament="{tid}"]')
     done.wait_for()

@@ -16,8 +16,9 @@ from typing import Any
 
 from pokerroom.bots.runner import start_pool_bots
 from pokerroom.rooms.tournament import TournamentConfig
+from tests.waiting import wait_until
 from tests.web.conftest import FAST_REBUY, FAST_SNG, POOL, Room
-from tests.web.player import CARD_RE, Player, Seen
+from tests.web.player import CARD_RE, Player, Seen, page_pause
 
 # The pool of the fixture has 3 bot entries; Quick Fold is offered only while the pool can fill two full
 # 6-max tables (R202), so these bots bring it to 3 + 5 * 2 + 1 (the browser user) = 14 entries.
@@ -35,22 +36,29 @@ def _start_pool_bots(room: Room, count: int, entries: int) -> None:
 
 
 def _quick_fold_ref(p: Player, since: int) -> Any:
-    for _ in range(50):
-        sent = [json.loads(m) for m in p.sent[since:] if '"quick_fold"' in m]
-        if sent:
-            return sent[-1]["ref"]
-        p.page.wait_for_timeout(50)
-    raise AssertionError("the Quick Fold button sent nothing")
+    sent = wait_until(
+        lambda: [json.loads(m) for m in p.sent[since:] if '"quick_fold"' in m],
+        timeout=5,
+        every=0.05,
+        pause=page_pause(p.page),
+        what="the Quick Fold button sends quick_fold",
+    )
+    return sent[-1]["ref"]
 
 
 def _answer(p: Player, ref: Any) -> dict[str, Any]:
     """The server's ack or error for the message ``ref``."""
-    for _ in range(200):
-        for f in p.frames:
-            if f.get("ref") == ref and f.get("type") in ("ack", "error"):
-                return f
-        p.page.wait_for_timeout(50)
-    raise AssertionError(f"no answer to {ref}")
+    answer: dict[str, Any] | None = wait_until(
+        lambda: next(
+            (f for f in p.frames if f.get("ref") == ref and f.get("type") in ("ack", "error")), None
+        ),
+        timeout=15,
+        every=0.05,
+        pause=page_pause(p.page),
+        what=f"the server's ack or error for {ref}",
+    )
+    assert answer is not None
+    return answer
 
 
 def _mine(tile: Any) -> list[str]:

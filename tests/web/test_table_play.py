@@ -5,14 +5,17 @@ to the winner."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from tests.waiting import wait_until
 from tests.web.conftest import Room
-from tests.web.player import Player, Seen, step_through_replay
+from tests.web.player import Player, Seen, page_pause, step_through_replay
 
 
 def _acts(p: Player, since: int) -> list[dict[str, Any]]:
@@ -67,7 +70,14 @@ def test_pre_actions_fire_when_the_action_comes(room: Room, page: Any, screensho
             if bar.count() or tile.locator(".preactions .pre[aria-pressed='true']").count() == 0:
                 break
             page.wait_for_timeout(50)
-        page.wait_for_timeout(300)  # the socket's frame events reach the test a moment later
+        with contextlib.suppress(TimeoutError):  # (dropped: no act comes, and the outer loop goes on)
+            wait_until(  # the socket's frame events reach the test a moment later
+                functools.partial(_acts, p, since),
+                timeout=0.3,
+                every=0.05,
+                pause=page_pause(page),
+                what="an act",
+            )
         acts = _acts(p, since)
         if not acts:
             continue
@@ -80,13 +90,15 @@ def test_pre_actions_fire_when_the_action_comes(room: Room, page: Any, screensho
         assert act["action"]["type"] == want, (kind, d, act)
         done.add(kind)
     # The session statistics count the hands we were dealt here (the one going on ends first).
-    for _ in range(600):
-        if (
+    wait_until(
+        lambda: (
             int(tile.get_attribute("data-hands-played") or 0) >= 1
             and tile.get_attribute("data-hand-over") == "yes"
-        ):
-            break
-        page.wait_for_timeout(100)
+        ),
+        timeout=90,
+        pause=page_pause(page),
+        what="a hand played at the table, and over",
+    )
     played = int(tile.get_attribute("data-hands-played") or 0)
     page.click("#stats-btn")
     games = page.evaluate("window.pokerroom.stats.games")
@@ -525,10 +537,12 @@ def test_the_cashier_lists_stored_hands_with_result_and_stakes_and_replays_them(
         raise_once=False,
     )
     p.leave("holdem-nl")
-    deadline = time.monotonic() + 30
-    while not page.request.get(room.url + "/api/hands").json()["hands"]:  # stored as the hand ends
-        assert time.monotonic() < deadline, "the hand we played was never stored"
-        page.wait_for_timeout(100)
+    wait_until(  # stored as the hand ends
+        lambda: page.request.get(room.url + "/api/hands").json()["hands"],
+        timeout=30,
+        pause=page_pause(page),
+        what="the hand we played is stored",
+    )
     stored = page.request.get(room.url + "/api/hands").json()["hands"]
     page.click("#cashier-btn")
     cashier = page.locator("dialog.cashier")

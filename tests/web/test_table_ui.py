@@ -6,14 +6,15 @@ tables view and the chat. Screenshots go to artifacts/screenshots/."""
 from __future__ import annotations
 
 import json
-import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.waiting import wait_until
 from tests.web.conftest import Room, browser_page
-from tests.web.player import Player
+from tests.web.player import Player, page_pause
 
 TABLES = ("holdem-nl", "omaha8-fl", "stud-fl", "razz-fl", "deuce7_triple-fl", "irish-pl")
 
@@ -38,12 +39,12 @@ def _open(page: Any, table: str) -> None:
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:
-    box = page.locator(selector).bounding_box()
+    box: dict[str, float] | None = page.locator(selector).bounding_box()
     assert box is not None, selector
     return box
 
 
-def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+def _inside(inner: Mapping[str, float], outer: Mapping[str, float]) -> bool:
     return (
         inner["x"] >= outer["x"] - 1
         and inner["y"] >= outer["y"] - 1
@@ -52,7 +53,7 @@ def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
     )
 
 
-def _fits(page: Any, tables: list[str], viewport: dict[str, float]) -> None:
+def _fits(page: Any, tables: list[str], viewport: Mapping[str, float]) -> None:
     """Every table wholly in the window, none over another, each with a felt a player can read."""
     boxes = [_box(page, f'.tile[data-table="{t}"]') for t in tables]
     for t, b in zip(tables, boxes, strict=True):
@@ -72,10 +73,9 @@ def _fits(page: Any, tables: list[str], viewport: dict[str, float]) -> None:
 def _until(page: Any, js: str, timeout: float = 30.0) -> None:
     """Poll a JavaScript expression until it is true (the page's CSP refuses the string functions of
     Playwright's wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(js):
-        assert time.monotonic() < deadline, f"never true: {js}"
-        page.wait_for_timeout(100)
+    wait_until(
+        lambda: page.evaluate(js), timeout=timeout, pause=page_pause(page), what=f"true in the page: {js}"
+    )
 
 
 def _wait_decision(page: Any, table: str, timeout: float = 60_000) -> Any:
@@ -88,12 +88,15 @@ def _decision_then_act(page: Any, table: str, check: Any) -> None:
     """Wait for our decision at ``table`` (sitting in again if a timeout sat us out meanwhile), run
     ``check()`` while the action bar shows it, then check or call so that the next one comes."""
     tile = page.locator(f'.tile[data-table="{table}"]')
-    deadline = time.monotonic() + 120
-    while tile.locator(".actionbar[data-kind]").count() == 0:
-        assert time.monotonic() < deadline, "no decision came"
+
+    def decision() -> bool:
+        if tile.locator(".actionbar[data-kind]").count():
+            return True
         if tile.locator(".sit-in-btn").count():
             tile.locator(".sit-in-btn").first.dispatch_event("click")
-        page.wait_for_timeout(100)
+        return False
+
+    wait_until(decision, timeout=120, pause=page_pause(page), what=f"a decision for us at {table}")
     check()
     bar = tile.locator(".actionbar[data-kind]")
     for name in ("check", "call", "fold"):
@@ -197,10 +200,12 @@ def test_keys_act_only_at_a_table_that_shows_its_decision(room: Room, small_page
     sent = len(p.sent)
     acted = not _press(page, "c", "holdem-nl")
     assert acted, "the key acts at the table that shows the decision"
-    for _ in range(50):
-        if any('"act"' in f for f in p.sent[sent:]):
-            break
-        page.wait_for_timeout(100)
+    wait_until(
+        lambda: any('"act"' in f for f in p.sent[sent:]),
+        timeout=10,
+        pause=page_pause(page),
+        what="the page sends the act the key asked",
+    )
     act = next(json.loads(f) for f in p.sent[sent:] if '"act"' in f)
     assert act["table"] == "holdem-nl" and act["action"]["type"] in ("check", "call")
     # Stacked: the table that needs a decision comes forward, the other goes behind it.
@@ -275,15 +280,22 @@ def test_lobby_numbers_sort_and_preview(room: Room, page: Any, screenshots: Path
     heads = page.locator(".lobby-table thead th").all_inner_texts()
     for label in ("Wait", "Avg pot", "Plrs/flop", "Hands/h"):
         assert any(label in h for h in heads), (label, heads)
+
     # The bots have played hands at hold'em: the server's numbers, shown in the row.
-    lobby: dict[str, Any] = {}
-    for _ in range(100):
+    def holdem_row() -> dict[str, Any] | None:
         lobby = page.request.get(f"{room.url}/api/lobby").json()
-        row = next(r for r in lobby["tables"] if r["table"] == "holdem-nl")
-        if row["avg_pot"] is not None:
-            break
-        page.wait_for_timeout(300)
-    assert row["avg_pot"] > 0 and 0 <= row["players_per_flop"] <= 100 and row["hands_per_hour"] >= 1
+        row: dict[str, Any] = next(r for r in lobby["tables"] if r["table"] == "holdem-nl")
+        return row if row["avg_pot"] is not None else None
+
+    row = wait_until(
+        holdem_row, timeout=60, every=0.3, pause=page_pause(page), what="the lobby's average pot at holdem-nl"
+    )
+    assert (
+        row is not None
+        and row["avg_pot"] > 0
+        and 0 <= row["players_per_flop"] <= 100
+        and row["hands_per_hour"] >= 1
+    )
     page.click(".lobby-refresh")
     avg_pot = '.lobby-table tr[data-table="holdem-nl"] td:nth-child(6)'
     _until(page, f"document.querySelector('{avg_pot}').textContent !== '\u2013'")

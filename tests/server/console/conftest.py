@@ -15,8 +15,8 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.store import Role, Store
 
 from ..conftest import LiveServer, serve_room
+from ..wire import PASSWORD
 
-PASSWORD = "hunter-22-poker"
 FAST = Timing(action=2.0, time_bank=1.0, between_hands=0.05, offer_time=5, disconnect_grace=3)
 
 

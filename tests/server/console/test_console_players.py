@@ -8,7 +8,8 @@ import pytest
 
 from pokerroom.store import PLAY, POINTS, AccountKind
 
-from .conftest import PASSWORD, Console, login
+from ..wire import PASSWORD
+from .conftest import Console, login
 
 
 async def audit(c: Console, action: str) -> list[dict]:  # type: ignore[type-arg]

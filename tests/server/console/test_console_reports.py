@@ -6,23 +6,15 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-from collections.abc import Callable
 
 import pytest
 
 from pokerroom.bots.runner import start_bots
 from pokerroom.server.console.csvout import csv_text
 from pokerroom.store import PLAY, POINTS, AccountKind
+from tests.waiting import until
 
 from .conftest import Console
-
-
-async def until(what: Callable[[], bool], limit: float = 90) -> None:
-    async def loop() -> None:
-        while not what():
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(loop(), limit)
 
 
 async def play(console: Console, hands: int) -> None:
@@ -30,12 +22,14 @@ async def play(console: Console, hands: int) -> None:
     tid = "holdem-nl"
     bots = await start_bots(console.s.url, 3, ["caller"], tables=[tid], think=(0, 0.01), seed=4)
     try:
-        await until(lambda: room.tables[tid].hands_played >= hands)
+        await until(
+            lambda: room.tables[tid].hands_played >= hands, timeout=90, what=f"{hands} hands at {tid}"
+        )
     finally:
         for _, task in bots:
             task.cancel()
         await asyncio.gather(*(t for _, t in bots), return_exceptions=True)
-    await until(lambda: not room.tables[tid].table.in_hand)
+    await until(lambda: not room.tables[tid].table.in_hand, timeout=90, what=f"the hand at {tid} ends")
 
 
 @pytest.mark.asyncio
@@ -113,15 +107,22 @@ async def test_an_overlay_is_reported_when_a_guaranteed_tournament_starts_short(
         r = await console.http.post("/api/tournaments/c-over/register", json={}, headers=headers)
         assert r.status_code == 200, r.text
     actor = console.s.room.tournaments["c-over"]
-    await until(lambda: actor.director.status != "registering" and actor.director.pool > 0)
+    await until(
+        lambda: actor.director.status != "registering" and actor.director.pool > 0,
+        timeout=90,
+        what="the tournament starts with its pool",
+        show=lambda: (actor.director.status, actor.director.pool),
+    )
 
     async def report() -> list[dict[str, object]]:
         r = await console.http.get("/api/console/reports/tournaments", headers=console.admin)
         rows: list[dict[str, object]] = r.json()["rows"]
         return rows
 
-    for _ in range(200):  # the overlay is booked by the tournament's actor just after it starts
-        if (rows := await report()) and rows[0]["overlay"]:
-            break
-        await asyncio.sleep(0.05)
+    async def overlaid() -> list[dict[str, object]] | None:
+        rows = await report()
+        return rows if rows and rows[0]["overlay"] else None
+
+    # the overlay is booked by the tournament's actor just after it starts
+    rows = await until(overlaid, timeout=30, what="the report shows the overlay", show=report)
     assert rows == [{"tournament": "c-over", "currency": PLAY, "fees": 20, "overlay": 1000 - 200}]

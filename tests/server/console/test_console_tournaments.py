@@ -4,9 +4,7 @@ console's schedule and cancellations kept across a restart."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ from pokerroom.bots.runner import start_tournament_bots
 from pokerroom.server.demo import demo_tournaments
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, AccountKind, Role
+from tests.waiting import until
 
 from ..conftest import serve_room
 from .conftest import FAST, Console, account
@@ -32,14 +31,6 @@ EVERY_KIND: dict[str, dict[str, Any]] = {
     "rebuy": {**MTT, "id": "c-rebuy", "rebuy_levels": 2, "add_on": True},
     "rush": {**MTT, "id": "c-rush", "rush": True},
 }
-
-
-async def until(what: Callable[[], bool], limit: float = 120) -> None:
-    async def loop() -> None:
-        while not what():
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(loop(), limit)
 
 
 def lobby_ids(lobby: dict[str, list[dict[str, Any]]]) -> set[str]:
@@ -84,7 +75,12 @@ async def test_a_sit_and_go_from_the_console_is_filled_by_bots_and_finished(cons
         console.s.url, copy.tid, 3, ["caller", "random"], think=(0, 0.01), seed=5
     )
     try:
-        await until(lambda: copy.finished_at is not None, 240)
+        await until(
+            lambda: copy.finished_at is not None,
+            timeout=240,
+            what=f"{copy.tid} ends",
+            show=lambda: copy.director.status,
+        )
     finally:
         for bot, task in bots:
             await bot.stop()
