@@ -25,7 +25,7 @@ from pokerroom.server.faults import REPEATS_TO_SUSPEND
 from pokerroom.server.front import LocalFront
 from pokerroom.server.operations import ready_report
 from pokerroom.server.room import RoomSettings
-from pokerroom.store import verify_ledger
+from pokerroom.store import StoreUnavailable, verify_ledger
 
 from .harness import Harness
 
@@ -295,6 +295,55 @@ async def test_a_tournament_step_that_cannot_be_stored_suspends_it_and_is_stored
         broken["on"] = False
         assert await h.room.resume_actor(tid)
         await h.run(lambda: actor.finished_at is not None, seconds=50_000)
+        assert sum(actor.prizes.values()) == actor.director.pool
+        assert (await verify_ledger(h.store.db)).ok
+    finally:
+        await h.close()
+
+
+@pytest.mark.asyncio
+async def test_a_kept_step_is_stored_when_the_store_comes_back_after_the_operators_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The operator resumes a tournament suspended with a step it could not store while the store is
+    away: the step is stored when the store answers again, before the tournament plays on."""
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=(_sng(3),)), seed=6)
+    try:
+        (tid,) = list(h.room.tournaments)
+        actor = h.room.tournaments[tid]
+        for i in range(3):
+            await h.tournament_bot(f"player{i}", tid, "caller", seed=i)
+        await h.run(lambda: actor.hands_played >= 1, seconds=7200)
+        original = actor.bank.store_changes
+        broken = {"on": True}
+
+        async def store_changes(changes: Any) -> None:
+            if broken["on"]:
+                raise RuntimeError("injected bug")
+            await original(changes)
+
+        monkeypatch.setattr(actor.bank, "store_changes", store_changes)
+        await h.run(lambda: actor.suspended is not None, seconds=7200)
+        away = {"on": True}
+        real_ping = actor.services_ping
+
+        async def ping() -> None:
+            if away["on"]:
+                raise StoreUnavailable("the store is away")
+            await real_ping()
+
+        monkeypatch.setattr(actor, "services_ping", ping)
+
+        async def lose_the_store() -> None:
+            actor._pause_at([], 0, StoreUnavailable("the store is away"))
+
+        await actor.call(lose_the_store)
+        broken["on"] = False
+        assert await h.room.resume_actor(tid)
+        assert actor._unstored is not None  # (kept: the store is still away)
+        away["on"] = False
+        await h.run(lambda: actor.finished_at is not None, seconds=50_000)
+        assert actor._unstored is None
         assert sum(actor.prizes.values()) == actor.director.pool
         assert (await verify_ledger(h.store.db)).ok
     finally:

@@ -161,6 +161,10 @@ class TournamentActor(FaultTolerantActor):
         await self.services.store.db.ping()
 
     async def on_resume(self) -> None:
+        if self.suspended is None and self._unstored is not None:
+            # (an operator resumed it while the store was away: the step it kept is stored first)
+            step, self._unstored = self._unstored, None
+            await self._do_step(step, 0)
         await self.process(self.director.restart_clocks(self.clock.now()))
 
     def tell_status(self, paused: bool, reason: str | None) -> None:
