@@ -198,8 +198,8 @@ async def _unregister(room: Room, conn: Connection, msg: Any, ref: str | None) -
 # ------------------------------------------------------------------------------------- the room
 
 
-async def _last_hands_handler(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
-    _last_hands(room, conn, msg)
+async def _last_hands(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    _send(conn, last_hand.answer(room.last_hands, login_of(conn), msg.hand_id))
 
 
 async def _verify_hand(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
@@ -227,14 +227,10 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     p.PoolAct: _pool_act,
     p.TournamentRegister: _register,
     p.TournamentUnregister: _unregister,
-    p.LastHands: _last_hands_handler,
+    p.LastHands: _last_hands,
     p.VerifyHand: _verify_hand,
 }
 """Every client message but ``ping`` and ``hello`` (answered at once), by type: its handler."""
-
-
-def _last_hands(room: Room, conn: Connection, msg: p.LastHands) -> None:
-    _send(conn, last_hand.answer(room.last_hands, login_of(conn), msg.hand_id))
 
 
 async def verify_own_hand(store: Store, conn: Connection, msg: p.VerifyHand, ref: str | None) -> None:
