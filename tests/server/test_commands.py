@@ -86,13 +86,13 @@ def test_a_command_that_cannot_be_sent_is_a_typed_error() -> None:
     [
         b"not json",
         b"[1, 2]",
-        b'{"command": "launch_missiles"}',
-        b'{"command": "hold_table", "table": "t"}',
-        b'{"command": "hold_table", "table": "t", "held": "yes"}',
-        b'{"command": "hold_table", "table": 5, "held": true}',
-        b'{"command": "hold_table", "table": "t", "held": true, "extra": 1}',
-        b'{"command": "close_game", "kind": "casino", "ident": "t"}',
-        b'{"command": "open_game", "kind": "table", "fields": [1]}',
+        b'{"k": "launch_missiles"}',
+        b'{"k": "hold_table", "table": "t"}',
+        b'{"k": "hold_table", "table": "t", "held": "yes"}',
+        b'{"k": "hold_table", "table": 5, "held": true}',
+        b'{"k": "hold_table", "table": "t", "held": true, "extra": 1}',
+        b'{"k": "close_game", "kind": "casino", "ident": "t"}',
+        b'{"k": "open_game", "kind": "table", "fields": [1]}',
     ],
 )
 def test_bad_bytes_are_a_typed_error(data: bytes) -> None:

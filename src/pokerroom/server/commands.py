@@ -1,20 +1,30 @@
 """The operator's commands as addressed messages: what the console asks of the room, typed.
 
 Each command is a frozen dataclass with the :class:`~pokerroom.server.address.Address` of what it acts on
-(a table, a pool, a tournament, or the room itself) and a plain-data form (``encode`` / ``decode``) so it
-can cross a process boundary unchanged. In one process :func:`pokerroom.server.operator.execute` runs it
+(a table, a pool, a tournament, or the room itself); it is a bus message (server/cluster/messages.py:
+``encode`` / ``decode``, checked as every message between processes is), so it crosses a process
+boundary unchanged. In one process :func:`pokerroom.server.operator.execute` runs it
 on the room; a cluster's gateway sends it to the host that holds its address (docs/cluster.md). The
 console (server/console/) builds commands and never reaches into the room to change it.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Literal
-
-import orjson
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Literal, Self
 
 from pokerroom.server.address import ROOM, Address
+from pokerroom.server.cluster.messages import (
+    KIND,
+    BadMessage,
+    Check,
+    Message,
+    _bool,
+    _object,
+    _on,
+    _str,
+)
+from pokerroom.server.cluster.messages import decode as decode_message
 
 __all__ = [
     "COMMANDS",
@@ -61,31 +71,49 @@ class Outcome:
 
 
 class BadCommand(ValueError):
-    """Bytes that are not an operator command (unknown name, missing or wrong fields)."""
+    """Bytes that are not an operator command (unknown kind, missing or wrong fields)."""
+
+
+def _kind(*allowed: str) -> Check:
+    def kind(value: Any) -> str:
+        if value not in allowed:
+            raise BadMessage(f"one of {', '.join(allowed)}, not {value!r}")
+        return str(value)
+
+    return kind
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    NAME: ClassVar[str] = ""
+class Command(Message):
+    """An operator's command: a bus message (server/cluster/messages.py) with an address."""
 
     @property
     def address(self) -> Address:
         return ROOM
 
+    @classmethod
+    def of(cls, obj: dict[str, Any]) -> Self:
+        """As a bus message, but a field it does not have is refused: a command is done or not at all."""
+        known = {f.metadata["wire"] for f in fields(cls)} | {KIND}
+        unknown = sorted(set(obj) - known)
+        if unknown:
+            raise BadMessage(f"{cls.KIND}: unknown field(s) {', '.join(unknown)}")
+        return super(Command, cls).of(obj)
+
     def encode(self) -> bytes:
         try:
-            return orjson.dumps({"command": self.NAME, **asdict(self)})
+            return Message.encode(self)
         except TypeError as exc:  # (an integer beyond 64 bits, say)
-            raise BadCommand(f"{self.NAME}: its fields cannot be sent: {exc}") from None
+            raise BadCommand(f"{self.KIND}: its fields cannot be sent: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
 class HoldTable(Command):
     """Pause a cash table after its hand (``held``), or let it deal again."""
 
-    NAME: ClassVar[str] = "hold_table"
-    table: str
-    held: bool
+    KIND: ClassVar[str] = "hold_table"
+    table: str = field(metadata=_on("table", _str))
+    held: bool = field(metadata=_on("held", _bool))
 
     @property
     def address(self) -> Address:
@@ -96,9 +124,9 @@ class HoldTable(Command):
 class MessageTable(Command):
     """A line from the operator in a cash table's chat."""
 
-    NAME: ClassVar[str] = "message_table"
-    table: str
-    text: str
+    KIND: ClassVar[str] = "message_table"
+    table: str = field(metadata=_on("table", _str))
+    text: str = field(metadata=_on("text", _str))
 
     @property
     def address(self) -> Address:
@@ -109,9 +137,9 @@ class MessageTable(Command):
 class CloseGame(Command):
     """Close a cash table or a pool after its hand, every player cashed out."""
 
-    NAME: ClassVar[str] = "close_game"
-    kind: GameKind
-    ident: str
+    KIND: ClassVar[str] = "close_game"
+    kind: GameKind = field(metadata=_on("kind", _kind("table", "pool")))
+    ident: str = field(metadata=_on("ident", _str))
 
     @property
     def address(self) -> Address:
@@ -122,9 +150,11 @@ class CloseGame(Command):
 class ResumeActor(Command):
     """Let a table, pool or tournament that repeated errors suspended deal again (server/faults.py)."""
 
-    NAME: ClassVar[str] = "resume_actor"
-    kind: Literal["table", "pool", "tournament"]
-    ident: str
+    KIND: ClassVar[str] = "resume_actor"
+    kind: Literal["table", "pool", "tournament"] = field(
+        metadata=_on("kind", _kind("table", "pool", "tournament"))
+    )
+    ident: str = field(metadata=_on("ident", _str))
 
     @property
     def address(self) -> Address:
@@ -135,26 +165,26 @@ class ResumeActor(Command):
 class OpenGame(Command):
     """Open a cash table or a pool from the keys of the configuration file's ``[[table]]``/``[[pool]]``."""
 
-    NAME: ClassVar[str] = "open_game"
-    kind: GameKind
-    fields: dict[str, Any] = field(default_factory=dict)
+    KIND: ClassVar[str] = "open_game"
+    kind: GameKind = field(metadata=_on("kind", _kind("table", "pool")))
+    fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
 
 
 @dataclass(frozen=True, slots=True)
 class ScheduleTournament(Command):
     """Schedule a tournament from the fields of a ``[[tournament]]`` (``rush`` for a Rush tournament)."""
 
-    NAME: ClassVar[str] = "schedule_tournament"
-    fields: dict[str, Any] = field(default_factory=dict)
+    KIND: ClassVar[str] = "schedule_tournament"
+    fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
 
 
 @dataclass(frozen=True, slots=True)
 class EditTournament(Command):
     """Replace a tournament nobody registered for by these fields (the same id)."""
 
-    NAME: ClassVar[str] = "edit_tournament"
-    tournament: str
-    fields: dict[str, Any] = field(default_factory=dict)
+    KIND: ClassVar[str] = "edit_tournament"
+    tournament: str = field(metadata=_on("tournament", _str))
+    fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
 
     @property
     def address(self) -> Address:
@@ -165,8 +195,8 @@ class EditTournament(Command):
 class CancelTournament(Command):
     """Cancel a tournament that has not started, every buy-in and fee refunded."""
 
-    NAME: ClassVar[str] = "cancel_tournament"
-    tournament: str
+    KIND: ClassVar[str] = "cancel_tournament"
+    tournament: str = field(metadata=_on("tournament", _str))
 
     @property
     def address(self) -> Address:
@@ -177,12 +207,12 @@ class CancelTournament(Command):
 class SetPromotions(Command):
     """The room's promotions from the keys of the configuration file's ``[promotions]``."""
 
-    NAME: ClassVar[str] = "set_promotions"
-    fields: dict[str, Any] = field(default_factory=dict)
+    KIND: ClassVar[str] = "set_promotions"
+    fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
 
 
 COMMANDS: dict[str, type[Command]] = {
-    c.NAME: c
+    c.KIND: c
     for c in (
         HoldTable,
         MessageTable,
@@ -196,37 +226,10 @@ COMMANDS: dict[str, type[Command]] = {
     )
 }
 
-_TYPES: dict[str, tuple[type, ...]] = {"str": (str,), "bool": (bool,), "dict[str, Any]": (dict,)}
-
 
 def decode(data: bytes) -> Command:
-    """The command ``encode`` made; :class:`BadCommand` for anything else."""
+    """The command ``encode`` made; :class:`BadCommand` for anything else (the bus's own checks)."""
     try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise BadCommand(f"not JSON: {exc}") from None
-    if not isinstance(obj, dict):
-        raise BadCommand("a command is a JSON object")
-    cls = COMMANDS.get(str(obj.pop("command", "")))
-    if cls is None:
-        raise BadCommand(f"unknown command; known: {', '.join(sorted(COMMANDS))}")
-    values: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in obj:
-            raise BadCommand(f"{cls.NAME}: missing {f.name}")
-        value = obj.pop(f.name)
-        kinds = _TYPES.get(str(f.type))
-        if kinds is not None and not isinstance(value, kinds):
-            raise BadCommand(f"{cls.NAME}: {f.name} must be {f.type}")
-        if str(f.type).startswith("Literal") or str(f.type) in ("GameKind",):
-            if not isinstance(value, str):
-                raise BadCommand(f"{cls.NAME}: {f.name} must be a string")
-        values[f.name] = value
-    if obj:
-        raise BadCommand(f"{cls.NAME}: unknown field(s) {', '.join(sorted(obj))}")
-    command = cls(**values)
-    if isinstance(command, CloseGame | OpenGame) and command.kind not in ("table", "pool"):
-        raise BadCommand(f"{cls.NAME}: kind is table or pool")
-    if isinstance(command, ResumeActor) and command.kind not in ("table", "pool", "tournament"):
-        raise BadCommand("resume_actor: kind is table, pool or tournament")
-    return command
+        return decode_message(data, *COMMANDS.values())
+    except BadMessage as exc:
+        raise BadCommand(str(exc)) from None
