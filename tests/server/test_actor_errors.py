@@ -267,27 +267,35 @@ async def test_a_bug_during_a_tournament_hand_voids_it_and_the_tournament_plays_
         await h.close()
 
 
+async def _suspended_by_storing(h: Harness, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, dict[str, bool]]:
+    """A sit-and-go of three bots, one hand played, then storing its steps fails by a bug (while
+    ``broken["on"]``): it is suspended with the step kept."""
+    (tid,) = list(h.room.tournaments)
+    actor = h.room.tournaments[tid]
+    for i in range(3):
+        await h.tournament_bot(f"player{i}", tid, "caller", seed=i)
+    await h.run(lambda: actor.hands_played >= 1, seconds=7200)
+    original = actor.bank.store_changes
+    broken = {"on": True}
+
+    async def store_changes(changes: Any) -> None:
+        if broken["on"]:
+            raise RuntimeError("injected bug")
+        await original(changes)
+
+    monkeypatch.setattr(actor.bank, "store_changes", store_changes)
+    await h.run(lambda: actor.suspended is not None, seconds=7200)
+    return actor, broken
+
+
 @pytest.mark.asyncio
 async def test_a_tournament_step_that_cannot_be_stored_suspends_it_and_is_stored_on_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = await Harness.open(tmp_path, RoomSettings(tournaments=(_sng(3),)), seed=6)
     try:
-        (tid,) = list(h.room.tournaments)
-        actor = h.room.tournaments[tid]
-        for i in range(3):
-            await h.tournament_bot(f"player{i}", tid, "caller", seed=i)
-        await h.run(lambda: actor.hands_played >= 1, seconds=7200)
-        original = actor.bank.store_changes
-        broken = {"on": True}
-
-        async def store_changes(changes: Any) -> None:
-            if broken["on"]:
-                raise RuntimeError("injected bug")
-            await original(changes)
-
-        monkeypatch.setattr(actor.bank, "store_changes", store_changes)
-        await h.run(lambda: actor.suspended is not None, seconds=7200)
+        actor, broken = await _suspended_by_storing(h, monkeypatch)
+        tid = actor.tid
         assert actor.errors == 1 and actor.suspended is not None and "stored" in actor.suspended
         played = actor.hands_played
         await h.quiet()
@@ -309,21 +317,8 @@ async def test_a_kept_step_is_stored_when_the_store_comes_back_after_the_operato
     away: the step is stored when the store answers again, before the tournament plays on."""
     h = await Harness.open(tmp_path, RoomSettings(tournaments=(_sng(3),)), seed=6)
     try:
-        (tid,) = list(h.room.tournaments)
-        actor = h.room.tournaments[tid]
-        for i in range(3):
-            await h.tournament_bot(f"player{i}", tid, "caller", seed=i)
-        await h.run(lambda: actor.hands_played >= 1, seconds=7200)
-        original = actor.bank.store_changes
-        broken = {"on": True}
-
-        async def store_changes(changes: Any) -> None:
-            if broken["on"]:
-                raise RuntimeError("injected bug")
-            await original(changes)
-
-        monkeypatch.setattr(actor.bank, "store_changes", store_changes)
-        await h.run(lambda: actor.suspended is not None, seconds=7200)
+        actor, broken = await _suspended_by_storing(h, monkeypatch)
+        tid = actor.tid
         away = {"on": True}
         real_ping = actor.services_ping
 

@@ -9,8 +9,10 @@ the lobby and of each table go to artifacts/screenshots/.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -319,12 +321,10 @@ def test_tournament(room: Room, page: Any, screenshots: Path) -> None:
     assert 2 <= shown == at_table <= 6
 
 
-@pytest.mark.allow_errors("pokerroom.faults", reason="the test suspends it, which is logged as an error")
-def test_a_suspended_pool_is_shown_paused_and_offers_no_join(room: Room, page: Any) -> None:
-    """Issue 28: the lobby never offers Join at a pool that cannot deal (suspended by repeated errors);
-    once the operator resumes it, Join is back."""
-    pool9 = "rush-holdem-nl-9max"
-    actor = room.live.room.pools[pool9]
+@contextlib.contextmanager
+def suspended(room: Room, actor: Any) -> Iterator[None]:
+    """``actor`` (a table or pool of the browser tests' room) suspended as repeated errors would, and
+    resumed by the operator on the way out."""
 
     def run(job: Any) -> None:
         asyncio.run_coroutine_threadsafe(actor.call(job), room.loop).result(30)
@@ -334,6 +334,18 @@ def test_a_suspended_pool_is_shown_paused_and_offers_no_join(room: Room, page: A
 
     run(suspend)
     try:
+        yield
+    finally:
+        run(actor.unsuspend)
+
+
+@pytest.mark.allow_errors("pokerroom.faults", reason="the test suspends it, which is logged as an error")
+def test_a_suspended_pool_is_shown_paused_and_offers_no_join(room: Room, page: Any) -> None:
+    """Issue 28: the lobby never offers Join at a pool that cannot deal (suspended by repeated errors);
+    once the operator resumes it, Join is back."""
+    pool9 = "rush-holdem-nl-9max"
+    actor = room.live.room.pools[pool9]
+    with suspended(room, actor):
         p = Player(page, room.url)
         p.register()
         page.click('.tab[data-tab="rush"]')
@@ -342,8 +354,6 @@ def test_a_suspended_pool_is_shown_paused_and_offers_no_join(room: Room, page: A
         assert row.locator(".paused-label").inner_text() == "Paused"
         assert row.locator("button.join-pool").count() == 0
         assert page.locator(f'button.join-pool[data-pool="{POOL}"]').count() == 1  # the other pool deals
-    finally:
-        run(actor.unsuspend)
     page.reload()
     page.click('.tab[data-tab="rush"]')
     page.locator(f'button.join-pool[data-pool="{pool9}"]').wait_for()
@@ -355,21 +365,11 @@ def test_a_suspended_cash_table_offers_no_seat_until_it_is_resumed(room: Room, p
     when the operator resumes it, its table_status brings them back."""
     tid = "stud8-fl"
     actor = room.live.room.tables[tid]
-
-    def run(job: Any) -> None:
-        asyncio.run_coroutine_threadsafe(actor.call(job), room.loop).result(30)
-
-    async def suspend() -> None:
-        actor.suspend("RuntimeError at test_browser.py:1, 3 times in a row")
-
-    run(suspend)
-    try:
+    with suspended(room, actor):
         p = Player(page, room.url)
         p.register()
         page.click(f'button.open-table[data-table="{tid}"]')
         tile = page.locator(f'.tile[data-table="{tid}"]')
         tile.locator(".seat.empty").first.wait_for()
         assert tile.locator(".sit-btn").count() == 0
-    finally:
-        run(actor.unsuspend)
     tile.locator(".sit-btn").first.wait_for()
