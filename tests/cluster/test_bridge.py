@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,11 +22,14 @@ import pytest
 from pokerroom.engine import Betting, Stakes
 from pokerroom.history import DeckProof
 from pokerroom.rooms import TableConfig, Timing
+from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
+from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server import protocol as p
 from pokerroom.server.cluster.gateway import MOVING, Gateway
 from pokerroom.server.cluster.host import Host
 from pokerroom.server.cluster.remote import Outbox, RemoteConnection
 from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.connection import Connection
 from pokerroom.server.core import TableCore, Watch
 from pokerroom.server.room import RoomSettings
 from tests.server.harness import Harness
@@ -78,7 +82,7 @@ async def test_a_gateway_keeps_the_number_of_a_long_frame_for_its_moving_notice(
     core = TableCore("a", seat_of=lambda player: None)
     remote = RemoteConnection("g1", cid, Outbox(to_gateway))
     core.watch(remote, Watch(remote.send, None))
-    core.watch("recorder", Watch(made.append, None))
+    core.watch("recorder", Watch(lambda text, head: made.append(text), None))
     core.broadcast({"type": "chat", "from": "ann", "text": "hi"})  # seq 1: short
     core.broadcast(dict(long_frame))  # seq 2: "table" and "seq" after 160 characters
     assert len(made[1]) > 160 and made[1].index('"seq":') > 160
@@ -158,3 +162,67 @@ async def test_a_last_hand_through_a_gateway_is_the_one_process_answer_with_its_
         assert cluster_list == orjson.dumps(one_list).decode()
     finally:
         await h.close()
+
+
+@pytest.mark.asyncio
+async def test_every_table_frame_leaves_its_maker_with_its_type_table_and_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cash tables, Rush pools and tournament tables, watchers and players: each frame a connection is
+    handed carries the head (type, table, seq) its text holds, or none when it has no table number; the
+    gateway routes by the head alone (issue 33, item 4)."""
+    sent: list[tuple[str, Any]] = []
+    hands: dict[str, set[str]] = {}  # the hands begun at each table
+    plain = Connection.send
+
+    def recording(self: Connection, text: str, head: Any = None) -> None:
+        sent.append((text, head))
+        if '"hand_started"' in text:
+            frame = orjson.loads(text)
+            hands.setdefault(frame["table"], set()).add(frame["hand_id"])
+        plain(self, text, head)
+
+    monkeypatch.setattr(Connection, "send", recording)
+    cash = TableConfig("t", "T", "holdem", Betting.NO_LIMIT, Stakes.blinds(10, 20), 3, timing=TIMING)
+    rush = RushTiming(action=10.0, reduced_action=5.0, time_bank=5.0, disconnect_grace=600)
+    pool = PoolConfig("r", "R", "holdem", Betting.NO_LIMIT, Stakes.blinds(10, 20), 6, timing=rush)
+    sng = TournamentConfig(
+        "s", "SNG", kind="sng", variant="holdem", betting=Betting.NO_LIMIT, buy_in=100, fee=10,
+        starting_stack=1_500, table_size=3, max_players=3, level_minutes=10.0,
+    )  # fmt: skip
+    settings = RoomSettings(tables=(cash,), pools=(pool,), tournaments=(sng,))
+    h = await Harness.open(tmp_path, settings, seed=5)
+    try:
+        for i in range(2):
+            await h.cash_bot(f"cash{i}", "t", "caller", seed=i)
+        watcher = h.connect("watcher", None)
+        await h.send(watcher, {"type": "subscribe", "table": "t"})
+        for i in range(3):
+            await h.pool_bot(f"rush{i}", "r", "random", seed=i)
+        (tid,) = list(h.room.tournaments)
+        for i in range(3):
+            await h.tournament_bot(f"sng{i}", tid, "caller", seed=i)
+        tables, rushing = h.room.tournaments[tid].director.tables, h.room.pools["r"].pool
+
+        def played(at: Callable[[str], bool]) -> int:
+            return sum(len(v) for k, v in hands.items() if at(k))
+
+        def enough() -> bool:
+            cash, pool = played("t".__eq__), played(rushing.names_table)
+            tourney = {t.tid for t in tables.values()}
+            return cash >= 3 and pool >= 3 and played(tourney.__contains__) >= 2
+
+        await h.run(enough, seconds=50_000, limit=60)
+        for game in ("t", "r"):  # closed after their hands: their watchers get table_closed
+            await h.room.close_game(game)
+        await h.run(lambda: "t" not in h.room.tables and "r" not in h.room.pools, seconds=3600)
+    finally:
+        await h.close()
+    kinds: set[str] = set()
+    for text, head in sent:
+        frame = orjson.loads(text)
+        table_no = isinstance(frame.get("table"), str) and type(frame.get("seq")) is int
+        if table_no:
+            kinds.add(frame["type"])
+        assert head == ((frame["type"], frame["table"], frame["seq"]) if table_no else None), text[:200]
+    assert {"event", "turn", "snapshot", "seat", "pool_move", "table_closed"} <= kinds, kinds

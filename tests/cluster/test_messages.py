@@ -48,8 +48,10 @@ from pokerroom.server.cluster.messages import (
     decode,
     receive,
 )
-from pokerroom.server.cluster.remote import frame_label
+from pokerroom.server.cluster.remote import Outbox
 from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.connection import head_of
+from tests.waiting import until
 
 ids = st.text(st.characters(codec="utf-8"), max_size=12)  # (no lone surrogates: JSON has none)
 opt_ids = st.none() | ids
@@ -141,13 +143,30 @@ def test_a_frame_batch_carries_each_frame_s_text_as_it_is_after_its_headers() ->
         FrameBatch((FrameItem("not\x1ejson", ("1",)),)).encode()
 
 
-def test_a_host_labels_each_frame_with_its_type_table_and_number() -> None:
+def test_a_frame_s_head_is_read_off_the_frame_as_it_is_made_not_its_text() -> None:
     seat = {"type": "seat", "seat": 2, "name": "x" * 300, "markers": [], "table": "holdem-a", "seq": 41}
-    assert frame_label(orjson.dumps(seat).decode()) == ("seat", "holdem-a", 41)
-    assert frame_label('{"type":"balance","currency":"PLAY","amount":5}') == ("balance", None, None)
-    assert frame_label('{"type":"ack","seq":true}') == ("ack", None, None)
-    assert frame_label("[1]") == (None, None, None)
-    assert frame_label("not json") == (None, None, None)
+    assert head_of(seat) == ("seat", "holdem-a", 41)
+    assert head_of({"type": "balance", "currency": "PLAY", "amount": 5}) is None
+    assert head_of({"type": "ack", "seq": True}) is None
+    assert head_of({"type": "tournament_seat", "table": "t", "seat": 1}) is None  # no number to keep
+
+
+@pytest.mark.asyncio
+async def test_an_outbox_sends_the_head_it_was_given_without_reading_the_text() -> None:
+    sent: list[bytes] = []
+
+    async def send(data: bytes) -> None:
+        sent.append(data)
+
+    box = Outbox(send)
+    box.put("c1", "not json at all", ("seat", "t", 9))
+    box.put("c2", "nor this")
+    await until(lambda: bool(sent), timeout=10, what="the outbox's batch")
+    items = FrameBatch.decode(sent[0]).items
+    assert items == (
+        FrameItem("not json at all", ("c1",), "seat", "t", 9),
+        FrameItem("nor this", ("c2",), None, None, None),
+    )
 
 
 NEWS = {"k": "dir", "h": "h1", "res": {}, "tables": {}, "pools": {}, "tournaments": {}}

@@ -38,7 +38,7 @@ async def test_the_outbox_sends_one_message_per_tick_and_a_broadcast_once() -> N
     box = Outbox(send)
     broadcast = '{"type":"event","table":"a","seq":1,"hand_id":"a-1","event":{}}'
     for cid in ("1", "2", "3"):
-        box.put(cid, broadcast)  # the same text to three watchers
+        box.put(cid, broadcast, ("event", "a", 1))  # the same text to three watchers
     turn = '{"type":"turn","decision":{}}'
     box.put("2", turn)  # one viewer's own frame
     while not sent:
@@ -46,9 +46,10 @@ async def test_the_outbox_sends_one_message_per_tick_and_a_broadcast_once() -> N
     assert len(sent) == 1
     assert FrameBatch.decode(sent[0]).items == (
         FrameItem(broadcast, ("1", "2", "3"), "event", "a", 1),  # with its headers
-        FrameItem(turn, ("2",), "turn", None, None),
+        FrameItem(turn, ("2",), None, None, None),  # (no table number: no head)
     )
-    box.put("1", '{"type":"table_closed","table":"a","seq":2,"reason":"closed","moved_to":null}')
+    closing = '{"type":"table_closed","table":"a","seq":2,"reason":"closed","moved_to":null}'
+    box.put("1", closing, ("table_closed", "a", 2))
     while len(sent) < 2:
         await asyncio.sleep(0)
     (closed,) = FrameBatch.decode(sent[1]).items

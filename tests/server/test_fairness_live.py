@@ -31,7 +31,7 @@ from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_
 from pokerroom.history import deck_commitment, read_phh, verify_hand
 from pokerroom.rooms import Timing
 from pokerroom.rooms.rush_rules import RushTiming
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, Head
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.fairness import DeckSeal, Seals
 from pokerroom.server.room import RoomSettings
@@ -78,9 +78,9 @@ class Tap:
         tap = self
         real_send = Connection.send
 
-        def send(conn: Connection, text: str) -> None:
+        def send(conn: Connection, text: str, head: Head | None = None) -> None:
             tap.sent.append(Sent(tap.counter(), conn.player, text, id(conn)))
-            real_send(conn, text)
+            real_send(conn, text, head)
 
         real_of, real_reveal = Seals.of, Seals.reveal
 

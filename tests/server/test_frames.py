@@ -24,7 +24,7 @@ import pytest
 from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
 from pokerroom.rooms import Timing
 from pokerroom.rooms.rush_rules import RushTiming
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, Head
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.errors import PROTOCOL_CODES, SERVER_CODES
 from pokerroom.server.frames import ERROR_CODES
@@ -73,9 +73,9 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     frames: list[str] = []
     original = Connection.send
 
-    def send(self: Connection, text: str) -> None:
+    def send(self: Connection, text: str, head: Head | None = None) -> None:
         frames.append(text)
-        original(self, text)
+        original(self, text, head)
 
     monkeypatch.setattr(Connection, "send", send)
     return frames

@@ -230,7 +230,7 @@ class _Window:
         self.player, self.name = player, name
         self.frames: list[dict[str, Any]] = []
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, head: object = None) -> None:
         self.frames.append(orjson.loads(text))
 
 

@@ -36,7 +36,7 @@ from pokerroom.rooms.record import FinishedHand
 from pokerroom.rooms.table_stats import TableStats, figures_of
 from pokerroom.rooms.view import table_view
 from pokerroom.server.books import HandBook
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, send_frame
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor, HandVoided
@@ -187,10 +187,8 @@ class CashActor(FaultTolerantActor):
         await self.process(self.table.void_hand(stacks, self.clock.now()))
         for watch in list(self.core.watchers.values()):
             state = self.services.seals.stamp(table_view(self.table, watch.player, self.clock.now()))
-            watch.send(
-                orjson.dumps(
-                    {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
-                ).decode()
+            send_frame(
+                watch.send, {"type": "snapshot", "table": self.tid, "seq": self.core.seq, "state": state}
             )
 
     # --------------------------------------------------------------------------- a cluster's host

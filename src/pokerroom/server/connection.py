@@ -7,15 +7,43 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
+
+import orjson
 
 from pokerroom.server.ids import PlayerKey
 
-__all__ = ["SESSION_ENDED", "Connection", "DirectWrite", "FloodWindow", "TokenBucket"]
+__all__ = [
+    "SESSION_ENDED",
+    "Connection",
+    "DirectWrite",
+    "FloodWindow",
+    "Head",
+    "TokenBucket",
+    "head_of",
+    "send_frame",
+]
 
 SESSION_ENDED = 4401  # the close code of a socket whose login session ended (logout, expiry)
+
+Head = tuple[str, str, int]
+"""A table frame's type, table and ``seq``, said by whoever made the frame: what carries it between
+processes (docs/cluster.md) without anybody reading its text again."""
+
+
+def head_of(frame: Mapping[str, Any]) -> Head | None:
+    """The head of a frame being made (a dict, not text): None for a frame without a table number."""
+    table, seq = frame.get("table"), frame.get("seq")
+    if type(table) is str and type(seq) is int:
+        return frame["type"], table, seq
+    return None
+
+
+def send_frame(send: Callable[[str, Head | None], None], frame: Mapping[str, Any]) -> None:
+    """Encode ``frame`` and send it with its head."""
+    send(orjson.dumps(frame).decode(), head_of(frame))
 
 
 @dataclass(slots=True)
@@ -127,7 +155,9 @@ class Connection:
         self._loop = asyncio.get_running_loop()
         self._writer = self._loop.create_task(self._drain())
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, head: Head | None = None) -> None:
+        """Queue ``text`` for the socket (``head``: the frame's table and number, for a connection that
+        forwards frames to another process; a socket has no use for it)."""
         if self.closed:
             return
         if len(self._out) >= self.max_queue:

@@ -32,6 +32,7 @@ from pokerroom.engine import (
 )
 from pokerroom.engine.events import Event, HandStarted
 from pokerroom.rooms import HandEvents, TurnClock
+from pokerroom.server.connection import Head, head_of
 from pokerroom.server.errors import Refused
 from pokerroom.server.fairness import Seals
 
@@ -69,9 +70,10 @@ def _dumps(frame: Mapping[str, Any]) -> str:
 @dataclass(slots=True)
 class Watch:
     """One watcher of a table: a connection (the seat is the one its player holds, if any), or a Rush
-    entry's window (its seat is fixed; every frame carries its ``envelope``: pool and entry)."""
+    entry's window (its seat is fixed; every frame carries its ``envelope``: pool and entry). Every text
+    is sent with its head (connection.Head): its type, table and ``seq``."""
 
-    send: Callable[[str], None]
+    send: Callable[[str, Head | None], None]
     player: str | None
     seat: int | None = None
     envelope: Mapping[str, Any] | None = None
@@ -120,11 +122,11 @@ class TableCore:
     def _send(self, watch: Watch, frame: dict[str, Any], shared: list[str]) -> None:
         """Send ``frame`` to ``watch``: the text in ``shared[0]`` (encoded once) unless it has an envelope."""
         if watch.envelope:
-            watch.send(_dumps({**frame, **watch.envelope}))
+            watch.send(_dumps({**frame, **watch.envelope}), head_of(frame))
             return
         if not shared:
             shared.append(_dumps(frame))
-        watch.send(shared[0])
+        watch.send(shared[0], head_of(frame))
 
     def broadcast(self, frame: dict[str, Any]) -> None:
         """A public table frame (``seat``, ``chat``, ...) with the next sequence number, to every watcher."""
@@ -208,6 +210,7 @@ class TableCore:
             "bank_left": max(0.0, (clock.bank_deadline - clock.action_deadline).total_seconds()),
             "decision": None,
         }
+        head: Head = ("turn", self.table_id, frame["seq"])
         pending = decision_for(hand, clock.seat)
         mine = dict(frame, decision=pending.to_dict()) if pending is not None else frame
         shared_public: list[str] = []
@@ -216,7 +219,7 @@ class TableCore:
             deciding = self.viewer_seat(watch) == clock.seat
             body = mine if deciding else frame
             if extra is not None:
-                watch.send(_dumps({**body, **extra(watch), **(watch.envelope or {})}))
+                watch.send(_dumps({**body, **extra(watch), **(watch.envelope or {})}), head)
             else:
                 self._send(watch, body, shared_mine if deciding else shared_public)
 
@@ -234,7 +237,7 @@ class TableCore:
                 "reason": reason,
                 "moved_to": dict(dest) if dest is not None else None,
             }
-            watch.send(_dumps({**frame, **(watch.envelope or {})}))
+            watch.send(_dumps({**frame, **(watch.envelope or {})}), ("table_closed", self.table_id, seq))
         self.watchers.clear()
 
     # ------------------------------------------------------------------------------ actions

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import orjson
 
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, Head
 from pokerroom.server.ids import PlayerKey, store_id
 from pokerroom.store import Ledger
 
@@ -48,15 +48,18 @@ class Players:
     def count(self) -> int:
         return len(self._by_player)
 
-    def notify(self, player: str, text: str, exclude: Iterable[Connection] = ()) -> None:
-        """Send ``text`` to every connection of ``player`` (but those in ``exclude``)."""
+    def notify(
+        self, player: str, text: str, exclude: Iterable[Connection] = (), head: Head | None = None
+    ) -> None:
+        """Send ``text`` (with its ``head``, if it is a table frame) to every connection of ``player``
+        (but those in ``exclude``)."""
         conns = self._by_player.get(PlayerKey(player))
         if not conns:
             return
         skip = set(exclude)
         for conn in list(conns):
             if conn not in skip:
-                conn.send(text)
+                conn.send(text, head)
 
     async def send_balance(self, player: str, currency: str) -> None:
         """Tell a connected player his wallet balance in ``currency`` (after a buy-in, cash-out, prize)."""

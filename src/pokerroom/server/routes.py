@@ -12,7 +12,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
 from pydantic import BaseModel
 
 from pokerroom.engine import EngineError
@@ -20,7 +19,7 @@ from pokerroom.history import HistoryError, Verdict, read_phh, verify_hand
 from pokerroom.server import last_hand
 from pokerroom.server import protocol as p
 from pokerroom.server.cash import login_of
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, send_frame
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import store_id
 from pokerroom.server.room import Room
@@ -32,7 +31,7 @@ log = logging.getLogger("pokerroom.ws")
 
 
 def _send(conn: Connection, frame: dict[str, Any]) -> None:
-    conn.send(orjson.dumps(frame).decode())
+    send_frame(conn.send, frame)
 
 
 def send_error(conn: Connection, exc: BaseException, ref: str | None = None) -> None:

@@ -28,7 +28,7 @@ from pokerroom.rooms.rush import (
     entry_key,
     rush_table_view,
 )
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, Head, head_of, send_frame
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
 from pokerroom.server.fairness import Seals
@@ -58,15 +58,15 @@ class RushWindows:
     def _watch(self, entry: Entry, seat: int) -> Watch:
         player = entry.player
 
-        def send(text: str) -> None:
-            self.players.notify(player, text)
+        def send(text: str, head: Head | None = None) -> None:
+            self.players.notify(player, text, head=head)
 
         return Watch(send, player, seat, {"pool": self.pid, "entry": entry.number})
 
     def send_entry(self, entry: Entry, frame: dict[str, Any]) -> None:
         frame["pool"] = self.pid
         frame["entry"] = entry.number
-        self.players.notify(entry.player, orjson.dumps(frame).decode())
+        self.players.notify(entry.player, orjson.dumps(frame).decode(), head=head_of(frame))
 
     # ---------------------------------------------------------------------------- notices
 
@@ -248,11 +248,11 @@ class RushWindows:
                 "stakes": {"small_blind": st.small_blind, "big_blind": st.big_blind},
                 "quick_fold": self.pool.quick_fold_offered(),
             }
-            conn.send(orjson.dumps(move).decode())
+            send_frame(conn.send, move)
             state = self.seals.stamp(rush_table_view(self.pool, t.table_id, e.entry_id, now))
             if state is not None:
                 snap = {"type": "snapshot", **envelope, "table": t.table_id, "seq": core.seq, "state": state}
-                conn.send(orjson.dumps(snap).decode())
+                send_frame(conn.send, snap)
 
     def entries_view(self, player: str) -> list[dict[str, Any]]:
         return [

@@ -489,7 +489,7 @@ def _is_str(value: object) -> bool:
 @dataclass(frozen=True, slots=True)
 class FrameItem:
     """One frame's text for the connections ``conns`` of a gateway, with its headers: the frame's type, its
-    table and its table's ``seq`` (None for a frame that has no table or no number)."""
+    table and its table's ``seq``, as its maker gave them (all None for a frame without a table number)."""
 
     text: str
     conns: tuple[str, ...]

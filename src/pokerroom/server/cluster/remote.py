@@ -8,8 +8,9 @@ list of connections it is for. The projection for each viewer happened on the ho
 receives a card its viewers may not see.
 
 Each batch is a :class:`~.messages.FrameBatch`: every item carries, besides its text and its connections,
-the frame's type, table and ``seq`` as headers (:func:`frame_label`, read here once per text, where the
-frame was made), so that a gateway routes the frames and keeps each table's number without reading them.
+the head its maker gave the frame (:data:`~pokerroom.server.connection.Head`: type, table and ``seq``),
+so that a gateway routes the frames and keeps each table's number without reading them, and no process
+reads a frame's text after it was made.
 """
 
 from __future__ import annotations
@@ -18,29 +19,13 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import orjson
-
 from pokerroom.server.cluster.messages import FrameBatch, FrameItem
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, Head
 
-__all__ = ["Outbox", "RemoteConnection", "frame_label"]
+__all__ = ["Outbox", "RemoteConnection"]
 
 
-def frame_label(text: str) -> tuple[str | None, str | None, int | None]:
-    """The type, table and ``seq`` of a frame this host made (each None when it has none): its batch
-    item's headers."""
-    try:
-        frame = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return None, None, None
-    if not isinstance(frame, dict):
-        return None, None, None
-    kind, table, seq = frame.get("type"), frame.get("table"), frame.get("seq")
-    return (
-        kind if isinstance(kind, str) else None,
-        table if isinstance(table, str) else None,
-        seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
-    )
+NO_HEAD = (None, None, None)  # the headers of a frame that has no table number
 
 
 class Outbox:
@@ -48,16 +33,16 @@ class Outbox:
 
     def __init__(self, send: Callable[[bytes], Coroutine[Any, Any, None]]) -> None:
         self._send = send
-        self._groups: list[tuple[str, list[str]]] = []
+        self._groups: list[tuple[str, Head | None, list[str]]] = []
         self._scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def put(self, conn_id: str, text: str) -> None:
+    def put(self, conn_id: str, text: str, head: Head | None = None) -> None:
         groups = self._groups
         if groups and groups[-1][0] is text:  # a broadcast: the same text to many watchers
-            groups[-1][1].append(conn_id)
+            groups[-1][2].append(conn_id)
         else:
-            groups.append((text, [conn_id]))
+            groups.append((text, head, [conn_id]))
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._flush)
@@ -66,7 +51,7 @@ class Outbox:
         self._scheduled = False
         groups, self._groups = self._groups, []
         if groups:
-            items = tuple(FrameItem(text, tuple(conns), *frame_label(text)) for text, conns in groups)
+            items = tuple(FrameItem(text, tuple(conns), *(head or NO_HEAD)) for text, head, conns in groups)
             batch = FrameBatch(items)
             task = asyncio.get_running_loop().create_task(self._send(batch.encode()))
             self._tasks.add(task)
@@ -85,9 +70,9 @@ class RemoteConnection(Connection):
     def start(self) -> None:  # no writer task: the outbox writes
         return
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, head: Head | None = None) -> None:
         if not self.closed:
-            self.outbox.put(self.conn_id, text)
+            self.outbox.put(self.conn_id, text, head)
 
     def end(self, frame: str, code: int) -> None:
         self.send(frame)

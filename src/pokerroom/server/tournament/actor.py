@@ -39,7 +39,7 @@ from pokerroom.rooms.tournament import (
 )
 from pokerroom.rooms.tournament.view import tournament_table_view
 from pokerroom.server.cash import chat_text, login_of
-from pokerroom.server.connection import Connection
+from pokerroom.server.connection import Connection, send_frame
 from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor, HandVoided
@@ -435,7 +435,7 @@ class TournamentActor(FaultTolerantActor):
             state = self.services.seals.stamp(tournament_table_view(self.director, number, watch.player, now))
             if state is not None:
                 frame = {"type": "snapshot", "table": table_id, "seq": core.seq, "state": state}
-                watch.send(orjson.dumps(frame).decode())
+                send_frame(watch.send, frame)
 
     # ------------------------------------------------------------------------------ its tables
 
