@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from pokerroom.store import FENCE, Fence, FenceLost
 
@@ -129,3 +131,37 @@ async def test_hosts_racing_for_a_new_resource_get_one_lease(room: Room, clock: 
     for n in range(5):
         got = await asyncio.gather(*(leases.acquire(f"table:r{n}", f"host-{i}", TTL) for i in range(3)))
         assert sorted(got, key=lambda x: x or 0) == [None, None, 1]
+
+
+async def test_a_host_renews_all_its_leases_in_one_statement(room: Room, clock: FakeClock) -> None:
+    """Issue 37, item 4: a renewal is one UPDATE per host per interval, not one per lease (a 10,000-table
+    room renews every 2 s); the leases another host took are told apart in the same statement."""
+    leases = room.store.leases
+    held = [
+        Fence(f"table:t{i}", "host-a", await leases.acquire(f"table:t{i}", "host-a", TTL) or 0)
+        for i in range(40)
+    ]
+    clock.advance(timedelta(seconds=9))  # expired: host-b takes two of them over
+    taken = {held[3], held[17]}
+    for f in taken:
+        assert await leases.acquire(f.resource, "host-b", TTL) == 2
+    updates: list[str] = []
+    engine = room.store.db.engine.sync_engine
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("UPDATE"):
+            updates.append(statement)
+
+    engines = [engine] + ([room.store.db.sync_engine] if room.store.db.sync_engine is not None else [])
+    for e in engines:
+        event.listen(e, "before_cursor_execute", count)
+    try:
+        lost = await leases.renew(held, TTL)
+    finally:
+        for e in engines:
+            event.remove(e, "before_cursor_execute", count)
+    assert lost == taken
+    assert len(updates) == 1, updates
+    clock.advance(timedelta(seconds=5))  # the renewed ones are not expired: nobody takes them
+    assert await leases.acquire("table:t0", "host-b", TTL) is None
+    assert await leases.renew(held, TTL) == taken
