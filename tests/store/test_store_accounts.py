@@ -302,6 +302,7 @@ async def test_unknown_and_logged_out_tokens(store: Store) -> None:
 
 
 async def test_expired_sessions_can_be_purged(store: Store, clock: FakeClock) -> None:
+    store.accounts.session_idle = None  # (the expiry alone: test_store_idle.py has the idle timeout)
     await store.accounts.register("alice", PASSWORD)
     await store.accounts.login("alice", PASSWORD)
     clock.advance(timedelta(hours=1))
@@ -324,6 +325,7 @@ async def test_roles(store: Store) -> None:
 
 
 async def test_ended_sessions_answers_for_many_tokens_in_one_go(store: Store, clock: FakeClock) -> None:
+    store.accounts.session_idle = None  # (the expiry alone: test_store_idle.py has the idle timeout)
     await store.accounts.register("alice", PASSWORD)
     old = await store.accounts.login("alice", PASSWORD)
     clock.advance(timedelta(hours=1))

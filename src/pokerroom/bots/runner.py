@@ -15,7 +15,8 @@ from pokerroom.bots.pool import PoolBot
 from pokerroom.bots.strategies import STRATEGIES
 from pokerroom.bots.tournament import TournamentBot
 
-Issuer = Callable[[str], Awaitable[str]]  # a bot's name -> a session token for it
+# a bot's name -> a session token for it, or None: that bot is not started (its name is a player's)
+Issuer = Callable[[str], Awaitable[str | None]]
 
 __all__ = ["plan_seats", "run_bots", "start_bots", "start_pool_bots", "start_tournament_bots"]
 
@@ -68,16 +69,21 @@ async def start_bots(
                 rng=random.Random(rng.randrange(2**31)),
                 stats=stats,
             )
-            await _log_in(bot, http, issue)
-            bots.append(bot)
+            if await _log_in(bot, http, issue):
+                bots.append(bot)
     return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
 
 
-async def _log_in(bot: BotClient, http: httpx.AsyncClient, issue: Issuer | None) -> None:
+async def _log_in(bot: BotClient, http: httpx.AsyncClient, issue: Issuer | None) -> bool:
+    """Log ``bot`` in; False when the room issues no session for it (the bot is then not started)."""
     if issue is None:
         await bot.login(http)
-    else:
-        bot.token = await issue(bot.name)
+        return True
+    token = await issue(bot.name)
+    if token is None:
+        return False
+    bot.token = token
+    return True
 
 
 async def start_pool_bots(
@@ -119,8 +125,8 @@ async def start_pool_bots(
                 variant=row["variant"],
                 betting=row["betting"],
             )
-            await _log_in(bot, http, issue)
-            bots.append(bot)
+            if await _log_in(bot, http, issue):
+                bots.append(bot)
     return [(bot, asyncio.create_task(bot.run(), name=bot.name)) for bot in bots]
 
 

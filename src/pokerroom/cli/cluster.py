@@ -25,10 +25,10 @@ async def serve_cluster(
     from pokerroom.server.app import create_app
     from pokerroom.server.cluster.bus import BusUnavailable
     from pokerroom.server.cluster.node import ClusterNode
-    from pokerroom.server.security import SecuritySettings
     from pokerroom.store import Store
 
     store = Store.open(options.database)
+    options.apply(store)
     if not store.db.url.startswith("postgresql"):
         listener.close()
         typer.echo("a cluster's nodes share PostgreSQL: give --database postgresql+asyncpg://...", err=True)
@@ -48,7 +48,7 @@ async def serve_cluster(
         store,
         settings,
         freeze_heap=True,
-        security=SecuritySettings(origins=options.origins),
+        security=options.security(),
         node=node,
     )
     server = uvicorn.Server(

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import signal
 import socket
 import webbrowser
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -51,6 +54,66 @@ class ServeOptions:
     role: str = "both"  # gateway, host or both
     cluster_name: str = "pokerroom"
     node_id: str | None = None
+    metrics_token: str | None = field(default=None, repr=False)  # reads /metrics (docs/operations.md)
+    session_idle: float | None = 30.0  # minutes a session may go unused (None: no idle timeout)
+
+    def security(self) -> Any:
+        """The app's SecuritySettings from these options."""
+        from pokerroom.server.security import SecuritySettings
+
+        return SecuritySettings(origins=self.origins, metrics_token=self.metrics_token)
+
+    def apply(self, store: Any) -> None:
+        """Set what these options say of the store's accounts (the sessions' idle timeout)."""
+        idle = self.session_idle
+        store.accounts.session_idle = None if idle is None else timedelta(minutes=idle)
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` (``--host``) is this machine only: ``localhost`` or a loopback address."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(host: str, origins: tuple[str, ...], role: str = "both") -> None:
+    """A room that listens beyond this machine must be told its public origins (``--origin``): without
+    them it takes the origin each request names in its ``Host``, which a DNS-rebinding page controls (it
+    could then log in and play as a visitor of that page). Every origin must be one (scheme, host, port).
+    A cluster's table host (``--role host``) serves no players and needs none. Exits 2 otherwise."""
+    from pokerroom.server.security import normalize_origin
+
+    bad = [o for o in origins if normalize_origin(o) is None]
+    if bad:
+        typer.echo(f"--origin {bad[0]!r} is not an origin: give scheme://host[:port], e.g. "
+                   "https://poker.example.com", err=True)  # fmt: skip
+        raise typer.Exit(2)
+    if not origins and role != "host" and not loopback(host):
+        typer.echo(
+            f"pokerroom serve --host {host} listens beyond this machine: name the room's public origin "
+            "with --origin (e.g. --origin https://poker.example.com), so that a page of another site "
+            'cannot reach it through DNS rebinding (docs/security.md, "Origin")',
+            err=True,
+        )
+        raise typer.Exit(2)
+
+
+def read_secret(path: str | None, what: str) -> str | None:
+    """The first line of the file ``path`` (a token kept out of the command line), or exit 2."""
+    if path is None:
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        typer.echo(f"{what}: cannot read {path}: {exc.strerror}", err=True)
+        raise typer.Exit(2) from None
+    if len(text) < 16 or "\n" in text:
+        typer.echo(f"{what}: {path} must hold one token of at least 16 characters", err=True)
+        raise typer.Exit(2)
+    return text
 
 
 def load_room(options: ServeOptions) -> Any:
@@ -102,7 +165,6 @@ async def _serve(options: ServeOptions) -> None:
     import uvicorn
 
     from pokerroom.server.app import create_app
-    from pokerroom.server.security import SecuritySettings
     from pokerroom.store import Store
     from pokerroom.store.owner import DatabaseInUse, OwnerLock
 
@@ -115,6 +177,7 @@ async def _serve(options: ServeOptions) -> None:
         await serve_cluster(options, room_settings(config), listener, _demo_account)
         return
     store = Store.open(options.database)
+    options.apply(store)
     owner = OwnerLock(store.db.url, schema=store.db.schema)
     try:
         await owner.acquire()  # one process per database, before migrations and crash recovery
@@ -124,9 +187,7 @@ async def _serve(options: ServeOptions) -> None:
         raise typer.Exit(1) from None
     await store.db.upgrade()
     await _demo_account(store)
-    web_app = create_app(
-        store, room_settings(config), freeze_heap=True, security=SecuritySettings(origins=options.origins)
-    )
+    web_app = create_app(store, room_settings(config), freeze_heap=True, security=options.security())
     server = uvicorn.Server(
         uvicorn.Config(
             web_app,
@@ -221,9 +282,21 @@ class RoomBots:
         self.room = room
         self.started: list[Any] = []
 
-    async def issue(self, name: str) -> str:
+    async def issue(self, name: str) -> str | None:
+        """A session for the bot ``name`` on its service account; None (the bot is not started) when the
+        name belongs to a player's account, registered before bot names were kept for the bots."""
+        from pokerroom.store import ServiceNameTaken
+
         accounts, ledger = self.store.accounts, self.store.ledger
-        player = await accounts.service_account(name)
+        try:
+            player = await accounts.service_account(name)
+        except ServiceNameTaken:
+            logging.getLogger("pokerroom.bots").warning(
+                "the bot %s is not started: a player's account (registered before bot names were kept for "
+                "the bots) has its name",
+                name,
+            )
+            return None
         with contextlib.suppress(Exception):  # (refused while its wallet is full enough)
             await ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
         return str((await accounts.open_session(player.id)).token)
@@ -340,7 +413,22 @@ def serve(
         [],
         "--origin",
         help="The room's public origin, e.g. https://poker.example.com (repeatable; default: the Host "
-        "each request names). Browsers' WebSockets and POSTs from other origins are refused.",
+        "each request names, allowed only when listening on loopback). Browsers' WebSockets and POSTs "
+        "from other origins are refused.",
+    ),
+    metrics_token_file: str | None = typer.Option(
+        None,
+        "--metrics-token-file",
+        envvar="POKERROOM_METRICS_TOKEN_FILE",
+        help="A file holding a token (16 characters or more) that reads /metrics from anywhere "
+        "(Authorization: Bearer TOKEN); without it only this machine and the console's staff read them.",
+    ),
+    session_idle: float = typer.Option(
+        30.0,
+        "--session-idle",
+        min=0.0,
+        help="Minutes a login session may go unused before it ends (0: no idle timeout; a session ends "
+        "12 hours after its login anyway).",
     ),
     trusted_proxy: list[str] = typer.Option(  # noqa: B008
         [],
@@ -375,6 +463,8 @@ def serve(
     configure_logging(log_format)
     if role not in ("gateway", "host", "both"):
         raise typer.BadParameter("--role is gateway, host or both")
+    check_exposure(host, tuple(origin), role)
+    metrics_token = read_secret(metrics_token_file, "--metrics-token-file")
     think = None
     if think_min is not None or think_max is not None:
         lo = think_min if think_min is not None else 0.0
@@ -396,6 +486,8 @@ def serve(
         cluster_name=cluster_name,
         node_id=node_id,
         open_browser=open_browser and cluster is None,
+        metrics_token=metrics_token,
+        session_idle=session_idle or None,
     )
     from pokerroom.server.loop import run
 

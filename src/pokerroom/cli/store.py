@@ -1,4 +1,5 @@
-"""Store commands: ``pokerroom db upgrade``, ``pokerroom db url``, ``pokerroom ledger verify``."""
+"""Store commands: ``pokerroom db upgrade``, ``pokerroom db url``, ``pokerroom ledger verify``,
+``pokerroom audit verify``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import typer
 
 from pokerroom.cli.app import app
+from pokerroom.store.audit import AuditLog
 from pokerroom.store.db import Database, redact, resolve_url
 from pokerroom.store.verify import verify_ledger
 
@@ -14,6 +16,8 @@ db_app = typer.Typer(help="The database: migrations and where it lives.", no_arg
 ledger_app = typer.Typer(help="The money ledger.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(ledger_app, name="ledger")
+audit_app = typer.Typer(help="The console's audit log.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
 
 _URL = typer.Option(
     None, "--url", help="Database URL (default: $POKERROOM_DATABASE_URL, else SQLite in the data dir)."
@@ -55,5 +59,41 @@ def ledger_verify(url: str | None = _URL, schema: str | None = _SCHEMA) -> None:
 
     ok, text = asyncio.run(run())
     typer.echo(text)
+    if not ok:
+        raise typer.Exit(1)
+
+
+@audit_app.command("verify")
+def audit_verify(
+    url: str | None = _URL,
+    schema: str | None = _SCHEMA,
+    head: str | None = typer.Option(
+        None,
+        "--head",
+        help="ID:HASH, a head this command printed before (kept somewhere else): it must still be in the "
+        "chain, which shows rows cut off the end.",
+    ),
+) -> None:
+    """Walk the audit log's hash chain: exit 1 naming each row removed, changed or moved. Prints the head
+    (the last row's id and hash), to keep somewhere else."""
+    expected: tuple[int, str] | None = None
+    if head is not None:
+        row, _, digest = head.partition(":")
+        if not row.isdigit() or len(digest) != 64:
+            raise typer.BadParameter("--head is ID:HASH (as this command prints it)")
+        expected = (int(row), digest.lower())
+
+    async def run() -> tuple[bool | None, str]:
+        async with Database(url, schema=schema) as db:
+            current = await db.current_revision()
+            if current is None or current < "0010":  # (revisions are numbered: 0010 made the chain)
+                return None, f"the database is at revision {current}: run pokerroom db upgrade first"
+            check = await AuditLog(db).verify(head=expected)
+            return check.ok, check.render()
+
+    ok, text = asyncio.run(run())
+    typer.echo(text, err=ok is None)
+    if ok is None:
+        raise typer.Exit(2)
     if not ok:
         raise typer.Exit(1)

@@ -24,7 +24,7 @@ from pokerroom.server.operations import router as operations_router
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.security import SecurityMiddleware, SecuritySettings
 from pokerroom.server.sessions import SessionSockets
-from pokerroom.server.throttle import LoginGuard, TooManyAttempts
+from pokerroom.server.throttle import LoginGuard, RegisterGuard, TooManyAttempts
 from pokerroom.server.ws import websocket_endpoint
 from pokerroom.store import Store, StoreError
 
@@ -109,6 +109,7 @@ def create_app(
     app.state.security = security
     app.state.sessions = sessions
     app.state.login_guard = LoginGuard(security.login, clock=security.clock)
+    app.state.register_guard = RegisterGuard(security.register, clock=security.clock)
     app.include_router(router)
     app.include_router(tournaments_router)
     app.include_router(equity_router)

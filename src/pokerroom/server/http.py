@@ -6,20 +6,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from pokerroom.history import HistoryError
 from pokerroom.server.errors import Refused
 from pokerroom.server.front import Front
 from pokerroom.server.ids import player_key
 from pokerroom.server.operations import failure_handler
+from pokerroom.server.security import SESSION_COOKIE, local_client
 from pokerroom.server.sessions import SessionSockets
 from pokerroom.server.stored_hands import stored_hand
-from pokerroom.server.throttle import LoginGuard, TooManyAttempts, address_key
+from pokerroom.server.throttle import (
+    LoginGuard,
+    RegisterGuard,
+    TooManyAttempts,
+    TooManyRegistrations,
+    address_key,
+)
 from pokerroom.store import (
     PLAY,
     POINTS,
@@ -33,10 +41,20 @@ from pokerroom.store import (
     unavailable,
 )
 
-__all__ = ["COOKIE", "DEVICE_COOKIE", "router", "store_error_handler"]
+__all__ = [
+    "COOKIE",
+    "DEVICE_COOKIE",
+    "AdminMe",
+    "Me",
+    "admin_player",
+    "body_schema",
+    "read_body",
+    "router",
+    "store_error_handler",
+]
 
 router = APIRouter(prefix="/api")
-COOKIE = "pokerroom_token"
+COOKIE = SESSION_COOKIE
 DEVICE_COOKIE = "pokerroom_device"  # known-device tokens of the accounts logged in from this browser
 DEVICE_MAX_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 DEVICES_KEPT = 5
@@ -80,6 +98,36 @@ async def current_player(request: Request, authorization: Annotated[str | None, 
 
 
 Me = Annotated[Player, Depends(current_player)]
+
+
+async def admin_player(me: Me) -> Player:
+    """The logged-in administrator: anonymous callers get 401, anybody else 403, before a request's body is
+    looked at (a player learns nothing from an endpoint he may not use, not even what it takes)."""
+    if not me.is_admin:
+        raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
+    return me
+
+
+AdminMe = Annotated[Player, Depends(admin_player)]
+T = TypeVar("T")
+
+
+async def read_body(request: Request, shape: type[T]) -> T:
+    """The request's JSON body as ``shape`` (a pydantic model, ``dict[str, Any]``, ...), read by an endpoint
+    once its dependencies have accepted the caller: FastAPI parses a body it is given as a parameter
+    before it checks anything, and answers malformed JSON with 422 even to a caller who may not use the
+    endpoint at all. A bad body is 422, as FastAPI words it."""
+    try:
+        return TypeAdapter(shape).validate_json(await request.body() or b"null")
+    except ValidationError as exc:
+        errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+        raise RequestValidationError(errors) from None
+
+
+def body_schema(shape: Any) -> dict[str, Any]:
+    """``openapi_extra`` describing a body read with :func:`read_body` (for ``/docs``)."""
+    schema = TypeAdapter(shape).json_schema()
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
 
 
 async def optional_player(request: Request) -> Player | None:
@@ -126,6 +174,7 @@ async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
         )
     status = {
         "name_taken": 409,
+        "reserved_name": 409,  # a name kept for the room's own bots
         "bad_credentials": 401,
         "account_locked": 423,
         "unknown_token": 401,
@@ -172,7 +221,13 @@ def _login_response(session: Any, request: Request, response: Response) -> Sessi
 @router.post("/register", response_model=SessionOut, tags=["accounts"])
 async def register(creds: Credentials, request: Request, response: Response) -> SessionOut:
     """Create an account (with play money) and log in. The password: at least 15 characters, not common
-    or easy to guess (docs/security.md); a refusal (``weak_password``) says why."""
+    or easy to guess (docs/security.md); a refusal (``weak_password``) says why. Throttled per client
+    address: ``429 too_many_registrations`` with ``Retry-After``."""
+    guard: RegisterGuard = request.app.state.register_guard
+    address = address_key(request.client.host if request.client else None)
+    wait = guard.check(address, local=local_client(request.scope))
+    if wait:
+        raise TooManyRegistrations(wait)
     room = _room(request)
     player = await room.store.accounts.register(creds.name, creds.password)
     if room.settings.play_money_on_register:
@@ -225,11 +280,11 @@ async def logout(
     return {"ok": True}
 
 
-@router.post("/admin/unlock", tags=["admin"])
-async def unlock(body: UnlockIn, me: Me, request: Request) -> dict[str, Any]:
-    """Admin only: lift the lock that repeated failed logins put on an account."""
-    if not me.is_admin:
-        raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
+@router.post("/admin/unlock", tags=["admin"], openapi_extra=body_schema(UnlockIn))
+async def unlock(me: AdminMe, request: Request) -> dict[str, Any]:
+    """Admin only: lift the lock that repeated failed logins put on an account (``{"name": ...}``). The
+    caller is checked before the body: anonymous 401, not an administrator 403."""
+    body = await read_body(request, UnlockIn)
     accounts = _room(request).store.accounts
     try:
         player = await accounts.find(body.name)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, HTTPException, Query, Request
 from pokerroom.engine import EngineError
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.errors import Refused, error_details
-from pokerroom.server.http import Me, _room, with_registration
+from pokerroom.server.http import AdminMe, Me, _room, body_schema, read_body, with_registration
 from pokerroom.server.ids import player_key
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.store import Player
@@ -92,12 +92,11 @@ async def tickets(me: Me, request: Request) -> dict[str, Any]:
     return {"tickets": [{"target": t.target, "value": t.value, "satellite": t.satellite} for t in rows]}
 
 
-@router.post("/admin/tournaments", tags=["admin"], status_code=201)
-async def schedule(me: Me, request: Request, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+@router.post("/admin/tournaments", tags=["admin"], status_code=201, openapi_extra=body_schema(dict[str, Any]))
+async def schedule(me: AdminMe, request: Request) -> dict[str, Any]:
     """Admin only: schedule a tournament (the fields of a ``[[tournament]]`` of the schedule file, with
-    ``rush`` for a Rush tournament)."""
-    if not me.is_admin:
-        raise HTTPException(403, detail={"code": "forbidden", "message": "administrators only"})
+    ``rush`` for a Rush tournament). The caller is checked before the body."""
+    body = await read_body(request, dict[str, Any])
     rush = body.pop("rush", False)
     room = _room(request)
     try:
@@ -115,7 +114,7 @@ async def schedule(me: Me, request: Request, body: Annotated[dict[str, Any], Bod
 def _spec(body: dict[str, Any], cfg: TournamentConfig, rush: bool) -> dict[str, Any]:
     """The request as kept with the registrations, to open the tournament again after a restart: times
     made absolute."""
-    spec = {k: v for k, v in body.items() if k != "start_in_minutes"}
+    spec = {k: v for k, v in body.items() if k not in ("start_in_minutes", "start_time")}
     if cfg.start_time is not None:
         spec["start"] = cfg.start_time.isoformat()
     if cfg.registration_opens is not None:

@@ -5,6 +5,9 @@ fails (docs/operations.md).
 - ``GET /api/ready``: 200 when the room can serve: the database answers, its schema is current, no
   table waits for it and none is stopped by repeated errors; otherwise 503 with the reasons, each
   naming the table, pool or tournament. A load balancer sends players elsewhere meanwhile.
+- ``GET /metrics``: the Prometheus metrics, for the operator only: a client on the room's own machine
+  (a loopback address, not through a proxy), one with the metrics token (``SecuritySettings.metrics_token``:
+  ``Authorization: Bearer ...``), or a logged-in administrator or support; anybody else gets 403.
 - An HTTP request that meets an unavailable store (connection lost, server stopped or frozen, disk full)
   is answered 503 with ``{"code": "store_unavailable"}`` and ``Retry-After``; any other unexpected
   failure 500 with ``{"code": "internal_error"}``: never a bare error page or a dropped connection.
@@ -13,6 +16,7 @@ fails (docs/operations.md).
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from typing import Any
 
@@ -21,9 +25,17 @@ from fastapi.responses import JSONResponse, Response
 
 from pokerroom.server.front import Front
 from pokerroom.server.metrics import CONTENT_TYPE
-from pokerroom.store import Database, unavailable
+from pokerroom.server.security import SESSION_COOKIE, SecuritySettings, local_client
+from pokerroom.store import Database, StoreError, unavailable
 
-__all__ = ["READY_TIMEOUT_S", "failure_handler", "metrics_router", "ready_report", "router"]
+__all__ = [
+    "READY_TIMEOUT_S",
+    "failure_handler",
+    "may_read_metrics",
+    "metrics_router",
+    "ready_report",
+    "router",
+]
 
 log = logging.getLogger("pokerroom.operations")
 
@@ -70,9 +82,35 @@ async def ready_report(room: Front) -> dict[str, Any]:
     return {"ready": not reasons, "reasons": reasons}
 
 
+async def may_read_metrics(request: Request) -> bool:
+    """The operator's: a client on the room's own machine, the metrics token, or a staff session."""
+    if local_client(request.scope):
+        return True
+    settings: SecuritySettings = request.app.state.security
+    header = request.headers.get("authorization") or ""
+    bearer = header[7:].strip() if header.lower().startswith("bearer ") else None
+    token = settings.metrics_token
+    if token and bearer and hmac.compare_digest(bearer.encode(), token.encode()):
+        return True
+    session = bearer or request.cookies.get(SESSION_COOKIE)
+    if not session:
+        return False
+    front: Front = request.app.state.front
+    try:
+        player = await front.store.accounts.authenticate(session)
+    except StoreError:  # (no such session, or an ended one)
+        return False
+    return player.is_staff
+
+
 @metrics_router.get("/metrics", tags=["operations"], include_in_schema=True)
 async def metrics(request: Request) -> Response:
-    """The room's metrics in the Prometheus text format (server/metrics.py lists them)."""
+    """The room's metrics in the Prometheus text format (server/metrics.py lists them), for the operator:
+    a client on the room's own machine, one with the metrics token (``Authorization: Bearer``), or a
+    logged-in administrator or support; anybody else gets ``403 forbidden``."""
+    if not await may_read_metrics(request):
+        message = "the metrics are the operator's: use the metrics token (docs/operations.md)"
+        return JSONResponse({"code": "forbidden", "message": message}, status_code=403)
     front: Front = request.app.state.front
     return Response(front.metrics.text(), media_type=CONTENT_TYPE)
 

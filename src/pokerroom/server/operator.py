@@ -100,7 +100,7 @@ def policy_fields(p: PointsPolicy | None) -> dict[str, Any] | None:
 
 def tournament_spec(body: dict[str, Any], cfg: TournamentConfig, rush: bool) -> dict[str, Any]:
     """The request with its times made absolute: what the store keeps to open it again."""
-    spec = {k: v for k, v in body.items() if k != "start_in_minutes"}
+    spec = {k: v for k, v in body.items() if k not in ("start_in_minutes", "start_time")}
     if cfg.start_time is not None:
         spec["start"] = cfg.start_time.isoformat()
     if cfg.registration_opens is not None:

@@ -93,16 +93,19 @@ def _check_types(tid: str, d: Mapping[str, Any]) -> None:
         raise ScheduleError(f"{tid}: payouts must be a list of positive percentages", "payouts")
 
 
-def _when(value: Any, now: datetime, tid: str = "", key: str | None = None) -> datetime:
+def _when(value: Any, now: datetime, tid: str, key: str) -> datetime:
+    """A date and time (a TOML one, or ISO 8601 text such as ``2026-12-05T22:30:00Z``); UTC when it names
+    no zone."""
+    wrong = ScheduleError(f"{tid}: {key} is not a date and time (ISO 8601): {str(value)[:40]!r}", key)
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=UTC)
-    if isinstance(value, str):
+    if isinstance(value, str) and len(value) <= 40:
         try:
             parsed = datetime.fromisoformat(value)
         except ValueError:
-            raise ScheduleError(f"{tid}: not a date and time: {value!r}", key) from None
+            raise wrong from None
         return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    raise ScheduleError(f"{tid}: not a date and time: {value!r}", key)
+    raise wrong
 
 
 def tournament_from_dict(data: Mapping[str, Any], now: datetime | None = None) -> TournamentConfig:
@@ -121,8 +124,11 @@ def tournament_from_dict(data: Mapping[str, Any], now: datetime | None = None) -
             raise ScheduleError(f"{tid}: betting is FL, PL or NL", "betting") from None
     if "payouts" in d:
         kw["payouts"] = tuple(Fraction(str(x)) for x in d.pop("payouts"))
-    if "start" in d:
-        kw["start_time"] = _when(d.pop("start"), now, tid, "start")
+    if "start" in d and "start_time" in d:
+        raise ScheduleError(f"{tid}: give start or start_time, not both", "start_time")
+    for key in ("start", "start_time"):  # (start_time: TournamentConfig's own name for it)
+        if key in d:
+            kw["start_time"] = _when(d.pop(key), now, tid, key)
     if "start_in_minutes" in d:
         kw["start_time"] = now + timedelta(minutes=float(d.pop("start_in_minutes")))
     if "registration_opens" in d:

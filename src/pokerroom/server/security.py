@@ -9,6 +9,8 @@ a reverse proxy, declare the proxy trusted to the server (``pokerroom serve --tr
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
@@ -17,9 +19,19 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from pokerroom.server.throttle import LoginLimits
+from pokerroom.server.throttle import LoginLimits, RegisterLimits
 
-__all__ = ["CSP", "DOCS_CSP", "SecurityMiddleware", "SecuritySettings", "allowed_origin", "request_origin"]
+__all__ = [
+    "CSP",
+    "DOCS_CSP",
+    "SESSION_COOKIE",
+    "SecurityMiddleware",
+    "SecuritySettings",
+    "allowed_origin",
+    "local_client",
+    "normalize_origin",
+    "request_origin",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -42,6 +54,7 @@ DOCS_CSP = (
     "base-uri 'none'; frame-ancestors 'none'"
 )
 _DOCS_PATHS = ("/docs", "/redoc")
+SESSION_COOKIE = "pokerroom_token"  # the session token's cookie (server/http.py sets it)
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -53,21 +66,29 @@ class SecuritySettings:
     - ``origins``: the room's own origins (``https://poker.example.com``). Empty: the origin the request
       itself names (its scheme and ``Host``), which is right when nothing rewrites ``Host``.
     - ``max_body``: bytes an HTTP request body may have (413 past it).
-    - ``login``: the login throttle; ``flood_strikes`` / ``flood_window``: a WebSocket client with more
-      than this many rate-limited frames within this many seconds is disconnected.
+    - ``body_timeout``: seconds a request body may take to arrive, all of it (408 past it): a client
+      that sends its body a byte at a time does not hold a connection for long.
+    - ``login``: the login throttle; ``register``: the registration throttle; ``flood_strikes`` /
+      ``flood_window``: a WebSocket client with more than this many rate-limited frames within this many
+      seconds is disconnected.
     - ``session_recheck``: seconds between look-ups of the sessions that have open sockets.
+    - ``metrics_token``: a bearer token that reads ``/metrics`` (Prometheus' ``authorization``); without
+      it only the room's own machine and the console's staff read them.
     - ``clock``: monotonic seconds for the throttles and the frame rate limits (tests inject one)."""
 
     origins: tuple[str, ...] = ()
     max_body: int = 64 * 1024
+    body_timeout: float = 10.0
     login: LoginLimits = field(default_factory=LoginLimits)
+    register: RegisterLimits = field(default_factory=RegisterLimits)
     flood_strikes: int = 200
     flood_window: float = 60.0
     session_recheck: float = 30.0
+    metrics_token: str | None = field(default=None, repr=False)
     clock: Callable[[], float] = time.monotonic
 
 
-def _norm_origin(text: str) -> str | None:
+def normalize_origin(text: str) -> str | None:
     """``scheme://host[:port]`` in lower case with the default port left out, or None if not an origin."""
     try:
         parts = urlsplit(text.strip())
@@ -94,7 +115,7 @@ def request_origin(scope: Scope) -> str | None:
     if not host:
         return None
     scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
-    return _norm_origin(f"{scheme}://{host}")
+    return normalize_origin(f"{scheme}://{host}")
 
 
 def allowed_origin(scope: Scope, settings: SecuritySettings) -> bool:
@@ -102,15 +123,35 @@ def allowed_origin(scope: Scope, settings: SecuritySettings) -> bool:
     origin = _header(scope, b"origin")
     if origin is None:
         return True
-    got = _norm_origin(origin)
+    got = normalize_origin(origin)
     if got is None:
         return False  # "null" (a sandboxed frame, a file: page) or garbage
     if settings.origins:
-        return got in {_norm_origin(o) for o in settings.origins}
+        return got in {normalize_origin(o) for o in settings.origins}
     return got == request_origin(scope)
 
 
+_FORWARDED = (b"forwarded", b"x-forwarded-for", b"x-real-ip")
+
+
+def local_client(scope: Scope) -> bool:
+    """A request from the room's own machine: a loopback client address, and no forwarding header (a
+    request that came through a reverse proxy on this machine carries one; behind a proxy the operator
+    declared trusted, the ASGI server has made the client the address the proxy names)."""
+    client = scope.get("client")
+    host = client[0] if client else None
+    try:
+        loopback = host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+    return loopback and not any(bytes(k).lower() in _FORWARDED for k, _ in scope.get("headers", ()))
+
+
 class _TooLarge(Exception):
+    pass
+
+
+class _TooSlow(Exception):
     pass
 
 
@@ -145,6 +186,10 @@ class SecurityMiddleware:
                 send, 413, "body_too_large", f"a request body may have {self.settings.max_body} bytes"
             )
             return
+        except _TooSlow:
+            seconds = f"{self.settings.body_timeout:g}"
+            await _json(send, 408, "body_timeout", f"a request body must arrive within {seconds} s")
+            return
         await self.app(scope, _replay(body, receive), send)
 
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
@@ -152,6 +197,13 @@ class SecurityMiddleware:
         length = _header(scope, b"content-length")
         if length is not None and (not length.strip().isdigit() or int(length) > limit):
             raise _TooLarge
+        try:
+            async with asyncio.timeout(self.settings.body_timeout):
+                return await self._receive_body(receive, limit)
+        except TimeoutError:
+            raise _TooSlow from None
+
+    async def _receive_body(self, receive: Receive, limit: int) -> bytes:
         chunks: list[bytes] = []
         size = 0
         while True:

@@ -1,5 +1,6 @@
-"""Login throttling: growing delays per source address and per account name, and a global limit on login
-attempts per second (docs/security.md, "Logging in").
+"""Login and registration throttling (docs/security.md, "Logging in"): growing delays per source address
+and per account name, a rate per source address, and a global limit on login attempts per second; a rate
+of registrations per source address.
 
 Everything here is in memory, per process, with an injected monotonic clock. A refused attempt costs
 nothing: it is answered before any password hash is computed. The account lock itself (after repeated
@@ -20,7 +21,11 @@ __all__ = [
     "LoginGuard",
     "LoginLimits",
     "RateBucket",
+    "RateBuckets",
+    "RegisterGuard",
+    "RegisterLimits",
     "TooManyAttempts",
+    "TooManyRegistrations",
     "address_key",
 ]
 
@@ -31,10 +36,19 @@ class TooManyAttempts(Exception):
     """A login attempt refused before its password was checked; try again in ``retry_after`` seconds."""
 
     code = "too_many_attempts"
+    what = "too many login attempts"
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__(f"too many login attempts: try again in {retry_after} s")
+        super().__init__(f"{self.what}: try again in {retry_after} s")
         self.retry_after = retry_after
+
+
+class TooManyRegistrations(TooManyAttempts):
+    """A registration refused before anything was checked: too many from this address; try again in
+    ``retry_after`` seconds."""
+
+    code = "too_many_registrations"
+    what = "too many new accounts from this address"
 
 
 @dataclass(frozen=True)
@@ -103,23 +117,49 @@ class Backoff:
 
 @dataclass(slots=True)
 class RateBucket:
-    """``rate`` tokens a second up to ``burst``."""
+    """``rate`` tokens a second up to ``burst``. With ``debt`` > 0 a refused attempt costs a token too, down
+    to ``-debt`` tokens: a client that keeps trying while refused (instead of waiting the ``Retry-After`` it
+    was told) stays refused for as long as it keeps trying."""
 
     rate: float
     burst: float
-    tokens: float = field(default=-1.0)
+    debt: float = 0.0
+    tokens: float | None = field(default=None)
     stamp: float = 0.0
 
     def take(self, now: float) -> float:
         """Take one token: 0.0 if there was one, else the seconds until there will be."""
-        if self.tokens < 0:
-            self.tokens, self.stamp = self.burst, now
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        tokens = self.burst if self.tokens is None else self.tokens
+        tokens = min(self.burst, tokens + max(0.0, now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if tokens >= 1:
+            self.tokens = tokens - 1
             return 0.0
+        self.tokens = max(-self.debt, tokens - 1) if self.debt > 0 else tokens
         return (1 - self.tokens) / self.rate
+
+
+class RateBuckets:
+    """One :class:`RateBucket` per key, for at most ``max_keys`` keys (the least recently used are forgotten
+    first: a forgotten key starts again with a full bucket)."""
+
+    def __init__(self, rate: float, burst: float, debt: float = 0.0, max_keys: int = 100_000) -> None:
+        self.rate, self.burst, self.debt = rate, burst, debt
+        self.max_keys = max_keys
+        self._keys: OrderedDict[str, RateBucket] = OrderedDict()
+
+    def take(self, key: str, now: float) -> float:
+        bucket = self._keys.get(key)
+        if bucket is None:
+            bucket = self._keys[key] = RateBucket(self.rate, self.burst, self.debt)
+        wait = bucket.take(now)
+        self._keys.move_to_end(key)
+        while len(self._keys) > self.max_keys:
+            self._keys.popitem(last=False)
+        return wait
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def address_key(host: str | None) -> str:
@@ -138,15 +178,28 @@ def address_key(host: str | None) -> str:
     return str(ip)
 
 
+def _seconds(wait: float) -> int:
+    return 0 if wait <= 0 else max(1, math.ceil(wait))
+
+
 @dataclass(frozen=True)
 class LoginLimits:
-    """The login throttle's numbers (docs/security.md). ``rate``/``burst``: login attempts a second over
-    all clients (each costs an argon2 check); ``None`` turns the global limit off."""
+    """The login throttle's numbers (docs/security.md).
+
+    - ``address`` / ``name``: growing delays after failures, per source address and per name;
+    - ``address_rate`` / ``address_burst``: login attempts a second per source address, whatever their
+      outcome (a success, a failure, or a refusal: a refused attempt costs its address a token too, down
+      to ``-address_burst``). ``None`` turns it off. It must stay below ``rate``, so that no one address
+      can take the whole global limit;
+    - ``rate`` / ``burst``: login attempts a second over all clients (each costs an argon2 check), taken
+      only by attempts that every per-address and per-name limit let through; ``None`` turns it off."""
 
     address: BackoffPolicy = BackoffPolicy(free=5, base=1.0, cap=300.0, forget=3600.0)
     name: BackoffPolicy = BackoffPolicy(free=2, base=1.0, cap=60.0, forget=3600.0)
     rate: float | None = 4.0
     burst: float = 20.0
+    address_rate: float | None = 1.0
+    address_burst: float = 10.0
 
 
 class LoginGuard:
@@ -157,19 +210,27 @@ class LoginGuard:
         self.clock = clock
         self.addresses = Backoff(self.limits.address)
         self.names = Backoff(self.limits.name)
-        rate = self.limits.rate
+        rate, per_address = self.limits.rate, self.limits.address_rate
         self.bucket = None if rate is None else RateBucket(rate, self.limits.burst)
+        self.address_buckets = (
+            None
+            if per_address is None
+            else RateBuckets(per_address, self.limits.address_burst, debt=self.limits.address_burst)
+        )
 
     def check(self, address: str, name: str, *, known_device: bool) -> int:
-        """0 if the attempt may go ahead (it then counts against the global limit), else the whole
-        seconds to wait (for ``Retry-After``). A known device is not throttled here."""
+        """0 if the attempt may go ahead, else the whole seconds to wait (for ``Retry-After``). A known
+        device is not throttled here. Every other attempt counts against its address's rate first, allowed
+        or not; the global limit is taken last, only by an attempt that every other limit lets through,
+        so that one address (whose rate is below the global one) cannot take it all."""
         if known_device:
             return 0
         now = self.clock()
-        wait = max(self.addresses.wait(address, now), self.names.wait(name, now))
+        wait = 0.0 if self.address_buckets is None else self.address_buckets.take(address, now)
+        wait = max(wait, self.addresses.wait(address, now), self.names.wait(name, now))
         if wait <= 0 and self.bucket is not None:
             wait = self.bucket.take(now)
-        return 0 if wait <= 0 else max(1, math.ceil(wait))
+        return _seconds(wait)
 
     def failed(self, address: str, name: str | None) -> None:
         """A failed attempt from ``address`` (at ``name``, when a password was checked for it)."""
@@ -182,3 +243,34 @@ class LoginGuard:
         """The right password for ``name``: its delays are over. The address keeps its count, so that an
         attacker cannot reset it by logging in to an account of his own between guesses."""
         self.names.clear(name)
+
+
+@dataclass(frozen=True)
+class RegisterLimits:
+    """Registrations per source address (docs/security.md): ``burst`` in a row, then ``rate`` a second
+    (the default: 5, then one every 10 minutes). Every attempt counts, whatever its outcome (each one that
+    gets as far costs an argon2 hash); a refused one does not. ``rate`` None turns the limit off.
+
+    ``local``: whether callers on the room's own machine (a loopback address, and no proxy's forwarding
+    header) are limited too; by default they are not (``pokerroom bots`` registers its bots from there)."""
+
+    rate: float | None = 1 / 600
+    burst: float = 5.0
+    local: bool = False
+
+
+class RegisterGuard:
+    """Decides, before anything is checked, whether a registration from an address may go ahead."""
+
+    def __init__(self, limits: RegisterLimits | None = None, *, clock: Monotonic = time.monotonic) -> None:
+        self.limits = limits or RegisterLimits()
+        self.clock = clock
+        rate = self.limits.rate
+        self.buckets = None if rate is None else RateBuckets(rate, self.limits.burst)
+
+    def check(self, address: str, *, local: bool) -> int:
+        """0 if the registration may go ahead (it counts against its address), else the whole seconds to
+        wait (for ``Retry-After``)."""
+        if self.buckets is None or (local and not self.limits.local):
+            return 0
+        return _seconds(self.buckets.take(address, self.clock()))

@@ -10,6 +10,8 @@ Typical start-up::
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from argon2 import PasswordHasher
 
 from pokerroom.store.accounts import Accounts, LockPolicy, LoginSession, PasswordPolicy, Player, Role
@@ -32,6 +34,8 @@ from pokerroom.store.errors import (
     InvalidName,
     InvalidRecord,
     NameTaken,
+    ReservedName,
+    ServiceNameTaken,
     SessionClosed,
     SessionInHand,
     StackMismatch,
@@ -112,10 +116,13 @@ class Store:
         hasher: PasswordHasher | None = None,
         lock_policy: LockPolicy | None = None,
         play_money: PlayMoneyPolicy | None = None,
+        session_idle: timedelta | None = timedelta(minutes=30),
     ) -> None:
         self.db = db
         self.clock = clock
-        self.accounts = Accounts(db, clock=clock, hasher=hasher, lock_policy=lock_policy)
+        self.accounts = Accounts(
+            db, clock=clock, hasher=hasher, lock_policy=lock_policy, session_idle=session_idle
+        )
         self.ledger = Ledger(db, clock=clock, play_money=play_money)
         self.journal = HandJournal(db, self.ledger, clock=clock)
         self.histories = HandHistories(db, clock=clock)
@@ -201,9 +208,11 @@ __all__ = [
     "RakeRow",
     "Refund",
     "Reports",
+    "ReservedName",
     "Role",
     "SeatRecord",
     "SeatSession",
+    "ServiceNameTaken",
     "SessionClosed",
     "SessionInHand",
     "StackMismatch",

@@ -18,7 +18,7 @@ from typing import NoReturn
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from zxcvbn import zxcvbn
 
@@ -28,6 +28,8 @@ from pokerroom.store.errors import (
     BadCredentials,
     InvalidName,
     NameTaken,
+    ReservedName,
+    ServiceNameTaken,
     TokenExpired,
     UnknownPlayer,
     UnknownToken,
@@ -37,6 +39,7 @@ from pokerroom.store.models import AccountRow, AuthSessionRow, PlayerRow
 from pokerroom.store.util import Clock, hash_token, utc_now
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+SERVICE_PREFIX = "bot-"  # names kept for the room's own bots (``bot-t3-2``): no player registers one
 
 
 class Role(StrEnum):
@@ -142,6 +145,18 @@ def check_name(name: object) -> str:
     return name
 
 
+def reserved_name(name: str) -> bool:
+    """A name kept for the room's own bots (service accounts)."""
+    return name_key(name).startswith(SERVICE_PREFIX)
+
+
+class Kind(StrEnum):
+    """``players.kind``: an account a person registered, or one of the room's own bots."""
+
+    PLAYER = "player"
+    SERVICE = "service"
+
+
 _TYPED = 2
 NO_PASSWORD = "!no-password"  # a password hash no password verifies against (the room's own bots)
 
@@ -190,7 +205,11 @@ _COLS = (PlayerRow.id, PlayerRow.name, PlayerRow.role, PlayerRow.staff, PlayerRo
 class Accounts:
     """Registration, login and session tokens. Times come from ``now=`` or the injected ``clock``.
 
-    Hashing (argon2) runs in a worker thread so it does not stall the event loop."""
+    Hashing (argon2) runs in a worker thread so it does not stall the event loop.
+
+    A session ends ``session_ttl`` after the login, or sooner when it is not used for ``session_idle``
+    (``None``: never for that): a request that carries its token, or a WebSocket open with it (the server
+    looks those up every 30 seconds: ``ended_sessions``), is a use."""
 
     def __init__(
         self,
@@ -200,6 +219,7 @@ class Accounts:
         lock_policy: LockPolicy | None = None,
         password_policy: PasswordPolicy | None = None,
         session_ttl: timedelta = timedelta(hours=12),
+        session_idle: timedelta | None = timedelta(minutes=30),
         hasher: PasswordHasher | None = None,
     ) -> None:
         self.db = db
@@ -207,6 +227,7 @@ class Accounts:
         self.lock_policy = lock_policy or LockPolicy()
         self.password_policy = password_policy or PasswordPolicy()
         self.session_ttl = session_ttl
+        self.session_idle = session_idle
         self.hasher = hasher or PasswordHasher()
         self._dummy_hash: str | None = None
         # Names with no account fail and lock exactly like names with one (nothing tells them apart); their
@@ -217,9 +238,11 @@ class Accounts:
     async def register(
         self, name: str, password: str, *, role: Role = Role.PLAYER, now: datetime | None = None
     ) -> Player:
-        """Create an account (and its loyalty-points ledger account). Raises InvalidName, WeakPassword,
-        NameTaken."""
+        """Create an account (and its loyalty-points ledger account). Raises InvalidName, ReservedName (a
+        name kept for the room's bots: ``bot-...``), WeakPassword, NameTaken."""
         check_name(name)
+        if reserved_name(name):
+            raise ReservedName(f"names beginning with {SERVICE_PREFIX!r} are kept for the room's own bots")
         self.password_policy.check(name, password)
         now = now or self.clock()
         pw_hash = await asyncio.to_thread(self.hasher.hash, normalize_password(password))
@@ -256,13 +279,19 @@ class Accounts:
 
     async def service_account(self, name: str, *, now: datetime | None = None) -> Player:
         """The account of one of the room's own bots: created on first use with no password at all (its
-        hash is not an argon2 hash, so no password ever matches it: nobody can log in as it), found after
-        that. The room opens its sessions with :meth:`open_session`, with no password round trip."""
+        hash is not an argon2 hash, so no password ever matches it: nobody can log in as it) and marked as
+        a service account (``players.kind``), found after that. The room opens its sessions with
+        :meth:`open_session`, with no password round trip.
+
+        Never a player's account: its name must be one kept for the bots (``bot-...``; else ReservedName),
+        which registration refuses; an account of that name that is not a service account (a player's,
+        registered before the names were kept) raises ServiceNameTaken."""
         check_name(name)
-        try:
-            return await self.find(name)
-        except UnknownPlayer:
-            pass
+        if not reserved_name(name):
+            raise ReservedName(f"a service account's name begins with {SERVICE_PREFIX!r}")
+        found = await self._service(name)
+        if found is not None:
+            return found
         now = now or self.clock()
         try:
             async with self.db.write() as conn:
@@ -274,6 +303,7 @@ class Accounts:
                             name_key=name_key(name),
                             password_hash=NO_PASSWORD,
                             role=Role.PLAYER.value,
+                            kind=Kind.SERVICE.value,
                             failed_logins=0,
                             created_at=now,
                         )
@@ -282,9 +312,37 @@ class Accounts:
                 ).scalar_one()
                 points = {"kind": "points", "currency": "PTS", "owner_id": pid, "key": f"points/{pid}"}
                 await conn.execute(insert(AccountRow).values(**points, balance=0, opened_at=now))
-        except IntegrityError:
-            return await self.find(name)
+        except IntegrityError:  # made meanwhile (by another process)
+            found = await self._service(name)
+            if found is None:
+                raise
+            return found
         return Player(id=pid, name=name, role=Role.PLAYER, created_at=now)
+
+    async def _service(self, name: str) -> Player | None:
+        """The service account called ``name``, None if there is no account of that name; ServiceNameTaken
+        if the account of that name is not a service account."""
+        async with self.db.read() as conn:
+            row = (
+                await conn.execute(select(*_COLS, PlayerRow.kind).where(PlayerRow.name_key == name_key(name)))
+            ).one_or_none()
+        if row is None:
+            return None
+        if row.kind != Kind.SERVICE.value:
+            raise ServiceNameTaken(
+                f"the name {row.name!r} belongs to a player's account: the room does not use it for its bot"
+            )
+        return _player(row)
+
+    async def is_service(self, player_id: int) -> bool:
+        """Whether the account is a service account (one of the room's own bots). Raises UnknownPlayer."""
+        async with self.db.read() as conn:
+            kind = (
+                await conn.execute(select(PlayerRow.kind).where(PlayerRow.id == player_id))
+            ).scalar_one_or_none()
+        if kind is None:
+            raise UnknownPlayer(player_id)
+        return bool(kind == Kind.SERVICE.value)
 
     async def open_session(self, player_id: int, *, now: datetime | None = None) -> LoginSession:
         """A session for a player without his password: for the room's own bots (``service_account``),
@@ -296,7 +354,11 @@ class Accounts:
         async with self.db.write() as conn:
             await conn.execute(
                 insert(AuthSessionRow).values(
-                    token_hash=hash_token(token), player_id=player_id, created_at=now, expires_at=expires
+                    token_hash=hash_token(token),
+                    player_id=player_id,
+                    created_at=now,
+                    expires_at=expires,
+                    last_seen=now,
                 )
             )
         return LoginSession(token=token, player=player, expires_at=expires, device="")
@@ -358,7 +420,11 @@ class Accounts:
             )
             await conn.execute(
                 insert(AuthSessionRow).values(
-                    token_hash=hash_token(token), player_id=row.id, created_at=now, expires_at=expires
+                    token_hash=hash_token(token),
+                    player_id=row.id,
+                    created_at=now,
+                    expires_at=expires,
+                    last_seen=now,
                 )
             )
             if verdict == _TYPED or self.hasher.check_needs_rehash(pw_hash):
@@ -462,50 +528,93 @@ class Accounts:
         now = now or self.clock()
         if not isinstance(token, str) or not token:
             raise UnknownToken()
+        key = hash_token(token)
         async with self.db.read() as conn:
             row = (
                 await conn.execute(
-                    select(*_COLS, AuthSessionRow.expires_at)
+                    select(
+                        *_COLS,
+                        AuthSessionRow.expires_at,
+                        AuthSessionRow.created_at.label("session_created"),
+                        AuthSessionRow.last_seen,
+                    )
                     .join(AuthSessionRow, AuthSessionRow.player_id == PlayerRow.id)
-                    .where(AuthSessionRow.token_hash == hash_token(token))
+                    .where(AuthSessionRow.token_hash == key)
                 )
             ).one_or_none()
         if row is None:
             raise UnknownToken()
-        if row.expires_at <= now:
+        seen = row.last_seen or row.session_created
+        ended = self._ended(row.expires_at, seen, now)
+        if ended is not None:
             async with self.db.write() as conn:
-                await conn.execute(
-                    delete(AuthSessionRow).where(AuthSessionRow.token_hash == hash_token(token))
-                )
-            raise TokenExpired()
+                await conn.execute(delete(AuthSessionRow).where(AuthSessionRow.token_hash == key))
+            raise TokenExpired(ended)
+        if self._stale(seen, now):
+            await self._touch([key], now)
         return SessionInfo(_player(row), row.expires_at)
+
+    def _ended(self, expires_at: datetime, last_seen: datetime, now: datetime) -> str | None:
+        """Why a session is over (its expiry passed, or it went unused for ``session_idle``), or None."""
+        if expires_at <= now:
+            return "session token expired"
+        idle = self.session_idle
+        if idle is not None and last_seen + idle <= now:
+            minutes = f"{idle.total_seconds() / 60:g}"
+            return f"session token expired: unused for {minutes} minutes"
+        return None
+
+    def _stale(self, last_seen: datetime, now: datetime) -> bool:
+        """Whether a use at ``now`` is worth writing down: a session's ``last_seen`` is kept to within a
+        thirtieth of the idle timeout (at most a minute), not written at every request."""
+        idle = self.session_idle
+        return idle is not None and now - last_seen >= min(idle / 30, timedelta(minutes=1))
+
+    async def _touch(self, keys: Sequence[str], now: datetime) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                update(AuthSessionRow).where(AuthSessionRow.token_hash.in_(keys)).values(last_seen=now)
+            )
 
     async def ended_sessions(self, tokens: Iterable[str], *, now: datetime | None = None) -> dict[str, str]:
         """Which of ``tokens`` no longer open a session: token -> ``"revoked"`` (no such session: logged
-        out, removed) or ``"expired"``; the live ones are left out. One query per 500 tokens, where
-        :meth:`session` would take one each (the server re-checks every open socket's session)."""
+        out, removed) or ``"expired"`` (past its expiry, or unused for the idle timeout); the live ones are
+        left out. One query per 500 tokens, where :meth:`session` would take one each (the server re-checks
+        every open socket's session). The tokens are those of open sockets: the live ones are in use, and
+        their ``last_seen`` moves on (a player at a table is not idle)."""
         now = now or self.clock()
         tokens = list(tokens)
         by_hash = {hash_token(t): t for t in tokens if isinstance(t, str) and t}
         ended: dict[str, str] = {t: "revoked" for t in tokens if not (isinstance(t, str) and t)}
         keys = list(by_hash)
-        found: dict[str, datetime] = {}
+        found: dict[str, tuple[datetime, datetime]] = {}
         for k in range(0, len(keys), 500):
             if k:
                 await asyncio.sleep(0)  # (the loop goes on between the chunks: each takes milliseconds)
             async with self.db.read() as conn:
                 rows = await conn.execute(
-                    select(AuthSessionRow.token_hash, AuthSessionRow.expires_at).where(
-                        AuthSessionRow.token_hash.in_(keys[k : k + 500])
-                    )
+                    select(
+                        AuthSessionRow.token_hash,
+                        AuthSessionRow.expires_at,
+                        AuthSessionRow.created_at,
+                        AuthSessionRow.last_seen,
+                    ).where(AuthSessionRow.token_hash.in_(keys[k : k + 500]))
                 )
-                found.update({row.token_hash: row.expires_at for row in rows})
+                found.update(
+                    {row.token_hash: (row.expires_at, row.last_seen or row.created_at) for row in rows}
+                )
+        stale: list[str] = []
         for key, token in by_hash.items():
-            expires = found.get(key)
-            if expires is None:
+            if key not in found:
                 ended[token] = "revoked"
-            elif expires <= now:
+                continue
+            expires, seen = found[key]
+            if self._ended(expires, seen, now) is not None:
                 ended[token] = "expired"
+            elif self._stale(seen, now):
+                stale.append(key)
+        for k in range(0, len(stale), 500):
+            await self._touch(stale[k : k + 500], now)
         return ended
 
     async def logout(self, token: str) -> None:
@@ -520,12 +629,15 @@ class Accounts:
             raise UnknownToken()
 
     async def purge_expired_sessions(self, *, now: datetime | None = None) -> int:
-        """Delete expired session rows; returns how many."""
+        """Delete expired session rows (past their expiry, or unused for the idle timeout); returns how
+        many."""
         now = now or self.clock()
+        over = AuthSessionRow.expires_at <= now
+        if self.session_idle is not None:
+            seen = func.coalesce(AuthSessionRow.last_seen, AuthSessionRow.created_at)
+            over = or_(over, seen <= now - self.session_idle)
         async with self.db.write() as conn:
-            return int(
-                (await conn.execute(delete(AuthSessionRow).where(AuthSessionRow.expires_at <= now))).rowcount
-            )
+            return int((await conn.execute(delete(AuthSessionRow).where(over))).rowcount)
 
     async def get(self, player_id: int) -> Player:
         async with self.db.read() as conn:

@@ -26,6 +26,20 @@ class NameTaken(StoreError):
     code = "name_taken"
 
 
+class ReservedName(StoreError):
+    """A name kept for the room's own bots (``bot-...``): no player registers it, and a service account
+    has no other."""
+
+    code = "reserved_name"
+
+
+class ServiceNameTaken(StoreError):
+    """A bot's name belongs to a player's account (one registered before bot names were kept): the room
+    will not use that account for its bot."""
+
+    code = "service_name_taken"
+
+
 class WeakPassword(StoreError):
     """The password does not meet the policy; ``reason`` says which rule."""
 
@@ -74,12 +88,12 @@ class UnknownToken(StoreError):
 
 
 class TokenExpired(StoreError):
-    """A session token past its expiry time."""
+    """A session token past its expiry time, or unused for longer than the idle timeout."""
 
     code = "token_expired"
 
-    def __init__(self) -> None:
-        super().__init__("session token expired")
+    def __init__(self, message: str = "session token expired") -> None:
+        super().__init__(message)
 
 
 class UnknownPlayer(StoreError):

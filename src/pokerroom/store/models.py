@@ -77,6 +77,8 @@ class PlayerRow(Base):
     locked_by: Mapped[str | None] = mapped_column(Text)  # an operator's lock: the reason (login refused)
     reset_hash: Mapped[str | None] = mapped_column(String(64))  # a forced reset: SHA-256 of its code
     reset_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # 'player' (registered), or 'service': one of the room's own bots, made by the room (migration 0010)
+    kind: Mapped[str] = mapped_column(String(16), server_default="player")
 
 
 class AuthSessionRow(Base):
@@ -86,6 +88,7 @@ class AuthSessionRow(Base):
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime)  # last use (NULL: created_at)
 
 
 class AccountRow(Base):
@@ -317,7 +320,8 @@ class LeaseRow(Base):
 
 class AuditRow(Base):
     """One console action: who, when, what, the values before and after. Append-only (a database trigger
-    refuses UPDATE and DELETE)."""
+    refuses UPDATE and DELETE), and chained: ``row_hash`` is the SHA-256 of ``prev_hash`` (the row before's
+    ``row_hash``) and this row's content (store/audit.py), so a row dropped or changed shows."""
 
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_action", "action"), Index("ix_audit_log_target", "target"))
@@ -331,6 +335,8 @@ class AuditRow(Base):
     before: Mapped[str | None] = mapped_column(Text)
     after: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[str | None] = mapped_column(Text)
+    prev_hash: Mapped[str | None] = mapped_column(String(64))
+    row_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class ConsoleGameRow(Base):

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from pokerroom.server.console.access import Admin, Staff, audited, fail, front, store
 from pokerroom.server.ids import player_key
@@ -26,8 +26,10 @@ class LockIn(BaseModel):
 
 
 class AdjustIn(BaseModel):
+    # No coercion: JSON true is not 1, "5" and 5.0 are not 5 (issue 34): a money amount is an integer.
+    model_config = ConfigDict(strict=True)
     currency: Currency
-    amount: int = Field(description="minor units (centipoints for PTS); negative debits")
+    amount: StrictInt = Field(description="minor units (centipoints for PTS); negative debits")
     reason: Annotated[str, Field(min_length=3, max_length=500)]
     request_id: Annotated[str | None, Field(min_length=8, max_length=64, pattern="^[A-Za-z0-9_-]+$")] = None
 
