@@ -316,7 +316,8 @@ async def test_a_host_drops_what_it_cannot_read_and_goes_on(caplog: pytest.LogCa
         await host._directory(SimpleNamespace(data=GatewayBeat("g1").encode()))  # type: ignore[arg-type]
     assert caplog.text.count("dropped a bad") == 6
     assert wire.sent == [] and host.remotes == {} and host.gateways == {}  # nothing answered, nothing done
-    await host._presence(SimpleNamespace(data=PresenceUp("g1", "1", "7", "ann").encode()))  # type: ignore[arg-type]
+    up = PresenceUp("g1", "1", "7", "ann").encode()
+    await host._presence(SimpleNamespace(subject="club.gw.g1.presence", data=up))  # type: ignore[arg-type]
     assert list(host.remotes) == [("g1", "1")] and host.remotes[("g1", "1")].player == "7"
 
 

@@ -25,7 +25,7 @@ from pokerroom.server.cluster.messages import (
     decode,
 )
 from pokerroom.server.cluster.remote import Outbox
-from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.cluster.subjects import ANY, Subjects
 
 
 @pytest.mark.asyncio
@@ -113,11 +113,22 @@ def test_a_gateway_s_list_drops_only_the_connections_it_had_closed() -> None:
     assert unlisted(known, "g2", {"1"}, 1) == []
 
 
-def test_subjects_carry_the_cluster_name() -> None:
+def test_subjects_carry_the_cluster_name_and_who_may_publish_them() -> None:
     s = Subjects("club")
-    assert s.resource("table:holdem-nl") == "club.res.table.holdem-nl"
-    assert s.gateway("g1") == "club.gw.g1"
-    assert all(x.startswith("club.") for x in (s.presence, s.directory, s.player, s.ask, s.admin))
+    assert s.request("g1", "table:holdem-nl") == "club.gw.g1.res.table.holdem-nl"
+    assert s.request(ANY, "table:holdem-nl") == "club.gw.*.res.table.holdem-nl"
+    said = (
+        s.request("g1", "pool:p"),
+        s.presence("g1"),
+        s.beat("g1"),
+        s.ask("g1"),
+        s.admin("g1"),
+        s.player("g1"),
+    )
+    assert all(x.startswith("club.gw.g1.") and s.sender(x) == "g1" for x in said)
+    assert all(x.startswith("club.host.") for x in (s.directory, s.presence_sync, s.frames("g1")))
+    assert s.frames("g1") == "club.host.to.g1" and s.inbox("g1") == "club.inbox.g1"
+    assert s.sender(s.frames("g1")) is None and s.sender(s.directory) is None
 
 
 def test_a_gateway_is_silent_only_for_the_time_its_host_was_on_the_bus() -> None:
@@ -173,8 +184,10 @@ async def test_a_gateway_a_host_no_longer_knows_subscribes_its_watchers_there_ag
     await gw._sync(SimpleNamespace(data=sync.encode()))  # type: ignore[arg-type]
     while gw._background:
         await asyncio.sleep(0)
-    assert bus.published == [(subjects.presence, PresenceList("g1", (Listed(cid, "7", "ann"),), int(cid)))]
+    assert bus.published == [
+        (subjects.presence("g1"), PresenceList("g1", (Listed(cid, "7", "ann"),), int(cid)))
+    ]
     subscribe = '{"type":"subscribe","table":"a"}'
-    again = [(subjects.resource("table:a"), ClientRequest("g1", cid, "7", "ann", subscribe))]
+    again = [(subjects.request("g1", "table:a"), ClientRequest("g1", cid, "7", "ann", subscribe))]
     assert bus.requests == (again if asked_for == "g1" else [])
     assert gw.watching[cid] == {"table:a": {"a"}}

@@ -1,11 +1,16 @@
 """``pokerroom serve --cluster``: one node of a room on several processes (docs/cluster.md). A gateway
 holds the players' connections, a host runs tables, ``both`` does the two; they share PostgreSQL (the
-ledger of record and the leases) and talk over NATS."""
+ledger of record and the leases) and talk over NATS.
+
+The bus is closed when the configuration's ``[cluster]`` section names the node's certificate (TLS, and
+NATS's permissions for its role); without one a node starts only on a loopback bus (with a loud warning)
+or with ``insecure = true`` (docs/cluster.md, "A closed bus")."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,14 +20,23 @@ from pokerroom.cli.app import app
 
 __all__ = ["cluster_app", "serve_cluster"]
 
+log = logging.getLogger("pokerroom.cluster")
+
 
 async def serve_cluster(
-    options: Any, settings: Any, listener: Any, demo_account: Callable[[Any], Awaitable[None]]
+    options: Any,
+    settings: Any,
+    listener: Any,
+    demo_account: Callable[[Any], Awaitable[None]],
+    *,
+    bus: Any = None,
 ) -> None:
-    """Serve one node (``options``: the ServeOptions of ``pokerroom serve``, ``settings``: the room's)."""
+    """Serve one node (``options``: the ServeOptions of ``pokerroom serve``, ``settings``: the room's,
+    ``bus``: the configuration's ``[cluster]`` section, a BusConfig)."""
     import uvicorn
 
     from pokerroom.server.app import create_app
+    from pokerroom.server.cluster.access import BusRefused
     from pokerroom.server.cluster.bus import BusUnavailable
     from pokerroom.server.cluster.node import ClusterNode
     from pokerroom.store import Store
@@ -33,14 +47,22 @@ async def serve_cluster(
         listener.close()
         typer.echo("a cluster's nodes share PostgreSQL: give --database postgresql+asyncpg://...", err=True)
         raise typer.Exit(2)
-    node = ClusterNode(
-        store,
-        settings,
-        bus_url=options.cluster,
-        role=options.role,
-        cluster=options.cluster_name,
-        node_id=options.node_id,
-    )
+    try:
+        node = ClusterNode(
+            store,
+            settings,
+            bus_url=options.cluster,
+            role=options.role,
+            cluster=options.cluster_name,
+            node_id=options.node_id,
+            bus=bus,
+        )
+    except (BusRefused, ValueError) as exc:
+        listener.close()
+        typer.echo(f"pokerroom cannot start this node: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for warning in node.warnings:
+        log.warning("%s", warning)
     await store.db.upgrade()  # (under an advisory lock: nodes starting together migrate once)
     with contextlib.suppress(Exception):
         await demo_account(store)

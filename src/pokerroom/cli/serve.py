@@ -174,7 +174,7 @@ async def _serve(options: ServeOptions) -> None:
     if options.cluster is not None:
         from pokerroom.cli.cluster import serve_cluster
 
-        await serve_cluster(options, room_settings(config), listener, _demo_account)
+        await serve_cluster(options, room_settings(config), listener, _demo_account, bus=config.cluster)
         return
     store = Store.open(options.database)
     options.apply(store)
@@ -444,7 +444,9 @@ def serve(
         "--cluster",
         envvar="POKERROOM_CLUSTER",
         help="Run one node of a room on several processes: the NATS URL, e.g. nats://127.0.0.1:4222 "
-        "(needs PostgreSQL; docs/cluster.md). The room's bots are not started: run `pokerroom bots`.",
+        "(needs PostgreSQL; docs/cluster.md). The node's certificate for the bus is named in the "
+        "configuration's [cluster] section, never here. The room's bots are not started: run "
+        "`pokerroom bots`.",
     ),
     role: str = typer.Option("both", "--role", help="With --cluster: gateway, host or both."),
     cluster_name: str = typer.Option(

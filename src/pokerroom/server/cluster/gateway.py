@@ -49,7 +49,7 @@ from pokerroom.server.cluster.messages import (
     TournamentQuestion,
     receive,
 )
-from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.cluster.subjects import ANY, Subjects
 from pokerroom.server.commands import Command, CommandRefused, Outcome
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused, error_frame
@@ -97,10 +97,10 @@ class Gateway:
 
     async def start(self) -> None:
         s = self.subjects
-        await self.bus.subscribe(s.gateway(self.id), self._frames)
+        await self.bus.subscribe(s.frames(self.id), self._frames)
         await self.bus.subscribe(s.directory, self._directory)
         await self.bus.subscribe(s.presence_sync, self._sync)
-        await self.bus.subscribe(s.player, self._player_frame)
+        await self.bus.subscribe(s.player(ANY), self._player_frame)
         self._tasks.append(asyncio.create_task(self._beating()))
 
     async def stop(self) -> None:
@@ -111,7 +111,7 @@ class Gateway:
 
     async def _beating(self) -> None:
         while True:
-            await self.bus.publish(self.subjects.gateway_beat, GatewayBeat(self.id).encode())
+            await self.bus.publish(self.subjects.beat(self.id), GatewayBeat(self.id).encode())
             for resource in self.directory.expire():
                 self._moving(resource)
             await asyncio.sleep(BEAT)
@@ -134,7 +134,7 @@ class Gateway:
         conn.name = player.name
         cid = self._cid(conn)
         up = PresenceUp(self.id, cid, conn.player, conn.name).encode()
-        asyncio.get_running_loop().create_task(self.bus.publish(self.subjects.presence, up))
+        asyncio.get_running_loop().create_task(self.bus.publish(self.subjects.presence(self.id), up))
 
     async def detach(self, conn: Connection) -> None:
         cid = self.ids.pop(conn, None)
@@ -142,7 +142,7 @@ class Gateway:
             return
         self.conns.pop(cid, None)
         self.watching.pop(cid, None)
-        await self.bus.publish(self.subjects.presence, PresenceDown(self.id, cid).encode())
+        await self.bus.publish(self.subjects.presence(self.id), PresenceDown(self.id, cid).encode())
 
     async def _sync(self, msg: Msg) -> None:
         # Every connection a host may know (watchers too), and the last id given: a host drops only the
@@ -152,7 +152,7 @@ class Gateway:
             return
         conns = tuple(Listed(cid, c.player, c.name) for cid, c in self.conns.items())
         listing = PresenceList(self.id, conns, self._next)
-        await self.bus.publish(self.subjects.presence, listing.encode())
+        await self.bus.publish(self.subjects.presence(self.id), listing.encode())
         if sync.for_gateway == self.id:  # that host did not know this gateway: maybe it dropped us
             task = asyncio.get_running_loop().create_task(self._resubscribe_host(sync.host))
             self._background.add(task)
@@ -172,7 +172,7 @@ class Gateway:
         try:
             batch = FrameBatch.decode(msg.data)
         except BadMessage as exc:
-            log.warning("dropped a bad frame batch on %s: %s", self.subjects.gateway(self.id), exc)
+            log.warning("dropped a bad frame batch on %s: %s", self.subjects.frames(self.id), exc)
             return
         for item in batch.items:
             if item.table is not None and item.seq is not None:
@@ -190,7 +190,7 @@ class Gateway:
             tables.discard(table)
 
     async def _player_frame(self, msg: Msg) -> None:
-        frame = receive(msg.data, PlayerFrame, where=self.subjects.player)
+        frame = receive(msg.data, PlayerFrame, where=self.subjects.player(ANY))
         if frame is None:
             return
         for conn in list(self.ids):
@@ -240,7 +240,7 @@ class Gateway:
         cid = self._cid(conn)
         text = msg if isinstance(msg, str) else orjson.dumps(msg).decode()
         request = ClientRequest(self.id, cid, conn.player, conn.name, text)
-        subject = self.subjects.resource(resource)
+        subject = self.subjects.request(self.id, resource)
         answer = receive(await self.bus.request(subject, request.encode()), ClientAnswer, where=subject)
         if answer is not None:
             self.watching.setdefault(cid, {})[resource] = set(answer.tables)
@@ -297,8 +297,9 @@ class Gateway:
         if conn.player is None:
             raise Refused("login_required", "log in first")
         question = LastHandsQuestion(conn.player, msg.hand_id)
-        raw = await self.bus.gather(self.subjects.ask, question.encode(), expect=len(self.directory.alive()))
-        answers = [a for a in (receive(data, LastHandsAnswer, where=self.subjects.ask) for data in raw) if a]
+        ask = self.subjects.ask(self.id)
+        raw = await self.bus.gather(ask, question.encode(), expect=len(self.directory.alive()))
+        answers = [a for a in (receive(data, LastHandsAnswer, where=ask) for data in raw) if a]
         if msg.hand_id is None:
             conn.send(orjson.dumps(merged_list_frame(a.rows for a in answers)).decode())
             return
@@ -310,7 +311,7 @@ class Gateway:
     async def _ask_resource(self, resource: str | None, question: Message, missing: Refused) -> Any:
         if resource is None:
             raise missing
-        subject = self.subjects.resource(resource)
+        subject = self.subjects.request(self.id, resource)
         try:
             answer = receive(await self.bus.request(subject, question.encode()), Answer, where=subject)
         except BusUnavailable:
@@ -388,8 +389,8 @@ class Gateway:
         config = {k: v for k, v in spec.items() if k != "rush"}
         command = NewTournament(config, rush, spec)
         try:
-            raw = await self.bus.request(self.subjects.admin, command.encode())
-            answer = receive(raw, Answer, where=self.subjects.admin)
+            raw = await self.bus.request(self.subjects.admin(self.id), command.encode())
+            answer = receive(raw, Answer, where=self.subjects.admin(self.id))
         except BusUnavailable:
             answer = None
         if answer is None:
@@ -401,7 +402,7 @@ class Gateway:
     async def send_balance(self, player: str, currency: str = PLAY) -> None:
         amount = await self.store.ledger.balance(int(player), currency)
         text = orjson.dumps({"type": "balance", "currency": currency, "amount": amount}).decode()
-        await self.bus.publish(self.subjects.player, PlayerFrame(player, text).encode())
+        await self.bus.publish(self.subjects.player(self.id), PlayerFrame(player, text).encode())
 
     # ---------------------------------------------------------------------------- operations
 

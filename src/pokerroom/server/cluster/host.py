@@ -55,7 +55,7 @@ from pokerroom.server.cluster.messages import (
 )
 from pokerroom.server.cluster.placement import RENEW, SCAN, TTL, Held, Placement
 from pokerroom.server.cluster.remote import Outbox, RemoteConnection
-from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.cluster.subjects import ANY, Subjects
 from pokerroom.server.errors import Refused, error_details
 from pokerroom.server.front import LocalFront
 from pokerroom.server.ids import PlayerKey
@@ -125,11 +125,11 @@ class Host:
     async def start(self) -> None:
         await self.room.start_hosted()
         s = self.subjects
-        await self.bus.subscribe(s.presence, self._presence)
-        await self.bus.subscribe(s.gateway_beat, self._gateway_beat)
+        await self.bus.subscribe(s.presence(ANY), self._presence)
+        await self.bus.subscribe(s.beat(ANY), self._gateway_beat)
         await self.bus.subscribe(s.directory, self._directory)
-        await self.bus.subscribe(s.ask, self._ask)
-        await self.bus.subscribe(s.admin, self._admin, queue="hosts")
+        await self.bus.subscribe(s.ask(ANY), self._ask)
+        await self.bus.subscribe(s.admin(ANY), self._admin, queue="hosts")
         self.bus.on_reconnect = self._resync
         await self._resync()
         for loop in (self._placing, self._renewing, self._publishing, self._expiring):
@@ -265,7 +265,7 @@ class Host:
 
     async def _held(self, resource: str, held: Held) -> None:
         handler = partial(self._request, resource)
-        held.subscription = await self.bus.subscribe(self.subjects.resource(resource), handler)
+        held.subscription = await self.bus.subscribe(self.subjects.request(ANY, resource), handler)
         actor = held.actor
         if actor is not None and resource.startswith("table:"):
             before = actor.on_closed
@@ -281,7 +281,7 @@ class Host:
 
     async def _dropped(self, resource: str, held: Held) -> None:
         if held.subscription is not None:
-            await self.bus.unsubscribe(self.subjects.resource(resource), held.subscription)
+            await self.bus.unsubscribe(self.subjects.request(ANY, resource), held.subscription)
         self.changed.set()
 
     # ------------------------------------------------------------------------------ requests
@@ -289,7 +289,7 @@ class Host:
     def _outbox(self, gateway: str) -> Outbox:
         box = self.outboxes.get(gateway)
         if box is None:
-            subject = self.subjects.gateway(gateway)
+            subject = self.subjects.frames(gateway)
             box = self.outboxes[gateway] = Outbox(partial(self.bus.publish, subject))
         return box
 
@@ -319,6 +319,8 @@ class Host:
             return
         answer: ClientAnswer | Answer
         if isinstance(request, ClientRequest):
+            if self.subjects.forged(msg.subject, request.gateway):  # (only that gateway speaks for it)
+                return
             conn = self._remote(request.gateway, request.conn, request.player, request.name)
             try:
                 await handle(self.room, conn, p.parse_client(request.message))
@@ -354,8 +356,10 @@ class Host:
     # ----------------------------------------------------------------------------- presence
 
     async def _presence(self, msg: Msg) -> None:
-        news = receive(msg.data, *PRESENCE, where=self.subjects.presence)
+        news = receive(msg.data, *PRESENCE, where=self.subjects.presence(ANY))
         if not isinstance(news, PresenceUp | PresenceDown | PresenceList):
+            return
+        if self.subjects.forged(msg.subject, news.gateway):
             return
         gw = news.gateway
         self.gateways[gw] = time.monotonic()
@@ -371,8 +375,8 @@ class Host:
                 await self._gone(*key)
 
     async def _gateway_beat(self, msg: Msg) -> None:
-        beat = receive(msg.data, GatewayBeat, where=self.subjects.gateway_beat)
-        if beat is None:
+        beat = receive(msg.data, GatewayBeat, where=self.subjects.beat(ANY))
+        if beat is None or self.subjects.forged(msg.subject, beat.gateway):
             return
         if beat.gateway not in self.gateways:  # a gateway we do not know (yet, or any more): its list
             await self._resync(lost=beat.gateway)
@@ -381,7 +385,7 @@ class Host:
     # ------------------------------------------------------------------------ questions to all
 
     async def _ask(self, msg: Msg) -> None:
-        question = receive(msg.data, LastHandsQuestion, where=self.subjects.ask)
+        question = receive(msg.data, LastHandsQuestion, where=self.subjects.ask(ANY))
         if question is None:
             return
         player = PlayerKey(question.player)
@@ -394,7 +398,7 @@ class Host:
             await self.bus.publish(msg.reply, answer.encode())
 
     async def _admin(self, msg: Msg) -> None:
-        command = receive(msg.data, NewTournament, where=self.subjects.admin)
+        command = receive(msg.data, NewTournament, where=self.subjects.admin(ANY))
         if command is None:
             return
         try:

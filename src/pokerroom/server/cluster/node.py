@@ -1,15 +1,22 @@
 """A node of a cluster as ``pokerroom serve --cluster`` runs it: a gateway, a table host, or both in one
-process (docs/cluster.md). The app starts and stops it with its lifespan (server/app.py)."""
+process (docs/cluster.md). The app starts and stops it with its lifespan (server/app.py).
+
+Its id names its subjects and its user on the bus: on a closed bus (the configuration's ``[cluster]``
+section) it connects over TLS with its own certificate (:mod:`.access`), and NATS lets it publish only
+what its role publishes (docs/cluster.md, "A closed bus")."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import socket
 
+from pokerroom.server.cluster.access import bus_access
 from pokerroom.server.cluster.bus import Bus
 from pokerroom.server.cluster.gateway import Gateway
 from pokerroom.server.cluster.host import Host
-from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.cluster.subjects import Subjects, check_cluster_name, check_node_id
+from pokerroom.server.config.cluster import BusConfig
 from pokerroom.server.front import Front, LocalFront
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.store import Store
@@ -29,14 +36,20 @@ class ClusterNode:
         role: str = "both",
         cluster: str = "pokerroom",
         node_id: str | None = None,
+        bus: BusConfig | None = None,
     ) -> None:
+        """``bus``: the configuration's ``[cluster]`` section (none: an open bus, allowed on a loopback
+        address only); :class:`~.access.BusRefused` when this node must not start with it, ValueError
+        for a bad role, id or cluster name."""
         if role not in ROLES:
             raise ValueError(f"a node's role is one of {', '.join(ROLES)}")
         self.store = store
         self.role = role
-        self.id = node_id or f"{socket.gethostname()}-{secrets.token_hex(3)}"
-        self.bus = Bus(bus_url, f"pokerroom {role} {self.id}")
-        self.subjects = Subjects(cluster)
+        default = f"{re.sub(r'[^A-Za-z0-9_-]', '-', socket.gethostname())[:50]}-{secrets.token_hex(3)}"
+        self.id = check_node_id(node_id or default)
+        self.subjects = Subjects(check_cluster_name(cluster))
+        tls, self.warnings = bus_access(bus_url, bus or BusConfig(), self.id)
+        self.bus = Bus(bus_url, f"pokerroom {role} {self.id}", tls=tls, inbox=self.subjects.inbox(self.id))
         self.host = (
             Host(Room(store, settings), self.bus, self.subjects, self.id)
             if role in ("host", "both")

@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from pathlib import PurePath
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -23,6 +24,7 @@ from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game_satellite
 from pokerroom.rooms.tournament.rush import check_rush_config
+from pokerroom.server.config.cluster import CLUSTER_KEYS, BusConfig
 from pokerroom.server.config.locate import dotted, locate
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.variants import VARIANTS
@@ -41,7 +43,17 @@ Path = tuple[str | int, ...]
 T = TypeVar("T")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _DAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
-SECTIONS = ("room", "timing", "bots", "table", "pool", "tournament", "big_game", "promotions")
+SECTIONS = (
+    "room",
+    "timing",
+    "bots",
+    "table",
+    "pool",
+    "tournament",
+    "big_game",
+    "promotions",
+    "cluster",
+)
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,7 @@ class RoomConfig:
     play_money_on_register: bool
     bots: BotPlan
     source: str
+    cluster: BusConfig = field(default_factory=BusConfig)  # [cluster]: how a node reaches the bus
 
 
 class _Reader:
@@ -570,6 +583,7 @@ def parse_config(
     _unique(r, t_ids + big)
     _targets(r, t_ids, standard + rush)
     points = _points(r, data["promotions"], now) if "promotions" in data else None
+    cluster = _cluster(r, data.get("cluster", {}), source)
     if r.problems:
         raise ConfigInvalid(sorted(r.problems, key=lambda p: p.line))
     return RoomConfig(
@@ -582,7 +596,25 @@ def parse_config(
         play_money_on_register=play_money,
         bots=BotPlan(table_bots, pool_bots, t_bots, (float(think[0]), float(think[1])), tuple(chosen)),
         source=source,
+        cluster=cluster,
     )
+
+
+def _cluster(r: _Reader, data: Any, source: str) -> BusConfig:
+    """``[cluster]``: the bus's authority, this node's certificate and key (``{node}``: its id), or
+    ``insecure``; the three files go together."""
+    path: Path = ("cluster",)
+    section = r.table(data, path, CLUSTER_KEYS)
+    files = {k: r.string(section, k, path) or None for k in ("ca", "cert", "key")}
+    given = [k for k, v in files.items() if v is not None]
+    if given and len(given) < 3:
+        missing = next(k for k, v in files.items() if v is None)
+        r.problem((*path, given[0]), f"ca, cert and key go together ({missing} is missing)")
+    insecure = r.boolean(section, "insecure", path, False)
+    if insecure and given:
+        r.problem((*path, "insecure"), "an open bus has no ca, cert or key")
+    base = str(PurePath(source).parent)
+    return BusConfig(files["ca"], files["cert"], files["key"], insecure=insecure, base=base)
 
 
 def game_from_fields(kind: str, data: Any, *, timing: Timing | None = None) -> TableConfig | PoolConfig:
