@@ -25,6 +25,8 @@ from pokerroom.server.cluster.messages import (
     BadMessage,
     ClientAnswer,
     ClientRequest,
+    ConsoleAnswer,
+    ConsoleQuestion,
     DirectoryNews,
     FrameBatch,
     FrameItem,
@@ -40,6 +42,7 @@ from pokerroom.server.cluster.messages import (
     PresenceList,
     PresenceSync,
     PresenceUp,
+    Refresh,
     Refusal,
     TableQuestion,
     TournamentAction,
@@ -103,6 +106,9 @@ STRATEGIES: dict[type[Message], st.SearchStrategy[Any]] = {
     LastHandsAnswer: st.builds(LastHandsAnswer, ids, rows, st.none() | objects),
     NewTournament: st.builds(NewTournament, objects, st.booleans(), objects),
     PlayerFrame: st.builds(PlayerFrame, ids, ids),
+    ConsoleQuestion: st.builds(ConsoleQuestion, ids),
+    ConsoleAnswer: st.builds(ConsoleAnswer, ids, json_values),
+    Refresh: st.builds(Refresh, st.booleans()),
 }
 
 # a frame's text as the host makes it: JSON (whose escapes keep control characters out of it)

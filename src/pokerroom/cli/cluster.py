@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,9 +31,11 @@ async def serve_cluster(
     demo_account: Callable[[Any], Awaitable[None]],
     *,
     bus: Any = None,
+    reread: Callable[[], Any] | None = None,
 ) -> None:
     """Serve one node (``options``: the ServeOptions of ``pokerroom serve``, ``settings``: the room's,
-    ``bus``: the configuration's ``[cluster]`` section, a BusConfig)."""
+    ``bus``: the configuration's ``[cluster]`` section, a BusConfig; ``reread``: the room's settings
+    from the file read again, None when it has problems). SIGHUP reloads the cluster (docs/cluster.md)."""
     import uvicorn
 
     from pokerroom.server.app import create_app
@@ -56,6 +59,7 @@ async def serve_cluster(
             cluster=options.cluster_name,
             node_id=options.node_id,
             bus=bus,
+            reread=reread,
         )
     except (BusRefused, ValueError) as exc:
         listener.close()
@@ -98,6 +102,19 @@ async def serve_cluster(
         f"pokerroom {options.role} node {node.id} of cluster {options.cluster_name!r} is running on "
         f"http://{options.host}:{options.port}/ (bus {options.cluster})"
     )
+
+    def reload() -> None:
+        async def again() -> None:
+            try:
+                if await node.reload():
+                    typer.echo("  reloaded the configuration across the cluster")
+            except Exception as exc:  # (the bus or the store away: the room goes on as it was)
+                typer.echo(f"  the reload failed: {type(exc).__name__}: {exc}", err=True)
+
+        asyncio.get_running_loop().create_task(again())
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, reload)
     try:
         await task
     except BusUnavailable as exc:

@@ -174,7 +174,15 @@ async def _serve(options: ServeOptions) -> None:
     if options.cluster is not None:
         from pokerroom.cli.cluster import serve_cluster
 
-        await serve_cluster(options, room_settings(config), listener, _demo_account, bus=config.cluster)
+        def reread() -> Any:
+            try:
+                return room_settings(load_room(options))
+            except typer.Exit:
+                return None  # (its problems were printed: the cluster goes on as it was)
+
+        await serve_cluster(
+            options, room_settings(config), listener, _demo_account, bus=config.cluster, reread=reread
+        )
         return
     store = Store.open(options.database)
     options.apply(store)

@@ -19,9 +19,12 @@ from pokerroom.server.cluster.messages import (
     BadMessage,
     Check,
     Message,
+    _any,
     _bool,
+    _int,
     _object,
     _on,
+    _optional,
     _str,
 )
 from pokerroom.server.cluster.messages import decode as decode_message
@@ -32,6 +35,8 @@ __all__ = [
     "CancelTournament",
     "CloseGame",
     "Command",
+    "CommandDone",
+    "CommandFailed",
     "CommandRefused",
     "EditTournament",
     "HoldTable",
@@ -209,6 +214,44 @@ class SetPromotions(Command):
 
     KIND: ClassVar[str] = "set_promotions"
     fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
+
+
+@dataclass(frozen=True, slots=True)
+class CommandDone(Message):
+    """A command carried out on a cluster's host: its :class:`Outcome`, for the gateway that sent it (which
+    records it in the audit log, once)."""
+
+    KIND: ClassVar[str] = "command.done"
+    answer: dict[str, Any] = field(metadata=_on("answer", _object))
+    action: str | None = field(default=None, metadata=_on("action", _optional(_str)))
+    target: str = field(default="", metadata=_on("target", _str))
+    before: Any = field(default=None, metadata=_on("before", _any))
+    after: Any = field(default=None, metadata=_on("after", _any))
+
+    @classmethod
+    def of_outcome(cls, o: Outcome) -> CommandDone:
+        return cls(o.answer, o.action, o.target, o.before, o.after)
+
+    def outcome(self) -> Outcome:
+        return Outcome(self.answer, self.action, self.target, self.before, self.after)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandFailed(Message):
+    """A command a cluster's host refused (:class:`CommandRefused`), changing nothing."""
+
+    KIND: ClassVar[str] = "command.failed"
+    status: int = field(metadata=_on("status", _int))
+    code: str = field(metadata=_on("code", _str))
+    message: str = field(metadata=_on("message", _str))
+    details: dict[str, Any] = field(default_factory=dict, metadata=_on("details", _object))
+
+    @classmethod
+    def of_refusal(cls, exc: CommandRefused) -> CommandFailed:
+        return cls(exc.status, exc.code, exc.message, dict(exc.details))
+
+    def refused(self) -> CommandRefused:
+        return CommandRefused(self.status, self.code, self.message, **self.details)
 
 
 COMMANDS: dict[str, type[Command]] = {

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.view import table_view
+from pokerroom.server import console_views
 from pokerroom.server.commands import Command, Outcome
 from pokerroom.server.connection import Connection
 from pokerroom.server.errors import Refused
@@ -51,6 +52,12 @@ class Front(Protocol):
         ...
 
     async def send_balance(self, player: str, currency: str) -> None: ...
+
+    # what the console reads (server/console_views.py)
+    def now(self) -> datetime: ...
+    async def console_games(self) -> list[dict[str, Any]]: ...
+    async def console_live(self) -> dict[str, Any]: ...
+    async def promotions_view(self) -> dict[str, Any]: ...
 
     # the WebSocket
     def attach(self, conn: Connection, player: Player | None) -> None: ...
@@ -136,6 +143,19 @@ class LocalFront:
 
     async def send_balance(self, player: str, currency: str) -> None:
         await self.room.players.send_balance(player, currency)
+
+    def now(self) -> datetime:
+        return self.room.clock.now()
+
+    async def console_games(self) -> list[dict[str, Any]]:
+        return console_views.games(self.room)
+
+    async def console_live(self) -> dict[str, Any]:
+        return console_views.live(self.room)
+
+    async def promotions_view(self) -> dict[str, Any]:
+        r = self.room
+        return console_views.promotions_view(r.settings.points, r.console.promotions is not None, self.now())
 
     def attach(self, conn: Connection, player: Player | None) -> None:
         self.room.attach(conn, player)

@@ -148,11 +148,13 @@ async def _open(r: Room, cmd: OpenGame) -> Outcome:
         raise CommandRefused(422, "bad_config", "; ".join(problems), problems=problems) from None
     gid = cfg.table_id if isinstance(cfg, TableConfig) else cfg.pool_id
     try:
-        await r.open_game(cfg)
+        actor = await r.open_game(cfg)
     except ValueError as exc:
         raise CommandRefused(409, "game_exists", str(exc), table=gid) from None
     await r.store.games.save(gid, cmd.kind, cmd.fields, "open")
-    return Outcome(game_row(r, gid, cmd.kind), f"{cmd.kind}.open", gid, None, cmd.fields)
+    # (on a cluster's host it is only in the settings yet: the host that takes its lease opens it)
+    row = game_row(r, gid, cmd.kind) if actor else {"id": gid, "kind": cmd.kind, "state": "opening"}
+    return Outcome(row, f"{cmd.kind}.open", gid, None, cmd.fields)
 
 
 async def _hold(r: Room, gid: str, held: bool) -> Outcome:
@@ -196,8 +198,8 @@ async def _close(r: Room, cmd: CloseGame) -> Outcome:
     gid = cmd.ident
     kind = _kind(r, gid)
     before = game_state(r, gid)
+    await _keep(r, gid, kind, "closed")  # (first: on a cluster, no host may take a closed table's lease)
     await r.close_game(gid)
-    await _keep(r, gid, kind, "closed")
     answer = {"id": gid, "kind": kind, "state": game_state(r, gid)}
     return Outcome(answer, f"{kind}.close", gid, {"state": before}, {"state": "closed"})
 

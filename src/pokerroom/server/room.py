@@ -74,6 +74,8 @@ class Room:
     ) -> None:
         self.store = store
         self.settings = settings
+        self.file_settings = settings  # the configuration file's, under what the console changed
+        self.hosted = False  # a cluster's host: actors open only with their lease (start_hosted)
         self.clock: Clock = clock or SystemClock()
         self.rng: RandomSource = rng or secrets.SystemRandom()
         self.players = Players(store.ledger)
@@ -134,8 +136,26 @@ class Room:
     async def start_hosted(self) -> None:
         """A cluster's host (server/cluster/host.py): nothing opens here and nothing is recovered here;
         the host takes its tables, pools and tournaments over one by one, each with its lease."""
+        self.hosted = True
+        await self.refresh_console()
         settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
         self.archive = await load_archive(self.store, settings)
+
+    async def refresh_console(self, file_settings: RoomSettings | None = None) -> None:
+        """A cluster's host reads again what the console changed (another host carried out a command, or
+        a node was reloaded: ``file_settings``, the configuration file read again), laid over the file's
+        settings. Its tables follow the console's pauses; its placement opens what was added and closes
+        what was removed (server/cluster/placement.py)."""
+        if file_settings is not None:
+            self.file_settings = file_settings
+        console = ConsoleState()
+        await console.load(self.store)
+        self.console = console
+        self.settings = console.apply(self.file_settings)
+        self._apply_points(self.settings.points)
+        for tid, actor in list(self.tables.items()):
+            if actor.held != (tid in console.held) and not actor.closing:
+                await self.hold_table(tid, tid in console.held, quiet=True)
 
     def add_table(self, cfg: TableConfig, *, hands_before: int = 0) -> CashActor:
         """Open a table; its hand ids go on after the ``hands_before`` it already has in the journal."""
@@ -166,6 +186,7 @@ class Room:
         ones; tournaments it adds open (one it removes is left to finish, or to a restart's recovery:
         docs/configuration.md); the points policy is replaced. Returns what was opened and closed."""
         report: dict[str, list[str]] = {"opened": [], "closing": [], "tournaments": []}
+        self.file_settings = settings
         settings = self.console.apply(settings)
         new_tables = {c.table_id: c for c in settings.tables}
         new_pools = {c.pool_id: c for c in settings.pools}
@@ -276,14 +297,17 @@ class Room:
         self.settings = self.console.apply(self.settings)
         return kept
 
-    async def open_game(self, cfg: TableConfig | PoolConfig) -> CashActor | PoolActor:
-        """Open a table or pool from the console (the caller stores it)."""
+    async def open_game(self, cfg: TableConfig | PoolConfig) -> CashActor | PoolActor | None:
+        """Open a table or pool from the console (the caller stores it). On a cluster's host it becomes
+        part of the settings only (None): a host takes its lease and opens it (cluster/placement.py)."""
         gid = cfg.table_id if isinstance(cfg, TableConfig) else cfg.pool_id
         if gid in self.tables or gid in self.pools or gid in self.tournaments:
             raise ValueError(f"a table, pool or tournament has the id {gid!r}")
         self.console.overrides[gid] = cfg
         self.console.held.discard(gid)
         self.settings = self.console.apply(self.settings)
+        if self.hosted:
+            return None
         if isinstance(cfg, TableConfig):
             return self.add_table(cfg, hands_before=await self.store.journal.hand_count(gid))
         return self.add_pool(cfg)

@@ -7,6 +7,11 @@ the store's, as in one process.
 When a table's host goes silent, its watchers are told the table is paused ("moving"); when another host
 names the table in its directory (a higher fence), the gateway subscribes the watchers again on their
 behalf, and each gets the new host's snapshot: the client never reloads.
+
+The console works through any gateway: an operator's command goes where its address says (the host that
+holds the table, pool or tournament; one host for the room's own), the gateway records the outcome in the
+audit log once (server/console/access.py) and has every host read what changed; what the console reads of
+the games comes from every host's answer (server/console_views.py).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import orjson
 from pydantic import BaseModel
 
 from pokerroom.rooms.tournament import TournamentConfig
+from pokerroom.server import console_views
 from pokerroom.server import protocol as p
 from pokerroom.server.address import address_of
 from pokerroom.server.cluster.bus import Bus, BusUnavailable, Msg
@@ -30,6 +36,8 @@ from pokerroom.server.cluster.messages import (
     BadMessage,
     ClientAnswer,
     ClientRequest,
+    ConsoleAnswer,
+    ConsoleQuestion,
     DirectoryNews,
     FrameBatch,
     GatewayBeat,
@@ -44,14 +52,16 @@ from pokerroom.server.cluster.messages import (
     PresenceList,
     PresenceSync,
     PresenceUp,
+    Refresh,
     TableQuestion,
     TournamentAction,
     TournamentQuestion,
     receive,
 )
 from pokerroom.server.cluster.subjects import ANY, Subjects
-from pokerroom.server.commands import Command, CommandRefused, Outcome
+from pokerroom.server.commands import Command, CommandDone, CommandFailed, CommandRefused, Outcome
 from pokerroom.server.connection import Connection
+from pokerroom.server.console_state import ConsoleState
 from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.ids import player_key
 from pokerroom.server.last_hand import merged_list_frame, unknown_hand
@@ -247,22 +257,10 @@ class Gateway:
 
     def _resource(self, msg: BaseModel) -> str:
         """The resource (and so the host) that the message's address names (server/address.py)."""
-        d = self.directory
         address = address_of(msg)
-        ident = address.ident
-        if address.kind == "table":
-            found, code, what = d.resource_of_table(ident), "unknown_table", {"table": ident}
-        elif address.kind == "pool":
-            found, code, what = d.pools.get(ident), "unknown_pool", {"pool": ident}
-        elif address.kind == "tournament":
-            found, code, what = d.tournaments.get(ident), "unknown_tournament", {}
-        else:  # (the room's own messages are answered by the gateway before it looks for a host)
+        if address.kind == "room":  # (the room's own messages are answered before a host is looked for)
             raise Refused("unknown_request", "unknown request")
-        if found is None:
-            if ident in self.known:
-                raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds", **what)
-            raise Refused(code, f"no such {code.removeprefix('unknown_')}", **what)
-        return found
+        return self._holder(address.kind, address.ident)
 
     async def handle(self, conn: Connection, msg: BaseModel) -> None:
         ref: str | None = getattr(msg, "ref", None)
@@ -381,9 +379,90 @@ class Gateway:
         return await self._ask_resource(self.directory.tournaments.get(tid), question, missing)  # type: ignore[no-any-return]
 
     async def command(self, cmd: Command) -> Outcome:
-        """The operator's commands are not routed through a gateway yet (issue 37 builds it on their
-        addresses): the console's table, tournament and promotion actions answer 501 here."""
-        raise CommandRefused(501, "not_here", "this process runs no tables (a cluster gateway)")
+        """An operator's command, carried out by the host its address names (one host, for the room's
+        own); then every host reads what it changed."""
+        address = cmd.address
+        if address.kind == "room":
+            subject = self.subjects.admin(self.id)  # (one host of the queue group)
+        else:
+            try:
+                subject = self.subjects.request(self.id, self._holder(address.kind, address.ident))
+            except Refused as exc:
+                status = 503 if exc.code == "room_unavailable" else 404
+                raise CommandRefused(status, exc.code, exc.message, **exc.details) from None
+        try:
+            raw = await self.bus.request(subject, cmd.encode())
+            result = receive(raw, CommandDone, CommandFailed, where=subject)
+        except BusUnavailable:
+            result = None
+        if result is None:
+            raise CommandRefused(503, "room_unavailable", "no table host answers; try again shortly")
+        if isinstance(result, CommandFailed):
+            raise result.refused()
+        assert isinstance(result, CommandDone)
+        with contextlib.suppress(BusUnavailable):
+            await self.bus.publish(self.subjects.refresh(self.id), Refresh().encode())
+        return result.outcome()
+
+    def _holder(self, kind: str, ident: str) -> str:
+        """The resource (and so the host) of a table, pool or tournament: a ``Refused`` when nobody holds
+        it (``room_unavailable`` while it moves)."""
+        d = self.directory
+        if kind == "table":
+            found, code, what = d.resource_of_table(ident), "unknown_table", {"table": ident}
+        elif kind == "pool":
+            found, code, what = d.pools.get(ident), "unknown_pool", {"pool": ident}
+        else:
+            found, code, what = d.tournaments.get(ident), "unknown_tournament", {"tournament": ident}
+        if found is None:
+            if ident in self.known:
+                raise Refused("room_unavailable", f"{MOVING}; try again in a few seconds", **what)
+            raise Refused(code, f"no such {code.removeprefix('unknown_')}", **what)
+        return found
+
+    async def reload(self, settings: RoomSettings) -> None:
+        """This node read the configuration file again (SIGHUP): every host reads its own again too."""
+        self.settings = settings
+        with contextlib.suppress(BusUnavailable):
+            await self.bus.publish(self.subjects.refresh(self.id), Refresh(reload=True).encode())
+
+    # ------------------------------------------------------------------------------ the console
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def _ask_hosts(self, what: str) -> list[ConsoleAnswer]:
+        subject = self.subjects.console(self.id)
+        try:
+            question = ConsoleQuestion(what).encode()
+            raw = await self.bus.gather(subject, question, expect=len(self.directory.alive()))
+        except BusUnavailable:
+            raise CommandRefused(503, "room_unavailable", "the bus is down; try again shortly") from None
+        return [a for a in (receive(data, ConsoleAnswer, where=subject) for data in raw) if a is not None]
+
+    async def console_games(self) -> list[dict[str, Any]]:
+        """Every host's rows, each game once: from the host whose lease the directory names."""
+        rows: dict[str, dict[str, Any]] = {}
+        for answer in await self._ask_hosts("games"):
+            for row in answer.value or ():
+                resource = f"{row['kind']}:{row['id']}"
+                owner = self.directory.owners.get(resource)
+                if owner is None or owner.host == answer.host or row["id"] not in rows:
+                    rows[row["id"]] = row
+        return sorted(rows.values(), key=lambda r: (r["kind"] != "table", r["id"]))
+
+    async def console_live(self) -> dict[str, Any]:
+        answers = [a.value for a in await self._ask_hosts("live") if a.value]
+        figures = console_views.merge_live(answers)
+        # (every host knows every gateway's connections: the players online are counted once)
+        figures["players_online"] = max((a["players_online"] for a in answers), default=0)
+        return figures
+
+    async def promotions_view(self) -> dict[str, Any]:
+        console = ConsoleState()
+        await console.load(self.store)
+        policy = console.apply(self.settings).points
+        return console_views.promotions_view(policy, console.promotions is not None, self.now())
 
     async def schedule(self, cfg: TournamentConfig, rush: bool, spec: dict[str, Any]) -> dict[str, Any]:
         config = {k: v for k, v in spec.items() if k != "rush"}

@@ -11,6 +11,11 @@ through the bus.
   window, a tournament player's seat) and where to send a player's frames.
 - Every second it publishes its directory: what it holds (with the fences), the table ids of each, and its
   lobby rows.
+- The console's commands (server/commands.py) come addressed: one for a table, pool or tournament on that
+  resource's request subject, to the host that holds it; one for the room (open a table, schedule a
+  tournament, promotions) to one host. The host carries it out as one process does
+  (``operator.execute``) and answers its outcome; the gateway then has every host read what the console
+  changed (a ``Refresh``), so that their placements agree on what the room runs.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -27,7 +32,7 @@ from typing import Any
 import orjson
 
 from pokerroom.engine import EngineError
-from pokerroom.server import last_hand
+from pokerroom.server import console_views, last_hand
 from pokerroom.server import protocol as p
 from pokerroom.server.cluster.bus import Bus, Msg
 from pokerroom.server.cluster.messages import (
@@ -36,6 +41,8 @@ from pokerroom.server.cluster.messages import (
     Answer,
     ClientAnswer,
     ClientRequest,
+    ConsoleAnswer,
+    ConsoleQuestion,
     DirectoryNews,
     GatewayBeat,
     LastHandsAnswer,
@@ -47,6 +54,7 @@ from pokerroom.server.cluster.messages import (
     PresenceList,
     PresenceSync,
     PresenceUp,
+    Refresh,
     Refusal,
     TableQuestion,
     TournamentAction,
@@ -56,10 +64,12 @@ from pokerroom.server.cluster.messages import (
 from pokerroom.server.cluster.placement import RENEW, SCAN, TTL, Held, Placement
 from pokerroom.server.cluster.remote import Outbox, RemoteConnection
 from pokerroom.server.cluster.subjects import ANY, Subjects
+from pokerroom.server.commands import COMMANDS, Command, CommandDone, CommandFailed, CommandRefused
 from pokerroom.server.errors import Refused, error_details
 from pokerroom.server.front import LocalFront
 from pokerroom.server.ids import PlayerKey
-from pokerroom.server.room import Room
+from pokerroom.server.operator import execute
+from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.routes import handle
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.server.tournament import TournamentActor
@@ -98,8 +108,19 @@ class _Present:
 
 
 class Host:
-    def __init__(self, room: Room, bus: Bus, subjects: Subjects, host_id: str) -> None:
+    def __init__(
+        self,
+        room: Room,
+        bus: Bus,
+        subjects: Subjects,
+        host_id: str,
+        *,
+        reread: Callable[[], RoomSettings | None] | None = None,
+    ) -> None:
+        """``reread``: the configuration file read again (None: it has problems, keep the old one), for a
+        reload of any node (docs/cluster.md, "The console and reloads")."""
         self.room = room
+        self.reread = reread
         self.bus = bus
         self.subjects = subjects
         self.id = host_id
@@ -130,6 +151,9 @@ class Host:
         await self.bus.subscribe(s.directory, self._directory)
         await self.bus.subscribe(s.ask(ANY), self._ask)
         await self.bus.subscribe(s.admin(ANY), self._admin, queue="hosts")
+        await self.bus.subscribe(s.console(ANY), self._console)
+        await self.bus.subscribe(s.refresh(ANY), self._refresh)
+        await self.bus.subscribe(s.host_refresh, self._refresh)
         self.bus.on_reconnect = self._resync
         await self._resync()
         for loop in (self._placing, self._renewing, self._publishing, self._expiring):
@@ -166,7 +190,7 @@ class Host:
             except Exception as exc:
                 log.warning("placement: %s: %s", type(exc).__name__, exc)
             self.changed.set()
-            await asyncio.sleep(SCAN)
+            await self.placement.pause(SCAN)
 
     async def _renewing(self) -> None:
         while True:
@@ -267,16 +291,18 @@ class Host:
         handler = partial(self._request, resource)
         held.subscription = await self.bus.subscribe(self.subjects.request(ANY, resource), handler)
         actor = held.actor
-        if actor is not None and resource.startswith("table:"):
+        if actor is not None and resource.startswith(("table:", "pool:")):
             before = actor.on_closed
 
-            def closed(a: Any) -> None:
+            def closed(a: Any) -> None:  # (closed by the console or a reload, or handed over)
                 if before is not None:
                     before(a)
                 to = held.extra.get("handing")
                 asyncio.get_running_loop().create_task(self.placement.release(resource, hand_to=to))
 
             actor.on_closed = closed
+        if actor is not None and resource.startswith("table:") and actor.tid in self.room.console.held:
+            await self.room.hold_table(actor.tid, True, quiet=True)  # (the console paused it)
         self.changed.set()
 
     async def _dropped(self, resource: str, held: Held) -> None:
@@ -314,11 +340,13 @@ class Host:
         await self.room.detach(conn)
 
     async def _request(self, resource: str, msg: Msg) -> None:
-        request = receive(msg.data, *RESOURCE_REQUESTS, where=resource)
+        request = receive(msg.data, *RESOURCE_REQUESTS, *COMMANDS.values(), where=resource)
         if request is None:
             return
-        answer: ClientAnswer | Answer
-        if isinstance(request, ClientRequest):
+        answer: ClientAnswer | Answer | CommandDone | CommandFailed
+        if isinstance(request, Command):
+            answer = await self._command(request)
+        elif isinstance(request, ClientRequest):
             if self.subjects.forged(msg.subject, request.gateway):  # (only that gateway speaks for it)
                 return
             conn = self._remote(request.gateway, request.conn, request.player, request.name)
@@ -397,10 +425,62 @@ class Host:
         if msg.reply:
             await self.bus.publish(msg.reply, answer.encode())
 
+    async def _command(self, cmd: Command) -> CommandDone | CommandFailed:
+        """An operator's command, carried out here as one process does; the gateway records it."""
+        try:
+            return CommandDone.of_outcome(await execute(self.room, cmd))
+        except CommandRefused as exc:
+            return CommandFailed.of_refusal(exc)
+
+    async def _console(self, msg: Msg) -> None:
+        """What the console reads of the games this host runs (server/console_views.py)."""
+        question = receive(msg.data, ConsoleQuestion, where=self.subjects.console(ANY))
+        if question is None or not msg.reply:
+            return
+        if question.what == "games":
+            value: Any = console_views.games(self.room)
+        elif question.what == "live":
+            value = console_views.live(self.room)
+        else:
+            value = None
+        await self.bus.publish(msg.reply, ConsoleAnswer(self.id, value).encode())
+
+    async def _refresh(self, msg: Msg) -> None:
+        """Another node carried out a console command, or was reloaded: read what changed."""
+        news = receive(msg.data, Refresh, where=msg.subject)
+        if news is None:
+            return
+        await self.refresh(reload=news.reload)
+
+    async def refresh(self, *, reload: bool = False, fresh: RoomSettings | None = None) -> None:
+        """Read the console's changes again (and, for a reload, the configuration file, or ``fresh``: as
+        read already); the placement then opens what was added and closes what was removed, after its
+        hand."""
+        if fresh is None and reload and self.reread is not None:
+            fresh = self.reread()
+        try:
+            await self.room.refresh_console(fresh)
+        except Exception as exc:  # (the store away: the placement's next look reads it again)
+            log.warning("could not read the console's changes: %s: %s", type(exc).__name__, exc)
+            return
+        self.placement.look_soon()
+
+    async def reload(self, fresh: RoomSettings) -> None:
+        """This node was reloaded (SIGHUP; ``fresh``: its file read again): every other host reads its
+        own file again too."""
+        await self.refresh(fresh=fresh)
+        await self.bus.publish(self.subjects.host_refresh, Refresh(reload=True).encode())
+
     async def _admin(self, msg: Msg) -> None:
-        command = receive(msg.data, NewTournament, where=self.subjects.admin(ANY))
+        command = receive(msg.data, NewTournament, *COMMANDS.values(), where=self.subjects.admin(ANY))
         if command is None:
             return
+        if isinstance(command, Command):
+            result = await self._command(command)
+            if msg.reply:
+                await self.bus.publish(msg.reply, result.encode())
+            return
+        assert isinstance(command, NewTournament)
         try:
             cfg = tournament_from_dict(dict(command.config))
             actor = self.room.add_tournament(cfg, rush=command.rush, spec=dict(command.spec))

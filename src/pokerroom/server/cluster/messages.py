@@ -29,6 +29,8 @@ __all__ = [
     "BadMessage",
     "ClientAnswer",
     "ClientRequest",
+    "ConsoleAnswer",
+    "ConsoleQuestion",
     "DirectoryNews",
     "FrameBatch",
     "FrameItem",
@@ -44,6 +46,7 @@ __all__ = [
     "PresenceList",
     "PresenceSync",
     "PresenceUp",
+    "Refresh",
     "Refusal",
     "TableQuestion",
     "TournamentAction",
@@ -457,6 +460,35 @@ class LastHandsAnswer(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class ConsoleQuestion(Message):
+    """``<c>.gw.<g>.console``: what the console reads of the games every host runs (``what``: "games",
+    their rows; "live", the dashboard's figures: server/console_views.py). Answered
+    :class:`ConsoleAnswer` by every host."""
+
+    KIND: ClassVar[str] = "ask.console"
+    what: str = field(metadata=_on("what", _str))
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleAnswer(Message):
+    """One host's answer to a :class:`ConsoleQuestion`: for what it holds."""
+
+    KIND: ClassVar[str] = "console"
+    host: str = field(metadata=_on("h", _str))
+    value: Any = field(default=None, metadata=_on("v", _any))
+
+
+@dataclass(frozen=True, slots=True)
+class Refresh(Message):
+    """``<c>.gw.<g>.refresh`` or ``<c>.host.all.refresh``: what the console changed is in the store (every
+    host reads it again, server/room.py ``refresh_console``); ``reload``: a node read the configuration
+    file again, so every host reads its own again too."""
+
+    KIND: ClassVar[str] = "refresh"
+    reload: bool = field(default=False, metadata=_on("reload", _bool))
+
+
+@dataclass(frozen=True, slots=True)
 class NewTournament(Message):
     """``<c>.hosts.admin``: an administrator's new tournament (its configuration as the schedule's file
     gives one, ``spec`` as sent), opened by one host. Answered :class:`Answer` (its summary)."""
@@ -570,5 +602,8 @@ KINDS: dict[str, type[Message]] = {
         LastHandsAnswer,
         NewTournament,
         PlayerFrame,
+        ConsoleQuestion,
+        ConsoleAnswer,
+        Refresh,
     )
 }  # every kind of message by its name on the wire (besides :class:`FrameBatch`, which has its own format)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 import socket
+from collections.abc import Callable
 
 from pokerroom.server.cluster.access import bus_access
 from pokerroom.server.cluster.bus import Bus
@@ -37,10 +38,12 @@ class ClusterNode:
         cluster: str = "pokerroom",
         node_id: str | None = None,
         bus: BusConfig | None = None,
+        reread: Callable[[], RoomSettings | None] | None = None,
     ) -> None:
         """``bus``: the configuration's ``[cluster]`` section (none: an open bus, allowed on a loopback
         address only); :class:`~.access.BusRefused` when this node must not start with it, ValueError
-        for a bad role, id or cluster name."""
+        for a bad role, id or cluster name. ``reread``: the configuration file read again (None when it
+        has problems), for a reload (:meth:`reload`)."""
         if role not in ROLES:
             raise ValueError(f"a node's role is one of {', '.join(ROLES)}")
         self.store = store
@@ -50,8 +53,9 @@ class ClusterNode:
         self.subjects = Subjects(check_cluster_name(cluster))
         tls, self.warnings = bus_access(bus_url, bus or BusConfig(), self.id)
         self.bus = Bus(bus_url, f"pokerroom {role} {self.id}", tls=tls, inbox=self.subjects.inbox(self.id))
+        self.reread = reread
         self.host = (
-            Host(Room(store, settings), self.bus, self.subjects, self.id)
+            Host(Room(store, settings), self.bus, self.subjects, self.id, reread=reread)
             if role in ("host", "both")
             else None
         )
@@ -75,6 +79,21 @@ class ClusterNode:
             await self.host.start()
         if self.gateway is not None:
             await self.gateway.start()
+
+    async def reload(self) -> bool:
+        """SIGHUP (or ``pokerroom reload``): this node reads its configuration file again, and every host
+        of the cluster does the same: added tables open on some host, removed ones close after their
+        hand (docs/cluster.md). False when the file has problems (the room goes on as it was)."""
+        fresh = self.reread() if self.reread is not None else None
+        if fresh is None:
+            return False
+        if self.gateway is not None:
+            self.gateway.settings = fresh
+        if self.host is not None:
+            await self.host.reload(fresh)
+        elif self.gateway is not None:
+            await self.gateway.reload(fresh)
+        return True
 
     async def stop(self) -> None:
         if self.gateway is not None:

@@ -7,6 +7,12 @@ Every ``RENEW`` seconds it renews its leases, as long as it has had the bus with
 cut off from the bus stops renewing, so that a host that can still reach the players takes its tables
 over. A lease found lost (another host took it: this one was frozen, or cut off) is dropped at once, its
 actor stopped with nothing written; the new holder recovered the table from the store.
+
+The work is the room's settings: the configuration file's, under what the console changed (read again
+from the store at every look at the store's tournaments, and at once when a node says so: a console
+command or a reload). A table or pool this host holds that the settings no longer have, or have with other
+settings, closes after its hand (its players cashed out) and its lease is let go; a closed one is never
+taken again, and a changed one is taken again with its new settings.
 """
 
 from __future__ import annotations
@@ -66,10 +72,22 @@ class Placement:
         self._live_series: set[str] = set()
         self._live_read = 0.0
         self._busy: set[str] = set()
+        self._look = asyncio.Event()  # (set: look for work now, not at the next second)
 
     # ------------------------------------------------------------------------------- the work
 
+    def look_soon(self) -> None:
+        self._look.set()
+
+    async def pause(self, seconds: float) -> None:
+        """Wait until the next look: ``seconds``, or less when :meth:`look_soon` is called."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._look.wait(), seconds)
+        self._look.clear()
+
     async def wanted(self) -> list[str]:
+        if time.monotonic() - self._live_read > STORE_SCAN:
+            await self.room.refresh_console()  # (what another node's console command changed)
         s = self.room.settings
         out = [f"table:{c.table_id}" for c in s.tables] + [f"pool:{c.pool_id}" for c in s.pools]
         if time.monotonic() - self._live_read > STORE_SCAN:
@@ -118,12 +136,29 @@ class Placement:
                 continue
             finally:
                 self._busy.discard(resource)
-            if actor is None and resource.startswith("tournament:"):  # settled (the restart rule) or over
+            if actor is None and not resource.startswith("series:"):  # settled, over, or closed meanwhile
                 await self.room.store.leases.release(fence)
                 continue
             await self.hold(resource, fence, actor)
             mine += 1
         await self._let_go_of_ended(wanted_set)
+        await self._close_unwanted()
+
+    async def _close_unwanted(self) -> None:
+        """Close after their hand the tables and pools the settings no longer have, or have with other
+        settings (their lease is let go when they have closed: the host's ``on_closed``)."""
+        s = self.room.settings
+        configs: dict[str, Any] = {f"table:{c.table_id}": c for c in s.tables}
+        configs |= {f"pool:{c.pool_id}": c for c in s.pools}
+        for resource, held in list(self.held.items()):
+            actor = held.actor
+            if actor is None or not resource.startswith(("table:", "pool:")) or actor.closing:
+                continue
+            config = actor.table.config if resource.startswith("table:") else actor.pool.config
+            if configs.get(resource) != config:
+                log.warning("closing %s after its hand: the room's settings %s", resource,
+                            "changed it" if resource in configs else "no longer have it")  # fmt: skip
+                await actor.call(actor.close)
 
     async def _let_go_of_ended(self, wanted: set[str]) -> None:
         """Release the leases of this host's tournaments that are over."""
@@ -136,6 +171,8 @@ class Placement:
 
     async def _adopt(self, resource: str, fence: Fence) -> Any:
         kind, _, ident = resource.partition(":")
+        if kind in ("table", "pool") and await self._closed_by_console(ident):
+            return None
         s = self.room.settings
         if kind == "table":
             return await adopt_table(self.room, next(c for c in s.tables if c.table_id == ident), fence)
@@ -167,6 +204,14 @@ class Placement:
             self.room.add_tournament(cfg, rush=rush)  # the copy leases itself (Host.opened)
             return None
         raise ValueError(f"unknown resource {resource!r}")
+
+    async def _closed_by_console(self, gid: str) -> bool:
+        """Did the console close ``gid`` since this host last read its changes? (Then it reads them.)"""
+        game = await self.room.store.games.get(gid)
+        if game is None or game.state != "closed":
+            return False
+        await self.room.refresh_console()
+        return True
 
     async def hold(self, resource: str, fence: Fence, actor: Any) -> None:
         held = Held(fence, actor)

@@ -18,12 +18,15 @@ every node.
 - ``<c>.gw.<gateway>.admin`` (gateway -> one host, a queue group): an administrator's new tournament.
 - ``<c>.gw.<gateway>.player`` (gateway -> gateways): a frame for every connection of one player (a
   balance after an HTTP top-up).
+- ``<c>.gw.<gateway>.console`` (gateway -> every host): what the console reads of the hosts' games.
+- ``<c>.gw.<gateway>.refresh`` (gateway -> hosts): the console changed something, or a reload: read it.
 - ``<c>.host.to.<gateway>`` (host -> that gateway only): frames for that gateway's connections, batched
   per loop tick, each already projected for its viewer (hole cards: only that gateway may read it).
 - ``<c>.host.all.sync`` (host -> gateways): "send me your whole list" (a host that starts or
   reconnects).
 - ``<c>.host.all.dir`` (host -> gateways, hosts): what the host runs (resources, fences, table ids) and
   its lobby rows, every second and on change.
+- ``<c>.host.all.refresh`` (host -> hosts): a host was reloaded: the others read the file too.
 - ``<c>.inbox.<node>.>``: the answers to a node's requests (its NATS inbox prefix: no other node may
   read them).
 
@@ -73,6 +76,7 @@ class Subjects:
         self.host_news = f"{cluster}.host.all"
         self.directory = f"{self.host_news}.dir"
         self.presence_sync = f"{self.host_news}.sync"
+        self.host_refresh = f"{self.host_news}.refresh"  # a host was reloaded: the others read theirs too
 
     # ------------------------------------------------------------- what a gateway publishes
 
@@ -99,6 +103,14 @@ class Subjects:
 
     def player(self, gateway: str) -> str:
         return f"{self.said_by(gateway)}.player"
+
+    def console(self, gateway: str) -> str:
+        """What the console reads of every host's games (request, answered by every host)."""
+        return f"{self.said_by(gateway)}.console"
+
+    def refresh(self, gateway: str) -> str:
+        """The console changed something, or the gateway was reloaded: every host reads it again."""
+        return f"{self.said_by(gateway)}.refresh"
 
     # ---------------------------------------------------------------- what a host publishes
 

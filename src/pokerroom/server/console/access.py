@@ -13,10 +13,9 @@ from fastapi import Depends, HTTPException, Request
 from pokerroom.server.commands import Command, CommandRefused
 from pokerroom.server.front import Front
 from pokerroom.server.http import current_player
-from pokerroom.server.room import Room
 from pokerroom.store import AuditEntry, Player, Store
 
-__all__ = ["Admin", "Staff", "audited", "fail", "front", "room", "store"]
+__all__ = ["Admin", "Staff", "audited", "fail", "front", "store"]
 
 
 def _forbidden(what: str) -> HTTPException:
@@ -46,17 +45,6 @@ def front(request: Request) -> Front:
 
 def store(request: Request) -> Store:
     return front(request).store
-
-
-def room(request: Request) -> Room:
-    """The one-process room (its tables, pools and tournaments in this process). A cluster's gateway has
-    none: the table and tournament actions of the console answer ``501 not_here`` there."""
-    r = getattr(front(request), "room", None)
-    if not isinstance(r, Room):
-        raise HTTPException(
-            501, detail={"code": "not_here", "message": "this process runs no tables (a cluster gateway)"}
-        )
-    return r
 
 
 def fail(status: int, code: str, message: str, **details: Any) -> HTTPException:

@@ -9,10 +9,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from pokerroom.server.console.access import Staff, room
+from pokerroom.server.console.access import Staff, front
+from pokerroom.server.console_views import table_rows
 from pokerroom.server.operations import ready_report
-from pokerroom.server.operator import game_state as _state
-from pokerroom.server.room import Room
 
 __all__ = ["router", "week_start"]
 
@@ -28,22 +27,11 @@ def week_start(now: datetime) -> datetime:
     return day_start(now) - timedelta(days=now.weekday())
 
 
-def _tables(r: Room) -> list[dict[str, Any]]:
-    counts: dict[tuple[str, str, str], int] = {}
-    for tid, actor in r.tables.items():
-        key = ("cash", actor.table.config.variant, _state(r, tid))
-        counts[key] = counts.get(key, 0) + 1
-    for pid, pool in r.pools.items():
-        key = ("rush", pool.pool.config.variant, _state(r, pid))
-        counts[key] = counts.get(key, 0) + 1
-    return [{"kind": k, "game": g, "state": s, "count": n} for (k, g, s), n in sorted(counts.items())]
-
-
 @router.get("")
 async def dashboard(me: Staff, request: Request) -> dict[str, Any]:
-    r = room(request)
-    now = r.clock.now()
-    reports = r.store.reports
+    f = front(request)
+    now = f.now()
+    reports = f.store.reports
     today, week = day_start(now), week_start(now)
 
     def rake_by_currency(rows: list[Any]) -> dict[str, int]:
@@ -54,18 +42,13 @@ async def dashboard(me: Staff, request: Request) -> dict[str, Any]:
 
     week_rows = await reports.rake(week)
     points = await reports.points(today)
-    statuses = [t.director.status for t in r.tournaments.values()]
+    figures = await f.console_live()
+    statuses = figures["tournaments"]
     return {
         "at": now.isoformat(),
-        "players_online": r.players.count(),
-        "seated": {
-            "cash": sum(len(t.table.seats) for t in r.tables.values()),
-            "rush": sum(len(p.pool.entries) for p in r.pools.values()),
-            "tournament": sum(
-                len(t.director.remaining) for t in r.tournaments.values() if t.director.status == "running"
-            ),
-        },
-        "tables": _tables(r),
+        "players_online": figures["players_online"],
+        "seated": figures["seated"],
+        "tables": table_rows(figures["tables"]),
         "hands_last_hour": await reports.hands_since(now - timedelta(hours=1)),
         "rake": {
             "today": rake_by_currency([x for x in week_rows if x.day >= today.date().isoformat()]),

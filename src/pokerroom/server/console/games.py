@@ -10,11 +10,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from pokerroom.rooms.view import table_view
 from pokerroom.server.commands import CloseGame, HoldTable, MessageTable, OpenGame, ResumeActor
-from pokerroom.server.console.access import Admin, Staff, command, fail, room
-from pokerroom.server.operator import game_row
-from pokerroom.server.room import Room
+from pokerroom.server.console.access import Admin, Staff, command, fail, front
+from pokerroom.server.errors import Refused
 
 __all__ = ["router"]
 
@@ -32,23 +30,21 @@ class MessageIn(BaseModel):
     text: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-def _kind(r: Room, gid: str) -> str:
-    if gid in r.tables:
-        return "table"
-    if gid in r.pools:
-        return "pool"
-    raise fail(404, "unknown_table", "no such table or pool", table=gid)
+async def _row(request: Request, gid: str) -> dict[str, Any]:
+    """The table's or pool's row (its kind, state, reason and summary), wherever it runs."""
+    row = next((g for g in await front(request).console_games() if g["id"] == gid), None)
+    if row is None:
+        raise fail(404, "unknown_table", "no such table or pool", table=gid)
+    return row
 
 
 @router.get("")
 async def games(me: Staff, request: Request) -> dict[str, Any]:
     """Every cash table and Rush pool with its state (playing, paused, suspended with its ``reason``,
     closing, store_paused) and what the console changed."""
-    r = room(request)
-    stored = {g.id: {"state": g.state, "opened_here": bool(g.spec)} for g in await r.store.games.all()}
-    rows = [game_row(r, t, "table") for t in sorted(r.tables)] + [
-        game_row(r, p, "pool") for p in sorted(r.pools)
-    ]
+    f = front(request)
+    stored = {g.id: {"state": g.state, "opened_here": bool(g.spec)} for g in await f.store.games.all()}
+    rows = await f.console_games()
     for row in rows:
         row["console"] = stored.get(row["id"])
     return {"games": rows, "closed": [gid for gid, g in stored.items() if g["state"] == "closed"]}
@@ -66,12 +62,14 @@ async def open_game(body: OpenIn, me: Admin, request: Request) -> dict[str, Any]
 async def watch(gid: str, me: Staff, request: Request) -> dict[str, Any]:
     """A table as an observer sees it (seats, stacks, the public cards: never a hole card), or a pool's
     summary."""
-    r = room(request)
-    kind = _kind(r, gid)
-    if kind == "pool":
-        return {**game_row(r, gid, kind), "view": None}
-    actor = r.tables[gid]
-    return {**game_row(r, gid, kind), "view": table_view(actor.table, None, r.clock.now())}
+    row = await _row(request, gid)
+    if row["kind"] == "pool":
+        return {**row, "view": None}
+    try:
+        details = await front(request).table_details(gid)
+    except Refused as exc:
+        raise fail(404 if exc.code == "unknown_table" else 503, exc.code, exc.message, table=gid) from None
+    return {**row, "view": details["state"]}
 
 
 @router.post("/{gid}/pause")
@@ -84,14 +82,16 @@ async def pause(gid: str, me: Admin, request: Request) -> dict[str, Any]:
 async def resume(gid: str, me: Admin, request: Request) -> dict[str, Any]:
     """Let a paused table deal again, or a table or pool that repeated errors suspended (the reason is
     in the audit log)."""
-    return await command(request, me, ResumeActor("pool" if gid in room(request).pools else "table", gid))
+    kind = (await _row(request, gid))["kind"]
+    return await command(request, me, ResumeActor(kind, gid))
 
 
 @router.post("/{gid}/close")
 async def close(gid: str, me: Admin, request: Request) -> dict[str, Any]:
     """Close a table or pool after its hand in progress, every player cashed out (his stack back to his
     wallet). It stays closed across restarts and reloads until the console opens it again."""
-    return await command(request, me, CloseGame("pool" if gid in room(request).pools else "table", gid))
+    kind = (await _row(request, gid))["kind"]
+    return await command(request, me, CloseGame(kind, gid))
 
 
 @router.post("/{gid}/message")

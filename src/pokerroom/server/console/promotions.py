@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from pokerroom.server.commands import SetPromotions
-from pokerroom.server.console.access import Admin, Staff, command, room
+from pokerroom.server.console.access import Admin, Staff, command, front
 from pokerroom.server.operator import policy_fields
 
 __all__ = ["policy_fields", "router"]  # (policy_fields: server/operator.py, kept importable here)
@@ -26,17 +26,7 @@ class PromotionsIn(BaseModel):
 async def promotions(me: Staff, request: Request) -> dict[str, Any]:
     """The promotions in force (``null``: none), whether they are the console's, and this week's Game of
     the Week."""
-    r = room(request)
-    policy = r.settings.points
-    now = r.clock.now()
-    featured = policy.featured(now) if policy is not None else None
-    return {
-        "promotions": policy_fields(policy),
-        "from_console": r.console.promotions is not None,
-        "game_of_the_week_now": None
-        if featured is None
-        else {"game": featured.variant, "betting": featured.betting.value, "mode": featured.mode},
-    }
+    return await front(request).promotions_view()
 
 
 @router.put("")
