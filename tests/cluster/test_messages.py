@@ -94,6 +94,8 @@ STRATEGIES: dict[type[Message], st.SearchStrategy[Any]] = {
         names,
         names,
         counts,
+        st.dictionaries(ids, counts, max_size=4),
+        st.booleans(),
     ),
     ClientRequest: st.builds(ClientRequest, ids, ids, opt_ids, ids, ids),
     ClientAnswer: st.builds(ClientAnswer, names),

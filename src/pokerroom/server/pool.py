@@ -61,6 +61,7 @@ class PoolActor(FaultTolerantActor):
         self.hands_played = 0
         self._last_tick: datetime | None = None
         self.closing = False  # the operator closed the pool: every entry leaves after its hand
+        self.handing_over = False  # its host drains: no new hand; when none is left it moves, chips kept
         self.on_closed: Callable[[PoolActor], None] | None = None
 
     # ----------------------------------------------------------------------------------- running
@@ -87,7 +88,8 @@ class PoolActor(FaultTolerantActor):
             # has one), so the loop would sleep its longest wait (mailbox.MAX_WAIT, 1 s) before dealing.
             await self.tick()
             return True
-        if not self.pool.dealing:
+        winding_down = (self.handing_over or self.closing) and self.suspended is None and not self.broken
+        if not self.pool.dealing and not winding_down:  # (winding down: no new table, the clocks run)
             return False
         try:
             self._last_tick = self.clock.now()
@@ -110,7 +112,7 @@ class PoolActor(FaultTolerantActor):
         self.pool.dealing = False
 
     async def on_unsuspend(self) -> None:
-        self.pool.dealing = not self.broken and not self.closing
+        self.pool.dealing = not self.broken and not self.closing and not self.handing_over
         await self.process(self.pool.restart_clocks(self.clock.now()))
 
     # ------------------------------------------------------------------------------ store faults
@@ -122,7 +124,9 @@ class PoolActor(FaultTolerantActor):
         self.pool.dealing = False
 
     async def on_resume(self) -> None:
-        self.pool.dealing = not self.broken and not self.closing and self.suspended is None
+        self.pool.dealing = (
+            not self.broken and not self.closing and not self.handing_over and self.suspended is None
+        )
         await self.process(self.pool.restart_clocks(self.clock.now()))
 
     def tell_status(self, paused: bool, reason: str | None) -> None:
@@ -241,7 +245,18 @@ class PoolActor(FaultTolerantActor):
                 await self.process(self.pool.leave(e.entry_id, self.clock.now()))
         await self._close_if_done()
 
+    async def hand_over(self) -> None:
+        """Stop dealing; when the hands in progress are over, the pool moves to another host (a cluster's
+        host draining: docs/cluster.md), every entry with its chips in its seat session."""
+        self.handing_over = True
+        self.pool.dealing = False
+        await self._close_if_done()
+
     async def _close_if_done(self) -> None:
+        if self.handing_over and not self.pool.tables and not self.books and self.on_closed is not None:
+            callback, self.on_closed = self.on_closed, None
+            callback(self)
+            return
         if self.closing and not self.pool.entries and not self.pool.tables and self.on_closed is not None:
             callback, self.on_closed = self.on_closed, None
             callback(self)

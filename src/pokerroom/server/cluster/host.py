@@ -34,6 +34,7 @@ import orjson
 from pokerroom.engine import EngineError
 from pokerroom.server import console_views, last_hand
 from pokerroom.server import protocol as p
+from pokerroom.server.cluster.balance import MAX_MOVES, drain_plan, plan_moves
 from pokerroom.server.cluster.bus import Bus, Msg
 from pokerroom.server.cluster.messages import (
     PRESENCE,
@@ -82,6 +83,9 @@ log = logging.getLogger("pokerroom.cluster")
 GATEWAY_SILENCE = 10.0  # seconds without a gateway's heartbeat before its connections are dropped
 HOST_SILENCE = 4.0  # seconds without a host's directory before it no longer counts as alive
 START_WAIT = 2.0  # seconds a new host listens before it takes work (to hear the other hosts first)
+BALANCE = 5.0  # seconds between a host's looks at the hosts' loads (server/cluster/balance.py)
+SETTLED = 20.0  # seconds a table stays on a host that took it before it may move again
+DRAIN = 60.0  # seconds a host stopping (SIGTERM) waits for its tables and pools to move between hands
 
 
 def unlisted(
@@ -129,6 +133,9 @@ class Host:
         self.outboxes: dict[str, Outbox] = {}
         self.gateways: dict[str, float] = {}
         self.hosts: dict[str, float] = {}
+        self.loads: dict[str, dict[str, int]] = {}  # host -> its resources' weights (its directory)
+        self.draining = False
+        self.leaving: set[str] = set()  # other hosts that drain: no work goes to them
         self.placement = Placement(
             room,
             host_id,
@@ -156,10 +163,12 @@ class Host:
         await self.bus.subscribe(s.host_refresh, self._refresh)
         self.bus.on_reconnect = self._resync
         await self._resync()
-        for loop in (self._placing, self._renewing, self._publishing, self._expiring):
+        for loop in (self._placing, self._renewing, self._publishing, self._expiring, self._balancing):
             self._tasks.append(asyncio.create_task(loop()))
 
     async def stop(self) -> None:
+        with contextlib.suppress(Exception):  # (the bus or the store away: the others fail it over)
+            await self.drain()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -186,7 +195,8 @@ class Host:
         await asyncio.sleep(START_WAIT)
         while True:
             try:
-                await self.placement.scan()
+                if not self.draining:  # (a host that stops takes nothing more)
+                    await self.placement.scan()
             except Exception as exc:
                 log.warning("placement: %s: %s", type(exc).__name__, exc)
             self.changed.set()
@@ -259,12 +269,97 @@ class Host:
             paused=tuple(room.paused()),
             stopped=tuple(room.stopped()),
             online=room.players.count(),
+            loads=self.weights(),
+            draining=self.draining,
         )
 
     async def _directory(self, msg: Msg) -> None:
         news = receive(msg.data, DirectoryNews, where=self.subjects.directory)
         if news is not None:
             self.hosts[news.host] = time.monotonic()
+            self.loads[news.host] = dict(news.loads)
+            (self.leaving.add if news.draining else self.leaving.discard)(news.host)
+
+    # ------------------------------------------------------------------------------ the load
+
+    def weights(self) -> dict[str, int]:
+        """Each resource this host runs, by its weight (server/cluster/balance.py)."""
+        out: dict[str, int] = {}
+        for resource, held in self.placement.held.items():
+            actor = held.actor
+            if actor is None:
+                continue
+            if resource.startswith("table:"):
+                out[resource] = 1 + len(actor.table.seats)
+            elif resource.startswith("pool:"):
+                out[resource] = 1 + len(actor.pool.entries)
+            elif isinstance(actor, TournamentActor):
+                out[resource] = 1 + len(actor.director.remaining)
+        return out
+
+    def _live_loads(self) -> dict[str, dict[str, int]]:
+        now = time.monotonic()
+        alive = {
+            h
+            for h, seen in self.hosts.items()
+            if h != self.id and now - seen < HOST_SILENCE and h not in self.leaving
+        }
+        return {h: w for h, w in self.loads.items() if h in alive} | {self.id: self.weights()}
+
+    async def _balancing(self) -> None:
+        """Every few seconds: if this host is the most loaded one, hand cash tables to the least loaded
+        between hands (server/cluster/balance.py): a new host gets its share without an operator."""
+        await asyncio.sleep(START_WAIT + BALANCE)
+        while not self.draining:
+            try:
+                await self.balance()
+            except Exception as exc:
+                log.warning("balancing: %s: %s", type(exc).__name__, exc)
+            await asyncio.sleep(BALANCE)
+
+    async def balance(self) -> None:
+        if self.bus.down_for() > 0 or self.draining:
+            return
+        held = self.placement.held
+        in_flight = sum(1 for h in held.values() if h.extra.get("handing"))
+        now = time.monotonic()
+        movable = {
+            r: w
+            for r, w in self.weights().items()
+            if r.startswith("table:")
+            and not held[r].actor.closing
+            and not held[r].extra.get("handing")
+            and now - held[r].extra.get("since", 0.0) >= SETTLED
+        }
+        for move in plan_moves(self.id, self._live_loads(), movable, in_flight=in_flight, limit=MAX_MOVES):
+            log.warning("moving %s (weight %d) to %s, after its hand: spreading the load", move.resource,
+                        move.weight, move.to)  # fmt: skip
+            await self._hand_over(move.resource, move.to)
+
+    async def _hand_over(self, resource: str, to: str) -> None:
+        held = self.placement.held.get(resource)
+        if held is None or held.actor is None or held.extra.get("handing"):
+            return
+        held.extra["handing"] = to
+        await held.actor.call(held.actor.hand_over)
+
+    async def drain(self) -> None:
+        """Stopping (SIGTERM): hand every cash table and pool to the other hosts between hands, so that no
+        hand is voided; wait for them (at most ``DRAIN`` seconds). Tournaments stay to the end and are
+        taken over as after a failure. Nothing to do when no other host is alive."""
+        self.draining = True
+        self.changed.set()  # (its directory says so at once: nobody sends it work)
+        loads = self._live_loads()
+        leaving = {r: w for r, w in self.weights().items() if r.startswith(("table:", "pool:"))}
+        moves = drain_plan(self.id, loads, leaving)
+        if not moves:
+            return
+        log.warning("draining: handing %d table(s) and pool(s) to the other hosts", len(moves))
+        for move in moves:
+            await self._hand_over(move.resource, move.to)
+        deadline = time.monotonic() + DRAIN
+        while any(m.resource in self.placement.held for m in moves) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
 
     # ------------------------------------------------------------------------------- leases
 
@@ -288,6 +383,7 @@ class Host:
         await self.placement.hold(resource, fence, actor)
 
     async def _held(self, resource: str, held: Held) -> None:
+        held.extra["since"] = time.monotonic()
         handler = partial(self._request, resource)
         held.subscription = await self.bus.subscribe(self.subjects.request(ANY, resource), handler)
         actor = held.actor

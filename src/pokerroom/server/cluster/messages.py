@@ -337,7 +337,9 @@ class DirectoryNews(Message):
 
     ``fences``: resource -> the fence it holds it under; ``tables``, ``pools``, ``tournaments``: the id of
     each table (pool, tournament) it runs -> its resource; the lobby rows are the HTTP API's, as the
-    host's room makes them; ``paused`` and ``stopped``: its actors waiting for the store, or suspended."""
+    host's room makes them; ``paused`` and ``stopped``: its actors waiting for the store, or suspended;
+    ``loads``: each resource's weight (server/cluster/balance.py); ``draining``: the host is stopping
+    and hands its work out (nobody sends it more)."""
 
     KIND: ClassVar[str] = "dir"
     host: str = field(metadata=_on("h", _str))
@@ -353,6 +355,8 @@ class DirectoryNews(Message):
     paused: tuple[str, ...] = field(default=(), metadata=_on("paused", _list(_str)))
     stopped: tuple[str, ...] = field(default=(), metadata=_on("stopped", _list(_str)))
     online: int = field(default=0, metadata=_on("online", _int))
+    loads: Mapping[str, int] = field(default_factory=dict, metadata=_on("loads", _mapping(_int)))
+    draining: bool = field(default=False, metadata=_on("draining", _bool))
 
 
 # ----------------------------------------------------------------- requests to a resource's host
