@@ -62,7 +62,7 @@ class LoadReport:
     servers: str = "one process"
     host_cpu_seconds: float = 0.0  # a cluster's table hosts' share of server_cpu_seconds
     bus_messages: float = 0.0  # a cluster's messages sent on the bus in the window
-    db_commits: float = 0.0  # a cluster's PostgreSQL transactions committed in the window (whole database)
+    db_commits: float = 0.0  # the transactions a cluster's hosts committed in the window
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -89,7 +89,7 @@ class LoadReport:
                 f"\n  cluster          hosts' CPU "
                 f"{1000 * self.host_cpu_seconds / max(self.actions, 1):.3f} ms per action; "
                 f"{self.bus_messages / max(self.actions, 1):.2f} bus messages per action; "
-                f"{self.db_commits / max(self.hands, 1):.1f} PostgreSQL commits per hand"
+                f"{self.db_commits / max(self.hands, 1):.1f} hosts' PostgreSQL commits per hand"
                 if self.bus_messages
                 else ""
             )

@@ -20,6 +20,8 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 | ``pokerroom_gc_pause_seconds{generation}`` | garbage-collection pauses of the process |
 | ``pokerroom_bus_messages_total{direction}`` | a cluster node's NATS messages, ``in`` and ``out`` |
 | ``pokerroom_bus_bytes_total{direction}`` | their bytes |
+| ``pokerroom_db_commits_total`` | database transactions this process committed (PostgreSQL, and SQLite |
+|   | but for the journal's inline batches) |
 """
 
 from __future__ import annotations
@@ -103,6 +105,16 @@ class _Gauges(Collector):
         yield gcs
 
 
+class _Commits(Collector):
+    def __init__(self, read: Callable[[], int]) -> None:
+        self.read = read
+
+    def collect(self) -> Iterator[Any]:
+        family = CounterMetricFamily("pokerroom_db_commits", "database transactions this process committed")
+        family.add_metric([], self.read())
+        yield family
+
+
 class _Bus(Collector):
     def __init__(self, read: Callable[[], dict[str, int]]) -> None:
         self.read = read
@@ -153,6 +165,10 @@ class Metrics:
         r.register(_Gauges(read))
         GC_PAUSES.install()
         self._per_kind: dict[str, tuple[Any, Any]] = {}
+
+    def add_commits(self, read: Callable[[], int]) -> None:
+        """Count the database transactions this process commits (``read``: the store's count)."""
+        self.registry.register(_Commits(read))
 
     def add_bus(self, read: Callable[[], dict[str, int]]) -> None:
         """Count a cluster node's bus traffic (``read``: the NATS client's ``in_msgs``, ``out_msgs``,

@@ -82,6 +82,7 @@ class Room:
         self.last_hands = LastHands()
         self.connections: set[Connection] = set()
         self.metrics = Metrics(self._gauges)
+        self.metrics.add_commits(lambda: store.db.commits)
         self.services = Services(
             store, self.clock, self.rng, self.players, self.last_hands, settings.points, self.metrics
         )

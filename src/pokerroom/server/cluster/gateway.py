@@ -97,6 +97,7 @@ class Gateway:
         self.seq: dict[str, int] = {}  # table -> the last sequence number relayed
         self.known: set[str] = set()  # every table, pool and tournament id ever seen
         self.metrics = Metrics(self._gauges)
+        self.metrics.add_commits(lambda: store.db.commits)
         self.started_at = datetime.now(UTC)
         self._next = 0
         self._tasks: list[asyncio.Task[None]] = []
