@@ -1,5 +1,7 @@
-"""Deck proofs over a live server (docs/fairness.md, issue 19): cash tables of several games, a Rush pool
-and a sit-and-go played by bots over WebSockets, with observers at the cash tables.
+"""Deck proofs in a room at play (docs/fairness.md, issue 19): cash tables of several games, a Rush pool
+and a sit-and-go played by bots, with observers at the cash tables. On the server's harness
+(tests/server/harness.py): every client is a real connection of the room (the frames it writes to a socket),
+on a manual clock.
 
 Every frame the server hands to any connection is recorded as it is sent, with a global order number;
 the seals of the hands are recorded as they are made and revealed. Then:
@@ -14,8 +16,6 @@ the seals of the hands are recorded as they are made and revealed. Then:
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import itertools
 import re
 from collections.abc import Callable
@@ -25,9 +25,7 @@ from typing import Any
 
 import orjson
 import pytest
-import websockets
 
-from pokerroom.bots.runner import start_bots, start_pool_bots, start_tournament_bots
 from pokerroom.history import deck_commitment, read_phh, verify_hand
 from pokerroom.rooms import Timing
 from pokerroom.rooms.rush_rules import RushTiming
@@ -35,15 +33,16 @@ from pokerroom.server.connection import Connection, Head
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.fairness import DeckSeal, Seals
 from pokerroom.server.room import RoomSettings
-from tests.waiting import until, within
 
-from .conftest import serve_room
+from .harness import Client, Harness
 
 pytestmark = pytest.mark.asyncio
 
-CASH = Timing(action=2.0, time_bank=0.5, between_hands=0.02, offer_time=5, disconnect_grace=3)
+# On the manual clock a hand takes no time: two seconds between hands keep the tables' pace to the pool's
+# (which deals about a hand a second here) what it is live, a few hands each.
+CASH = Timing(action=2.0, time_bank=0.5, between_hands=2.0, offer_time=5, disconnect_grace=3)
 RUSH = RushTiming(action=2.0, reduced_action=1.0, time_bank=0.5, disconnect_grace=2.0)
-SNG = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=2)
+SNG = Timing(action=1.0, time_bank=0.5, between_hands=2.0, disconnect_grace=2)
 GAMES = ("holdem", "stud", "deuce7_triple", "irish")
 POOL = "rush-holdem-nl-6max"
 SALT = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")  # a salt: 32 hex digits alone
@@ -101,21 +100,6 @@ class Tap:
         monkeypatch.setattr(Seals, "reveal", reveal)
 
 
-async def _observe(url: str, table: str, frames: list[dict[str, Any]]) -> None:
-    async with websockets.connect(url, max_size=2**22) as ws:
-        await ws.send(orjson.dumps({"type": "subscribe", "table": table}).decode())
-        async for raw in ws:
-            frames.append(orjson.loads(raw))
-
-
-async def _stop(bots: list[Any]) -> None:
-    for bot, task in bots:
-        await bot.stop()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-
-
 async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -124,60 +108,53 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
     tables = [t for t in demo_tables(CASH, games=GAMES) if t.betting.value in ("NL", "FL")]
     tables = list({t.variant: t for t in tables}.values())  # one table per game
     # The sit-and-go must last the six hands waited for below: its bots only check and call, and its levels
-    # are the turbo's five minutes, so none can lose more than 6 x 30 of his 1,500 chips by then (with
-    # random bots and 1.8 s levels it once ended after five hands, and the wait never ended).
+    # are the turbo's five minutes, so none can lose more than 6 x 30 of his 1,500 chips by then.
     sng = demo_tournaments(SNG)
     settings = RoomSettings(tables=tuple(tables), pools=tuple(demo_pools(RUSH))[:1], tournaments=tuple(sng))
-    async with serve_room(tmp_path, settings, durable=False) as s:
-        observed: list[list[dict[str, Any]]] = []
-        watchers = []
+    h = await Harness.open(tmp_path, settings, seed=3)
+    try:
+        observers: list[Client] = []
         for t in tables:
-            frames: list[dict[str, Any]] = []
-            observed.append(frames)
-            watchers.append(asyncio.create_task(_observe(s.ws, t.table_id, frames)))
-        bots: list[Any] = []
+            watcher = h.connect(f"observer@{t.table_id}", None)
+            await h.subscribe(watcher, t.table_id)
+            observers.append(watcher)
+        bots: list[Client] = []
         for t in tables:
-            bots += await start_bots(
-                s.url, 3, ["random", "caller"], tables=[t.table_id], think=(0, 0), prefix=f"f{t.table_id}-"
+            for i in range(3):
+                name = f"f{t.table_id}-{i + 1}"
+                bots.append(await h.cash_bot(name, t.table_id, ("random", "caller")[i % 2], seed=i))
+        for i in range(4):
+            bots.append(
+                await h.pool_bot(
+                    f"frush{i + 1}", POOL, ("caller", "random")[i % 2], seed=3 + i, quick_fold=0.5
+                )
             )
-        bots += await start_pool_bots(
-            s.url, POOL, 4, ["caller", "random"], think=(0, 0.01), quick_fold=0.5, seed=3, prefix="frush"
-        )
         sng_actor = next(
-            a for a in s.room.tournaments.values() if a.director.status in ("announced", "registering")
+            a for a in h.room.tournaments.values() if a.director.status in ("announced", "registering")
         )
-        bots += await start_tournament_bots(
-            s.url, sng_actor.tid, 6, ["caller"], think=(0, 0.01), seed=7, prefix="fsng"
+        for i in range(6):
+            bots.append(await h.tournament_bot(f"fsng{i + 1}", sng_actor.tid, "caller", seed=7 + i))
+        # four hands at each table, six in the pool and six in the sit-and-go
+        await h.run(
+            lambda: (
+                min(a.hands_played for a in h.room.tables.values()) >= 4
+                and h.room.pools[POOL].hands_played >= 6
+                and sng_actor.hands_played >= 6
+            ),
+            seconds=36_000,
         )
-        try:
-            await until(
-                lambda: (
-                    min(a.hands_played for a in s.room.tables.values()) >= 4
-                    and s.room.pools[POOL].hands_played >= 6
-                    and sng_actor.hands_played >= 6
-                ),
-                timeout=300,
-                what="four hands at each table, six in the pool and six in the sit-and-go",
-                show=lambda: {
-                    "tables": {t: a.hands_played for t, a in s.room.tables.items()},
-                    "pool": s.room.pools[POOL].hands_played,
-                    "sng": (sng_actor.hands_played, sng_actor.director.status),
-                },
-            )
-            await _verify_over_the_wire(tap, bots[0][0])
-            await _snapshot_mid_hand(s.ws, tables[0].table_id, tap)
-        finally:
-            stopping = tap.counter()  # (hands that end after this may find their players gone)
-            await _stop(bots)
-            for w in watchers:
-                w.cancel()
-        await asyncio.sleep(0)
-        store = s.room.store
-        sealed = {h: x for h, x in tap.seals.items() if x.revealed is not None}
+        await _verify_over_the_wire(h, tap, bots[0])
+        await _snapshot_mid_hand(h, tables[0].table_id, tap)
+        stopping = tap.counter()  # (hands that end after this may find their players gone)
+        for bot in bots:
+            await h.stop_bot(bot)
+        await h.quiet()
+        store = h.store
+        sealed = {x: y for x, y in tap.seals.items() if y.revealed is not None}
         kinds = {
-            "cash": [h for h in sealed if any(h.startswith(t.table_id) for t in tables)],
-            "rush": [h for h in sealed if h.startswith(POOL)],
-            "sng": [h for h in sealed if h.startswith(sng_actor.tid)],
+            "cash": [x for x in sealed if any(x.startswith(t.table_id) for t in tables)],
+            "rush": [x for x in sealed if x.startswith(POOL)],
+            "sng": [x for x in sealed if x.startswith(sng_actor.tid)],
         }
         assert all(len(v) >= 4 for v in kinds.values()), {k: len(v) for k, v in kinds.items()}
 
@@ -204,16 +181,11 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
             for f in (orjson.loads(sent.text),)
             if f["type"] == "event" and f["event"]["type"] == "hand_started"
         ]
-        starts += [
-            f
-            for frames in observed
-            for f in frames
-            if f["type"] == "event" and f["event"]["type"] == "hand_started"
-        ]
+        starts += [f for w in observers for f in w.events("hand_started")]
         assert len(starts) > 50
         for f in starts:
             assert f["event"]["commitment"] == tap.seals[f["hand_id"]].seal.commitment
-        assert not any(f["type"] == "deck_revealed" for frames in observed for f in frames)
+        assert not any(w.of("deck_revealed") for w in observers)
 
         # 3. Each player dealt in got the proof, and it holds.
         revealed: dict[str, list[tuple[int, str | None, dict[str, Any]]]] = {}
@@ -247,16 +219,20 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
                     continue
                 verified[kind] += 1
         assert all(n >= 4 for n in verified.values()), verified
+    finally:
+        await h.close()
 
 
-async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
+async def _verify_over_the_wire(h: Harness, tap: Tap, client: Client) -> None:
     """``verify_hand``: the room checks the player's own history of a hand (OK), and refuses a hand he
     was not dealt in (``unknown_hand``: nobody gets another player's history)."""
     done = [x for x in tap.seals.values() if x.revealed is not None]
-    mine = next(x for x in done if bot.player_id in x.players)
-    other = next(x for x in done if bot.player_id not in x.players)
-    await bot._send({"type": "verify_hand", "hand_id": mine.seal.hand_id, "ref": "fair-1"})
-    await bot._send({"type": "verify_hand", "hand_id": other.seal.hand_id, "ref": "fair-2"})
+    assert client.player is not None
+    me = str(client.player.id)
+    mine = next(x for x in done if me in x.players)
+    other = next(x for x in done if me not in x.players)
+    await h.send(client, {"type": "verify_hand", "hand_id": mine.seal.hand_id, "ref": "fair-1"})
+    await h.send(client, {"type": "verify_hand", "hand_id": other.seal.hand_id, "ref": "fair-2"})
 
     def answer(ref: str) -> dict[str, Any] | None:
         return next(
@@ -264,11 +240,8 @@ async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
             None,
         )
 
-    await until(
-        lambda: answer("fair-1") is not None and answer("fair-2") is not None,
-        timeout=60,
-        what="the answers to both verify_hand requests",
-    )
+    # the answers to both verify_hand requests
+    await h.run(lambda: answer("fair-1") is not None and answer("fair-2") is not None, seconds=60)
     ok, refused = answer("fair-1"), answer("fair-2")
     assert ok is not None and refused is not None
     assert ok["type"] == "hand_verified" and ok["ok"] is True and ok["problems"] == [], ok
@@ -276,27 +249,20 @@ async def _verify_over_the_wire(tap: Tap, bot: Any) -> None:
     assert refused["type"] == "error" and refused["code"] == "unknown_hand"
 
 
-async def _snapshot_mid_hand(url: str, table: str, tap: Tap) -> None:
+async def _snapshot_mid_hand(h: Harness, table: str, tap: Tap) -> None:
     """An observer who subscribes during a hand gets its commitment in the snapshot, and nothing else."""
-
-    async def snapshot(ws: Any) -> tuple[str, dict[str, Any]]:
-        while True:
-            raw = str(await ws.recv())
-            snap: dict[str, Any] = orjson.loads(raw)
-            if snap["type"] == "snapshot":
-                return raw, snap
-
-    async def caught() -> bool:
-        """Subscribe once; True when the snapshot came during a hand (and showed its commitment only)."""
-        async with websockets.connect(url, max_size=2**22) as ws:
-            await ws.send(orjson.dumps({"type": "subscribe", "table": table}).decode())
-            raw, snap = await within(snapshot(ws), timeout=20, what=f"a snapshot of {table}")
+    actor = h.room.tables[table]
+    for attempt in range(100):
+        await h.run(lambda: actor.table.hand is not None, seconds=600)
+        watcher = h.connect(f"late-observer-{attempt}", None)
+        snap = await h.subscribe(watcher, table)
+        raw = next(x.text for x in tap.sent if x.conn == id(watcher.conn) and '"snapshot"' in x.text)
+        await h.drop(watcher)
         hand = snap["state"]["hand"]
         if hand is None:
-            return False
+            continue  # (the hand ended before the subscription was served: try again)
         seal = tap.seals[hand["hand_id"]].seal
         assert hand["commitment"] == seal.commitment
         assert seal.salt not in raw and SALT.search(raw) is None
-        return True
-
-    await until(caught, timeout=60, every=0.01, what="a snapshot that catches a hand in progress")
+        return
+    raise AssertionError("no snapshot caught a hand in progress")

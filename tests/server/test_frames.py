@@ -9,7 +9,6 @@ list."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from pokerroom.server.room import RoomSettings
 from tests.waiting import until
 
 from .conftest import serve_room
+from .harness import Client, Harness
 from .wire import Wire, register
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,23 +240,24 @@ def test_an_error_frame_carries_the_typed_fields_of_its_error() -> None:
 @pytest.mark.asyncio
 async def test_a_refused_raise_says_its_bounds_on_the_wire(tmp_path: Path) -> None:
     """Issue 14: an ``error`` frame keeps the typed fields of its error: a raise below the minimum is
-    answered with ``details`` holding the amount and the legal range, as the decision offered it."""
+    answered with ``details`` holding the amount and the legal range, as the decision offered it. (On the
+    server's harness: the frame its connection would write to the socket.)"""
     tables = demo_tables(Timing(action=30, time_bank=0, between_hands=0.05), games=("holdem",))
-    async with serve_room(tmp_path, RoomSettings(tables=tuple(tables)), durable=False) as s:
-        wires = [await Wire.open(s, await register(s, name)) for name in ("alice", "bobby")]
-        for seat, w in enumerate(wires, start=1):
-            await w.send({"type": "subscribe", "table": "holdem-nl"})
-            await w.until(lambda m: m["type"] == "snapshot")
-            await w.send({"type": "sit", "table": "holdem-nl", "seat": seat, "buy_in": 2000, "ref": "sit"})
-            await w.reply("sit")
+    h = await Harness.open(tmp_path, RoomSettings(tables=tuple(tables)), seed=1)
+    try:
+        clients = [await h.login(name) for name in ("alice", "bobby")]
+        for seat, c in enumerate(clients, start=1):
+            await h.sit(c, "holdem-nl", seat)
 
-        async def a_decision() -> tuple[Wire, dict[str, Any]] | None:
-            for w in wires:
-                with contextlib.suppress(TimeoutError):  # (not this one's turn: try the other)
-                    return w, await w.until(lambda m: m["type"] == "turn" and bool(m.get("decision")), 0.5)
-            return None
+        def a_decision() -> tuple[Client, dict[str, Any]] | None:
+            return next(
+                ((c, f) for c in clients for f in c.frames if f["type"] == "turn" and f.get("decision")), None
+            )
 
-        me, turn = await until(a_decision, timeout=60, every=0, what="a decision for alice or bobby")
+        await h.run(lambda: a_decision() is not None, seconds=60)  # a decision for alice or bobby
+        found = a_decision()
+        assert found is not None
+        me, turn = found
         d = turn["decision"]
         act = {
             "type": "act",
@@ -264,8 +265,12 @@ async def test_a_refused_raise_says_its_bounds_on_the_wire(tmp_path: Path) -> No
             "hand_id": turn["hand_id"],
             "action_no": turn["action_no"],
         }
-        await me.send({**act, "action": {"type": "raise_to", "amount": d["min_to"] - 1}, "ref": "low"})
-        err = await me.reply("low")
+        err = await h.ask(
+            me, {**act, "action": {"type": "raise_to", "amount": d["min_to"] - 1}, "ref": "low"}
+        )
         assert err["type"] == "error" and err["code"] == "amount_out_of_range"
         assert err["details"]["minimum"] == d["min_to"] and err["details"]["maximum"] == d["max_to"]
         assert err["details"]["amount"] == d["min_to"] - 1
+        assert _validator("error").is_valid(err)
+    finally:
+        await h.close()

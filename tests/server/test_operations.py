@@ -1,6 +1,7 @@
-"""Issue 15: what an operator runs the room with. A reload opens and closes tables with the money right;
-/metrics speaks the Prometheus format and counts what happens; /api/ready says why the room is not ready
-(a schema behind its code); the JSON log lines carry their table and hand."""
+"""Issue 15: what an operator runs the room with. A reload opens and closes tables with the money right (on
+the server's harness: a manual clock, no sockets); /metrics speaks the Prometheus format and counts what
+happens; /api/ready says why the room is not ready (a schema behind its code); the JSON log lines carry
+their table and hand (a live server for what is HTTP)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ from pokerroom.server.demo import demo_tables
 from pokerroom.server.logs import LOG_CONTEXT, JsonFormatter, log_context
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import Database, verify_ledger
-from tests.waiting import NotWithin, until
+from tests.waiting import until
 
 from .conftest import LiveServer, serve_room
-from .wire import Wire, register
+from .harness import Harness
 
 CLOCK = Timing(action=3.0, time_bank=0.0, between_hands=0.05, disconnect_grace=600, sit_out_limit=3600)
 
@@ -53,68 +54,60 @@ async def test_reload_opens_added_tables_and_closes_removed_ones_with_the_player
 ) -> None:
     holdem, stud = demo_tables(CLOCK, games=("holdem", "stud"))[:2]
     omaha = demo_tables(CLOCK, games=("omaha",))[0]
-    async with serve_room(tmp_path, RoomSettings(tables=(holdem, stud))) as s:
-        store = s.room.store
-        bots = await start_bots(s.url, 6, ["caller", "random"], think=(0, 0.05), seed=3)
-        watcher = await Wire.open(s, await register(s, "rail"))
-        await watcher.send({"type": "subscribe", "table": stud.table_id})
-        await watcher.until(lambda m: m["type"] == "snapshot")
-        try:
+    h = await Harness.open(tmp_path, RoomSettings(tables=(holdem, stud)), seed=3)
+    try:
+        store = h.store
+        bots = {
+            t.table_id: [
+                await h.cash_bot(f"bot{k}{i}", t.table_id, ("caller", "random")[i % 2], seed=10 * k + i)
+                for i in range(3)
+            ]
+            for k, t in enumerate((holdem, stud))
+        }
+        watcher = await h.login("rail")
+        await h.subscribe(watcher, stud.table_id)
+        # both tables deal
+        await h.run(lambda: all(a.hands_played >= 2 for a in h.room.tables.values()), seconds=600)
+        seated_at_stud = {x.player_id for x in await store.ledger.sessions(table_id=stud.table_id)}
+        assert len(seated_at_stud) == 3
+        renamed = replace(holdem, name="Hold'em NL, renamed")
+        report = await h.room.reconfigure(RoomSettings(tables=(renamed, omaha)))
+        assert report["opened"] == [omaha.table_id]
+        assert sorted(report["closing"]) == sorted([holdem.table_id, stud.table_id])
+        assert omaha.table_id in h.room.tables
 
-            async def dealing() -> bool:
-                return all(a.hands_played >= 2 for a in s.room.tables.values())
+        await h.run(lambda: bool(watcher.of("table_closed")), seconds=600)
+        closed = watcher.of("table_closed")[0]
+        assert closed["table"] == stud.table_id and closed["reason"] == "closed"
 
-            await until(dealing, timeout=60, what="both tables deal")
-            seated_at_stud = {x.player_id for x in await store.ledger.sessions(table_id=stud.table_id)}
-            assert len(seated_at_stud) == 3
-            renamed = replace(holdem, name="Hold'em NL, renamed")
-            report = await s.room.reconfigure(RoomSettings(tables=(renamed, omaha)))
-            assert report["opened"] == [omaha.table_id]
-            assert sorted(report["closing"]) == sorted([holdem.table_id, stud.table_id])
-            assert omaha.table_id in s.room.tables
-
-            closed = await watcher.until(lambda m: m["type"] == "table_closed", 60)
-            assert closed["table"] == stud.table_id and closed["reason"] == "closed"
-
-            async def settled() -> bool:
-                back = s.room.tables.get(holdem.table_id)
-                return (
-                    stud.table_id not in s.room.tables
-                    and back is not None
-                    and back.table.config.name == renamed.name
-                )
-
-            await until(settled, timeout=60, what="the removed table closes and the changed one reopens")
-            # Nobody is left at the removed table: every seat was cashed out into its wallet.
-            assert await store.ledger.sessions(table_id=stud.table_id) == []
-            for pid in seated_at_stud:
-                closed_sessions = [
-                    x
-                    for x in await store.ledger.sessions(player_id=pid, open_only=False)
-                    if x.table_id == stud.table_id
-                ]
-                assert closed_sessions and all(x.closed_at is not None for x in closed_sessions)
-
-            async def bots_sit_again() -> bool:
-                back = s.room.tables[holdem.table_id]
-                return back.hands_played >= 1
-
-            await until(
-                bots_sit_again, timeout=60, what="the bots sit again at the reopened table and it deals"
+        def settled() -> bool:
+            back = h.room.tables.get(holdem.table_id)
+            return (
+                stud.table_id not in h.room.tables
+                and back is not None
+                and back.table.config.name == renamed.name
             )
-            with pytest.raises(NotWithin):  # the removed table's bots stopped instead of waiting
-                await until(lambda: _any_at(s, stud.table_id), timeout=1, what="the removed table comes back")
-        finally:
-            for bot, task in bots:
-                bot.stopped = True
-                task.cancel()
-            await watcher.close()
+
+        await h.run(settled, seconds=600)  # the removed table closes and the changed one reopens
+        # Nobody is left at the removed table: every seat was cashed out into its wallet.
+        assert await store.ledger.sessions(table_id=stud.table_id) == []
+        for pid in seated_at_stud:
+            closed_sessions = [
+                x
+                for x in await store.ledger.sessions(player_id=pid, open_only=False)
+                if x.table_id == stud.table_id
+            ]
+            assert closed_sessions and all(x.closed_at is not None for x in closed_sessions)
+        # the bots sit again at the reopened table and it deals
+        await h.run(lambda: h.room.tables[holdem.table_id].hands_played >= 1, seconds=600)
+        # the removed table's bots stopped instead of waiting for it, and it did not come back
+        await h.run(lambda: all(c.bot.stopped for c in bots[stud.table_id]), seconds=600)
+        await h.quiet()
+        assert stud.table_id not in h.room.tables
         report_ok = await verify_ledger(store.db)
         assert report_ok.ok, report_ok
-
-
-async def _any_at(s: LiveServer, table: str) -> bool:
-    return table in s.room.tables
+    finally:
+        await h.close()
 
 
 @pytest.mark.asyncio

@@ -4,7 +4,8 @@ when that hand ends (its points, its history), and the pool deals on (RULES.md Â
 On the manual clock of the server's harness (no sockets, no sleeps): a player quick-folds and leaves the
 pool at once, ten times in a row, among bots that play and quick-fold themselves; the hands he left end
 with a rake, so their settlements name his departed entry. Before the fix the pool halted at the first
-such hand (``KeyError`` on the departed entry's owner)."""
+such hand (``KeyError`` on the departed entry's owner). The pool keeps playing (never suspended) and, once
+the bots leave too, empties with every escrow paid out."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pokerroom.engine import Betting, RakeRule, Stakes
 from pokerroom.rooms.points import PointsPolicy
 from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.server.room import RoomSettings
-from pokerroom.store import verify_ledger
+from pokerroom.store import PLAY, AccountKind, verify_ledger
 
 from .harness import Client, Harness
 
@@ -44,6 +45,11 @@ def live(actor: Any, hand_id: str) -> bool:
     return hand_id in {t.hand.hand_id for t in actor.pool.tables.values()}
 
 
+def empty(actor: Any) -> bool:
+    """No table, book, entry or session left in the pool."""
+    return not actor.pool.tables and not actor.books and not actor.pool.entries and not actor.sessions
+
+
 def quick_foldable(client: Client) -> dict[str, Any] | None:
     """The client's newest ``turn`` for entry 1 if it may Quick Fold now (and its hand is live)."""
     moves = client.of("pool_move", entry=1)
@@ -64,8 +70,7 @@ async def test_quick_fold_then_leave_ten_times_the_pool_deals_on(tmp_path: Path)
     h = await Harness.open(tmp_path, settings(), seed=3)
     try:
         actor = h.room.pools["r"]
-        for i in range(11):
-            await h.pool_bot(f"bot{i}", "r", ("random", "caller")[i % 2], seed=i)
+        bots = [await h.pool_bot(f"bot{i}", "r", ("random", "caller")[i % 2], seed=i) for i in range(11)]
         me = await h.player("leaver")
         client = h.connect("leaver", me)
         await h.run(lambda: actor.hands_played >= 3, seconds=600)
@@ -94,11 +99,18 @@ async def test_quick_fold_then_leave_ten_times_the_pool_deals_on(tmp_path: Path)
 
             await h.run(three_more, seconds=900)
             assert not actor.broken and actor.errors == 0, "the pool failed settling a hand"
+            assert actor.state == "playing", actor.suspended
             record = await h.store.journal.hand(hand)
             assert record is not None and record.status == "ended", record
             if any(pid == me.id and v > 0 for pid, v in record.result["points"]):
                 settled_with_points += 1
         assert settled_with_points >= 1, "no hand he left ended with points for him: the test missed the case"
-        assert (await verify_ledger(h.store.db)).ok
+        for bot in bots:
+            await h.stop_bot(bot)
+        await h.run(lambda: empty(actor), seconds=900)
+        assert actor.pool.dealing and actor.errors == 0
+        report = await verify_ledger(h.store.db)
+        assert report.ok, report.problems
+        assert report.totals[PLAY].by_kind.get(AccountKind.ESCROW, 0) == 0
     finally:
         await h.close()

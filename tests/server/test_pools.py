@@ -1,5 +1,9 @@
-"""Rush pools online (issue 8, RULES.md §8): join with entries, quick fold and move, no observers (R212),
-money through the ledger, bots playing a pool over the live server."""
+"""Rush pools (issue 8, RULES.md §8): join with entries, quick fold and move, no observers (R212), money
+through the ledger, bots playing a pool.
+
+How a pool plays runs on the server's harness (tests/server/harness.py: a manual clock, no sockets); the
+lobby and the pool's page over HTTP, and a player quick-folding among bots over real WebSockets, run on a
+live server."""
 
 from __future__ import annotations
 
@@ -17,7 +21,6 @@ import pytest_asyncio
 import websockets
 
 from pokerroom.bots.runner import start_pool_bots
-from pokerroom.rooms.points import PointsPolicy
 from pokerroom.rooms.rush_rules import RushTiming
 from pokerroom.server.demo import demo_pools
 from pokerroom.server.room import RoomSettings
@@ -25,7 +28,8 @@ from pokerroom.store import PLAY, AccountKind, Database, Store, verify_ledger
 from tests.waiting import until
 
 from .conftest import LiveServer, serve_room
-from .wire import PASSWORD, Frame, auth, recv_until, register, send, stop_bots
+from .harness import Client, Harness
+from .wire import PASSWORD, auth, recv_until, register, send, stop_bots
 
 pytestmark = pytest.mark.asyncio
 
@@ -85,25 +89,44 @@ async def test_join_with_entries_books_a_buy_in_each_and_refuses_a_fifth(pools: 
     assert row["entries"] == 0
 
 
-async def test_r212_a_rush_table_cannot_be_observed(pools: LiveServer) -> None:
-    bots = await start_pool_bots(pools.url, POOL, 3, ["caller"], think=(0, 0.01), seed=1)
+async def open_pool(tmp_path: Path, timing: RushTiming = FAST, **settings: Any) -> Harness:
+    return await Harness.open(tmp_path, RoomSettings(pools=tuple(demo_pools(timing)), **settings), seed=7)
+
+
+async def pool_bots(
+    h: Harness, count: int, strategies: list[str], *, seed: int, entries: int = 1, quick_fold: float = 0.3
+) -> list[Client]:
+    """``count`` bots in the pool (named as ``start_pool_bots`` names them live: rushbot1, ...)."""
+    return [
+        await h.pool_bot(
+            f"rushbot{i + 1}",
+            POOL,
+            strategies[i % len(strategies)],
+            seed=seed + i,
+            entries=entries,
+            quick_fold=quick_fold,
+        )
+        for i in range(count)
+    ]
+
+
+async def test_r212_a_rush_table_cannot_be_observed(tmp_path: Path) -> None:
+    h = await open_pool(tmp_path)
     try:
-        actor = pools.room.pools[POOL]
-        await until(lambda: actor.pool.tables, timeout=30, what="the pool forms a table")
+        await pool_bots(h, 3, ["caller"], seed=1)
+        actor = h.room.pools[POOL]
+        await h.run(lambda: bool(actor.pool.tables), seconds=60)  # the pool forms a table
         table = next(iter(actor.pool.tables))
-        token = await register(pools, "watcher")
-        async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
-            await recv_until(ws, lambda m: m["type"] == "welcome")
-            for target in (table, POOL):
-                await send(ws, {"type": "subscribe", "table": target, "ref": "s"})
-                err = await recv_until(ws, lambda m: m["type"] == "error")
-                assert err["code"] == "no_observers" and err["ref"] == "s"
-        async with websockets.connect(pools.ws) as ws:  # not logged in either
-            await recv_until(ws, lambda m: m["type"] == "welcome")
-            await send(ws, {"type": "subscribe", "table": table})
-            assert (await recv_until(ws, lambda m: m["type"] == "error"))["code"] == "no_observers"
+        watcher = await h.login("watcher")
+        for target in (table, POOL):
+            err = await h.ask(watcher, {"type": "subscribe", "table": target, "ref": "s"})
+            assert err["type"] == "error" and err["code"] == "no_observers" and err["ref"] == "s"
+        anonymous = h.connect("anonymous", None)  # not logged in either
+        await h.send(anonymous, {"type": "subscribe", "table": table})
+        await h.run(lambda: bool(anonymous.of("error")), seconds=0)
+        assert anonymous.of("error")[0]["code"] == "no_observers"
     finally:
-        await stop_bots(bots)
+        await h.close()
 
 
 async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServer) -> None:
@@ -161,66 +184,87 @@ async def test_a_player_quick_folds_and_is_moved_to_a_new_table(pools: LiveServe
 async def _settled(s: LiveServer) -> None:
     actor = s.room.pools[POOL]
     await until(
-        lambda: not actor.pool.tables and not actor.books and not actor.pool.entries and not actor.sessions,
+        lambda: _empty(actor),
         timeout=60,
         what="the pool is empty: no table, book, entry or session left",
         show=lambda: (actor.pool.tables, actor.books, actor.pool.entries, actor.sessions),
     )
     assert actor.pool.dealing and not actor.pool.entries, (actor.pool.entries, actor.pool.tables)
-    report = await verify_ledger(s.room.store.db)
+    await _balanced(s.room.store)
+
+
+def _empty(actor: Any) -> bool:
+    """No table, book, entry or session left in the pool."""
+    return not actor.pool.tables and not actor.books and not actor.pool.entries and not actor.sessions
+
+
+async def _balanced(store: Store) -> None:
+    report = await verify_ledger(store.db)
     assert report.ok, report.problems
     assert report.totals[PLAY].by_kind.get(AccountKind.ESCROW, 0) == 0  # every escrow paid out
 
 
-async def test_bots_play_a_pool_chips_are_conserved_and_the_ledger_verifies(pools: LiveServer) -> None:
-    bots = await start_pool_bots(
-        pools.url, POOL, 7, ["caller", "random"], think=(0, 0.02), entries=2, quick_fold=0.5, seed=3
-    )
+async def settled(h: Harness) -> None:
+    """The pool empties (every bot has left) and its money is where it belongs."""
+    actor = h.room.pools[POOL]
+    await h.run(lambda: _empty(actor), seconds=600)
+    assert actor.pool.dealing and not actor.pool.entries, (actor.pool.entries, actor.pool.tables)
+    await _balanced(h.store)
+
+
+async def stop_all(h: Harness, clients: list[Client]) -> None:
+    for c in clients:
+        await h.stop_bot(c)
+
+
+async def test_bots_play_a_pool_chips_are_conserved_and_the_ledger_verifies(tmp_path: Path) -> None:
+    h = await open_pool(tmp_path)
     try:
-        actor = pools.room.pools[POOL]
-        await until(
-            lambda: actor.hands_played >= 30, timeout=60, what="30 hands", show=lambda: actor.hands_played
-        )
-        assert sum(b.quick_folds for b, _ in bots) > 0
-        assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
+        clients = await pool_bots(h, 7, ["caller", "random"], seed=3, entries=2, quick_fold=0.5)
+        actor = h.room.pools[POOL]
+        await h.run(lambda: actor.hands_played >= 30, seconds=3600)
+        assert sum(c.bot.quick_folds for c in clients) > 0
+        assert not h.stats.error_codes.get("internal_error")
+        await stop_all(h, clients)
+        await settled(h)
+        ledger = h.store.ledger
+        left = await ledger.sessions(table_id=POOL, open_only=True)
+        assert not left, (actor.sessions, [(x.id, x.player_id, x.balance) for x in left])  # all cashed out
+        bot = await h.store.accounts.find("rushbot1")
+        hands = await h.store.histories.player_hands(bot.id, limit=50)
+        assert hands and "Rush" in hands[0].pokerstars
+        for x in hands:  # R196: two entries of one player never sit at one table
+            seats = (await h.store.journal.hand(x.hand_id)).start.seats
+            players = [seat.player_id for seat in seats]
+            assert len(players) == len(set(players))
     finally:
-        await stop_bots(bots)
-    await _settled(pools)
-    ledger = pools.room.store.ledger
-    left = await ledger.sessions(table_id=POOL, open_only=True)
-    assert not left, (actor.sessions, [(x.id, x.player_id, x.balance) for x in left])  # all cashed out
-    bot = await pools.room.store.accounts.find("rushbot1")
-    hands = await pools.room.store.histories.player_hands(bot.id, limit=50)
-    assert hands and "Rush" in hands[0].pokerstars
-    for h in hands:  # R196: two entries of one player never sit at one table
-        seats = (await pools.room.store.journal.hand(h.hand_id)).start.seats
-        players = [s.player_id for s in seats]
-        assert len(players) == len(set(players))
+        await h.close()
 
 
-async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(pools: LiveServer) -> None:
-    bots = await start_pool_bots(pools.url, POOL, 3, ["caller"], think=(0, 0.01), seed=4)
-    token = await register(pools, "gone")
+async def test_a_disconnected_entry_is_folded_and_leaves_after_the_grace(tmp_path: Path) -> None:
+    h = await open_pool(tmp_path)
     try:
-        async with websockets.connect(pools.ws, additional_headers=auth(token)) as ws:
-            await recv_until(ws, lambda m: m["type"] == "welcome")
-            await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000})
-            await recv_until(ws, lambda m: m["type"] == "pool_move")
-        actor = pools.room.pools[POOL]
-        player = str((await pools.room.store.accounts.find("gone")).id)
-        await until(
+        clients = await pool_bots(h, 3, ["caller"], seed=4)
+        gone = await h.login("gone")
+        await h.send(gone, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000})
+        await h.run(lambda: bool(gone.of("pool_move")), seconds=60)
+        await h.drop(gone)
+        actor = h.room.pools[POOL]
+        assert gone.player is not None
+        player = str(gone.player.id)
+        # the disconnected entry leaves the pool and its session ends (after the grace of the room's time)
+        await h.run(
             lambda: (
                 not actor.pool.entries_of(player)
                 and not any(e.startswith(f"{player}#") for e in actor.sessions)
             ),
-            timeout=30,
-            what="the disconnected entry leaves the pool and its session ends",
-            show=lambda: (actor.pool.entries_of(player), list(actor.sessions)),
+            seconds=60,
         )
-        assert not await pools.room.store.ledger.sessions(player_id=int(player), open_only=True)
+        assert not await h.store.ledger.sessions(player_id=int(player), open_only=True)
+        await stop_all(h, clients)
+        await settled(h)
     finally:
-        await stop_bots(bots)
-    await _settled(pools)
+        await h.close()
 
 
 class _Window:
@@ -325,141 +369,58 @@ async def test_leaving_mid_hand_does_not_keep_the_table_waiting(tmp_path: Path) 
     four entries cannot form two tables), has that turn and any later one timed out at once, not after its
     30-second clock, and leaves with its stack back in the wallet; the pool deals on."""
     slow = RushTiming(action=30.0, reduced_action=30.0, time_bank=0.0, disconnect_grace=60.0)
-    async with serve_room(tmp_path, RoomSettings(pools=tuple(demo_pools(slow))), durable=False) as s:
-        bots = await start_pool_bots(s.url, POOL, 3, ["caller"], think=(0, 0.01), seed=3)
-        try:
-            token = await register(s, "alice")
-            player = int((await s.room.store.accounts.find("alice")).id)
-            before = await s.room.store.ledger.balance(player, PLAY)
-            async with websockets.connect(s.ws, additional_headers=auth(token)) as ws:
-                await recv_until(ws, lambda m: m["type"] == "welcome")
-                await send(ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
-                await recv_until(
-                    ws, lambda m: m["type"] == "turn" and m.get("pool") == POOL and m.get("decision")
-                )
-                await send(ws, {"type": "pool_leave", "pool": POOL, "entry": 1, "ref": "l"})
-                left = await recv_until(
-                    ws, lambda m: m["type"] == "pool_entry" and m["status"] == "left", timeout=10
-                )
-            actor = s.room.pools[POOL]
-            assert actor.pool.dealing and f"{player}#1" not in actor.pool.entries
-            assert await s.room.store.ledger.balance(player, PLAY) == before - 2000 + left["stack"]
-        finally:
-            await stop_bots(bots)
-        report = await verify_ledger(s.room.store.db)
+    h = await open_pool(tmp_path, slow)
+    try:
+        await pool_bots(h, 3, ["caller"], seed=3)
+        alice = await h.login("alice")
+        assert alice.player is not None
+        before = await h.balance(alice.player)
+        await h.send(alice, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": "j"})
+        await h.run(
+            lambda: any(f.get("pool") == POOL and f.get("decision") for f in alice.of("turn")), seconds=60
+        )
+        left_at = h.clock.now()
+        await h.send(alice, {"type": "pool_leave", "pool": POOL, "entry": 1, "ref": "l"})
+        # not after its 30-second clock: within 10 s of the room's time
+        await h.run(lambda: bool(alice.of("pool_entry", status="left")), seconds=10)
+        assert (h.clock.now() - left_at).total_seconds() < 30
+        left = alice.of("pool_entry", status="left")[0]
+        actor = h.room.pools[POOL]
+        assert actor.pool.dealing and f"{alice.player.id}#1" not in actor.pool.entries
+        assert await h.balance(alice.player) == before - 2000 + left["stack"]
+        report = await verify_ledger(h.store.db)
         assert report.ok, report.problems
+    finally:
+        await h.close()
 
 
-async def test_a_hand_end_that_failed_on_the_store_is_booked_when_the_store_is_back(
-    pools: LiveServer,
-) -> None:
+async def test_a_hand_end_that_failed_on_the_store_is_booked_when_the_store_is_back(tmp_path: Path) -> None:
     """A pool hand's end record that the store could not take (a lost connection) is written when the pool
     resumes: the settlement is booked, the pool deals on and its stacks still match the ledger. (The
     retried step used to find the hand's book already gone: the settlement was skipped and the pool's next
     hand was refused for its stacks, StackMismatch, halting the pool for good.)"""
-    journal = pools.room.store.journal
-    real = journal.end_hand
-    failed: list[str] = []
-
-    async def end_hand(hand_id: str, **kw: Any) -> Any:
-        if not failed:
-            failed.append(hand_id)
-            raise ConnectionResetError("the connection to the store was lost")
-        return await real(hand_id, **kw)
-
-    journal.end_hand = end_hand  # type: ignore[method-assign]
-    bots = await start_pool_bots(pools.url, POOL, 6, ["caller"], think=(0, 0.02), quick_fold=0.0, seed=4)
+    h = await open_pool(tmp_path)
     try:
-        actor = pools.room.pools[POOL]
-        await until(
-            lambda: failed and actor.pause is None and actor.hands_played >= 6,
-            timeout=90,
-            what="a hand's end fails to be stored, then the pool deals on (six hands, no pause)",
-            show=lambda: (failed, actor.pause, actor.hands_played),
-        )
+        journal = h.store.journal
+        real = journal.end_hand
+        failed: list[str] = []
+
+        async def end_hand(hand_id: str, **kw: Any) -> Any:
+            if not failed:
+                failed.append(hand_id)
+                raise ConnectionResetError("the connection to the store was lost")
+            return await real(hand_id, **kw)
+
+        journal.end_hand = end_hand  # type: ignore[method-assign]
+        clients = await pool_bots(h, 6, ["caller"], seed=4, quick_fold=0.0)
+        actor = h.room.pools[POOL]
+        # a hand's end fails to be stored, then the pool deals on (six hands, no pause)
+        await h.run(lambda: bool(failed) and actor.pause is None and actor.hands_played >= 6, seconds=3600)
         assert not actor.broken
         ended = await journal.hand(failed[0])
         assert ended.status == "ended" and ended.ended_at is not None  # settled once the store was back
+        await stop_all(h, clients)
+        await settled(h)
+        assert (await verify_ledger(h.store.db)).ok
     finally:
-        await stop_bots(bots)
-        journal.end_hand = real  # type: ignore[method-assign]
-    await _settled(pools)
-    assert (await verify_ledger(pools.room.store.db)).ok
-
-
-async def test_quick_fold_then_leave_ten_times_the_pool_deals_on(tmp_path: Path) -> None:
-    """Issue 28: a player quick-folds and closes his window at once (leaves the pool), ten times in a row,
-    among bots that play and quick-fold too; the hands he left end without him and are settled (rake,
-    points, history), the pool keeps dealing for everybody, and the ledger verifies."""
-    settings = RoomSettings(pools=tuple(demo_pools(FAST)), points=PointsPolicy(tz=UTC))
-    async with serve_room(tmp_path, settings, durable=False) as s:
-        bots = await start_pool_bots(
-            s.url, POOL, 11, ["caller", "random"], think=(0, 0.05), quick_fold=0.3, seed=5
-        )
-        token = await register(s, "leaver")
-        actor = s.room.pools[POOL]
-        left: list[str] = []
-        try:
-            async with websockets.connect(s.ws, additional_headers=auth(token)) as ws:
-                await recv_until(ws, lambda m: m["type"] == "welcome")
-                for round_no in range(10):
-                    ref = f"j{round_no}"
-                    await send(
-                        ws, {"type": "pool_join", "pool": POOL, "entries": 1, "buy_in": 2000, "ref": ref}
-                    )
-                    await recv_until(ws, Frame("pool_joined", ref=ref))
-                    hand = await _quick_fold_and_leave(ws)
-                    left.append(hand)
-
-                    def dealt_on(done: int = actor.hands_played) -> bool:
-                        return actor.hands_played >= done + 2
-
-                    await until(dealt_on, timeout=60, what="two more hands after he left")
-                    assert actor.state == "playing", actor.suspended
-        finally:
-            await stop_bots(bots)
-        await _settled(s)
-        assert actor.errors == 0
-        for hand in left:
-            record = await s.room.store.journal.hand(hand)
-            assert record.status == "ended", (hand, record.status)
-        report = await verify_ledger(s.room.store.db)
-        assert report.ok, report.problems
-
-
-async def _quick_fold_and_leave(ws: Any) -> str:
-    """Play the entry's hands (check or fold) until it may Quick Fold; then Quick Fold and leave at once.
-    The hand it quick-folded out of."""
-    move: dict[str, Any] | None = None
-    for _ in range(1000):
-        msg = await recv_until(
-            ws,
-            lambda m: m["type"] == "pool_move" or (m["type"] == "turn" and m.get("pool") == POOL),
-            timeout=60,
-        )
-        if msg["type"] == "pool_move":
-            move = msg
-            continue
-        if move is None or msg["hand_id"] != move["hand_id"]:
-            continue
-        if msg["can_quick_fold"]:
-            await send(ws, {"type": "quick_fold", "pool": POOL, "entry": 1, "ref": "qf"})
-            await send(ws, {"type": "pool_leave", "pool": POOL, "entry": 1, "ref": "bye"})
-            await recv_until(ws, lambda m: m["type"] == "pool_entry" and m["status"] == "left", timeout=60)
-            return str(move["hand_id"])
-        d = msg.get("decision")
-        if not d:
-            continue
-        action = {"type": "check"} if d.get("check") else {"type": "fold"}
-        await send(
-            ws,
-            {
-                "type": "pool_act",
-                "pool": POOL,
-                "entry": 1,
-                "hand_id": msg["hand_id"],
-                "action_no": msg["action_no"],
-                "action": action,
-            },
-        )
-    raise AssertionError("never got to quick-fold")
+        await h.close()

@@ -1,6 +1,7 @@
-"""Security on a live server (issue: server, "Security"): only a logged-in player sits, and only for
-himself; a client acts only for its own seat; chat is escaped and limited; frames are size and rate
-limited. Every refusal carries a stable code and changes nothing."""
+"""Security (issue: server, "Security"): only a logged-in player sits, and only for himself; a client acts
+only for its own seat; chat is escaped and limited; frames are size and rate limited. Every refusal
+carries a stable code and changes nothing. What a table checks of an action runs on the server's harness
+(a manual clock, no sockets); logging in, chat and frame limits on a live server."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ import websockets
 from pokerroom.rooms import Timing
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.protocol import PROTOCOL_VERSION
+from pokerroom.server.room import Room, RoomSettings
 
 from .conftest import LiveServer, live_server
+from .harness import Harness
 from .wire import Frame, Wire, balance, register, sit
 
 pytestmark = pytest.mark.asyncio
@@ -32,9 +35,9 @@ async def room(tmp_path: Path) -> AsyncIterator[LiveServer]:
         yield s
 
 
-def _state(s: LiveServer) -> Any:
+def _state(room: Room) -> Any:
     """What a refused request must not change: seats, stacks, and the hand's commands."""
-    t = s.room.tables[TABLE].table
+    t = room.tables[TABLE].table
     hand = t.hand
     return (
         {seat: (p.player, p.stack) for seat, p in t.seats.items()},
@@ -62,7 +65,7 @@ async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServe
     alice_t, bob_t = await register(room, "alice"), await register(room, "bob")
     alice, bob = await Wire.open(room, alice_t), await Wire.open(room, bob_t)
     assert (await sit(alice, TABLE, 1))["type"] == "ack"
-    before, bob_wallet = _state(room), await balance(room, bob_t)
+    before, bob_wallet = _state(room.room), await balance(room, bob_t)
     assert (await sit(bob, TABLE, 1))["code"] == "seat_taken"
     await bob.send({"type": "sit", "table": TABLE, "seat": 2, "buy_in": -5, "ref": "n"})
     assert (await bob.reply("n"))["code"] == "invalid_field"
@@ -72,62 +75,69 @@ async def test_only_a_logged_in_player_sits_and_only_for_himself(room: LiveServe
     assert (await bob.reply("s"))["code"] == "no_such_seat"
     await alice.send({"type": "sit", "table": TABLE, "seat": 3, "buy_in": 2000, "ref": "again"})
     assert (await alice.reply("again"))["code"] == "already_seated"
-    assert _state(room)[0] == before[0]
+    assert _state(room.room)[0] == before[0]
     assert await balance(room, bob_t) == bob_wallet  # nothing was booked for a refused sit
     for w in (anon, bad_token, alice, bob):
         await w.close()
     assert (await room.room.store.verify()).ok
 
 
-async def test_a_client_acts_only_for_its_own_seat_and_current_decision(room: LiveServer) -> None:
-    tokens = {name: await register(room, name) for name in ("alice", "bob", "carol")}
-    alice, bob = await Wire.open(room, tokens["alice"]), await Wire.open(room, tokens["bob"])
-    carol, anon = await Wire.open(room, tokens["carol"]), await Wire.open(room)
-    await sit(alice, TABLE, 1)
-    await sit(bob, TABLE, 2)
-    await carol.send({"type": "subscribe", "table": TABLE})
-    wires = {1: alice, 2: bob}
-    turn = await alice.until(lambda m: m["type"] == "turn")
-    actor, other = wires[turn["seat"]], wires[3 - turn["seat"]]
-    if turn["seat"] == 2:  # only the deciding player's copy of the turn carries his legal actions
-        assert turn.get("decision") is None
-        mine = await bob.until(lambda m: m["type"] == "turn" and m.get("decision") is not None)
-        assert mine["action_no"] == turn["action_no"]
-    else:
-        assert turn["decision"] is not None
-    hand_id, no = turn["hand_id"], turn["action_no"]
+async def test_a_client_acts_only_for_its_own_seat_and_current_decision(tmp_path: Path) -> None:
+    h = await Harness.open(tmp_path, RoomSettings(tables=tuple(demo_tables(SLOW_CLOCK, games=("holdem",)))))
+    try:
+        alice, bob, carol = [await h.login(name) for name in ("alice", "bob", "carol")]
+        anon = h.connect("anonymous", None)
+        await h.sit(alice, TABLE, 1)
+        await h.sit(bob, TABLE, 2)
+        await h.subscribe(carol, TABLE)
+        clients = {1: alice, 2: bob}
+        await h.run(lambda: bool(alice.of("turn")), seconds=60)
+        turn = alice.of("turn")[0]
+        actor, other = clients[turn["seat"]], clients[3 - turn["seat"]]
+        if turn["seat"] == 2:  # only the deciding player's copy of the turn carries his legal actions
+            assert turn.get("decision") is None
+            await h.run(lambda: any(m.get("decision") is not None for m in bob.of("turn")), seconds=60)
+            mine = next(m for m in bob.of("turn") if m.get("decision") is not None)
+            assert mine["action_no"] == turn["action_no"]
+        else:
+            assert turn["decision"] is not None
+        hand_id, no = turn["hand_id"], turn["action_no"]
 
-    def act(ref: str, **kw: Any) -> dict[str, Any]:
-        msg = {"type": "act", "table": TABLE, "hand_id": hand_id, "action_no": no, "action": {"type": "call"}}
-        return {**msg, **kw, "ref": ref}
+        def act(ref: str, **kw: Any) -> dict[str, Any]:
+            msg = {
+                "type": "act",
+                "table": TABLE,
+                "hand_id": hand_id,
+                "action_no": no,
+                "action": {"type": "call"},
+            }
+            return {**msg, **kw, "ref": ref}
 
-    before = _state(room)
-    refusals = [
-        (other, act("o1"), "not_your_turn"),  # the other player answers the decision: it is not his
-        (other, act("o2", action={"type": "fold"}), "not_your_turn"),
-        (other, act("o3", action={"type": "call", "seat": turn["seat"]}), "invalid_field"),
-        (other, act("o4", seat=turn["seat"]), "invalid_field"),
-        (actor, act("a1", hand_id="holdem-nl-999"), "stale_hand"),  # another hand id
-        (actor, act("a2", action_no=no + 3), "bad_action_no"),
-        (actor, act("a3", action_no=-1), "invalid_field"),
-        (actor, act("a4", action={"type": "raise_to", "amount": -100}), "invalid_field"),
-        (actor, act("a5", action={"type": "raise_to", "amount": 10**15}), "invalid_field"),
-        (actor, act("a6", action={"type": "raise_to", "amount": 10**6}), "amount_out_of_range"),
-        (actor, act("a7", table="omaha-nl"), "unknown_table"),
-        (carol, act("c1"), "not_seated"),  # logged in, watching, no seat
-        (anon, act("n1"), "login_required"),
-    ]
-    for wire, msg, code in refusals:
-        await wire.send(msg)
-        got = await wire.reply(msg["ref"])
-        assert (got["type"], got["code"]) == ("error", code), (msg, got)
-        assert _state(room) == before, msg
-    # the seat to act still can: the refusals left the decision where it was
-    await actor.send(act("ok"))
-    assert (await actor.reply("ok"))["type"] == "ack"
-    assert _state(room) != before
-    for w in (alice, bob, carol, anon):
-        await w.close()
+        before = _state(h.room)
+        refusals = [
+            (other, act("o1"), "not_your_turn"),  # the other player answers the decision: it is not his
+            (other, act("o2", action={"type": "fold"}), "not_your_turn"),
+            (other, act("o3", action={"type": "call", "seat": turn["seat"]}), "invalid_field"),
+            (other, act("o4", seat=turn["seat"]), "invalid_field"),
+            (actor, act("a1", hand_id="holdem-nl-999"), "stale_hand"),  # another hand id
+            (actor, act("a2", action_no=no + 3), "bad_action_no"),
+            (actor, act("a3", action_no=-1), "invalid_field"),
+            (actor, act("a4", action={"type": "raise_to", "amount": -100}), "invalid_field"),
+            (actor, act("a5", action={"type": "raise_to", "amount": 10**15}), "invalid_field"),
+            (actor, act("a6", action={"type": "raise_to", "amount": 10**6}), "amount_out_of_range"),
+            (actor, act("a7", table="omaha-nl"), "unknown_table"),
+            (carol, act("c1"), "not_seated"),  # logged in, watching, no seat
+            (anon, act("n1"), "login_required"),
+        ]
+        for client, msg, code in refusals:
+            got = await h.ask(client, msg)
+            assert (got["type"], got["code"]) == ("error", code), (msg, got)
+            assert _state(h.room) == before, msg
+        # the seat to act still can: the refusals left the decision where it was
+        assert (await h.ask(actor, act("ok")))["type"] == "ack"
+        assert _state(h.room) != before
+    finally:
+        await h.close()
 
 
 async def test_chat_is_escaped_length_and_rate_limited(room: LiveServer) -> None:

@@ -1,5 +1,9 @@
-"""Tournaments online (issue 9, RULES.md §9): sit-and-gos played to the end by bots over the live server,
-registration and refunds through the ledger, guarantees, the lobby, the admin API, the schedule file."""
+"""Tournaments (issue 9, RULES.md §9): sit-and-gos played to the end by bots, registration and refunds
+through the ledger, guarantees, the lobby, the admin API, the schedule file.
+
+How tournaments play (to the end, satellites, guarantees, cancellations, Rush, registration over the
+WebSocket protocol) runs on the server's harness (tests/server/harness.py: a manual clock, no sockets);
+what the HTTP API answers and ``pokerroom bots`` filling a tournament end to end run on a live server."""
 
 from __future__ import annotations
 
@@ -14,21 +18,25 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from pokerroom.bots.runner import run_bots, start_tournament_bots
+from pokerroom.bots.runner import run_bots
 from pokerroom.history import read_phh, verify_hand
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig
 from pokerroom.server.demo import demo_tournaments
-from pokerroom.server.room import RoomSettings
+from pokerroom.server.ids import player_key
+from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.schedule import ScheduleError, load_schedule, load_split_schedule, schedule_from_data
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.store import PLAY, AccountKind, Role, verify_ledger
-from tests.waiting import until
 
 from .conftest import LiveServer, serve_room
-from .wire import Wire, register, stop_bots
+from .harness import EPOCH, Client, Harness
+from .wire import register
 
 FAST = Timing(action=1.0, time_bank=0.5, between_hands=0.02, disconnect_grace=2)
+# On the manual clock a hand takes no time at all: half a second between hands keeps the levels' pace to
+# the hands about what it is live (with FAST, hundreds of hands are played per level).
+CLOCK = Timing(action=1.0, time_bank=0.5, between_hands=0.5, disconnect_grace=2)
 LEVEL = 0.03  # minutes: a level every 1.8 s
 
 
@@ -44,66 +52,68 @@ async def sng(tmp_path: Path) -> AsyncIterator[LiveServer]:
         yield s
 
 
-def open_sng(s: LiveServer) -> TournamentActor:
+def open_sng(room: Room) -> TournamentActor:
     return next(
         a
-        for a in s.room.tournaments.values()
+        for a in room.tournaments.values()
         if a.series is not None and a.director.status in ("announced", "registering")
     )
 
 
-async def until_over(actor: TournamentActor, seconds: float = 240) -> None:
-    await until(
-        lambda: actor.finished_at is not None,  # the director's last effects are booked
-        timeout=seconds,
-        what=f"the tournament {actor.tid} ends",
-        show=lambda: (actor.director.status, actor.director.standings()),
-    )
+async def until_over(h: Harness, actor: TournamentActor, seconds: float = 50_000) -> None:
+    """Let the room play until the tournament is over: the director's last effects are booked."""
+    await h.run(lambda: actor.finished_at is not None, seconds=seconds)
+
+
+async def bots(h: Harness, tid: str, count: int, strategies: Sequence[str], seed: int) -> list[Client]:
+    """``count`` tournament bots registered in ``tid`` (as ``start_tournament_bots`` starts them live)."""
+    return [
+        await h.tournament_bot(f"tbot{i + 1}", tid, strategies[i % len(strategies)], seed=seed + i)
+        for i in range(count)
+    ]
 
 
 @pytest.mark.asyncio
-async def test_a_six_player_sit_and_go_is_played_to_the_end_and_pays_exactly_the_pool(
-    sng: LiveServer,
-) -> None:
+async def test_a_six_player_sit_and_go_is_played_to_the_end_and_pays_exactly_the_pool(tmp_path: Path) -> None:
     """R218: it starts when full; every elimination is ranked; prizes add up to the pool, paid through
     the ledger, which verifies; a fresh copy of the sit-and-go opens for registration. One bot goes away
     at the start: disconnected, he is blinded and folded (R223) until he is out."""
-    actor = open_sng(sng)
-    tid = actor.tid
-    bots = await start_tournament_bots(sng.url, tid, 6, ["random", "caller"], think=(0, 0.01), seed=7)
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=tuple(demo_tournaments(CLOCK, LEVEL))), seed=7)
     try:
-        await stop_bots(bots[:1])
-        await until_over(actor)  # the absent player is folded when the action reaches him
-    finally:
-        await stop_bots(bots)
-    d = actor.director
-    assert d.status == "finished" and len(d.entrants) == 6
-    places = sorted(e.place or 0 for e in d.entrants.values())
-    assert places[0] == 1 and all(p == i + 1 or p == places[i - 1] for i, p in enumerate(places))  # R234 ties
-    cfg = d.config
-    assert d.pool == 6 * cfg.buy_in and sum(actor.prizes.values()) == d.pool
-    ledger = sng.room.store.ledger
-    pool_account = await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=tid)
-    assert (await ledger.get_account(pool_account)).balance == 0
-    assert await ledger.system_balance(AccountKind.HOUSE, PLAY) == 6 * cfg.fee  # the fees
-    winner = next(e for e in d.entrants.values() if e.place == 1)
-    assert actor.prizes[winner.player] == d.prizes[0]
-    report = await verify_ledger(sng.room.store.db)
-    assert report.ok, report.problems
-    assert open_sng(sng).tid != tid  # the next one of the series is open
-    async with httpx.AsyncClient(base_url=sng.url) as http:
-        lobby = (await http.get("/api/tournaments")).json()
+        actor = open_sng(h.room)
+        tid = actor.tid
+        clients = await bots(h, tid, 6, ["random", "caller"], seed=7)
+        await h.stop_bot(clients[0])
+        await until_over(h, actor)  # the absent player is folded when the action reaches him
+        d = actor.director
+        assert d.status == "finished" and len(d.entrants) == 6
+        places = sorted(e.place or 0 for e in d.entrants.values())
+        assert places[0] == 1 and all(p == i + 1 or p == places[i - 1] for i, p in enumerate(places))  # R234
+        cfg = d.config
+        assert d.pool == 6 * cfg.buy_in and sum(actor.prizes.values()) == d.pool
+        ledger = h.store.ledger
+        pool_account = await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=tid)
+        assert (await ledger.get_account(pool_account)).balance == 0
+        assert await ledger.system_balance(AccountKind.HOUSE, PLAY) == 6 * cfg.fee  # the fees
+        winner = next(e for e in d.entrants.values() if e.place == 1)
+        assert actor.prizes[winner.player] == d.prizes[0]
+        report = await verify_ledger(h.store.db)
+        assert report.ok, report.problems
+        assert open_sng(h.room).tid != tid  # the next one of the series is open
+        lobby = h.front.tournament_lobby()  # what /api/tournaments and /api/tournaments/{tid} answer
         assert tid in [r["tournament"] for r in lobby["finished"]]
-        details = (await http.get(f"/api/tournaments/{tid}")).json()
-    assert [s["place"] for s in details["standings"]] == places
-    assert sum(p["amount"] for p in details["payouts"]) == d.pool
+        details = await h.front.tournament_details(tid)
+        assert [s["place"] for s in details["standings"]] == places
+        assert sum(p["amount"] for p in details["payouts"]) == d.pool
+    finally:
+        await h.close()
 
 
 @pytest.mark.asyncio
 async def test_register_and_unregister_refunds_the_buy_in_and_fee(sng: LiveServer) -> None:
     """R217: a full refund while registration is open; R216: the lobby shows the entrant."""
     token = await register(sng, "regina")
-    actor = open_sng(sng)
+    actor = open_sng(sng.room)
     h = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=sng.url, headers=h) as http:
         before = (await http.get("/api/account")).json()["balances"]["PLAY"]
@@ -129,7 +139,7 @@ async def test_register_and_unregister_refunds_the_buy_in_and_fee(sng: LiveServe
 async def test_a_refused_rebuy_books_nothing(sng: LiveServer) -> None:
     """R232: no rebuy outside a rebuy period (here: a sit-and-go without one); the wallet is untouched."""
     token = await register(sng, "rebuyer")
-    actor = open_sng(sng)
+    actor = open_sng(sng.room)
     async with httpx.AsyncClient(base_url=sng.url, headers={"Authorization": f"Bearer {token}"}) as http:
         r = await http.post(f"/api/tournaments/{actor.tid}/rebuy")
         assert r.status_code == 409 and r.json()["detail"]["code"] == "not_playing"
@@ -146,9 +156,7 @@ async def test_a_refused_rebuy_books_nothing(sng: LiveServer) -> None:
 async def test_a_satellite_winner_is_registered_for_the_target_with_his_ticket(tmp_path: Path) -> None:
     """R228: a heads-up satellite, 2 x 600 in the pool: one seat worth 1,100 for the winner (registered
     at once for the open target), the 100 remainder in cash to the runner-up."""
-    target = TournamentConfig(
-        "target", "Target", buy_in=1000, fee=100, start_time=datetime.now(UTC) + timedelta(hours=1)
-    )
+    target = TournamentConfig("target", "Target", buy_in=1000, fee=100, start_time=EPOCH + timedelta(hours=1))
     satellite = TournamentConfig(
         "sat",
         "Satellite",
@@ -158,32 +166,29 @@ async def test_a_satellite_winner_is_registered_for_the_target_with_his_ticket(t
         seat_value=1100,
         target="target",
         level_minutes=LEVEL,
-        timing=FAST,
+        timing=CLOCK,
     )
-    async with tourney_server(tmp_path, [target, satellite]) as s:
-        actor = open_sng(s)
-        bots = await start_tournament_bots(s.url, actor.tid, 2, ["random"], think=(0, 0.01), seed=11)
-        try:
-            await until_over(actor)
-        finally:
-            await stop_bots(bots)
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=(target, satellite)), seed=11)
+    try:
+        actor = open_sng(h.room)
+        await bots(h, actor.tid, 2, ["random"], seed=11)
+        await until_over(h, actor)
         winner = next(e for e in actor.director.entrants.values() if e.place == 1)
         runner_up = next(e for e in actor.director.entrants.values() if e.place == 2)
-        await until(
-            lambda: winner.player in s.room.tournaments["target"].director.entrants,
-            timeout=15,
-            what="the satellite's winner is registered in the target with his ticket",
-        )
-        entrant = s.room.tournaments["target"].director.entrants[winner.player]
-        assert entrant.ticket and not await s.room.store.tournaments.tickets(int(winner.player))
+        # the satellite's winner is registered in the target with his ticket
+        await h.run(lambda: winner.player in h.room.tournaments["target"].director.entrants, seconds=15)
+        entrant = h.room.tournaments["target"].director.entrants[winner.player]
+        assert entrant.ticket and not await h.store.tournaments.tickets(int(winner.player))
         assert actor.prizes == {runner_up.player: 100}
-        ledger = s.room.store.ledger
+        ledger = h.store.ledger
         assert (
             await ledger.get_account(await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref=actor.tid))
         ).balance == 0
         target_pool = await ledger.account(AccountKind.PRIZE_POOL, PLAY, ref="target")
         assert (await ledger.get_account(target_pool)).balance == 1000
-        assert (await verify_ledger(s.room.store.db)).ok
+        assert (await verify_ledger(h.store.db)).ok
+    finally:
+        await h.close()
 
 
 @pytest.mark.asyncio
@@ -222,7 +227,6 @@ async def test_the_admin_api_refuses_non_admins_and_schedules_for_admins(sng: Li
 async def test_a_guarantee_is_topped_up_from_promotions_and_paid(tmp_path: Path) -> None:
     """R227-style overlay: two players, a guarantee above the buy-ins; the promotions account pays the
     difference into the prize pool and the winners get exactly the guarantee."""
-    start = datetime.now(UTC) + timedelta(seconds=10)  # time to log the bots in, even on a busy machine
     cfg = TournamentConfig(
         "gtd",
         "Guaranteed",
@@ -230,42 +234,51 @@ async def test_a_guarantee_is_topped_up_from_promotions_and_paid(tmp_path: Path)
         buy_in=1000,
         fee=100,
         guarantee=5000,
-        start_time=start,
+        start_time=EPOCH + timedelta(seconds=10),
         table_size=6,
         level_minutes=LEVEL,
         break_minutes=0,
-        timing=FAST,
+        timing=CLOCK,
         currency="PLAY",
     )
-    async with tourney_server(tmp_path, [cfg]) as s:
-        actor = s.room.tournaments["gtd"]
-        bots = await start_tournament_bots(s.url, "gtd", 2, ["random"], think=(0, 0.01), seed=9)
-        try:
-            await until_over(actor)
-        finally:
-            await stop_bots(bots)
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=(cfg,)), seed=9)
+    try:
+        actor = h.room.tournaments["gtd"]
+        await bots(h, "gtd", 2, ["random"], seed=9)
+        await until_over(h, actor)
         assert actor.director.status == "finished"
         assert sum(actor.prizes.values()) == 5000
-        assert await s.room.store.ledger.system_balance(AccountKind.PROMOTIONS, PLAY) == -3000
-        assert (await verify_ledger(s.room.store.db)).ok
+        assert await h.store.ledger.system_balance(AccountKind.PROMOTIONS, PLAY) == -3000
+        assert (await verify_ledger(h.store.db)).ok
+    finally:
+        await h.close()
 
 
 @pytest.mark.asyncio
 async def test_a_scheduled_tournament_below_its_minimum_is_cancelled_with_refunds(tmp_path: Path) -> None:
-    start = datetime.now(UTC) + timedelta(seconds=6)
     cfg = TournamentConfig(
-        "small", "Small", kind="mtt", buy_in=1000, fee=100, min_players=3, start_time=start
+        "small",
+        "Small",
+        kind="mtt",
+        buy_in=1000,
+        fee=100,
+        min_players=3,
+        start_time=EPOCH + timedelta(seconds=6),
     )
-    async with tourney_server(tmp_path, [cfg]) as s:
-        token = await register(s, "lonely")
-        h = {"Authorization": f"Bearer {token}"}
-        async with httpx.AsyncClient(base_url=s.url, headers=h) as http:
-            before = (await http.get("/api/account")).json()["balances"]["PLAY"]
-            assert (await http.post("/api/tournaments/small/register")).status_code == 200
-            await until_over(s.room.tournaments["small"], 20)
-            assert s.room.tournaments["small"].director.status == "cancelled"
-            assert (await http.get("/api/account")).json()["balances"]["PLAY"] == before
-        assert (await verify_ledger(s.room.store.db)).ok
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=(cfg,)), seed=1)
+    try:
+        lonely = await h.player("lonely")
+        before = await h.balance(lonely)
+        await h.front.tournament_request(
+            "small", "register", player_key(lonely.id), "lonely", False
+        )  # (HTTP)
+        assert await h.balance(lonely) == before - 1100
+        await until_over(h, h.room.tournaments["small"], 20)
+        assert h.room.tournaments["small"].director.status == "cancelled"
+        assert await h.balance(lonely) == before
+        assert (await verify_ledger(h.store.db)).ok
+    finally:
+        await h.close()
 
 
 def test_the_schedule_file_gives_tournaments_and_the_big_game_with_satellites(tmp_path: Path) -> None:
@@ -317,8 +330,8 @@ currency = "PLAY"
 
 @pytest.mark.asyncio
 async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_path: Path) -> None:
-    """R214/R215 online: twelve players start in a Rush pool of 4-seat tables (per-entry windows, quick
-    folds), the last nine play one standard final table, and the prizes are exactly the pool."""
+    """R214/R215: twelve players start in a Rush pool of 4-seat tables (per-entry windows, quick folds),
+    the last nine play one standard final table, and the prizes are exactly the pool."""
     cfg = TournamentConfig(
         "rush12",
         "Rush 12",
@@ -327,57 +340,56 @@ async def test_a_rush_sit_and_go_plays_its_pool_phase_then_the_final_table(tmp_p
         buy_in=100,
         fee=10,
         level_minutes=LEVEL,
-        timing=FAST,
+        timing=CLOCK,
     )
-    async with serve_room(tmp_path, RoomSettings(rush_tournaments=(cfg,)), durable=False) as s:
-        actor = open_sng(s)
-        bots = await start_tournament_bots(
-            s.url, actor.tid, 12, ["random", "caller"], think=(0, 0.01), seed=5
-        )
-        try:
-            await until_over(actor)
-        finally:
-            await stop_bots(bots)
+    h = await Harness.open(tmp_path, RoomSettings(rush_tournaments=(cfg,)), seed=5)
+    try:
+        actor = open_sng(h.room)
+        clients = await bots(h, actor.tid, 12, ["random", "caller"], seed=5)
+        await until_over(h, actor)
         d = actor.director
         assert d.status == "finished" and sum(actor.prizes.values()) == d.pool == 12 * 100
         assert actor.rush_hands > 0  # the Rush phase was played
         assert actor.hands_played > 0  # and the final table
-        assert sum(b.moves for b, _ in bots) >= actor.rush_hands
-        assert not any(b.stats.error_codes.get("internal_error") for b, _ in bots)
-        assert (await verify_ledger(s.room.store.db)).ok
+        assert sum(c.bot.moves for c in clients) >= actor.rush_hands
+        assert not h.stats.error_codes.get("internal_error")
+        assert (await verify_ledger(h.store.db)).ok
         # Every hand of both phases is in its players' hand histories (docs/decisions.md).
         stored: set[str] = set()
         for e in d.entrants.values():
-            own = await s.room.store.histories.player_hands(int(e.player), limit=1000)
-            stored |= {h.hand_id for h in own}
-            for h in own:  # each with its deck proof, which holds (docs/fairness.md)
-                verdict = verify_hand(read_phh(h.phh))
-                assert verdict.ok, (h.hand_id, verdict.problems)
-        pool_hands = {h for h in stored if h.startswith(f"{actor.tid}-rush-t")}
+            own = await h.store.histories.player_hands(int(e.player), limit=1000)
+            stored |= {x.hand_id for x in own}
+            for x in own:  # each with its deck proof, which holds (docs/fairness.md)
+                verdict = verify_hand(read_phh(x.phh))
+                assert verdict.ok, (x.hand_id, verdict.problems)
+        pool_hands = {x for x in stored if x.startswith(f"{actor.tid}-rush-t")}
         assert len(pool_hands) == actor.rush_hands
         assert len(stored - pool_hands) == actor.hands_played
+    finally:
+        await h.close()
 
 
 @pytest.mark.asyncio
-async def test_registration_over_the_websocket_follows_the_http_rules(sng: LiveServer) -> None:
+async def test_registration_over_the_websocket_follows_the_http_rules(tmp_path: Path) -> None:
     """``tournament_register`` / ``tournament_unregister`` (docs/protocol.md): an ack, the buy-in and fee
     booked (R216) and fully refunded (R217) with a balance frame; the HTTP endpoints' codes as errors;
     a refused request changes nothing."""
-    token = await register(sng, "wendy")
-    actor = open_sng(sng)
-    cfg = actor.director.config
-    anonymous = await Wire.open(sng)
-    w = await Wire.open(sng, token)
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=tuple(demo_tournaments(CLOCK, LEVEL))), seed=1)
     try:
-        await anonymous.send({"type": "tournament_register", "tournament": actor.tid, "ref": "a"})
-        assert (await anonymous.reply("a"))["code"] == "login_required"
-        async with httpx.AsyncClient(base_url=sng.url, headers={"Authorization": f"Bearer {token}"}) as http:
-            before = (await http.get("/api/account")).json()["balances"]["PLAY"]
-        await w.send({"type": "tournament_register", "tournament": actor.tid, "ref": "r1"})
-        assert (await w.reply("r1"))["type"] == "ack"
-        balances = [m["amount"] for m in w.seen if m["type"] == "balance"]  # sent before the ack
+        actor = open_sng(h.room)
+        cfg = actor.director.config
+        anonymous = h.connect("anonymous", None)
+        answer = await h.ask(anonymous, {"type": "tournament_register", "tournament": actor.tid})
+        assert answer["code"] == "login_required"
+        wendy = await h.player("wendy")
+        w = h.connect("wendy", wendy)
+        before = await h.balance(wendy)
+        ack = await h.ask(w, {"type": "tournament_register", "tournament": actor.tid, "ref": "r1"})
+        assert ack["type"] == "ack"
+        upto = next(i for i, f in enumerate(w.frames) if f is ack)
+        balances = [m["amount"] for m in w.frames[:upto] if m["type"] == "balance"]  # sent before the ack
         assert balances == [before - cfg.buy_in - cfg.fee]
-        me = str((await sng.room.store.accounts.find("wendy")).id)
+        me = str(wendy.id)
         assert me in actor.director.entrants
         refused: list[tuple[str, dict[str, Any], str]] = [
             ("r2", {"type": "tournament_register", "tournament": actor.tid}, "already_registered"),
@@ -387,21 +399,19 @@ async def test_registration_over_the_websocket_follows_the_http_rules(sng: LiveS
             ("r6", {"type": "tournament_unregister", "tournament": "nope"}, "unknown_tournament"),
         ]
         for ref, msg, code in refused:
-            await w.send({**msg, "ref": ref})
-            assert (await w.reply(ref))["code"] == code, ref
-        await w.send({"type": "tournament_unregister", "tournament": actor.tid, "ref": "u1"})
-        assert (await w.reply("u1"))["type"] == "ack"
-        assert [m["amount"] for m in w.seen if m["type"] == "balance"][-1] == before
+            assert (await h.ask(w, {**msg, "ref": ref}))["code"] == code, ref
+        ack = await h.ask(w, {"type": "tournament_unregister", "tournament": actor.tid, "ref": "u1"})
+        assert ack["type"] == "ack"
+        assert [m["amount"] for m in w.frames if m["type"] == "balance"][-1] == before
         assert me not in actor.director.entrants
-        await w.send({"type": "tournament_unregister", "tournament": actor.tid, "ref": "u2"})
-        assert (await w.reply("u2"))["code"] == "unregister_refused"
-        await w.send({"type": "tournament_register", "tournament": actor.tid, "ticket": True, "ref": "t"})
-        assert (await w.reply("t"))["code"] == "no_ticket"
+        answer = await h.ask(w, {"type": "tournament_unregister", "tournament": actor.tid, "ref": "u2"})
+        assert answer["code"] == "unregister_refused"
+        ticket = {"type": "tournament_register", "tournament": actor.tid, "ticket": True, "ref": "t"}
+        assert (await h.ask(w, ticket))["code"] == "no_ticket"
+        assert me not in actor.director.entrants
+        assert (await verify_ledger(h.store.db)).ok
     finally:
-        await w.close()
-        await anonymous.close()
-    assert me not in actor.director.entrants
-    assert (await verify_ledger(sng.room.store.db)).ok
+        await h.close()
 
 
 @pytest.mark.asyncio
@@ -411,7 +421,7 @@ async def test_pokerroom_bots_fills_a_tournament_and_plays_it_to_its_end(tmp_pat
         "hu", "Heads-up", kind="sng", max_players=2, buy_in=100, level_minutes=LEVEL, timing=FAST
     )
     async with tourney_server(tmp_path, [heads_up]) as s:
-        actor = open_sng(s)
+        actor = open_sng(s.room)
         stats = await asyncio.wait_for(
             run_bots(s.url, 2, ["random"], think=(0, 0.01), prefix="rehearsal", tournament=actor.tid), 240
         )
