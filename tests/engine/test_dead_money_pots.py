@@ -12,6 +12,8 @@ import pytest
 from pokerroom.engine import Betting, Blinds, Call, Check, ConfigError, Fold, HandState, RaiseTo, Stakes
 from pokerroom.engine.events import Posted
 from pokerroom.engine.pots import side_pots
+from pokerroom.history import read_phh, write_phh
+from pokerroom.history.replay import replay
 
 from .helpers import start
 
@@ -67,10 +69,34 @@ def test_big_blind_posts_the_tables_ante_before_his_blind() -> None:
     assert hand.to_call(3) == 100  # the ante is not part of the big blind's bet
 
 
-def test_a_short_big_blind_posts_the_ante_first() -> None:
+def test_r255_a_short_big_blind_posts_his_blind_first_and_the_rest_toward_the_ante() -> None:
+    """R255 (RULES.md §11.3, the TDA's procedure): BB ante 100, big blind 100, the big blind has 150: he
+    posts the blind 100 and 50 toward the ante. Before, the ante came first (100) and the blind was 50."""
+    bb_ante = Stakes.blinds(50, 100, ante=100, big_blind_ante=True)
+    hand = start("holdem", Betting.NO_LIMIT, bb_ante, [10000, 150, 10000], ACES_WIN, button=3)
+    posted = [(e.seat, e.what, e.amount, e.all_in) for e in hand.events if isinstance(e, Posted)]
+    assert posted == [(1, "small_blind", 50, False), (2, "big_blind", 100, False), (2, "ante", 50, True)]
+    assert hand.to_call(3) == 100 and hand.pot_total() == 200  # a full blind to call
+
+
+def test_r255_a_big_blind_who_covers_only_his_blind_posts_no_ante() -> None:
     hand = start("holdem", Betting.NO_LIMIT, BB_ANTE, [10000, 80, 10000], ACES_WIN, button=3)
     posted = [(e.seat, e.what, e.amount, e.all_in) for e in hand.events if isinstance(e, Posted)]
-    assert posted == [(2, "ante", 80, True), (1, "small_blind", 50, False), (2, "big_blind", 0, True)]
+    assert posted == [(1, "small_blind", 50, False), (2, "big_blind", 80, True)]
+
+
+def test_r255_a_short_big_blind_ante_replays_from_its_history() -> None:
+    """The history records the nominal ante and blind; the replay posts them in the same order (the big
+    blind's is the only ante: a big-blind ante), so the hand verifies."""
+    hand = start("holdem", Betting.NO_LIMIT, BB_ANTE, [10000, 150, 10000], ACES_WIN, button=3)
+    hand.apply(Call(3))
+    hand.apply(Fold(1))
+    assert hand.is_over or hand.pending is not None
+    text = write_phh(hand)
+    result = replay(read_phh(text))
+    assert result.matches is not False
+    again = [(e.seat, e.what, e.amount) for e in result.state.events if isinstance(e, Posted)]
+    assert [(w, a) for _, w, a in again] == [("small_blind", 50), ("big_blind", 100), ("ante", 50)]
 
 
 def test_an_all_in_player_wins_the_big_blind_ante_he_did_not_match() -> None:

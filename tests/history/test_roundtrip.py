@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
-from pokerroom.engine import Betting
+from pokerroom.engine import Betting, Blinds, HandState, ListDeck, SeatSetup, Stakes, Structure
 from pokerroom.engine.events import RunTwiceAnswered
 from pokerroom.history import HandContext, read_phh, read_phhs, replay, write_phh, write_phhs
 from pokerroom.history.errors import PhhFieldError
 from pokerroom.variants import VARIANTS
 
+from ..engine.helpers import random_command
 from .helpers import CASE_IDS, CASES, random_hands
 
 
@@ -102,3 +104,54 @@ def test_run_it_twice_fields_are_checked() -> None:
     silent = re.sub(r"_runout_count_selections = \[[^\]]*\]\n", "", text)
     again = replay(read_phh(silent))
     assert again.state.runs == 1 and any("no runout count" in n for n in again.notes)
+
+
+def _forced_hands(kind: str, count: int) -> list[HandState]:
+    """Random hands with a straddle under the gun, a Mississippi straddle or a bomb pot (RULES.md §11.2)."""
+    rng = random.Random(kind)
+    out = []
+    for _ in range(count):
+        seats = sorted(rng.sample(range(1, 10), rng.randint(3, 6)))
+        button = rng.choice(seats)
+        ring = [s for s in seats if s > button] + [s for s in seats if s <= button]
+        if kind == "bomb":
+            blinds = Blinds(antes=tuple((s, 400) for s in seats), bomb_pot=True)
+        else:
+            straddler = ring[2] if kind == "utg" or len(seats) == 3 else button
+            blinds = Blinds(small=(ring[0], 100), big=(ring[1], 200), straddles=((straddler, 400),))
+        game = rng.choice(["holdem", "omaha"])
+        v = VARIANTS[game]
+        hand = HandState.start(
+            variant=v,
+            structure=Structure(
+                Betting.NO_LIMIT if game == "holdem" else Betting.POT_LIMIT, Stakes.blinds(100, 200)
+            ),
+            seats=[SeatSetup(s, rng.choice([300, 5000, 20_000])) for s in seats],
+            deck=ListDeck.shuffled(v.deck_for(len(seats)), rng),
+            button=button,
+            blinds=blinds,
+        )
+        while not hand.is_over:
+            hand.apply(random_command(hand, rng))
+        out.append(hand)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["utg", "mississippi", "bomb"])
+def test_straddles_and_bomb_pots_replay_from_their_phh(kind: str) -> None:
+    """RULES.md §11.2: a straddle is a ``straddle`` post (``_posts``; the engine knows a Mississippi
+    straddle by its seat, the button); a bomb pot is ``_bomb_pot = true`` with the antes."""
+    for hand in _forced_hands(kind, 15):
+        text = write_phh(hand)
+        assert ("_bomb_pot = true" in text) == (kind == "bomb")
+        again = replay(read_phh(text))
+        assert again.complete and again.state.events == hand.events and again.matches is True
+
+
+def test_a_bomb_pot_field_must_be_a_boolean_and_have_no_blinds() -> None:
+    hand = _forced_hands("bomb", 1)[0]
+    text = write_phh(hand)
+    with pytest.raises(PhhFieldError):
+        read_phh(text.replace("_bomb_pot = true", '_bomb_pot = "yes"'))
+    with pytest.raises(PhhFieldError):
+        read_phh(re.sub(r"blinds_or_straddles = \[0", "blinds_or_straddles = [100", text))

@@ -1,7 +1,8 @@
 """The big-blind ante in tournament structures (issue 21; docs/decisions.md) and R220.
 
 ``TournamentConfig(ante="big_blind")``: at every level with an ante, the big blind posts one ante for the
-whole table, equal to the big blind, before his blind; it is dead money of the main pot (the engine's
+whole table, equal to the big blind, before his blind (a short big blind posts his blind first and the
+rest toward the ante, R255); it is dead money of the main pot (the engine's
 rule, tests/engine/test_dead_money_pots.py). The default stays the per-player ante of RULES.md §9.4
 (R225).
 """
@@ -27,7 +28,7 @@ from pokerroom.rooms.tournament import (
 T0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 
 
-def _posts_at_level_seven(ante: str) -> list[tuple[int, str, int]]:
+def _posts_at_level_seven(ante: str, stack: int | None = None) -> list[tuple[int, str, int]]:
     cfg = TournamentConfig("s1", "SNG", kind="sng", max_players=3, level_minutes=1, ante=ante)
     d = TournamentDirector(cfg, random.Random(3))
     for p in ("a", "b", "c"):
@@ -37,6 +38,9 @@ def _posts_at_level_seven(ante: str) -> list[tuple[int, str, int]]:
         pending = table.hand.pending  # type: ignore[union-attr]
         cmd = Check(pending.seat) if pending.check else Call(pending.seat)  # type: ignore[union-attr]
         d.act(table.seats[pending.seat].player, cmd, T0)  # type: ignore[union-attr]
+    if stack is not None:  # every player short for the next hand
+        for seat in table.seats.values():
+            seat.stack = d.entrants[seat.player].stack = stack
     out = d.tick(T0 + timedelta(minutes=6, seconds=30))  # level 7 (100/200, ante 25) from 12:06
     events = [e for x in out if isinstance(x, HandEvents) for e in x.events]
     assert table.hand is not None and table.hand.structure.stakes.big_blind == 200
@@ -83,3 +87,13 @@ def test_r220_mtt_levels_last_ten_minutes_by_default() -> None:
     assert clock.level(T0 + timedelta(minutes=9, seconds=59)) == 1
     assert clock.level(T0 + timedelta(minutes=10)) == 2
     assert clock.next_level_at(T0) == T0 + timedelta(minutes=10)
+
+
+def test_r255_a_short_big_blind_posts_his_blind_then_the_rest_toward_the_ante() -> None:
+    """R255 (RULES.md §11.3): at level 7 (100/200, big-blind ante 200) the big blind has 300: he posts
+    the blind 200 first and 100 toward the ante (before, the ante 200 first and a blind of 100)."""
+    posts = _posts_at_level_seven("big_blind", stack=300)
+    big = next(p for p in posts if p[1] == "big_blind")
+    antes = [p for p in posts if p[1] == "ante"]
+    assert big[2] == 200 and antes == [(big[0], "ante", 100)]
+    assert posts.index(big) < posts.index(antes[0])  # the blind first

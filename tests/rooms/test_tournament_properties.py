@@ -2,7 +2,10 @@
 add-ons, late registration, guarantees, freerolls, satellites, Rush) played to the end by random bot
 fields on a fake clock. After every step: chips conserved, every table dealing or waiting for a stated
 reason, places unique and final; at the end prizes + tickets = the pool exactly and the overlay booked
-once, only when the guarantee exceeds the contributions (RULES.md §9.5-§9.11, §8.9)."""
+once, only when the guarantee exceeds the contributions (RULES.md §9.5-§9.11, §8.9). Issue 35: deals at
+the final table proposed and answered at random (accepted, refused, timed out; with part of the pool
+kept to play for): the deals' payments count in the pool paid out to the unit; bounties (knockout and
+progressive): every bounty paid exactly once, apart from the prize pool."""
 
 from __future__ import annotations
 
@@ -43,7 +46,10 @@ def tournaments(draw: st.DrawFn) -> tuple[TournamentConfig, int, bool, Field]:
         kw["max_players"] = players
     else:
         kw["start_time"] = T0
-        kw["late_registration_levels"] = draw(st.integers(0, 3))
+        if draw(st.booleans()):
+            kw["late_registration_levels"] = draw(st.integers(0, 3))
+        else:  # issue 35: late registration in minutes
+            kw["late_registration_minutes"] = draw(st.sampled_from([0.0, 2.5, 12.0]))
     freeroll = draw(st.integers(0, 9)) == 0
     if freeroll:
         kw["freeroll_pool"] = draw(st.integers(1, 100_000))
@@ -57,14 +63,22 @@ def tournaments(draw: st.DrawFn) -> tuple[TournamentConfig, int, bool, Field]:
     if not rush and players <= 100 and draw(st.booleans()):  # (bigger rebuy fields: the simulation test)
         kw["rebuy_levels"] = draw(st.integers(1, 2))
         kw["add_on"] = draw(st.booleans())
+    if not (rush or freeroll or kw.get("seat_value") or kw.get("rebuy_levels")) and draw(st.booleans()):
+        kw["bounty"] = draw(st.sampled_from([25, 50, 33]))  # issue 35: knockouts, progressive or not
+        kw["progressive"] = draw(st.booleans())
+    kw["deal_keep"] = draw(st.sampled_from([0, 0, BUY_IN // 2]))  # issue 35: deals at the final table
+    kw["deal_seconds"] = draw(st.sampled_from([5.0, 60.0]))
     cfg = TournamentConfig("prop", "Property", **kw)
-    late = draw(st.integers(0, 20)) if kw.get("late_registration_levels") else 0
+    late_open = kw.get("late_registration_levels") or kw.get("late_registration_minutes")
+    late = draw(st.integers(0, 20)) if late_open else 0
     bots = Field(
         shove=draw(st.sampled_from([0.3, 0.7, 0.95])),
         rebuy=draw(st.sampled_from([0.0, 0.3, 0.8])),
         add_on=draw(st.sampled_from([0.0, 0.7])),
         late=late,
         step=draw(st.sampled_from([2.0, 5.0])),
+        deal=draw(st.sampled_from([0.0, 0.05, 0.3])),
+        deal_yes=draw(st.sampled_from([0.6, 0.95])),
     )
     return cfg, players, rush, bots
 

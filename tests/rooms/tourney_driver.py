@@ -11,10 +11,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pokerroom.engine import BetDecision, Call, Check, Command, HandState, RaiseTo
+from pokerroom.rooms import TableError
 from pokerroom.rooms.tournament import (
     Finished,
     RushTournamentDirector,
+    TournamentBounty,
     TournamentBuyIn,
+    TournamentDealPaid,
     TournamentDirector,
     TournamentOverlay,
     TournamentPrize,
@@ -46,6 +49,8 @@ class Field:
     rebuy: float = 0.5
     add_on: float = 0.5
     late: int = 0
+    deal: float = 0.0  # per step at the final table: a player proposes a deal (issue 35)
+    deal_yes: float = 0.9  # each player's chance to accept it (else he refuses, or lets it time out)
     step: float = 3.0  # seconds of fake clock per step
     max_steps: int = 200_000
 
@@ -111,6 +116,29 @@ def buy_more(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
             run.out += d.rebuy(e.player, now, add_on=True)
 
 
+def deal_some(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
+    """Deals at the final table (RULES.md §11.3): proposed at random, answered at random (accepted,
+    refused, or left to time out)."""
+    d = run.director
+    if not f.deal or d.status != "running":
+        return
+    if d.deal is None and rng.random() < f.deal and d.remaining:
+        proposer = rng.choice(d.remaining).player
+        try:
+            run.out += d.propose_deal(proposer, rng.choice(["icm", "chip_chop"]), now)
+        except TableError:
+            return
+        check_step(run, now)
+    deal = d.deal
+    if deal is not None and deal.deadline is not None and rng.random() < 0.7:
+        for player in deal.players:
+            if d.deal is None:
+                break
+            if player not in deal.accepted and rng.random() < 0.8:
+                run.out += d.answer_deal(player, rng.random() < f.deal_yes, now)
+                check_step(run, now)
+
+
 def play(
     d: TournamentDirector, start: datetime, rng: random.Random, f: Field, before: list[object] | None = None
 ) -> Run:
@@ -128,6 +156,7 @@ def play(
             late += 1
             run.out += d.register(f"late{late}", f"late{late}", now)
         buy_more(run, now, rng, f)
+        deal_some(run, now, rng, f)
         ticked = d.tick(now)
         run.out += ticked
         check_step(run, now)
@@ -152,16 +181,25 @@ def check_end(run: Run) -> None:
     assert d.status == "finished", f"not over after {run.steps} steps: {d.table_states(datetime.max)}"
     assert sum(isinstance(x, Finished) for x in run.out) == 1
     assert all(e.place is not None for e in d.entrants.values())
+    # places form a ranking: k players tied at place p, the next place is p + k (issue 35: a satellite
+    # tie across the last seat once left its drawn non-winners on the group's best place, nobody last)
+    expect = 1
+    for place, n in sorted(Counter(e.place for e in d.entrants.values()).items()):
+        assert place == expect, f"places skip or repeat: {place} after {expect - 1}"
+        expect = place + n
     paid = Counter((type(x), x.player) for x in run.out if isinstance(x, TournamentPrize | TournamentTicket))
     assert all(n == 1 for n in paid.values()), f"paid twice: {paid.most_common(3)}"
     bought = sum(x.prize for x in run.out if isinstance(x, TournamentBuyIn))  # rebuys, add-ons, late
-    contributions = cfg.buy_in * sum(e.entries for e in d.entrants.values())
-    assert contributions == d.contributions and bought <= contributions
+    entries = sum(e.entries for e in d.entrants.values())
+    contributions = (cfg.buy_in - d.bounty_part) * entries  # (the bounties apart: issue 35)
+    assert contributions == d.contributions and bought <= cfg.buy_in * entries
+    bounties = sum(x.amount for x in run.out if isinstance(x, TournamentBounty))
+    assert bounties == d.bounty_in == d.bounty_part * entries, "every bounty is paid, exactly once"
     pool, overlay = prize_pool(contributions, guarantee=cfg.guarantee, freeroll=cfg.freeroll_pool)
     assert d.pool == pool
     overlays = [x.amount for x in run.out if isinstance(x, TournamentOverlay)]
     assert overlays == ([overlay] if overlay else []), "the overlay is booked once, only when owed"
-    cash = sum(x.amount for x in run.out if isinstance(x, TournamentPrize))
+    cash = sum(x.amount for x in run.out if isinstance(x, TournamentPrize | TournamentDealPaid))
     tickets = sum(x.value for x in run.out if isinstance(x, TournamentTicket))
     house_adds = d._satellite().house_adds if cfg.is_satellite else 0
     assert cash + tickets == pool + house_adds, "prizes and tickets are exactly the pool"

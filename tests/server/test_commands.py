@@ -21,6 +21,7 @@ from pokerroom.server.commands import (
     Command,
     CommandRefused,
     EditTournament,
+    EndTournament,
     HoldTable,
     MessageTable,
     OpenGame,
@@ -46,6 +47,7 @@ ANY_COMMAND = st.one_of(
     st.builds(ScheduleTournament, FIELDS),
     st.builds(EditTournament, TEXT, FIELDS),
     st.builds(CancelTournament, TEXT),
+    st.builds(EndTournament, TEXT),
     st.builds(SetPromotions, FIELDS),
 )
 
@@ -65,12 +67,14 @@ def test_every_command_is_covered_and_addressed() -> None:
         "schedule_tournament",
         "edit_tournament",
         "cancel_tournament",
+        "end_tournament",
         "set_promotions",
     }
     assert HoldTable("t1", True).address == Address("table", "t1")
     assert CloseGame("pool", "r1").address == Address("pool", "r1")
     assert ResumeActor("tournament", "x").address == Address("tournament", "x")
     assert CancelTournament("x").address == Address("tournament", "x")
+    assert EndTournament("x").address == Address("tournament", "x")
     assert OpenGame("table", {}).address == ROOM
     assert SetPromotions({}).address == ROOM
     assert address_of(HoldTable("t1", True)) == Address("table", "t1")  # the one function for both

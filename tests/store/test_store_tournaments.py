@@ -5,6 +5,7 @@ catching a prize pool left with money after its tournament is over."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from sqlalchemy import text
 from pokerroom.store import (
     AccountKind,
     Booking,
+    CashTickets,
     HandHistory,
     InsufficientFunds,
     NewTicket,
@@ -216,3 +218,73 @@ async def test_tournaments_that_ended_are_read_back_newest_first(room: Room, clo
     ]
     assert [t.id for t in await s.tournaments.finished(limit=1)] == ["t1"]
     assert [t.id for t in await s.tournaments.live()] == ["t3"]
+
+
+async def test_every_tournament_transaction_keeps_its_memo(room: Room) -> None:
+    """Issue 35, defect 3: buy-ins, prizes, overlays, tickets and refunds carry their memo (the place of a
+    prize is read from the memo, never parsed out of an idempotency key)."""
+    s = room.store
+    pool, house, promotions = await accounts(room, "t1")
+    alice = await wallet(room, room.alice)
+    booking = Booking(
+        "tourney_buyin",
+        "reg:t1:alice",
+        [(alice, -1100), (pool, 1000), (house, 100)],
+        {"tournament": "t1", "player": str(room.alice), "kind": "buy_in"},
+    )
+    await s.tournaments.register(
+        "t1", currency=USD, buy_in=1000, fee=100, player_id=room.alice, name="alice",
+        source_id=alice, booking=booking, ticket_id=None, series=None,
+    )  # fmt: skip
+    await enter(room, "t1", room.bob, await wallet(room, room.bob))
+    overlay = Booking("tourney_overlay", "ov:t1", [(promotions, -500), (pool, 500)], {"tournament": "t1"})
+    prize = Booking(
+        "tourney_prize",
+        "prize:t1:alice",
+        [(pool, -2000), (alice, 2000)],
+        {"tournament": "t1", "player": str(room.alice), "place": 1},
+    )
+    account = await s.ledger.account(AccountKind.TICKET, USD, ref=str(room.bob))
+    ticket = NewTicket(room.bob, "t1", "big", USD, 500, account, pool, promotions, "ticket:t1:bob")
+    await s.tournaments.apply("t1", TournamentChanges(bookings=[overlay, prize], tickets=[ticket]))
+    async with s.db.read() as conn:
+        rows = (
+            await conn.execute(
+                text("SELECT idem_key, memo FROM ledger_transactions WHERE kind LIKE 'tourney%'")
+            )
+        ).all()
+    memos = {key: json.loads(memo) if memo else None for key, memo in rows}
+    assert memos["reg:t1:alice"] == {"tournament": "t1", "player": str(room.alice), "kind": "buy_in"}
+    assert memos["ov:t1"] == {"tournament": "t1"}
+    assert memos["prize:t1:alice"] == {"tournament": "t1", "player": str(room.alice), "place": 1}
+    assert memos["ticket:t1:bob"] == {"satellite": "t1", "target": "big", "player": str(room.bob)}
+
+
+async def test_the_unused_tickets_of_a_closed_target_are_cashed_with_its_step(room: Room) -> None:
+    """Issue 35, defect 2: a target cancelled with a registration paid by a ticket: the refund gives the
+    ticket back and the same step cashes it (and any other unused ticket for it) to the holder's wallet,
+    once; a ticket for another target stays."""
+    s = room.store
+    sat_pool, house, promotions = await accounts(room, "sat")
+    await enter(room, "sat", room.bob, await wallet(room, room.bob))
+    account = await s.ledger.account(AccountKind.TICKET, USD, ref=str(room.alice))
+    won = [
+        NewTicket(room.alice, "sat", target, USD, 1100, account, sat_pool, promotions, f"ticket:{target}")
+        for target in ("big", "big", "other")
+    ]
+    won[1] = NewTicket(room.alice, "sat", "big", USD, 1100, account, sat_pool, promotions, "ticket:big:2")
+    await s.tournaments.apply("sat", TournamentChanges(tickets=won, status="finished"))
+    first = (await s.tournaments.tickets(room.alice, target="big"))[0]
+    await enter(room, "big", room.alice, account, ticket_id=first.id)
+    big_pool, _, _ = await accounts(room, "big")
+    before = await s.ledger.balance(room.alice, USD)
+    cash = CashTickets("big", {room.alice: await wallet(room, room.alice)}, "tcash:big", "cancelled")
+    step = TournamentChanges(
+        refunds=[Refund(room.alice, big_pool, house, "r:big")], status="cancelled", cash_tickets=cash
+    )
+    await s.tournaments.apply("big", step)
+    await s.tournaments.apply("big", step)  # a retry cashes nothing twice
+    assert await s.ledger.balance(room.alice, USD) == before + 2 * 1100
+    assert [t.target for t in await s.tournaments.tickets(room.alice)] == ["other"]
+    assert await balance(room, account) == 1100 and await balance(room, big_pool) == 0
+    assert (await s.verify()).ok

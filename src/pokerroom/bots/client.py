@@ -174,6 +174,8 @@ class BotClient:
             await self._on_seat(msg)
         elif kind == "prompt":
             await self._send({"type": "answer_post", "table": self.table, "accept": True})
+        elif kind == "choose_game":  # dealer's choice: a bot deals the list's next game (RULES.md §11.1)
+            await self._send({"type": "choose_game", "table": self.table, "game": msg["default"]})
         elif kind == "error":
             self.stats.errors += 1
             code = str(msg.get("code"))

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -19,6 +22,8 @@ from pokerroom.bots.tournament import TournamentBot
 Issuer = Callable[[str], Awaitable[str | None]]
 
 __all__ = ["plan_seats", "run_bots", "start_bots", "start_pool_bots", "start_tournament_bots"]
+
+log = logging.getLogger("pokerroom.bots")
 
 
 def plan_seats(tables: Sequence[dict[str, Any]], count: int, *, leave_free: int = 0) -> list[str]:
@@ -141,12 +146,20 @@ async def start_tournament_bots(
     seed: int | None = None,
     stats: BotStats | None = None,
     issue: Issuer | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> list[tuple[TournamentBot, asyncio.Task[None]]]:
-    """Log ``count`` bots in, connect them, then register each for ``tournament``."""
+    """Start ``count`` bots for ``tournament``, each registered as soon as it is logged in and connected
+    (a busy machine that logs them all in first may miss the start: issue 35). When the tournament's
+    start is nearer than the time the bots still to come are expected to take (the mean time of those
+    done so far), a warning says so, once."""
     rng = random.Random(seed)
     stats = stats or BotStats()
     started = []
     async with httpx.AsyncClient(timeout=60) as http:
+        start = await _start_time(http, base_url, tournament)
+        began = clock()
+        warned = False
         for i in range(count):
             bot = TournamentBot(
                 base_url,
@@ -157,15 +170,39 @@ async def start_tournament_bots(
                 rng=random.Random(rng.randrange(2**31)),
                 stats=stats,
             )
-            await _log_in(bot, http, issue)
-            started.append((bot, asyncio.create_task(bot.run(), name=bot.name)))
-        for bot, _ in started:
-            for _ in range(500):
-                if bot._ws is not None:
-                    break
-                await asyncio.sleep(0.01)
-            await bot.register(http)
+            if await _log_in(bot, http, issue):
+                task = asyncio.create_task(bot.run(), name=bot.name)
+                started.append((bot, task))
+                for _ in range(500):
+                    if bot._ws is not None:
+                        break
+                    await asyncio.sleep(0.01)
+                await bot.register(http)
+            left = count - i - 1
+            if start is not None and left and not warned:
+                expected = (clock() - began) / (i + 1) * left
+                before_start = (start - now()).total_seconds()
+                if before_start < expected:
+                    warned = True
+                    log.warning(
+                        "tournament %s starts in %.0f s, but registering the %d bot(s) still to come is "
+                        "expected to take %.0f s: some may miss the start",
+                        tournament,
+                        max(0.0, before_start),
+                        left,
+                        expected,
+                    )
     return started
+
+
+async def _start_time(http: httpx.AsyncClient, base_url: str, tournament: str) -> datetime | None:
+    """The tournament's scheduled start (None for a sit-and-go, or when the room does not say)."""
+    try:
+        r = await http.get(f"{base_url}/api/tournaments/{tournament}")
+        at = r.json().get("summary", {}).get("start_time") if r.status_code == 200 else None
+        return datetime.fromisoformat(at) if isinstance(at, str) else None
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return None
 
 
 async def run_bots(

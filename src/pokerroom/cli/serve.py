@@ -158,6 +158,7 @@ def room_settings(config: Any) -> Any:
         rush_tournaments=config.rush_tournaments,
         points=config.points,
         play_money_on_register=config.play_money_on_register,
+        integrity=config.integrity,
     )
 
 

@@ -32,6 +32,8 @@ class HandBetting(HandDeal):
     def _first_actor_round0(self) -> None:
         if self._stud:
             self.to_act = self.rnd.bring_in_seat
+        elif self._ring0 is not None:  # a Mississippi straddle (RULES.md §11.2)
+            self.to_act = self._first_needing(self._ring0)
         else:
             self.to_act = self._first_needing(self._after(self._last_blind))
 

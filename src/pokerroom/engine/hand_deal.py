@@ -78,6 +78,10 @@ class HandDeal:
             raise ConfigError("a blind game needs a big blind")
         if self._stud and stakes.big_blind_ante:
             raise ConfigError("a stud game has no big blind to post a big-blind ante")
+        if blinds is not None and blinds.bomb_pot:
+            streets = variant.streets
+            if self._stud or len(streets) < 2 or not streets[1].board:
+                raise ConfigError(f"{variant.name} has no flop: it cannot be played as a bomb pot")
         if type(run_it_twice) is not bool:
             raise ConfigError("run_it_twice must be True or False")
         if run_it_twice and not variant.has_shared_board:
@@ -120,6 +124,9 @@ class HandDeal:
         self._blinds = blinds
         self._dead: dict[int, int] | None = None  # unequal antes: dead money (hand_betting)
         self._last_blind: int | None = self.button
+        # The first betting round's order when a straddler who is not the player after the big blind acts
+        # last (the Mississippi straddle, RULES.md §11.2); None: the usual clockwise order.
+        self._ring0: tuple[int, ...] | None = None
         # Run it twice (R-RIT, state.py): allowed by the table; the street the runs start from (-1: not
         # offered yet); the seats asked and their answers; how many runs; the second run's whole board.
         self._rit = run_it_twice
@@ -175,8 +182,9 @@ class HandDeal:
         return dict.fromkeys(self.order, stakes.ante)
 
     def _post_antes(self, antes: dict[int, int]) -> None:
-        """Antes first, before any blind (a short big blind posts his big-blind ante before his blind,
-        TDA). When the antes are not all equal they are dead money of the main pot (``side_pots``)."""
+        """Antes first, before any blind (but a short big blind posts his blind first and the rest toward
+        his big-blind ante: R255, ``state._short_big_blind_ante``). When the antes are not all equal
+        they are dead money of the main pot (``side_pots``)."""
         unequal = len({antes.get(s, 0) for s in self.order}) > 1
         dead: dict[int, int] = {}
         for seat in self._after(self.button):
@@ -222,6 +230,8 @@ class HandDeal:
                 raises += 1
             level = max(level, amount)
             self._last_blind = seat
+        if b.straddles and b.big is not None:
+            self._straddle_order(b.big[0], [seat for seat, _ in b.straddles])
         for seat, amount in b.live:
             self._post(self._check_seat(seat), amount, "live", live=True)
         level = max([level, *(p.bet for p in self.players.values())])
@@ -231,6 +241,23 @@ class HandDeal:
             rnd.wagers = 1 + raises
             if self.structure.betting is not _FL:
                 rnd.min_raise = max(level, self.structure.min_bet)  # preflop R starts at the BB (§3.5)
+
+    def _straddle_order(self, big: int, straddlers: list[int]) -> None:
+        """RULES.md §11.2: the first round's action starts after the big blind and skips the straddlers, who
+        act last (in the order they straddled). When that is the clockwise order from the last straddler
+        (a straddle under the gun) nothing changes; otherwise (Mississippi) the round keeps its own order."""
+        after_big = self._after(big)
+        ring = tuple(s for s in after_big if s not in straddlers) + tuple(straddlers)
+        if ring != self._after(straddlers[-1]):
+            self._ring0 = ring
+
+    def _ring_from(self, seat: int) -> tuple[int, ...]:
+        """The seats to act after ``seat`` in the current betting round, ending with ``seat``."""
+        ring = self._ring0
+        if ring is not None and self.street == 0:
+            i = ring.index(seat)
+            return ring[i + 1 :] + ring[: i + 1]
+        return self._after(seat)
 
     def _post(self, p: PlayerState, amount: int, what: str, live: bool) -> None:
         paid = min(amount, p.stack)

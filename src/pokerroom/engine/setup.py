@@ -47,6 +47,15 @@ class Blinds:
     ``live`` are extra live big blinds (a new or returning player posting in), ``dead`` are dead posts
     (a returning player's missed small blind), ``straddles`` live blinds after the big blind; ``antes``
     overrides the stakes' ante per seat (for example a big-blind ante in a recorded hand).
+
+    A straddle (RULES.md §11.2) acts last in the first betting round: the action starts with the first
+    player after the big blind, skipping the straddler, who acts after the big blind. Posted by the player
+    after the big blind this is the ordinary straddle under the gun (the action starts at his left); posted
+    by the button it is the Mississippi straddle.
+
+    ``bomb_pot`` (RULES.md §11.2): a bomb pot. Only ``antes`` may be set (every player's ante); no blind
+    is posted, there is no betting before the flop, which is dealt at once, and the betting on the flop
+    begins with the first player left of the button. Flop games only.
     """
 
     small: tuple[int, int] | None = None
@@ -55,6 +64,7 @@ class Blinds:
     live: tuple[tuple[int, int], ...] = ()
     dead: tuple[tuple[int, int], ...] = ()
     antes: tuple[tuple[int, int], ...] | None = None
+    bomb_pot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,5 +158,9 @@ def check_start(seats: object, button: object, blinds: object, hand_id: object) 
         many = (blinds.straddles, blinds.live, blinds.dead, () if blinds.antes is None else blinds.antes)
         if not _pairs(one) or not all(_pairs(m) for m in many):
             raise ConfigError("forced bets must be (seat, amount) pairs of integers")
+        if type(blinds.bomb_pot) is not bool:
+            raise ConfigError("bomb_pot must be True or False")
+        if blinds.bomb_pot and (one or blinds.straddles or blinds.live or blinds.dead or not blinds.antes):
+            raise ConfigError("a bomb pot has antes and no blinds")
     if type(hand_id) is not str:
         raise ConfigError("the hand id must be a string")

@@ -110,6 +110,7 @@ def _blinds_to_dict(b: Blinds | None) -> dict[str, Any] | None:
         "live": [list(x) for x in b.live],
         "dead": [list(x) for x in b.dead],
         "antes": [list(x) for x in b.antes] if b.antes is not None else None,
+        "bomb_pot": b.bomb_pot,
     }
 
 
@@ -123,6 +124,7 @@ def _blinds_from_dict(d: dict[str, Any] | None) -> Blinds | None:
         live=_pairs(d["live"]),
         dead=_pairs(d["dead"]),
         antes=_pairs(d["antes"]) if d["antes"] is not None else None,
+        bomb_pot=bool(d.get("bomb_pot", False)),  # absent from snapshots made before bomb pots
     )
 
 

@@ -146,15 +146,36 @@ class HandState(HandBetting):
         blinds = self._blinds
         if blinds is None and not self._stud:
             blinds = self._default_blinds()
-        self._post_antes(self._antes(blinds))
+        antes = self._antes(blinds)
+        short = self._short_big_blind_ante(blinds, antes)
+        if short is None:
+            self._post_antes(antes)
         self._open_round(0)
         if blinds is not None and not self._stud:
             self._post_blinds(blinds)
+        if (
+            short is not None and self.players[short].stack > 0
+        ):  # R255: the blind first, the rest toward the ante
+            self._post_antes(antes)
         self._deal_street(0)
+        if blinds is not None and blinds.bomb_pot:  # no betting before the flop (RULES.md §11.2)
+            self._end_round()
+            self._enter_street(1)
+            self._advance()
+            return
         if self._stud:
             self._choose_bring_in()
         self._first_actor_round0()
         self._advance()
+
+    def _short_big_blind_ante(self, blinds: Blinds | None, antes: dict[int, int]) -> int | None:
+        """The big blind's seat when the hand has a big-blind ante (his is the only ante: the stakes' big-
+        blind ante, or a recorded hand's) and his stack cannot cover both: he then posts his blind first
+        and the rest toward the ante (RULES.md §11.3, R255). None otherwise: antes are posted first."""
+        big = blinds.big if blinds is not None else None
+        if big is None or self._stud or {s for s, a in antes.items() if a > 0} != {big[0]}:
+            return None
+        return big[0] if self.players[big[0]].stack < big[1] + antes[big[0]] else None
 
     # ------------------------------------------------------------------------------- progression
 
@@ -171,7 +192,7 @@ class HandState(HandBetting):
                     if self._reveal_quick_fold(self.players[self.to_act]):
                         continue
                     return
-                nxt = None if self.to_act is None else self._first_needing(self._after(self.to_act))
+                nxt = None if self.to_act is None else self._first_needing(self._ring_from(self.to_act))
                 if nxt is not None:
                     self.to_act = nxt
                     if self._reveal_quick_fold(self.players[nxt]):

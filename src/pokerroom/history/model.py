@@ -76,6 +76,8 @@ class HandContext:
     money and tournament chips; ``minor_units`` is how many engine units make one currency unit (100
     when the engine counts cents); PHH amounts are written in currency units. ``stakes`` is an optional
     display text ("$0.05/$0.10"); ``time_zone_label`` the zone shown in the PokerStars header ("ET").
+    ``mix``: the name of the mix a hand of a mixed table belongs to ("H.O.R.S.E.", RULES.md §11.1); the
+    hand's own game is the hand's.
     """
 
     hand_id: str = ""
@@ -93,6 +95,7 @@ class HandContext:
     time_zone_label: str = ""
     hand_number: int | None = None
     proof: DeckProof | None = None
+    mix: str = ""
 
     def __post_init__(self) -> None:
         for n in (self.hand_number, self.tournament.number if self.tournament else None):
@@ -190,6 +193,8 @@ class PhhHand:
     # as (player, runout count 1 or 2) (``_runout_count_selections``).
     run_it_twice: bool = False
     runout_selections: tuple[tuple[int, int], ...] = ()
+    # A bomb pot (RULES.md §11.2, ``_bomb_pot``): antes only, no betting before the flop.
+    bomb_pot: bool = False
 
     @property
     def player_count(self) -> int:

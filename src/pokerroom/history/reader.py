@@ -383,6 +383,7 @@ def _context(
         venue=text("venue"),
         time_zone_label=text("time_zone_abbreviation"),
         hand_number=_int_field(fields, "_hand_number"),
+        mix=text("_mix"),
     )
 
 
@@ -483,6 +484,11 @@ def parse_hand(
     hu = fields.get("_heads_up_uncapped", True)
     if not isinstance(hu, bool):
         raise PhhFieldError("expected a boolean", field="_heads_up_uncapped")
+    bomb_pot = fields.get("_bomb_pot", False)
+    if not isinstance(bomb_pot, bool):
+        raise PhhFieldError("expected a boolean", field="_bomb_pot")
+    if bomb_pot and (variant.is_stud or any(b for b in blinds_d)):
+        raise PhhFieldError("a bomb pot has antes and no blinds", field="_bomb_pot")
     return PhhHand(
         variant=variant,
         betting=betting,
@@ -514,4 +520,5 @@ def parse_hand(
         name=name,
         run_it_twice=run_it_twice,
         runout_selections=selections,
+        bomb_pot=bomb_pot,
     )

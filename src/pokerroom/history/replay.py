@@ -296,6 +296,8 @@ def _blinds(hand: PhhHand) -> Blinds:
     dead = tuple((seat(p), d) for p, d in zip(players, hand.dead, strict=True) if d > 0)
     if hand.variant.is_stud:
         return Blinds(antes=antes)
+    if hand.bomb_pot:  # RULES.md §11.2: antes only
+        return Blinds(antes=antes, bomb_pot=True)
     if hand.posts is not None:
         small = big = None
         straddles: list[tuple[int, int]] = []

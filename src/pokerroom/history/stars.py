@@ -149,8 +149,12 @@ def _header(hand: HandState, ctx: HandContext, money: _Money) -> str:
             buy_in = "Freeroll" if not (t.buy_in or t.fee) else f"{t.buy_in}+{t.fee}"
         level = f" - Level {roman(t.level)}" if t.level is not None else ""
         tournament = f"Tournament #{_number(t.number, t.tournament_id)}, {buy_in}"
+        if ctx.mix:  # as PokerStars words a mixed game: the mix, then the hand's own game
+            return f"PokerStars Hand #{hand_no}: {tournament} {ctx.mix} ({game}){level} ({stakes}){when}"
         return f"PokerStars Hand #{hand_no}: {tournament} {game}{level} ({stakes}){when}"
     currency = f" {ctx.currency}" if ctx.currency else ""
+    if ctx.mix:  # "HORSE (Razz Limit, $2/$4 USD)"
+        return f"PokerStars Hand #{hand_no}: {ctx.mix} ({game}, {stakes}{currency}){when}"
     return f"PokerStars Hand #{hand_no}: {game} ({stakes}{currency}){when}"
 
 

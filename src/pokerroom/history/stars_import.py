@@ -35,6 +35,14 @@ _HEADER = re.compile(
     r"\s+\((?P<stakes>[^)]*)\)"
     r"(?:\s+-\s+(?P<date>\d{4}/\d{1,2}/\d{1,2})\s+(?P<time>\d{1,2}:\d{2}:\d{2})(?:\s+(?P<zone>[A-Z]+))?)?"
 )
+# A mixed game's header names the mix, then the hand's game (as PokerStars writes them, RULES.md §11.1):
+# "HORSE (Hold'em Limit, $2/$4 USD) - ..." at a cash table, "Tournament #9, $10+$1 USD HORSE (Hold'em
+# Limit) - Level II (200/400) - ..." in a tournament. ``_unmix`` rewrites it as the game's own header.
+_MIXED = re.compile(
+    r"^(?P<pre>PokerStars (?:Hand|Game) #\d+:\s+(?:Tournament #\d+,\s+\S+(?:\s+[A-Z]{3})?\s+)?)"
+    r"(?P<mix>[^()]+?) \((?P<game>[^,()]+? (?:No Limit|Pot Limit|Limit))"
+    r"(?:, (?P<stakes>[^)]*))?\)(?P<rest>.*)$"
+)
 _TABLE = re.compile(
     r"^Table '(?P<table>.*)' (?P<max>\d+)-max(?: \(Play Money\))?(?: Seat #(?P<button>\d+) is the button)?"
 )
@@ -140,7 +148,11 @@ def read_pokerstars(text: str) -> list[tuple[int, str | StarsImportError]]:
 def hand_to_phh(block: str, *, first_line: int = 1) -> str:
     """One PokerStars-format hold'em hand as PHH text."""
     lines = block.splitlines()
-    head = _HEADER.match(lines[0])
+    mixed = _MIXED.match(lines[0]) if lines else None
+    if mixed is not None:  # the hand's own game, with the mix kept as ``_mix``
+        stakes = f" ({mixed['stakes']})" if mixed["stakes"] else ""
+        lines[0] = f"{mixed['pre']}{mixed['game']}{stakes}{mixed['rest']}"
+    head = _HEADER.match(lines[0]) if lines else None
     number = lines[0].split("#", 1)[1].split(":", 1)[0] if "#" in lines[0] else "?"
     if head is None:
         raise StarsImportError("not a hold'em or Omaha hand this reader knows", line=first_line, hand=number)
@@ -241,7 +253,8 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
     del dealt
     # The deal comes first, with every card the text shows anywhere (Dealt to, shows, mucked).
     h.actions[:0] = _deals(h, index, v.streets[0].deal)
-    return dump_table(_fields(h, head, table, v.code, betting, number, button, rake))
+    mix = mixed["mix"] if mixed is not None else ""
+    return dump_table(_fields(h, head, table, v.code, betting, number, button, rake, mix))
 
 
 def _blinds_of(stakes: str, betting: Betting) -> tuple[Decimal, Decimal]:
@@ -280,6 +293,7 @@ def _fields(
     number: str,
     button: int,
     rake: Decimal,
+    mix: str = "",
 ) -> list[tuple[str, Any]]:
     players = [h.players[n] for n in h.order]
     n = len(players)
@@ -338,6 +352,8 @@ def _fields(
     if currency:
         fields.append(("currency", currency.group(1)))
     fields.append(("_button", button))
+    if mix:
+        fields.append(("_mix", mix))
     if not plain:
         fields.append(("_posts", posts))
         if any(dead):

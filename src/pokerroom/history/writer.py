@@ -279,6 +279,8 @@ def phh_fields(
         fields.append(("_cap", hand.structure.cap))
     if not hand.structure.heads_up_uncapped:
         fields.append(("_heads_up_uncapped", False))
+    if (blinds_of(hand) or {}).get("bomb_pot"):  # RULES.md §11.2: no preflop betting, the flop at once
+        fields.append(("_bomb_pot", True))
     if hand.run_it_twice:  # R-RIT: the table allowed it; each answer as "pN 2" (yes) or "pN 1" (no)
         fields.append(("_run_it_twice", True))
         answers = [e for e in hand.events if isinstance(e, RunTwiceAnswered)]
@@ -293,6 +295,8 @@ def phh_fields(
         ]
     if ctx.stakes:
         fields.append(("_stakes", ctx.stakes))
+    if ctx.mix:  # a mixed table (RULES.md §11.1): the mix; ``variant`` is this hand's own game
+        fields.append(("_mix", ctx.mix))
     if ctx.hand_number is not None:
         fields.append(("_hand_number", ctx.hand_number))
     if ctx.tournament is not None:

@@ -13,6 +13,7 @@ from pokerroom.rooms.errors import (
     WaitingListError,
 )
 from pokerroom.rooms.notices import (
+    GameChoice,
     HandEvents,
     HandFinished,
     Notice,
@@ -35,6 +36,7 @@ __all__ = [
     "Discipline",
     "Effect",
     "FinishedHand",
+    "GameChoice",
     "HandEvents",
     "HandFinished",
     "HandPlan",

@@ -39,7 +39,9 @@ from pokerroom.rooms.errors import (
     TableError,
     WaitingListError,
 )
+from pokerroom.rooms.mixes import Rotation, TableGame
 from pokerroom.rooms.notices import (
+    GameChoice,
     HandEvents,
     HandFinished,
     Notice,
@@ -51,6 +53,7 @@ from pokerroom.rooms.notices import (
 from pokerroom.rooms.points import Discipline, PointsPolicy, hand_points, share_points
 from pokerroom.rooms.record import FinishedHand
 from pokerroom.rooms.seating import HandPlan, Positions, SeatStatus, plan_hand
+from pokerroom.rooms.table_options import chooser, straddler
 
 __all__ = ["CashTable", "Output", "Player"]
 
@@ -76,6 +79,7 @@ class Player:
     missed_sb: bool = False
     auto_post: bool = True
     auto_muck: bool = True
+    straddle: bool = False  # straddles when the table offers it the straddle (RULES.md §11.2)
     hands_dealt: int = 0
     sat_out_at: datetime | None = None
     disconnected_at: datetime | None = None
@@ -103,6 +107,15 @@ class _Offer:
     player: str
     seat: int
     expires: datetime
+
+
+@dataclass(slots=True)
+class _Choice:
+    """Dealer's choice pending: who picks the round's game, until when."""
+
+    player: str
+    seat: int
+    deadline: datetime
 
 
 @dataclass(slots=True)
@@ -142,12 +155,52 @@ class CashTable:
         self._plan: HandPlan | None = None
         self._hand_ids = list(hand_ids or [])
         self.halted = False  # set by the server when the store failed: no new hand starts
+        self._games = config.games
+        mix = config.mix_spec
+        # A mixed table's place in its rotation (RULES.md §11.1); None at a single-game table.
+        self._rotation: Rotation | None = (
+            None if mix is None else Rotation(mix, config.hands_per_round, choice=config.dealers_choice)
+        )
+        self.choice: _Choice | None = None  # dealer's choice: the round's game is being chosen
+        self._rotation_counted = False  # placed by ``hand_count`` when first asked (see ``rotation``)
 
     # ---------------------------------------------------------------------------------- queries
 
     @property
     def tid(self) -> str:
         return self.config.table_id
+
+    @property
+    def rotation(self) -> Rotation | None:
+        """A mixed table's place in its rotation (RULES.md §11.1); None at a single-game table. A table
+        reopened with ``hand_count`` hands behind it (a restart, another host taking it over) goes on from
+        that count (``Rotation.after``)."""
+        r = self._rotation
+        if r is not None and not self._rotation_counted:
+            self._rotation_counted = True
+            if self.hand_count:
+                r = self._rotation = Rotation.after(r.mix, r.per_round, self.hand_count, r.choice)
+        return r
+
+    @rotation.setter
+    def rotation(self, value: Rotation | None) -> None:
+        self._rotation = value
+        self._rotation_counted = True
+
+    @property
+    def game(self) -> TableGame:
+        """The game of the hand in progress, or between hands of the next one (:attr:`next_hand_game`)."""
+        r = self.rotation
+        if r is None:
+            return self._games[0]
+        return self._games[r.index] if self.in_hand else self.next_hand_game
+
+    @property
+    def next_hand_game(self) -> TableGame:
+        """The game of the next hand to be dealt: a mix moves on to its next game once the hands of the
+        current round are all dealt (RULES.md §11.1, R246)."""
+        r = self.rotation
+        return self._games[0] if r is None else self._games[r.rolled().index]
 
     def seat_of(self, player: str) -> int | None:
         return self._seat_by_player.get(player)
@@ -208,7 +261,7 @@ class CashTable:
         the big blind unless he chooses to post one now (§4.6); in stud he is dealt the next hand (R132)."""
         self.check_sit(player, seat, buy_in)
         p = Player(player, name, seat, buy_in, self.config.timing.time_bank)
-        if not self.config.spec.is_stud and self.positions is not None:
+        if not self.next_hand_game.spec.is_stud and self.positions is not None:
             p.waiting_bb = True
             p.post_now = post_now
         self.seats[seat] = p
@@ -265,7 +318,10 @@ class CashTable:
         times += [o.expires for o in self.offers.values()]
         if self.prompt is not None:
             times.append(self.prompt.deadline)
-        if not self.in_hand and not self.halted and self.prompt is None and self.next_hand_at is not None:
+        if self.choice is not None:
+            times.append(self.choice.deadline)
+        idle = self.prompt is None and self.choice is None  # (a prompt or a choice has its own deadline)
+        if not self.in_hand and not self.halted and idle and self.next_hand_at is not None:
             times.append(self.next_hand_at)
         for p in self.seats.values():
             if p.disconnected_at is not None and not p.sitting_out and not self.dealt_in(p.player):
@@ -349,6 +405,15 @@ class CashTable:
         self._player(player).auto_muck = bool(on)
         return []
 
+    def set_straddle(self, player: str, on: bool) -> Output:
+        """The player straddles whenever the table offers him the straddle (RULES.md §11.2): under the gun,
+        or on the button at a Mississippi table. Refused where the operator has not enabled it (R253)."""
+        p = self._player(player)
+        if on and self.config.straddle == "off":
+            raise TableError("this table has no straddle")
+        p.straddle = bool(on)
+        return []
+
     def connect(self, player: str, now: datetime) -> Output:
         seat = self.seat_of(player)
         if seat is not None:
@@ -405,18 +470,26 @@ class CashTable:
         )
 
     def _make_plan(self) -> HandPlan | None:
-        if self.config.spec.is_stud:
+        if self.game.spec.is_stud:  # a mix's stud round leaves the blind positions as they were (R247)
             dealt = tuple(s for s, p in sorted(self.seats.items()) if p.stack > 0 and not p.sitting_out)
             if len(dealt) < 2:
                 return None
             return HandPlan(0, 0, None, 0, dealt)
         return plan_hand({s: self._status(p) for s, p in self.seats.items()}, self.positions, self.rng)
 
+    @property
+    def next_is_bomb_pot(self) -> bool:
+        """Is the table's next hand a bomb pot (every ``bomb_pot_every``-th hand, RULES.md §11.2)?"""
+        every = self.config.bomb_pot_every
+        return every > 0 and (self.hand_count + 1) % every == 0
+
     def _posts(self, plan: HandPlan) -> dict[int, tuple[int, str]]:
         """What each dealt-in player must post (amount and label), for the auto-post prompts."""
-        st = self.config.stakes
+        st = self.game.stakes
         out: dict[int, tuple[int, str]] = {}
-        if self.config.spec.is_stud:
+        if self.next_is_bomb_pot:
+            return {s: (self.config.bomb_ante, "ante") for s in plan.dealt_in}
+        if self.game.spec.is_stud:
             return {s: (st.ante, "ante") for s in plan.dealt_in} if st.ante else {}
         if plan.small_blind is not None:
             out[plan.small_blind] = (st.small_blind, "small_blind")
@@ -429,7 +502,7 @@ class CashTable:
         return out
 
     def _maybe_start(self, now: datetime) -> Output:
-        if self.in_hand or self.prompt is not None or self.halted:
+        if self.in_hand or self.prompt is not None or self.choice is not None or self.halted:
             return []
         if self.next_hand_at is not None and now < self.next_hand_at:
             return []
@@ -437,6 +510,16 @@ class CashTable:
 
     def _start_hand(self, now: datetime) -> Output:
         out: Output = []
+        if self.rotation is not None:  # a round of the mix is over: the next game (R246)
+            self.rotation = self.rotation.rolled()
+            if self.rotation.choosing:
+                playing = {
+                    s: not p.sitting_out and p.stack > 0 and not p.leaving for s, p in self.seats.items()
+                }
+                seat = chooser(self.positions, playing)
+                if seat is not None:  # dealer's choice: wait for it (RULES.md §11.1)
+                    return self._ask_choice(self.seats[seat], now)
+                self.rotation = self.rotation.chose(self.rotation.index)  # nobody to choose: the next game
         for p in self.seats.values():
             if p.sit_out_next_hand:
                 self._set_sitting_out(p, now)
@@ -459,6 +542,35 @@ class CashTable:
                 out.append(PostPrompt(self.tid, self.seats[s].player, s, amount, what, deadline))
             return out
         return out + self._deal(plan, now)
+
+    # ------------------------------------------------------------------------------ dealer's choice
+
+    def _ask_choice(self, p: Player, now: datetime) -> Output:
+        assert self.rotation is not None
+        deadline = now + timedelta(seconds=self.config.timing.choose_game)
+        self.choice = _Choice(p.player, p.seat, deadline)
+        options = tuple(g.label for g in self.rotation.mix.games)
+        r = self.rotation
+        return [GameChoice(self.tid, p.player, p.seat, options, r.index, deadline, r.round)]
+
+    def choose_game(self, player: str, index: int, now: datetime) -> Output:
+        """Dealer's choice: the chooser picks the round's game (an index of the mix's list); the round
+        starts at once."""
+        choice = self.choice
+        if choice is None or choice.player != player or self.rotation is None:
+            raise TableError("you are not choosing the game")
+        if type(index) is not int or not 0 <= index < len(self.rotation.mix.games):
+            raise TableError("no such game in the list")
+        self.rotation = self.rotation.chose(index)
+        self.choice = None
+        return self._maybe_start(now)
+
+    def _choice_expired(self, now: datetime) -> Output:
+        """R250: no choice in time: the round plays the next game of the list (the rotation's default)."""
+        assert self.rotation is not None
+        self.rotation = self.rotation.chose(self.rotation.index)
+        self.choice = None
+        return self._maybe_start(now)
 
     def answer_post(self, player: str, accept: bool, now: datetime) -> Output:
         """Auto-post off: confirm or decline the forced bet; declining sits the player out (§4.8)."""
@@ -504,27 +616,36 @@ class CashTable:
             p.post_confirmed = False
             p.timed_out = False
             p.hands_dealt += 1
-        st = cfg.stakes
+        game = self.game
+        st = game.stakes
         blinds = None
-        if not cfg.spec.is_stud:
+        if self.next_is_bomb_pot:  # RULES.md §11.2: antes only; the button and blinds move as usual
+            blinds = Blinds(antes=tuple((s, cfg.bomb_ante) for s in plan.dealt_in), bomb_pot=True)
+            self.positions = plan.positions({s: self._status(p) for s, p in self.seats.items()})
+        elif not game.spec.is_stud:
+            wants = {s: (self.seats[s].straddle, self.seats[s].stack) for s in plan.dealt_in}
+            straddled = straddler(cfg.straddle, cfg.straddle_amount, plan, wants)
             blinds = Blinds(
                 small=(plan.small_blind, st.small_blind) if plan.small_blind is not None else None,
                 big=(plan.big_blind, st.big_blind),
+                straddles=((straddled, cfg.straddle_amount),) if straddled is not None else (),
                 live=tuple((s, st.big_blind) for s in plan.live),
                 dead=tuple((s, st.small_blind) for s in plan.dead),
             )
             self.positions = plan.positions({s: self._status(p) for s, p in self.seats.items()})
-        spec = cfg.spec.deck_for(len(plan.dealt_in))
+        spec = game.spec.deck_for(len(plan.dealt_in))
         self.hand_id = self._next_hand_id()
+        if self.rotation is not None:
+            self.rotation = self.rotation.dealt()
         self._hand_players = {s: (self.seats[s].player, self.seats[s].name) for s in plan.dealt_in}
         self._plan = plan
         self.hand_started_at = now
         self.hand = HandState.start(
-            variant=cfg.spec,
-            structure=cfg.structure,
+            variant=game.spec,
+            structure=game.structure,
             seats=[SeatSetup(s, self.seats[s].stack, self.seats[s].auto_muck) for s in plan.dealt_in],
-            deck=ListDeck.shuffled(spec, self.rng, reshuffle=cfg.spec.is_draw),
-            button=None if cfg.spec.is_stud else plan.button,
+            deck=ListDeck.shuffled(spec, self.rng, reshuffle=game.spec.is_draw),
+            button=None if game.spec.is_stud else plan.button,
             blinds=blinds,
             rake=cfg.rake,
             hand_id=self.hand_id,
@@ -604,7 +725,7 @@ class CashTable:
         contributions = {self._hand_players[s][0]: c for s, c in hand.contributions().items()}
         points: dict[str, int] = {}
         if hand.rake and self.points is not None:
-            discipline = Discipline(self.config.variant, self.config.betting)
+            discipline = Discipline(hand.variant.code, hand.structure.betting)
             total = hand_points(hand.rake, self.points.multiplier_pct(discipline, self.hand_started_at))
             by_seat = share_points(total, hand.contributions(), hand.clockwise_from_button())
             points = {self._hand_players[s][0]: v for s, v in by_seat.items() if v}
@@ -619,6 +740,7 @@ class CashTable:
             dict(self._hand_players),
             hand,
             settlement,
+            mix=self.rotation.mix.name if self.rotation is not None else "",
         )
         out: Output = [settlement, HandFinished(self.tid, record)]
         t = self.config.timing
@@ -685,6 +807,8 @@ class CashTable:
                         out += self._apply(TimeOut(seat), now, timed_out=True)
                     except EngineError:  # the decision moved on meanwhile
                         self.clocks.stop(seat)
+        if self.choice is not None and now >= self.choice.deadline:
+            out += self._choice_expired(now)
         if self.prompt is not None and now >= self.prompt.deadline:
             for seat in sorted(self.prompt.seats):
                 self._set_sitting_out(self.seats[seat], now)

@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pokerroom.engine import Betting, ConfigError, RakeRule, Stakes, Structure, VariantSpec
+from pokerroom.rooms.mixes import Mix, TableGame, game_stakes, get_mix
 from pokerroom.variants import get_variant
 
-__all__ = ["ConfigError", "TableConfig", "Timing"]
+__all__ = ["STRADDLES", "ConfigError", "TableConfig", "Timing"]
+
+STRADDLES = ("off", "utg", "mississippi")
+"""The straddle options of a cash table (RULES.md §11.2): none, under the gun, or Mississippi (the button
+may straddle; so may the player under the gun when the button does not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +28,7 @@ class Timing:
     offer_time: float = 30.0  # a waiting-list seat offer expires after this
     post_prompt: float = 15.0  # auto-post off: time to answer "post the blind?"
     between_hands: float = 2.0  # pause after a hand before the next one starts
+    choose_game: float = 15.0  # dealer's choice: time to pick the round's game (RULES.md §11.1)
 
     def __post_init__(self) -> None:
         for name in (
@@ -34,6 +40,7 @@ class Timing:
             "offer_time",
             "post_prompt",
             "between_hands",
+            "choose_game",
         ):
             if getattr(self, name) < 0:
                 raise ConfigError(f"timing {name} must not be negative")
@@ -47,6 +54,16 @@ class TableConfig:
 
     ``min_buy_in`` / ``max_buy_in`` default per RULES.md §4.1: NL/PL 40 / 100 big blinds; fixed limit
     and stud 10 big bets and no maximum (``max_buy_in`` 0 = no maximum).
+
+    Options of RULES.md §11.2, off by default: ``straddle`` (one of :data:`STRADDLES`; NL and PL blind
+    games, tables of three seats or more) and ``bomb_pot_every`` (every K-th hand of the table is a bomb
+    pot; 0 = never; flop games) with its ``bomb_pot_ante`` (0 = the default, 2 big blinds).
+
+    A mixed table (RULES.md §11.1): ``mix`` names a mix of :data:`~pokerroom.rooms.mixes.MIXES`, played in
+    rounds of ``round_hands`` hands (0: the table's seats); ``variant`` and ``betting`` are then its first
+    game's and ``stakes`` the mix's small bet / big bet (``Stakes.fixed_limit``), from which every game's
+    stakes derive (:attr:`games`). Its buy-in range defaults to 10 to 50 big bets of the mix. With
+    ``dealers_choice`` the mix's games are the list a round's chooser picks from (R250).
     """
 
     table_id: str
@@ -61,9 +78,20 @@ class TableConfig:
     timing: Timing = Timing()
     currency: str = "PLAY"
     run_it_twice: bool = False  # the operator allows running the board twice (R-RIT; board games only)
+    straddle: str = "off"
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+    mix: str = ""
+    round_hands: int = 0
+    dealers_choice: bool = False
 
     def __post_init__(self) -> None:
         v = get_variant(self.variant)
+        self._check_options()
+        if self.mix:
+            self._check_mix()
+        elif self.dealers_choice:
+            raise ConfigError("dealer's choice needs a mix: the games to choose from")
         if self.run_it_twice and not v.has_shared_board:
             raise ConfigError(f"{v.name} has no shared board: it cannot be run twice")
         v.check_structure(self.betting)
@@ -92,6 +120,77 @@ class TableConfig:
         if not self.currency.isalnum() or not 2 <= len(self.currency) <= 8:
             raise ConfigError("the currency code must be 2-8 letters or digits")
 
+    def _check_options(self) -> None:
+        v = get_variant(self.variant)
+        if self.straddle not in STRADDLES:
+            raise ConfigError(f"the straddle option is one of {', '.join(STRADDLES)}")
+        if self.straddle != "off":
+            if self.betting is Betting.FIXED_LIMIT or v.is_stud:
+                raise ConfigError("a straddle is played only in no limit and pot limit blind games")
+            if self.seats < 3:
+                raise ConfigError("a straddle is never played heads-up: the table needs three seats or more")
+        for name in ("bomb_pot_every", "bomb_pot_ante"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise ConfigError(f"{name.replace('_', ' ')} must be a whole number, 0 or more")
+        if self.bomb_pot_every:
+            if v.is_stud or len(v.streets) < 2 or not v.streets[1].board:
+                raise ConfigError(f"{v.name} has no flop: no bomb pot")
+            if self.bomb_ante % self.stakes.chip_unit:
+                raise ConfigError("the bomb pot ante must be a multiple of the chip unit")
+        elif self.bomb_pot_ante:
+            raise ConfigError("a bomb pot ante without bomb pots (set bomb_pot_every)")
+
+    def _check_mix(self) -> None:
+        mix = get_mix(self.mix)
+        first = mix.games[0]
+        if (self.variant, self.betting) != (first.variant, first.betting):
+            raise ConfigError(f"a {mix.name} table's first game is {first.label}")
+        if self.stakes.small_bet <= 0 or self.stakes.big_bet <= 0:
+            raise ConfigError("the stakes of a mix are its small bet and big bet")
+        if type(self.round_hands) is not int or self.round_hands < 0:
+            raise ConfigError("round_hands must be a whole number, 0 or more")
+        if self.straddle != "off" or self.bomb_pot_every:
+            raise ConfigError("a mixed table has no straddle and no bomb pot")
+        for game in self.games:
+            v = game.spec
+            if not v.min_players <= self.seats <= v.max_players or (
+                v.table_sizes and self.seats not in v.table_sizes
+            ):
+                raise ConfigError(f"{mix.name} tables have at most {v.max_players} seats ({v.name})")
+            game.structure  # noqa: B018  (validates the game's stakes)
+
+    @property
+    def mix_spec(self) -> Mix | None:
+        return get_mix(self.mix) if self.mix else None
+
+    @property
+    def hands_per_round(self) -> int:
+        """The hands of a round of the mix: ``round_hands``, else the table's seats (RULES.md §11.1)."""
+        return self.round_hands or self.seats
+
+    @property
+    def games(self) -> tuple[TableGame, ...]:
+        """Every game the table deals, with its stakes (one for a single-game table; R249 for a mix)."""
+        mix = self.mix_spec
+        if mix is None:
+            return (TableGame(self.variant, self.betting, self.stakes),)
+        s = self.stakes
+        return tuple(
+            TableGame(g.variant, g.betting, game_stakes(g, s.small_bet, s.big_bet, s.chip_unit))
+            for g in mix.games
+        )
+
+    @property
+    def bomb_ante(self) -> int:
+        """The ante of a bomb pot: ``bomb_pot_ante``, by default 2 big blinds (RULES.md §11.2)."""
+        return self.bomb_pot_ante or 2 * self.stakes.big_blind
+
+    @property
+    def straddle_amount(self) -> int:
+        """A straddle is 2 big blinds (RULES.md §11.2)."""
+        return 2 * self.stakes.big_blind
+
     @property
     def spec(self) -> VariantSpec:
         return get_variant(self.variant)
@@ -104,7 +203,9 @@ class TableConfig:
     def buy_in_range(self) -> tuple[int, int]:
         """(minimum, maximum) buy-in; a maximum of 0 means no maximum."""
         s = self.stakes
-        if self.betting is Betting.FIXED_LIMIT:
+        if self.mix:  # RULES.md §11.1: in big bets of the mix, 10 to 50
+            lo, hi = 10 * s.big_bet, 50 * s.big_bet
+        elif self.betting is Betting.FIXED_LIMIT:
             lo, hi = 10 * s.big_bet, 0
         else:
             lo, hi = 40 * s.big_blind, 100 * s.big_blind

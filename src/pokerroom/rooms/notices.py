@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pokerroom.rooms.record import FinishedHand
 
 __all__ = [
+    "GameChoice",
     "HandEvents",
     "HandFinished",
     "Notice",
@@ -87,6 +88,20 @@ class PostPrompt(Notice):
     amount: int
     what: str
     deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameChoice(Notice):
+    """Dealer's choice (RULES.md §11.1): ``player`` in ``seat`` picks the next round's game from
+    ``options`` (labels, in the mix's order) before ``deadline``; else ``default`` (an index) is played.
+    ``round`` counts the table's rounds from 0."""
+
+    player: str
+    seat: int
+    options: tuple[str, ...]
+    default: int
+    deadline: datetime
+    round: int = 0
 
 
 @dataclass(frozen=True, slots=True)

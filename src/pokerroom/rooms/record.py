@@ -46,6 +46,7 @@ class FinishedHand:
     hand: HandState
     settlement: HandSettlement
     proof: DeckProof | None = None  # the deck's proof, the hand being over (docs/fairness.md)
+    mix: str = ""  # a mixed table's mix ("H.O.R.S.E.", RULES.md §11.1); the hand has its own game
 
     def player_ids(self) -> list[str]:
         """The players dealt in."""

@@ -13,7 +13,7 @@ from pokerroom.engine import BetDecision, Betting, HandState, Stakes, VariantSpe
 from pokerroom.rooms.cash import CashTable
 from pokerroom.rooms.clock import Clocks
 
-__all__ = ["clocks_view", "hand_view", "seat_view", "stakes_view", "table_state", "table_view"]
+__all__ = ["clocks_view", "hand_view", "mix_view", "seat_view", "stakes_view", "table_state", "table_view"]
 
 
 def _cards_for(hand: HandState, seat: int, viewer: int | None) -> list[str]:
@@ -158,14 +158,15 @@ def table_view(table: CashTable, viewer: str | None, now: datetime) -> dict[str,
     cfg = table.config
     seat = table.seat_of(viewer) if viewer is not None else None
     lo, hi = cfg.buy_in_range
+    game = table.game  # a mixed table: the game of the hand in progress, else of the next hand
     return table_state(
         kind="cash",
         table_id=cfg.table_id,
         name=cfg.name,
-        spec=cfg.spec,
-        betting=cfg.betting,
+        spec=game.spec,
+        betting=game.betting,
         currency=cfg.currency,
-        stakes=cfg.stakes,
+        stakes=game.stakes,
         seats=cfg.seats,
         players={
             str(s): seat_view(p.player, p.name, p.stack, p.status, p.markers, p.time_bank)
@@ -177,5 +178,55 @@ def table_view(table: CashTable, viewer: str | None, now: datetime) -> dict[str,
         dealt=seat if seat is not None and table.dealt_in(viewer or "") else None,
         clocks=table.clocks,
         now=now,
-        cash={"buy_in": {"min": lo, "max": hi}, "waiting_list": len(table.waiting_list)},
+        cash={
+            "buy_in": {"min": lo, "max": hi},
+            "waiting_list": len(table.waiting_list),
+            "straddle": cfg.straddle,  # RULES.md §11.2
+            "bomb_pot_every": cfg.bomb_pot_every,
+            "bomb_pot_ante": cfg.bomb_ante if cfg.bomb_pot_every else 0,
+            "next_bomb_pot": table.next_is_bomb_pot,
+            "straddling": seat is not None and table.seats[seat].straddle,
+            "mix": mix_view(table, now),
+        },
     )
+
+
+def mix_view(table: CashTable, now: datetime | None = None) -> dict[str, Any] | None:
+    """A mixed table's rotation (RULES.md §11.1): the mix's name, the game now (of the hand in progress,
+    else of the next hand), the game of the next round and the hands left in the round (after the hand in
+    progress); in dealer's choice, ``choosing`` while the round's game is being chosen (who, the list, the
+    game played if he does not choose, and with ``now`` the seconds left). ``None`` at a single-game table."""
+    r = table.rotation
+    if r is None:
+        return None
+    if not table.in_hand:
+        r = r.rolled()
+    choosing = None
+    if table.choice is not None:
+        c = table.choice
+        choosing = {
+            "seat": c.seat,
+            "player": c.player,
+            "options": [g.label for g in r.mix.games],
+            "default": r.index,
+            "expires_in": None if now is None else max(0.0, (c.deadline - now).total_seconds()),
+        }
+    return {
+        "code": r.mix.code,
+        "name": r.mix.name,
+        "game": r.game.variant,
+        "betting": r.game.betting.value,
+        "game_label": r.game.label,
+        "next_game": r.next_game.variant,
+        "next_betting": r.next_game.betting.value,
+        "next_label": r.next_game.label,
+        "hands_left": r.hands_left,
+        "round_hands": r.per_round,
+        "index": r.index,  # the game now in ``games``, the mix's list
+        "games": [
+            {"variant": g.variant, "betting": g.betting.value, "label": g.label, "name": g.spec.name}
+            for g in r.mix.games
+        ],
+        "dealers_choice": r.choice,
+        "choosing": choosing,
+    }

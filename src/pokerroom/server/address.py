@@ -42,6 +42,7 @@ _TABLE: tuple[type[BaseModel], ...] = (
     p.Settings,
     p.WaitingList,
     p.AnswerPost,
+    p.ChooseGame,
 )
 _POOL: tuple[type[BaseModel], ...] = (p.PoolJoin, p.PoolLeave, p.QuickFold, p.PoolAct)
 _TOURNAMENT: tuple[type[BaseModel], ...] = (p.TournamentRegister, p.TournamentUnregister)

@@ -19,6 +19,7 @@ from pokerroom.server.front import LocalFront, Node
 from pokerroom.server.http import router, store_error_handler
 from pokerroom.server.http_equity import router as equity_router
 from pokerroom.server.http_tournaments import router as tournaments_router
+from pokerroom.server.integrity.http import router as integrity_router
 from pokerroom.server.operations import failure_handler, metrics_router
 from pokerroom.server.operations import router as operations_router
 from pokerroom.server.room import Room, RoomSettings
@@ -116,6 +117,7 @@ def create_app(
     app.include_router(operations_router)
     app.include_router(metrics_router)
     app.include_router(console_router)
+    app.include_router(integrity_router)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(TooManyAttempts, store_error_handler)
     for kind in (SQLAlchemyError, OSError, TimeoutError, sqlite3.Error, Exception):

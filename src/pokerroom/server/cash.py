@@ -22,6 +22,7 @@ from pokerroom.engine.events import HandStarted, PotAwarded
 from pokerroom.rooms import (
     CashOut,
     CashTable,
+    GameChoice,
     HandEvents,
     HandFinished,
     OfferExpired,
@@ -34,7 +35,7 @@ from pokerroom.rooms import (
 )
 from pokerroom.rooms.record import FinishedHand
 from pokerroom.rooms.table_stats import TableStats, figures_of
-from pokerroom.rooms.view import table_view
+from pokerroom.rooms.view import mix_view, table_view
 from pokerroom.server.books import HandBook
 from pokerroom.server.connection import Connection, send_frame
 from pokerroom.server.core import Action, TableCore, Watch
@@ -42,6 +43,8 @@ from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import PlayerKey, player_key, store_id
+from pokerroom.server.integrity.chat import say
+from pokerroom.server.integrity.seating import check_seat
 from pokerroom.server.logs import log_context
 from pokerroom.server.services import Services
 from pokerroom.store import HandNotOpen, SeatRecord, StoreError, StoreUnavailable, UnknownHand, unavailable
@@ -303,6 +306,18 @@ class CashActor(FaultTolerantActor):
                     "expires_in": (item.deadline - now).total_seconds(),
                 },
             )
+        elif isinstance(item, GameChoice):
+            self._tell(
+                item.player,
+                {
+                    "type": "choose_game",
+                    "table": self.tid,
+                    "seat": item.seat,
+                    "options": list(item.options),
+                    "default": item.default,
+                    "expires_in": (item.deadline - now).total_seconds(),
+                },
+            )
         elif isinstance(item, TopUp):
             await self._book_top_up(item)
         elif isinstance(item, CashOut):
@@ -369,6 +384,11 @@ class CashActor(FaultTolerantActor):
                     half += f" ({'first' if e.run == 1 else 'second'} run)"
                 text = f"{names} wins {fmt_amount(e.amount, currency)}{half}{what}"
                 self.core.broadcast({"type": "chat", "from": "dealer", "text": text})
+        r = self.table.rotation
+        if r is not None and r.hands_left == 0:  # a mixed table's round is over (RULES.md §11.1)
+            after = "dealer's choice" if r.choice else r.next_game.label
+            text = f"The {r.game.label} round is over; next: {after}"
+            self.core.broadcast({"type": "chat", "from": "dealer", "text": text})
 
     async def _book_top_up(self, item: TopUp) -> None:
         key = self._keys.setdefault(id(item), f"topup:{self.tid}:{secrets.token_hex(8)}")
@@ -425,6 +445,8 @@ class CashActor(FaultTolerantActor):
         player = login_of(conn)
         self.check_dealing()
         self.table.check_sit(player, seat, buy_in)
+        others = [p.player for p in self.table.seats.values()]
+        await check_seat(self.services.seat_rule, self.services.store, player, others, "table")
         booked = await self.services.store.ledger.buy_in(
             store_id(player),
             self.tid,
@@ -445,7 +467,7 @@ class CashActor(FaultTolerantActor):
         return self
 
     async def request(self, conn: Connection, name: str, kw: dict[str, Any]) -> None:
-        """leave, top_up, sit_out, sit_in, settings, waiting_list, answer_post."""
+        """leave, top_up, sit_out, sit_in, settings, waiting_list, answer_post, choose_game."""
         player = login_of(conn)
         self.check_open()
         now = self.clock.now()
@@ -465,10 +487,14 @@ class CashActor(FaultTolerantActor):
                 out += t.set_auto_post(player, kw["auto_post"])
             if kw.get("auto_muck") is not None:
                 out += t.set_auto_muck(player, kw["auto_muck"])
+            if kw.get("straddle") is not None:
+                out += t.set_straddle(player, kw["straddle"])
         elif name == "waiting_list":
             out = t.join_waiting_list(player, now) if kw["join"] else t.leave_waiting_list(player, now)
         elif name == "answer_post":
             out = t.answer_post(player, kw["accept"], now)
+        elif name == "choose_game":
+            out = t.choose_game(player, kw["game"], now)
         else:
             raise Refused("unknown_request", "unknown request", request=name)
         await self.process(out)
@@ -489,7 +515,7 @@ class CashActor(FaultTolerantActor):
         clean = chat_text(text)
         if self.table.seat_of(player) is None:
             raise Refused("not_seated", "only players at the table may chat")
-        self.core.broadcast({"type": "chat", "from": conn.name, "text": clean})
+        await say(self.services.chat, self.core, conn, self.tid, clean)
 
     # ---------------------------------------------------------------------------------- lobby
 
@@ -515,6 +541,7 @@ class CashActor(FaultTolerantActor):
                 "bring_in": st.bring_in,
             },
             "stakes_label": stakes_label(self.table),
+            "mix": mix_view(self.table),  # a mixed table: its name, the game now and next (RULES.md §11.1)
             "hands": self.hands_played,
             "state": "paused" if self.held and self.state == "playing" else self.state,
             "suspended": self.suspended,
@@ -526,5 +553,6 @@ def stakes_label(table: CashTable) -> str:
     """ "20/40" in the lobby: small bet / big bet in fixed limit, the blinds otherwise (RULES.md §1.3)."""
     cfg = table.config
     st = cfg.stakes
-    lo, hi = (st.small_bet, st.big_bet) if cfg.betting.value == "FL" else (st.small_blind, st.big_blind)
+    limit = cfg.betting.value == "FL" or bool(cfg.mix)  # a mix is named by its small and big bet
+    lo, hi = (st.small_bet, st.big_bet) if limit else (st.small_blind, st.big_blind)
     return f"{fmt_amount(lo, cfg.currency)}/{fmt_amount(hi, cfg.currency)}"

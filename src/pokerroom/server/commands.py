@@ -39,6 +39,7 @@ __all__ = [
     "CommandFailed",
     "CommandRefused",
     "EditTournament",
+    "EndTournament",
     "HoldTable",
     "MessageTable",
     "OpenGame",
@@ -209,6 +210,18 @@ class CancelTournament(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class EndTournament(Command):
+    """End a running tournament, paid out by the interrupted-tournament rule (docs/tournaments.md)."""
+
+    KIND: ClassVar[str] = "end_tournament"
+    tournament: str = field(metadata=_on("tournament", _str))
+
+    @property
+    def address(self) -> Address:
+        return Address("tournament", self.tournament)
+
+
+@dataclass(frozen=True, slots=True)
 class SetPromotions(Command):
     """The room's promotions from the keys of the configuration file's ``[promotions]``."""
 
@@ -265,6 +278,7 @@ COMMANDS: dict[str, type[Command]] = {
         ScheduleTournament,
         EditTournament,
         CancelTournament,
+        EndTournament,
         SetPromotions,
     )
 }

@@ -11,7 +11,7 @@ between hands, money) is the policy of the ``rooms`` layer and of each actor.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -128,13 +128,26 @@ class TableCore:
             shared.append(_dumps(frame))
         watch.send(shared[0], head_of(frame))
 
-    def broadcast(self, frame: dict[str, Any]) -> None:
-        """A public table frame (``seat``, ``chat``, ...) with the next sequence number, to every watcher."""
+    def broadcast(
+        self,
+        frame: dict[str, Any],
+        *,
+        withheld: Collection[str] = (),
+        stub: dict[str, Any] | None = None,
+    ) -> None:
+        """A public table frame (``seat``, ``chat``, ...) with the next sequence number, to every watcher;
+        the watchers of the players in ``withheld`` get ``stub`` instead, with the same sequence number
+        (a chat line of a player they muted: server/integrity/chat.py)."""
         frame["table"] = self.table_id
         frame["seq"] = self.next_seq()
         shared: list[str] = []
+        other: list[str] = []
+        instead = None if stub is None else {**stub, "table": frame["table"], "seq": frame["seq"]}
         for watch in list(self.watchers.values()):
-            self._send(watch, frame, shared)
+            if instead is not None and watch.player in withheld:
+                self._send(watch, instead, other)
+            else:
+                self._send(watch, frame, shared)
 
     def send_to(self, player: str, frame: dict[str, Any]) -> int:
         """A frame for one player's watchers only (no sequence number); returns how many got it."""

@@ -49,8 +49,8 @@ class TableEndpoint(Protocol):
     async def chat(self, conn: Connection, text: str) -> None: ...
 
     async def request(self, conn: Connection, name: str, data: dict[str, Any]) -> None:
-        """``leave``, ``top_up``, ``sit_out``, ``sit_in``, ``settings``, ``waiting_list``, ``answer_post``
-        with the message's fields (``data``)."""
+        """``leave``, ``top_up``, ``sit_out``, ``sit_in``, ``settings``, ``waiting_list``, ``answer_post``,
+        ``choose_game`` with the message's fields (``data``)."""
         ...
 
 

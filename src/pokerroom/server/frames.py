@@ -213,9 +213,52 @@ class BuyInRange(_Frame):
     max: int  # 0: no maximum
 
 
+class ChoosingPart(_Frame):
+    """Dealer's choice pending (RULES.md §11.1): who chooses, from which games (labels, the mix's order)."""
+
+    seat: int
+    player: str
+    options: list[str]
+    default: int
+    expires_in: float | None
+
+
+class MixGamePart(_Frame):
+    variant: str
+    betting: str
+    label: str
+    name: str
+
+
+class MixPart(_Frame):
+    """A mixed table's rotation (RULES.md §11.1; rooms/view.py ``mix_view``)."""
+
+    code: str
+    name: str
+    game: str
+    betting: str
+    game_label: str
+    next_game: str
+    next_betting: str
+    next_label: str
+    hands_left: int
+    round_hands: int
+    index: int
+    games: list[MixGamePart]
+    dealers_choice: bool = False
+    choosing: ChoosingPart | None = None
+
+
 class CashPart(_Frame):
     buy_in: BuyInRange
     waiting_list: int
+    # RULES.md §11.2: the table's options (docs/configuration.md) and the viewer's own straddle choice
+    straddle: Literal["off", "utg", "mississippi"] = "off"
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+    next_bomb_pot: bool = False
+    straddling: bool = False
+    mix: MixPart | None = None
 
 
 class Level(_Frame):
@@ -234,6 +277,7 @@ class TournamentPart(_Frame):
     tournament: str
     number: int
     level: Level | None
+    bounties: dict[str, int] | None = None  # a bounty tournament: each seat's bounty (RULES.md §11.3)
 
 
 class RushPart(_Frame):
@@ -349,6 +393,8 @@ class ChatMsg(_Frame):
     seq: int
     sender: str = Field(alias="from")
     text: str
+    line: int | None = None  # the line's number in the chat log (a player reports it by this number)
+    muted: bool = False  # a line of a player the viewer muted: no text (docs/integrity.md)
 
 
 class Moved(_Frame):
@@ -397,6 +443,17 @@ class Prompt(_Frame):
     seat: int
     amount: int
     what: Literal["small_blind", "big_blind", "live", "dead", "ante"]
+    expires_in: float
+
+
+class ChooseGameFrame(_Frame):
+    """Dealer's choice (RULES.md §11.1): pick the next round's game (``choose_game`` with its index)."""
+
+    type: Literal["choose_game"]
+    table: str
+    seat: int
+    options: list[str]
+    default: int
     expires_in: float
 
 
@@ -577,6 +634,26 @@ class TournamentStatus(_Frame):
     status: Literal["finished", "cancelled"]
 
 
+class TournamentDeal(_Frame):
+    """A deal at the final table (RULES.md §11.3, docs/tournaments.md): ``proposed`` by ``player`` (the
+    tournament pauses at the end of the hand in progress), ``offered`` (each of ``players``, by name,
+    biggest stack first, is paid ``amounts``; ``keep`` stays to be played for; every one answers before
+    ``deadline``), ``closed`` (``made``, or not: ``reason`` refused by ``player``, timeout, void)."""
+
+    type: Literal["tournament_deal"]
+    tournament: str
+    state: Literal["proposed", "offered", "closed"]
+    method: Literal["icm", "chip_chop"] | None = None
+    player: str | None = None
+    keep: int | None = None
+    players: list[str] | None = None
+    stacks: list[int] | None = None
+    amounts: list[int] | None = None
+    deadline: str | None = None
+    made: bool | None = None
+    reason: Literal["accepted", "refused", "timeout", "void"] | None = None
+
+
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Welcome,
     Snapshot,
@@ -588,6 +665,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     TableStatus,
     Offer,
     Prompt,
+    ChooseGameFrame,
     Balance,
     Ack,
     Error,
@@ -601,4 +679,5 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     PoolMove,
     TournamentSeat,
     TournamentStatus,
+    TournamentDeal,
 )

@@ -131,6 +131,8 @@ class LocalFront:
             await actor.call(lambda: actor.unregister(key))
         elif what == "rebuy":
             await actor.call(lambda: actor.rebuy(key, add_on=flag))
+        elif what.startswith("deal_"):  # a deal at the final table (docs/tournaments.md)
+            await actor.call(lambda: actor.deal_request(key, what, flag))
         else:
             raise Refused("unknown_request", "unknown request")
         return actor.summary()

@@ -26,6 +26,7 @@ def context_of(record: FinishedHand) -> HandContext:
         currency_symbol=_SYMBOLS.get(record.currency, ""),
         minor_units=1 if record.currency == "PLAY" else 100,
         seat_count=record.seats,
+        mix=record.mix,  # a mixed table: each hand's own game, under the mix's name (RULES.md §11.1)
     )
 
 

@@ -17,6 +17,7 @@ from pokerroom.history import HistoryError
 from pokerroom.server.errors import Refused
 from pokerroom.server.front import Front
 from pokerroom.server.ids import player_key
+from pokerroom.server.integrity.logins import record_login
 from pokerroom.server.operations import failure_handler
 from pokerroom.server.security import SESSION_COOKIE, local_client
 from pokerroom.server.sessions import SessionSockets
@@ -233,6 +234,7 @@ async def register(creds: Credentials, request: Request, response: Response) -> 
     if room.settings.play_money_on_register:
         await room.store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
     session = await room.store.accounts.login(creds.name, creds.password, devices=_devices(request))
+    await record_login(request, response, session.player.id)  # (issue 30: server/integrity)
     return _login_response(session, request, response)
 
 
@@ -262,6 +264,7 @@ async def login(creds: Credentials, request: Request, response: Response) -> Ses
         guard.failed(address, None)
         raise
     guard.succeeded(name)
+    await record_login(request, response, session.player.id)  # (issue 30: server/integrity)
     return _login_response(session, request, response)
 
 

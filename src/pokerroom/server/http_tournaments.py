@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request
 
@@ -75,6 +75,28 @@ async def rebuy(
     """A rebuy (at or below the starting stack, in the rebuy period, between hands) or the add-on (once,
     at the end of the period): the buy-in and fee are booked from the wallet."""
     return await _request(request, tid, "rebuy", me, add_on)
+
+
+@router.post("/tournaments/{tid}/deal", tags=["tournaments"])
+async def deal(
+    tid: str,
+    me: Me,
+    request: Request,
+    method: Annotated[Literal["icm", "chip_chop"], Body(embed=True)] = "icm",
+) -> dict[str, Any]:
+    """Propose a deal at the final table (RULES.md §11.3): the tournament pauses at the end of the hand in
+    progress and every player still in is offered the ICM or chip-chop amounts (``tournament_deal``
+    frames); ``409 deal_refused`` when deals are off, not at the final table, or one is proposed."""
+    return await _request(request, tid, f"deal_{method}", me, False)
+
+
+@router.post("/tournaments/{tid}/deal/answer", tags=["tournaments"])
+async def deal_answer(
+    tid: str, me: Me, request: Request, accept: Annotated[bool, Body(embed=True)]
+) -> dict[str, Any]:
+    """Accept or refuse the deal offered (every player must accept before its deadline; a refusal ends
+    it and play resumes with the next hand)."""
+    return await _request(request, tid, "deal_answer", me, accept)
 
 
 async def _request(request: Request, tid: str, what: str, me: Player, flag: bool) -> dict[str, Any]:

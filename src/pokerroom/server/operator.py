@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokerroom.rooms import PointsPolicy, TableConfig
+from pokerroom.rooms import PointsPolicy, TableConfig, TableError
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.commands import (
     CancelTournament,
@@ -19,6 +19,7 @@ from pokerroom.server.commands import (
     Command,
     CommandRefused,
     EditTournament,
+    EndTournament,
     HoldTable,
     MessageTable,
     OpenGame,
@@ -135,6 +136,8 @@ async def execute(r: Room, cmd: Command) -> Outcome:
         return await _edit(r, cmd)
     if isinstance(cmd, CancelTournament):
         return await _cancel(r, cmd)
+    if isinstance(cmd, EndTournament):
+        return await _end(r, cmd)
     if isinstance(cmd, SetPromotions):
         return await _promotions(r, cmd)
     raise CommandRefused(400, "unknown_command", f"no such command: {type(cmd).__name__}")
@@ -275,6 +278,34 @@ async def _cancel(r: Room, cmd: CancelTournament) -> Outcome:
     after = {"status": actor.director.status, "refunds": refunds, "currency": cfg.currency}
     answer = {"tournament": actor.summary(), "refunds": refunds}
     return Outcome(answer, "tournament.cancel", tid, before, after)
+
+
+async def _end(r: Room, cmd: EndTournament) -> Outcome:
+    """End a running tournament: its hands void, its pool paid out by the interrupted-tournament rule
+    (``TournamentActor.end``, docs/tournaments.md); the audit entry lists who was paid what."""
+    tid = cmd.tournament
+    actor = r.tournaments.get(tid)
+    if actor is None:
+        raise CommandRefused(404, "unknown_tournament", "no such tournament", tournament=tid)
+    d = actor.director
+    before = {
+        "status": d.status,
+        "players_left": sorted(e.name for e in d.remaining),
+        "pool": d.pool,
+    }
+    try:
+        await actor.call(actor.end)
+    except TableError as exc:
+        raise CommandRefused(409, "not_running", str(exc), tournament=tid) from None
+    paid = [{"name": d.entrants[p].name, "amount": amount} for p, amount in sorted(actor.prizes.items())]
+    after = {
+        "status": d.status,
+        "pool": d.pool,
+        "paid": paid,  # prizes, deals and shares (the bounties apart: ``bounties_paid`` in all)
+        "bounties_paid": d.bounty_out,
+        "currency": d.config.currency,
+    }
+    return Outcome({"tournament": actor.summary(), "paid": paid}, "tournament.end", tid, before, after)
 
 
 async def _promotions(r: Room, cmd: SetPromotions) -> Outcome:

@@ -29,6 +29,7 @@ from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import player_key, store_id
+from pokerroom.server.integrity.seating import check_seat
 from pokerroom.server.logs import log_context
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
@@ -338,6 +339,8 @@ class PoolActor(FaultTolerantActor):
                 f"at most {self.pool.config.max_entries} entries per player in a pool",
                 maximum=self.pool.config.max_entries,
             )
+        others = {e.player for e in self.pool.entries.values()}
+        await check_seat(self.services.seat_rule, self.services.store, player, others, "pool")
         self.pool.connect(player)
         numbers = []
         for _ in range(entries):

@@ -114,6 +114,7 @@ class Settings(_Msg):
     table: TableId
     auto_post: bool | None = None
     auto_muck: bool | None = None
+    straddle: bool | None = None  # straddle when the table offers it (RULES.md §11.2)
 
 
 class WaitingList(_Msg):
@@ -128,6 +129,15 @@ class AnswerPost(_Msg):
     type: Literal["answer_post"]
     table: TableId
     accept: bool
+
+
+class ChooseGame(_Msg):
+    """Dealer's choice (RULES.md §11.1): answer a ``choose_game`` frame with the index of a game of its
+    ``options``."""
+
+    type: Literal["choose_game"]
+    table: TableId
+    game: int = Field(ge=0, le=99)
 
 
 class Action(BaseModel):
@@ -252,6 +262,7 @@ ClientMessage = Annotated[
     | Settings
     | WaitingList
     | AnswerPost
+    | ChooseGame
     | Act
     | Chat
     | LastHands
@@ -309,6 +320,7 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Settings,
     WaitingList,
     AnswerPost,
+    ChooseGame,
     Act,
     Chat,
     LastHands,

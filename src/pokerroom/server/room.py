@@ -10,7 +10,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -26,6 +26,8 @@ from pokerroom.server.connection import Connection
 from pokerroom.server.console_state import ConsoleState
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
+from pokerroom.server.integrity.chat import ChatDesk
+from pokerroom.server.integrity.settings import IntegritySettings
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
@@ -61,6 +63,7 @@ class RoomSettings:
     rush_tournaments: tuple[TournamentConfig, ...] = ()  # played in a Rush pool down to a final table
     message_rate: float = 20.0  # frames a client may send per second ...
     message_burst: float = 40.0  # ... in bursts of this many (docs/protocol.md, "Limits")
+    integrity: IntegritySettings = field(default_factory=IntegritySettings)  # [integrity]: issue 30
 
 
 class Room:
@@ -84,7 +87,15 @@ class Room:
         self.metrics = Metrics(self._gauges)
         self.metrics.add_commits(lambda: store.db.commits)
         self.services = Services(
-            store, self.clock, self.rng, self.players, self.last_hands, settings.points, self.metrics
+            store,
+            self.clock,
+            self.rng,
+            self.players,
+            self.last_hands,
+            settings.points,
+            self.metrics,
+            seat_rule=lambda: self.settings.integrity,
+            chat=ChatDesk(store, self.clock),
         )
         self.endpoints = self.services.endpoints  # what client messages reach (server/endpoints.py)
         self.tables: dict[str, CashActor] = {}

@@ -220,6 +220,7 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     p.Settings: _table_request,
     p.WaitingList: _table_request,
     p.AnswerPost: _table_request,
+    p.ChooseGame: _table_request,
     p.PoolJoin: _pool_join,
     p.PoolLeave: _pool_leave,
     p.QuickFold: _quick_fold,

@@ -13,6 +13,8 @@ from pokerroom.rooms import LastHands, PointsPolicy
 from pokerroom.server.clock import Clock
 from pokerroom.server.endpoints import Endpoints
 from pokerroom.server.fairness import Seals
+from pokerroom.server.integrity.chat import ChatDesk
+from pokerroom.server.integrity.seating import SeatRule
 from pokerroom.server.metrics import Metrics
 from pokerroom.server.players import Players
 from pokerroom.store import Store
@@ -31,3 +33,5 @@ class Services:
     metrics: Metrics | None = None  # the room's Prometheus metrics (None: not measured)
     seals: Seals = field(default_factory=Seals)  # every hand's deck proof (docs/fairness.md)
     endpoints: Endpoints = field(default_factory=Endpoints)  # the room's index (server/endpoints.py)
+    seat_rule: SeatRule | None = None  # the room's integrity options (server/integrity: issue 30)
+    chat: ChatDesk | None = None  # the chat log, word filter and mutes (server/integrity/chat.py)

@@ -16,6 +16,7 @@ from argon2 import PasswordHasher
 
 from pokerroom.store.accounts import Accounts, LockPolicy, LoginSession, PasswordPolicy, Player, Role
 from pokerroom.store.audit import AuditEntry, AuditLog
+from pokerroom.store.chat import ChatLine, ChatStore, Mute, Report
 from pokerroom.store.db import Database, default_url, resolve_url
 from pokerroom.store.errors import (
     AccountLocked,
@@ -62,6 +63,7 @@ from pokerroom.store.histories import (
     format_phhs,
     format_pokerstars,
 )
+from pokerroom.store.integrity import HandTimes, Link, LoginRecord, Logins, Note, Notes
 from pokerroom.store.journal import (
     CancelledHand,
     HandEnd,
@@ -88,6 +90,7 @@ from pokerroom.store.operator import AccountDetail, Operator
 from pokerroom.store.reports import RakeRow, Reports
 from pokerroom.store.tournaments import (
     Booking,
+    CashTickets,
     NewTicket,
     Refund,
     StoredEntry,
@@ -133,6 +136,10 @@ class Store:
         self.operator = Operator(db, self.accounts, self.ledger, clock=clock)
         self.games = ConsoleGames(db, clock=clock)
         self.reports = Reports(db)
+        self.logins = Logins(db, clock=clock)  # where players come from (issue 30)
+        self.chat = ChatStore(db, clock=clock)  # chat log, word filter, mutes, reports (issue 30)
+        self.notes = Notes(db, clock=clock)  # operators' notes on accounts (issue 30)
+        self.hand_times = HandTimes(db)  # decision times from the journal (the bot detector)
 
     @classmethod
     def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
@@ -163,6 +170,9 @@ __all__ = [
     "Booking",
     "BuyIn",
     "CancelledHand",
+    "CashTickets",
+    "ChatLine",
+    "ChatStore",
     "Clock",
     "ConsoleGame",
     "ConsoleGames",
@@ -181,6 +191,7 @@ __all__ = [
     "HandNumbers",
     "HandRecord",
     "HandStart",
+    "HandTimes",
     "IdempotencyConflict",
     "InsufficientFunds",
     "InvalidAmount",
@@ -192,10 +203,16 @@ __all__ = [
     "Leases",
     "Ledger",
     "LedgerEntry",
+    "Link",
     "LockPolicy",
+    "LoginRecord",
     "LoginSession",
+    "Logins",
+    "Mute",
     "NameTaken",
     "NewTicket",
+    "Note",
+    "Notes",
     "Numbers",
     "Operator",
     "PasswordPolicy",
@@ -207,6 +224,7 @@ __all__ = [
     "PreparedSettlement",
     "RakeRow",
     "Refund",
+    "Report",
     "Reports",
     "ReservedName",
     "Role",

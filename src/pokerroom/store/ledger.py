@@ -675,9 +675,11 @@ class Ledger:
         postings: list[tuple[int, str, int]],
         changes: list[Change],
         now: datetime | None = None,
+        memo: Mapping[str, Any] | None = None,
     ) -> Transaction:
-        """Book a transaction on an open write transaction (the journal's seat releases use this)."""
-        return await self._book(conn, key, kind, request, postings, changes, now)
+        """Book a transaction on an open write transaction (the journal's seat releases use this); the
+        memo is kept with it (the request, so the fingerprint, holds it already: ``plan_postings``)."""
+        return await self._book(conn, key, kind, request, postings, changes, now, memo=memo)
 
     async def settle_in(
         self, conn: AsyncConnection, prepared: PreparedSettlement, now: datetime | None = None

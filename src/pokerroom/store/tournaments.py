@@ -39,6 +39,7 @@ from pokerroom.store.util import Clock, utc_now
 
 __all__ = [
     "Booking",
+    "CashTickets",
     "NewTicket",
     "Refund",
     "StoredEntry",
@@ -98,6 +99,21 @@ class NewTicket:
 
 
 @dataclass(frozen=True)
+class CashTickets:
+    """Every unused ticket for ``target`` (read in the step's transaction, after its refunds gave tickets
+    back) is paid to its holder's wallet (``wallets``: player id -> wallet account, for the currency of
+    his tickets) and marked used (``used_for`` = ``"cashed"``): its target can no longer take it
+    (cancelled, over, or its registration closed). A holder missing from ``wallets`` keeps his ticket
+    (it came after the wallets were read: the satellite that awarded it cashes it, docs/tournaments.md).
+    """
+
+    target: str
+    wallets: Mapping[int, int]
+    key: str  # idempotency keys: ``{key}:{ticket id}``
+    reason: str
+
+
+@dataclass(frozen=True)
 class TournamentHand:
     hand_id: str
     table_id: str
@@ -109,7 +125,7 @@ class TournamentHand:
 @dataclass
 class TournamentChanges:
     """One step of a tournament, written in one transaction, in this order: refunds, bookings, tickets,
-    hands, chips and places, status and payout table."""
+    hands, chips and places, status and payout table, the unused tickets for it cashed."""
 
     refunds: list[Refund] = field(default_factory=list)
     bookings: list[Booking] = field(default_factory=list)
@@ -118,10 +134,12 @@ class TournamentChanges:
     chips: dict[int, tuple[int, int | None]] = field(default_factory=dict)  # player -> (stack, place)
     status: str | None = None
     prizes: Sequence[int] | None = None
+    cash_tickets: CashTickets | None = None  # last, after the status
 
     def __bool__(self) -> bool:
         return bool(
-            self.refunds
+            self.cash_tickets is not None
+            or self.refunds
             or self.bookings
             or self.tickets
             or self.hands
@@ -385,6 +403,53 @@ class TournamentStore:
                 await conn.execute(
                     update(TournamentRow).where(TournamentRow.id == tid).values(updated_at=now, **values)
                 )
+            if changes.cash_tickets is not None:
+                await self._cash_tickets(conn, changes.cash_tickets, now)
+
+    async def targeted(self, target: str) -> list[StoredTicket]:
+        """Every ticket won for ``target``, used or not (whose holders' wallets a ``CashTickets`` needs)."""
+        q = select(TournamentTicketRow).where(TournamentTicketRow.target == target)
+        async with self.db.read() as conn:
+            rows = (await conn.execute(q.order_by(TournamentTicketRow.id))).all()
+        return [
+            StoredTicket(
+                r.id,
+                r.player_id,
+                r.satellite,
+                r.target,
+                r.currency,
+                int(r.value),
+                r.account_id,
+                r.won_at,
+                r.used_for,
+            )
+            for r in rows
+        ]
+
+    async def _cash_tickets(self, conn: AsyncConnection, cash: CashTickets, now: datetime) -> None:
+        rows = (
+            await conn.execute(
+                select(TournamentTicketRow)
+                .where(TournamentTicketRow.target == cash.target, TournamentTicketRow.used_for.is_(None))
+                .order_by(TournamentTicketRow.id)
+            )
+        ).all()
+        for t in rows:
+            wallet = cash.wallets.get(t.player_id)
+            if wallet is None:
+                continue
+            await conn.execute(
+                update(TournamentTicketRow).where(TournamentTicketRow.id == t.id).values(used_for="cashed")
+            )
+            memo = {
+                "satellite": t.satellite,
+                "target": t.target,
+                "player": str(t.player_id),
+                "value": int(t.value),
+                "reason": cash.reason,
+            }
+            postings = [(t.account_id, -int(t.value)), (wallet, int(t.value))]
+            await self._book(conn, Booking("ticket_cash", f"{cash.key}:{t.id}", postings, memo), now)
 
     async def _refund(self, conn: AsyncConnection, tid: str, refund: Refund, now: datetime) -> None:
         row = (
@@ -477,4 +542,6 @@ class TournamentStore:
         if not any(merged.values()):
             return None
         request, full, changes = await plan_postings(conn, merged, booking.kind, booking.memo)
-        return await self.ledger.book_in(conn, booking.key, booking.kind, request, full, changes, now)
+        return await self.ledger.book_in(
+            conn, booking.key, booking.kind, request, full, changes, now, memo=booking.memo
+        )

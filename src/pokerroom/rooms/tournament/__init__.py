@@ -1,12 +1,15 @@
 """Tournaments: the director's pure rules (RULES.md §9)."""
 
+from pokerroom.rooms.tournament.bounty import TournamentBounty
 from pokerroom.rooms.tournament.config import (
     TournamentBuyIn,
     TournamentConfig,
+    TournamentDealPaid,
     TournamentOverlay,
     TournamentPoints,
     TournamentPrize,
     TournamentRefund,
+    TournamentShare,
     TournamentTicket,
 )
 from pokerroom.rooms.tournament.director import Entrant, Finished, PlayerMoved, TournamentDirector
@@ -23,13 +26,16 @@ __all__ = [
     "RushTournamentDirector",
     "Schedule",
     "TableHandEnded",
+    "TournamentBounty",
     "TournamentBuyIn",
     "TournamentConfig",
+    "TournamentDealPaid",
     "TournamentDirector",
     "TournamentOverlay",
     "TournamentPoints",
     "TournamentPrize",
     "TournamentRefund",
+    "TournamentShare",
     "TournamentTable",
     "TournamentTicket",
     "level_stakes",

@@ -47,6 +47,7 @@ class TournamentConfig:
     start_time: datetime | None = None
     registration_opens: datetime | None = None
     late_registration_levels: int = 0
+    late_registration_minutes: float = 0.0  # or in minutes from the start (RULES.md §11.3), not both
     guarantee: int = 0
     freeroll_pool: int = 0
     rebuy_levels: int = 0
@@ -59,6 +60,16 @@ class TournamentConfig:
     currency: str = "PLAY"
     featured: bool = False  # shown in the lobby only; points x2 follow the discipline (§7.3), not this flag
     ante: str = "per_player"  # or "big_blind" (blind games): structure.level_stakes, docs/decisions.md
+    # Deals at the final table (RULES.md §11.3; docs/tournaments.md): allowed unless the operator turns
+    # them off; every player answers within ``deal_seconds``; ``deal_keep`` of the pool stays to be played
+    # for (it comes off the first prize).
+    deals: bool = True
+    # Bounties (RULES.md §11.3): ``bounty`` percent of each prize contribution is the player's bounty;
+    # ``progressive``: a progressive knockout (half in cash, half onto the winner's own bounty).
+    bounty: int = 0
+    progressive: bool = False
+    deal_seconds: float = 60.0
+    deal_keep: int = 0
 
     def __post_init__(self) -> None:
         v = get_variant(self.variant)
@@ -83,6 +94,16 @@ class TournamentConfig:
             raise ConfigError("a satellite names its target tournament")
         if self.ante not in ANTES or (self.ante == "big_blind" and v.is_stud):
             raise ConfigError("the ante is 'per_player', or 'big_blind' in a game with blinds")
+        if not 0 <= self.bounty < 100:
+            raise ConfigError("a bounty is a share of 0 to 99 percent of the prize contribution")
+        if self.bounty and (self.rebuy_levels or self.add_on or self.seat_value or self.freeroll_pool):
+            raise ConfigError("a bounty tournament has no rebuys, add-on, satellite seats or freeroll pool")
+        if self.late_registration_minutes < 0 or (
+            self.late_registration_minutes and self.late_registration_levels
+        ):
+            raise ConfigError("late registration is set in levels or in minutes (not both, not negative)")
+        if self.deal_seconds <= 0 or self.deal_keep < 0:
+            raise ConfigError("a deal's time to answer is positive and the money kept is not negative")
 
     @property
     def spec(self) -> VariantSpec:
@@ -130,6 +151,25 @@ class TournamentPrize(Effect):
     player: str
     place: int
     amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDealPaid(Effect):
+    """A deal at the final table: prize pool -> the player's wallet ``amount`` (RULES.md §11.3)."""
+
+    player: str
+    amount: int
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentShare(Effect):
+    """An ended (interrupted) tournament: prize pool -> the player's wallet ``amount`` (his share of what
+    was left, ``interrupted_shares``), and his ``fee`` back from the house."""
+
+    player: str
+    amount: int
+    fee: int
 
 
 @dataclass(frozen=True, slots=True)

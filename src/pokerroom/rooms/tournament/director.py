@@ -12,6 +12,7 @@ from pokerroom.engine import Command
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.notices import HandEvents, Notice
 from pokerroom.rooms.points import Discipline, PointsPolicy
+from pokerroom.rooms.tournament.bounty import TournamentBounty, eliminators, knockout
 from pokerroom.rooms.tournament.config import (
     TournamentBuyIn,
     TournamentConfig,
@@ -19,12 +20,15 @@ from pokerroom.rooms.tournament.config import (
     TournamentPoints,
     TournamentPrize,
     TournamentRefund,
+    TournamentShare,
     TournamentTicket,
 )
+from pokerroom.rooms.tournament.deal import Deal, FinalTableDeals
 from pokerroom.rooms.tournament.floor import Entrant, PlayerMoved, TableFloor
 from pokerroom.rooms.tournament.payouts import (
     SatellitePrizes,
     default_percentages,
+    interrupted_shares,
     pay_places,
     prize_pool,
     satellite_prizes,
@@ -52,7 +56,7 @@ class PrizePoolExceeded(RuntimeError):
     """Prizes and tickets would add up to more than the prize pool: nothing more is handed out."""
 
 
-class TournamentDirector(TableFloor):
+class TournamentDirector(TableFloor, FinalTableDeals):
     mode = "standard"  # the discipline's mode for the Game of the Week (§7.3): standard or rush
 
     def __init__(
@@ -86,6 +90,11 @@ class TournamentDirector(TableFloor):
         self._worse = 0  # players in those groups
         self._out = 0  # players out (in the groups)
         self._handed = 0  # prizes and tickets given out, never above the pool
+        self.deal: Deal | None = None  # a deal proposed at the final table (deal.py)
+        self.deals_made = 0
+        self.bounty_in = 0  # bounties contributed (apart from the prize pool: bounty.py)
+        self.bounty_out = 0  # bounties paid
+        self._bounty_orphan = 0  # a bounty nobody won (never seen: see _knockouts), to the winner
 
     # ------------------------------------------------------------------------------- queries
 
@@ -115,9 +124,20 @@ class TournamentDirector(TableFloor):
         return self.status in ("announced", "registering") and (opens is None or now >= opens)
 
     def late_registration(self, now: datetime) -> bool:
-        """Scheduled tournaments may take entries during their first ``late_registration_levels`` levels."""
+        """Scheduled tournaments may take entries during their first ``late_registration_levels`` levels,
+        or their first ``late_registration_minutes`` minutes of wall-clock time (RULES.md §11.3)."""
+        closes = self._late_registration_closes()
+        if closes is not None:
+            return self.status == "running" and now < closes
         levels = self.config.late_registration_levels
         return bool(levels) and self.status == "running" and self.level(now).number <= levels
+
+    def _late_registration_closes(self) -> datetime | None:
+        """When late registration set in minutes closes (None: set in levels, or none)."""
+        minutes = self.config.late_registration_minutes
+        if not minutes or self.started_at is None:
+            return None
+        return self.started_at + timedelta(minutes=minutes)
 
     def places_paid(self) -> int:
         if self.config.is_satellite:
@@ -140,10 +160,11 @@ class TournamentDirector(TableFloor):
         cfg = self.config
         if cfg.max_players and len(self.entrants) >= cfg.max_players:
             raise TableError("the tournament is full")
-        self.entrants[player] = Entrant(player, name, ticket=ticket)
+        self.entrants[player] = Entrant(player, name, ticket=ticket, bounty=self.bounty_part)
         out: Output = [TournamentBuyIn(self.tid, player, cfg.buy_in, cfg.fee, "buy_in", ticket)]
         if self.status == "running":  # late registration: a starting stack at the shortest table
-            self._contribute(cfg.buy_in)
+            self.bounty_in += self.bounty_part
+            self._contribute(cfg.buy_in - self.bounty_part)
             out += self._award_points([player], cfg.fee, now)
             out += self._seat_late(player, now)
             return out
@@ -191,7 +212,8 @@ class TournamentDirector(TableFloor):
         self.started_at = now
         breaks = cfg.break_minutes if cfg.kind == "mtt" else 0.0  # SNGs have no breaks
         self.schedule = Schedule(now, cfg.level_minutes, breaks)
-        self._contribute(cfg.buy_in * len(self.entrants))
+        self.bounty_in += self.bounty_part * len(self.entrants)
+        self._contribute((cfg.buy_in - self.bounty_part) * len(self.entrants))
         out: Output = []
         out += self._award_points(list(self.entrants), cfg.fee, now)
         out += self._seat_everybody(now)
@@ -215,6 +237,39 @@ class TournamentDirector(TableFloor):
         out.append(Finished(self.tid, True, ()))
         return out
 
+    def interrupt(self, now: datetime) -> Output:
+        """An operator ends the running tournament (a server fault, a scheduling mistake), paid out by the
+        interrupted-tournament rule (docs/decisions.md, docs/tournaments.md): the hands in progress are
+        void (every player has the chips he had when they started), the pool is final now (the overlay
+        is owed: the tournament started, §9.10), the places already given are paid, and what is left of
+        the pool goes to the players holding chips (``interrupted_shares``), each with his fee back."""
+        if self.status != "running":
+            raise TableError("only a running tournament can be ended")
+        if getattr(self, "rush", None) is not None:
+            raise TableError("a Rush tournament cannot be ended during its pool phase")
+        self.void_hands(now)
+        self.deal = None
+        out = self._settle(now, final=True)
+        stacks = {e.player: e.stack for e in self.remaining if e.stack > 0}
+        left = max(0, self.pool - self._handed)
+        shares = interrupted_shares(left, stacks, self.prizes)
+        if left and not shares:  # (chips are conserved: somebody holds them while it runs)
+            raise PrizePoolExceeded(f"{left} left in the pool and nobody holds chips")
+        for player in sorted(shares):
+            self._hand_out(shares[player])
+            out.append(TournamentShare(self.tid, player, shares[player], self.config.fee))
+        out += self._own_bounties([e.player for e in sorted(self.remaining, key=lambda e: -e.stack)])
+        self.status = "cancelled"
+        self._next_hand.clear()
+        self._hfh_busts.clear()
+        self.hand_for_hand = False
+        for table in self.tables.values():
+            table.seats.clear()
+        self.tables.clear()
+        standings = tuple(sorted(((e.place or 0), e.player) for e in self.entrants.values()))
+        out.append(Finished(self.tid, True, standings))
+        return out
+
     def _award_points(self, players: Sequence[str], fee: int, now: datetime) -> Output:
         if not fee or self.points is None:
             return []
@@ -223,6 +278,50 @@ class TournamentDirector(TableFloor):
         pct = self.points.multiplier_pct(discipline, now, cash=False)
         centipoints = fee * self.points.tournament_points_per_unit * pct // 100
         return [TournamentPoints(self.tid, p, centipoints) for p in players if centipoints]
+
+    @property
+    def bounty_part(self) -> int:
+        """The bounty part of a prize contribution (RULES.md §11.3): rounded down, the rest to the pool."""
+        return self.config.buy_in * self.config.bounty // 100
+
+    def _pay_bounty(self, player: str, amount: int, victim: str) -> Output:
+        """Bounties paid never add up to more than the bounties contributed."""
+        if not amount:
+            return []
+        if self.bounty_out + amount > self.bounty_in:
+            raise PrizePoolExceeded(f"{self.bounty_out} + {amount} bounties paid of {self.bounty_in}")
+        self.bounty_out += amount
+        self.entrants[player].bounties_won += amount
+        return [TournamentBounty(self.tid, player, amount, victim)]
+
+    def _knockouts(self, ended: TableHandEnded, busted: Sequence[str]) -> Output:
+        """Each player broke in this hand: his bounty to whoever won the highest pot he was eligible for
+        (RULES.md §11.3; several share it, odd units clockwise from the button)."""
+        out: Output = []
+        seats = {player: seat for seat, (player, _) in ended.players.items()}
+        for victim in busted:
+            e = self.entrants[victim]
+            won = eliminators(ended.hand, seats[victim]) if victim in seats else ()
+            players = [ended.players[s][0] for s in won]
+            if not players:  # (no pot he was in was won by another: kept for the tournament's winner)
+                self._bounty_orphan += e.bounty
+                e.bounty = 0
+                continue
+            for player, cash, added in knockout(e.bounty, players, self.config.progressive):
+                out += self._pay_bounty(player, cash, victim)
+                self.entrants[player].bounty += added
+            e.bounty = 0
+        return out
+
+    def _own_bounties(self, players: Sequence[str]) -> Output:
+        """The winner's own bounty (and, in a deal or an ended tournament, each player's still in)."""
+        out: Output = []
+        for player in players:
+            e = self.entrants[player]
+            orphan, self._bounty_orphan = self._bounty_orphan, 0
+            out += self._pay_bounty(player, e.bounty + orphan, player)
+            e.bounty = 0
+        return out
 
     def _contribute(self, amount: int) -> None:
         """Prize contributions in: the pool is max(guarantee, their sum) (§9.8), the prizes follow it."""
@@ -287,7 +386,8 @@ class TournamentDirector(TableFloor):
         table = self.table_of(player)
         if table is None:
             raise TableError("you are not at a table of this tournament")
-        return self._handle(table.act(player, command, now), now)
+        out = self._handle(table.act(player, command, now), now)
+        return out + self._deal_step(now) if self.deal is not None else out
 
     def sit_out(self, player: str) -> None:
         """Sit out next hand: blinds are posted and the hand folded when the action reaches him (R223)."""
@@ -368,6 +468,10 @@ class TournamentDirector(TableFloor):
         if self.status != "running":
             return out
         out += self._rebalance_all(now)
+        if self.deal is not None:  # paused for a deal: no new hand until it is made or off
+            out += self._deal_step(now)
+            if self._deal_pauses():
+                return out
         assert self.schedule is not None
         if self.schedule.in_break(now):
             return out
@@ -429,12 +533,17 @@ class TournamentDirector(TableFloor):
         times += [
             t
             for n, t in self._next_hand.items()
-            if n in self.tables and not self.tables[n].in_hand and t > now
+            if n in self.tables and not self.tables[n].in_hand and t > now and self.deal is None
         ]
         if self.schedule is not None and (ends := self.schedule.break_ends(now)) is not None:
             times.append(ends)
         if self.schedule is not None and not self.pool_final:
             times.append(self.schedule.next_level_at(now))
+        closes = self._late_registration_closes()
+        if closes is not None and not self._field_closed and closes > now:
+            times.append(closes)
+        if self.deal is not None and self.deal.deadline is not None:
+            times.append(self.deal.deadline)
         return min(times) if times else None
 
     # --------------------------------------------------------------------------- hand ends
@@ -452,6 +561,8 @@ class TournamentDirector(TableFloor):
         for player, stack in ended.stacks.items():
             self.entrants[player].stack = stack
         busted = [p for p, s in ended.stacks.items() if s == 0]
+        if busted and self.config.bounty:
+            out += self._knockouts(ended, busted)
         rebuying = self.in_rebuy_period(now)
         wait = self.config.timing.between_hands + (REBUY_WAIT if busted and rebuying else 0)
         self._next_hand[ended.number] = now + timedelta(seconds=wait)
@@ -611,36 +722,46 @@ class TournamentDirector(TableFloor):
         return out
 
     def _pay_satellite(self, groups: Sequence[list[str]], best_place: int) -> Output:
-        """Seats to places 1..N, the cash remainder to place N + 1 (R228). A tie that straddles the last
-        seat is broken by the starting stacks (already: the groups), then by random draw (§9.7)."""
+        """Seats to places 1..N, the cash remainder to place N + 1 (R228). Only a tie that straddles the
+        last seat is drawn (§9.7: the starting stacks broke it already, into the groups): each of its
+        players then takes his drawn place, seat, cash or nothing. Any other tie keeps its shared place:
+        inside the seats each gets a seat (nothing to draw), and a tie over the cash place splits the cash
+        (R233: ties share the places they occupy), the leftover unit in the group's order."""
         cfg = self.config
         sat = self._satellite()
         out: Output = []
         place = best_place
         for group in groups:
-            members = list(group)
-            for i in range(len(members) - 1, 0, -1):  # the random draw inside a tied group
-                j = self.rng.randrange(i + 1)
-                members[i], members[j] = members[j], members[i]
-            for p in members:
-                e = self.entrants[p]
-                if place <= sat.seats:
-                    e.place = place
+            last = place + len(group) - 1
+            if place <= sat.seats < last:  # straddles the last seat: drawn
+                members = list(group)
+                for i in range(len(members) - 1, 0, -1):
+                    j = self.rng.randrange(i + 1)
+                    members[i], members[j] = members[j], members[i]
+                drawn, shares = [(p, place + k) for k, p in enumerate(members)], {}
+            else:
+                drawn = [(p, place) for p in group]
+                shares = split_ties([sat.cash], [group]) if place == sat.seats + 1 else {}
+            for p, at in drawn:
+                self.entrants[p].place = at
+                if at <= sat.seats:
                     self._hand_out(cfg.seat_value)
-                    out.append(TournamentTicket(self.tid, p, place, cfg.target, cfg.seat_value))
+                    out.append(TournamentTicket(self.tid, p, at, cfg.target, cfg.seat_value))
                     self._paid.add(p)
-                elif place == sat.seats + 1 and sat.cash:
-                    e.place = place
-                    self._hand_out(sat.cash)
-                    out.append(TournamentPrize(self.tid, p, place, sat.cash))
-                    self._paid.add(p)
-                place += 1
+                elif at == sat.seats + 1 and sat.cash:
+                    amount = shares.get(p, sat.cash)
+                    if amount:
+                        self._hand_out(amount)
+                        out.append(TournamentPrize(self.tid, p, at, amount))
+                        self._paid.add(p)
+            place += len(group)
         return out
 
     def _finish(self, now: datetime) -> Output:
         out = self._settle(now, final=True)
         cfg = self.config
         winners = sorted(self.remaining, key=lambda e: -e.stack)
+        out += self._own_bounties([e.player for e in winners])
         if cfg.is_satellite and self.seats_won:
             sat = self._satellite()
             for e in winners:
@@ -687,6 +808,9 @@ class TournamentDirector(TableFloor):
                 "table": e.table,
                 "rebuys": e.entries - 1 - e.add_on,
                 "add_on": e.add_on,
+                "deal": e.deal,  # paid by a deal at the final table
+                "bounty": e.bounty,  # his bounty now (a bounty tournament)
+                "bounties_won": e.bounties_won,
             }
             for e in [*live, *out_]
         ]

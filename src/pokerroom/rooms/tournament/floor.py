@@ -39,6 +39,9 @@ class Entrant:
     busted_at: int | None = None  # the elimination round
     out: bool = False  # eliminated (his place is given once the field is final)
     broke_with: int | None = None  # broke in the rebuy period: his stack at the start of that hand
+    deal: int = 0  # paid by a deal at the final table (RULES.md §11.3)
+    bounty: int = 0  # his bounty now (a bounty tournament, RULES.md §11.3)
+    bounties_won: int = 0  # cash won by knockouts
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,8 @@ class TableFloor:
         for n, t in self.tables.items():
             if t.in_hand:
                 states[n] = "dealing"
+            elif getattr(self, "deal", None) is not None:
+                states[n] = "deal"  # paused for a deal at the final table (deal.py)
             elif in_break:
                 states[n] = "break"
             elif self.hand_for_hand and n in self._hfh_done:
@@ -102,7 +107,7 @@ class TableFloor:
                 states[n] = "between_hands"
             else:
                 states[n] = "idle"
-        moving = any(s in ("dealing", "between_hands", "break") for s in states.values())
+        moving = any(s in ("dealing", "between_hands", "break", "deal") for s in states.values())
         ready = set(self._ready(now))
         for n, s in states.items():
             if s == "idle" and n in ready:

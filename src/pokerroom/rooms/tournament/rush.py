@@ -36,6 +36,8 @@ def check_rush_config(config: TournamentConfig) -> None:
     broke entry leaves at once (a stated product choice, issue 18)."""
     if config.rebuy_levels or config.add_on:
         raise ConfigError(f"{config.tournament_id}: a Rush tournament has no rebuys and no add-on")
+    if config.bounty:  # (its pool phase's knockouts are not decided yet: issue 35)
+        raise ConfigError(f"{config.tournament_id}: a Rush tournament has no bounties")
 
 
 class RushTournamentDirector(TournamentDirector):

@@ -66,5 +66,14 @@ def tournament_table_view(
         dealt=dealt,
         clocks=table.clocks,
         now=now,
-        tournament={"tournament": director.tid, "number": number, "level": level_view(director, now)},
+        tournament={
+            "tournament": director.tid,
+            "number": number,
+            "level": level_view(director, now),
+            **(
+                {"bounties": {str(s): director.entrants[p.player].bounty for s, p in table.seats.items()}}
+                if cfg.bounty
+                else {}
+            ),
+        },
     )

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pokerroom.engine import Betting, ConfigError, RakeRule, Stakes
 from pokerroom.rooms import Discipline, HappyHour, PointsPolicy, TableConfig, Timing
+from pokerroom.rooms.mixes import MIXES, Mix
 from pokerroom.rooms.points import week_start
 from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.rooms.tournament import TournamentConfig
@@ -26,6 +27,7 @@ from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game
 from pokerroom.rooms.tournament.rush import check_rush_config
 from pokerroom.server.config.cluster import CLUSTER_KEYS, BusConfig
 from pokerroom.server.config.locate import dotted, locate
+from pokerroom.server.integrity.settings import IntegritySettings
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.variants import VARIANTS
 
@@ -53,6 +55,7 @@ SECTIONS = (
     "big_game",
     "promotions",
     "cluster",
+    "integrity",
 )
 
 
@@ -107,6 +110,7 @@ class RoomConfig:
     bots: BotPlan
     source: str
     cluster: BusConfig = field(default_factory=BusConfig)  # [cluster]: how a node reaches the bus
+    integrity: IntegritySettings = field(default_factory=IntegritySettings)  # [integrity]: issue 30
 
 
 class _Reader:
@@ -206,6 +210,12 @@ class _Reader:
 
 # A rooms check's message names what it is about: the key of the table or pool whose line to point at.
 _HINTS = (
+    ("round_hands", "round_hands"),
+    ("dealer's choice", "dealers_choice"),
+    ("mix", "mix"),
+    ("straddle", "straddle"),
+    ("bomb pot ante", "bomb_pot_ante"),
+    ("bomb pot", "bomb_pot_every"),
     ("run twice", "run_it_twice"),
     ("seats", "seats"),
     ("buy-in", "buy_in"),
@@ -234,6 +244,12 @@ _TABLE_KEYS = (
     "bots",
     "timing",
     "run_it_twice",
+    "straddle",
+    "bomb_pot_every",
+    "bomb_pot_ante",
+    "mix",
+    "round_hands",
+    "dealers_choice",
 )
 _POOL_KEYS = (
     "id", "name", "game", "betting", "stakes", "table_size", "buy_in", "rake", "currency", "max_entries",
@@ -313,29 +329,56 @@ def _rake(r: _Reader, data: Mapping[str, Any], path: Path) -> RakeRule | None:
     return r.attempt(where, lambda: RakeRule(bp, r.integer(d, "cap", where, 0)))
 
 
+def _mix(r: _Reader, d: Mapping[str, Any], path: Path) -> Mix | None:
+    code = r.string(d, "mix", path, "")
+    if code not in MIXES:
+        r.problem((*path, "mix"), f"is one of {', '.join(MIXES)}")
+        return None
+    return MIXES[code]
+
+
 def _cash_table(
     r: _Reader, data: Any, path: Path, timing: Timing, bots: int
 ) -> tuple[TableConfig, int] | None:
-    d = r.table(data, path, _TABLE_KEYS, ("id", "game", "stakes"))
+    mixed = isinstance(data, Mapping) and "mix" in data  # RULES.md §11.1: a mix instead of a game
+    d = r.table(data, path, _TABLE_KEYS, ("id", "mix", "stakes") if mixed else ("id", "game", "stakes"))
     tid = r.ident(d, path)
-    game = r.game(d, path) if "game" in d else None
+    mix = _mix(r, d, path) if mixed else None
+    game = (mix.games[0].variant, mix.games[0].betting) if mix else r.game(d, path) if "game" in d else None
     if game is None:
         return None
-    stakes = _stakes(r, d.get("stakes"), (*path, "stakes"), *game)
+    # a mix's stakes are its small bet and big bet, as a limit hold'em table's (every game's derive from them)
+    stakes = _stakes(
+        r, d.get("stakes"), (*path, "stakes"), *(("holdem", Betting.FIXED_LIMIT) if mix else game)
+    )
     lo, hi = _limits(r, d, path)
     rake = _rake(r, d, path)
-    seats = r.integer(d, "seats", path, min(6, VARIANTS[game[0]].max_players), 2)
+    most = min(g.spec.max_players for g in mix.games) if mix else VARIANTS[game[0]].max_players
+    seats = r.integer(d, "seats", path, min(6, most), 2)
     table_timing = _timing(r, d["timing"], (*path, "timing"), timing) if "timing" in d else timing
-    name = r.string(d, "name", path, f"{VARIANTS[game[0]].name} {game[1].value}")
+    name = r.string(d, "name", path, mix.name if mix else f"{VARIANTS[game[0]].name} {game[1].value}")
+    round_hands = r.integer(d, "round_hands", path, 0)
+    choice = r.boolean(d, "dealers_choice", path, False)
     currency = r.string(d, "currency", path, "PLAY")
     n_bots = r.integer(d, "bots", path, bots)
     twice = r.boolean(d, "run_it_twice", path, False)
+    straddle = r.string(d, "straddle", path, "off")  # RULES.md §11.2: off, utg or mississippi
+    bomb_every = r.integer(d, "bomb_pot_every", path, 0)
+    bomb_ante = r.integer(d, "bomb_pot_ante", path, 0)
     if stakes is None or tid is None:
         return None
     cfg = r.attempt(
         path,
-        lambda: TableConfig(
-            tid, name, game[0], game[1], stakes, seats, lo, hi, rake, table_timing, currency, twice
+        lambda: replace(
+            TableConfig(
+                tid, name, game[0], game[1], stakes, seats, lo, hi, rake, table_timing, currency, twice
+            ),
+            straddle=straddle,
+            bomb_pot_every=bomb_every,
+            bomb_pot_ante=bomb_ante,
+            mix=mix.code if mix else "",
+            round_hands=round_hands,
+            dealers_choice=choice,
         ),
         d,
     )
@@ -584,6 +627,7 @@ def parse_config(
     _targets(r, t_ids, standard + rush)
     points = _points(r, data["promotions"], now) if "promotions" in data else None
     cluster = _cluster(r, data.get("cluster", {}), source)
+    integrity = _integrity(r, data.get("integrity", {}))
     if r.problems:
         raise ConfigInvalid(sorted(r.problems, key=lambda p: p.line))
     return RoomConfig(
@@ -597,6 +641,19 @@ def parse_config(
         bots=BotPlan(table_bots, pool_bots, t_bots, (float(think[0]), float(think[1])), tuple(chosen)),
         source=source,
         cluster=cluster,
+        integrity=integrity,
+    )
+
+
+def _integrity(r: _Reader, data: Any) -> IntegritySettings:
+    """``[integrity]``: keep linked players apart (``separate_linked_players``), and how many days a login
+    is kept (``login_history_days``)."""
+    path: Path = ("integrity",)
+    section = r.table(data, path, ("separate_linked_players", "login_history_days"))
+    default = IntegritySettings()
+    return IntegritySettings(
+        separate_linked=r.boolean(section, "separate_linked_players", path, default.separate_linked),
+        login_history_days=r.integer(section, "login_history_days", path, default.login_history_days, 1),
     )
 
 

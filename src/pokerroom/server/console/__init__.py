@@ -10,6 +10,7 @@ from pokerroom.server.console import (
     auditlog,
     dashboard,
     games,
+    integrity,
     players,
     promotions,
     reports,
@@ -20,5 +21,5 @@ from pokerroom.server.console import (
 __all__ = ["router"]
 
 router = APIRouter()
-for _module in (dashboard, players, games, tournaments, promotions, reports, auditlog, reset):
+for _module in (dashboard, players, games, tournaments, promotions, reports, auditlog, reset, integrity):
     router.include_router(_module.router)

@@ -1,6 +1,7 @@
 """The console's Tournaments page: schedule every kind the room has (sit-and-go, scheduled, satellite,
 guaranteed, freeroll, rebuy, Rush: the fields of a ``[[tournament]]`` of the schedule file), cancel one
-that has not started with every buy-in and fee refunded (RULES.md §9.2), and each one's entrants,
+that has not started with every buy-in and fee refunded (RULES.md §9.2), end one that is running (paid
+out by the interrupted-tournament rule, docs/tournaments.md), and each one's entrants,
 standings and payouts. What the console schedules or cancels is stored and kept across restarts."""
 
 from __future__ import annotations
@@ -9,7 +10,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 
-from pokerroom.server.commands import CancelTournament, EditTournament, ResumeActor, ScheduleTournament
+from pokerroom.server.commands import (
+    CancelTournament,
+    EditTournament,
+    EndTournament,
+    ResumeActor,
+    ScheduleTournament,
+)
 from pokerroom.server.console.access import Admin, Staff, command, fail, front
 from pokerroom.server.errors import Refused
 
@@ -73,3 +80,13 @@ async def cancel(tid: str, me: Admin, request: Request) -> dict[str, Any]:
     ticket he registered with, if any), as when a tournament misses its minimum field (§9.2). A
     sit-and-go's copy ends its series."""
     return await command(request, me, CancelTournament(tid))
+
+
+@router.post("/{tid}/end")
+async def end(tid: str, me: Admin, request: Request) -> dict[str, Any]:
+    """End a running tournament (a server fault, a scheduling mistake): the hands in progress are void
+    and the pool is paid out by the interrupted-tournament rule (docs/tournaments.md, "Ended by an
+    operator"): the places already given keep their prizes, the rest of the pool goes to the players
+    holding chips (the lowest prize they were sure of, the rest by chips), each with his fee back. ``409
+    not_running`` when it is not running. Audited as ``tournament.end``."""
+    return await command(request, me, EndTournament(tid))

@@ -30,13 +30,17 @@ from pokerroom.rooms.tournament import (
     PlayerMoved,
     RushTournamentDirector,
     TableHandEnded,
+    TournamentBounty,
+    TournamentDealPaid,
     TournamentDirector,
     TournamentPoints,
     TournamentPrize,
     TournamentRefund,
+    TournamentShare,
     TournamentTable,
     TournamentTicket,
 )
+from pokerroom.rooms.tournament.deal import DealClosed, DealOffered, DealProposed
 from pokerroom.rooms.tournament.view import tournament_table_view
 from pokerroom.server.cash import chat_text, login_of
 from pokerroom.server.connection import Connection, send_frame
@@ -44,11 +48,25 @@ from pokerroom.server.core import Action, TableCore, Watch
 from pokerroom.server.errors import Refused
 from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.ids import store_id
+from pokerroom.server.integrity.chat import say
+from pokerroom.server.integrity.seating import check_seat
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
-from pokerroom.server.tournament.money import StepChanges, TournamentBank
+from pokerroom.server.tournament.money import (
+    StepChanges,
+    TournamentBank,
+    cash_tickets_for,
+    target_over,
+)
 from pokerroom.server.tournament.views import director_summary, tournament_details
-from pokerroom.store import FenceLost, StoredEntry, StoreError, StoreUnavailable, unavailable
+from pokerroom.store import (
+    FenceLost,
+    StoredEntry,
+    StoreError,
+    StoreUnavailable,
+    TournamentChanges,
+    unavailable,
+)
 
 __all__ = ["TournamentActor", "TournamentHost"]
 
@@ -106,6 +124,7 @@ class TournamentActor(FaultTolerantActor):
         self._unstored: list[object] | None = None  # a step whose storing failed by a bug (see void)
         self._listed: dict[str, TournamentTableEndpoint] = {}  # its tables in the room's endpoints
         self._listed_pool: tuple[str, RushTournamentPool] | None = None  # its pool phase, likewise
+        self._offer: DealOffered | None = None  # the deal offered now (audited when made)
 
     # ----------------------------------------------------------------------------------- running
 
@@ -193,6 +212,75 @@ class TournamentActor(FaultTolerantActor):
         for table_id in list(self.cores):
             self._snapshots(table_id)
 
+    # ------------------------------------------------------------------------- deals (deal.py)
+
+    async def deal_request(self, player: str, what: str, flag: bool) -> None:
+        """``deal_icm`` / ``deal_chip_chop``: propose a deal; ``deal_answer``: accept it (``flag``) or not."""
+        self.check_open()
+        now = self.clock.now()
+        try:
+            if what in ("deal_icm", "deal_chip_chop"):
+                out = self.director.propose_deal(player, "icm" if what == "deal_icm" else "chip_chop", now)
+            elif what == "deal_answer":
+                out = self.director.answer_deal(player, flag, now)
+            else:
+                raise Refused("unknown_request", "unknown request")
+        except TableError as exc:
+            raise Refused("deal_refused", str(exc)) from None
+        await self.process(out)
+
+    async def _deal_news(self, item: DealProposed | DealOffered | DealClosed) -> None:
+        """Every entrant hears of the deal (a ``tournament_deal`` frame); a deal made is audited."""
+        d = self.director
+        names = d.entrants
+        frame: dict[str, Any]
+        if isinstance(item, DealProposed):
+            frame = {"state": "proposed", "method": item.method, "player": names[item.player].name}
+        elif isinstance(item, DealOffered):
+            self._offer = item
+            frame = {
+                "state": "offered",
+                "method": item.method,
+                "keep": item.keep,
+                "players": [names[p].name for p in item.players],
+                "stacks": list(item.stacks),
+                "amounts": list(item.amounts),
+                "deadline": item.deadline.isoformat(),
+            }
+        else:
+            who = names[item.player].name if item.player is not None else None
+            frame = {"state": "closed", "made": item.made, "reason": item.reason, "player": who}
+            offer, self._offer = self._offer, None
+            if item.made and offer is not None:
+                with contextlib.suppress(StoreError):
+                    await self.services.store.audit.record(
+                        None,
+                        "tournament",
+                        "tournament.deal",
+                        self.tid,
+                        after={
+                            "method": offer.method,
+                            "keep": offer.keep,
+                            "players": [names[p].name for p in offer.players],
+                            "stacks": list(offer.stacks),
+                            "amounts": list(offer.amounts),
+                            "currency": self.currency,
+                        },
+                    )
+        self._notify_all({"type": "tournament_deal", **frame})
+        for table_id in list(self.cores):
+            self._snapshots(table_id)
+
+    async def end(self) -> None:
+        """An operator ends the running tournament (``TournamentDirector.interrupt``): the hands in
+        progress are void (their decks never revealed), and the pool is paid out by the interrupted-
+        tournament rule in the step's one stored transaction. ``TableError`` when it is not running."""
+        hands = self.live_hands()
+        out = self.director.interrupt(self.clock.now())
+        for hand_id in hands:
+            self.services.seals.done(hand_id)
+        await self.process(out)
+
     # ----------------------------------------------------------------------------- registration
 
     def check_open(self) -> None:
@@ -202,19 +290,28 @@ class TournamentActor(FaultTolerantActor):
 
     async def register(self, player: str, name: str, *, ticket: bool = False) -> None:
         self.check_open()
+        others = [e.player for e in self.director.entrants.values() if not e.out]
+        await check_seat(self.services.seat_rule, self.services.store, player, others, "tournament")
         out, by_ticket = await self.bank.register(player, name, self.clock.now(), ticket=ticket)
         if not by_ticket:
             await self.services.players.send_balance(player, self.currency)
         await self.process(out)
-        self._maybe_respawn()
+        await self._maybe_respawn()
 
     async def restore(self, entries: list[StoredEntry]) -> None:
         await self.process(await self.bank.restore(entries, self.clock.now()))
-        self._maybe_respawn()
+        await self._maybe_respawn()
 
-    def _maybe_respawn(self) -> None:
+    async def _maybe_respawn(self) -> None:
+        """A sit-and-go of a series opens the next copy when it starts; a satellite's series stops once its
+        target is over (cancelled or finished: its tickets could only be cashed)."""
         if self.series and not self._respawned and self.director.status == "running":
             self._respawned = True
+            target = self.director.config.target
+            if self.director.config.is_satellite and target:
+                with contextlib.suppress(StoreError):
+                    if await target_over(self.services.store, target):
+                        return
             self.host.next_in_series(self)
 
     async def rebuy(self, player: str, *, add_on: bool = False) -> None:
@@ -338,6 +435,16 @@ class TournamentActor(FaultTolerantActor):
         elif isinstance(item, TournamentPrize):
             self.prizes[item.player] = item.amount
             await self.services.players.send_balance(item.player, self.currency)
+        elif isinstance(item, TournamentBounty):
+            await self.services.players.send_balance(item.player, self.currency)
+        elif isinstance(item, TournamentDealPaid):
+            self.prizes[item.player] = self.prizes.get(item.player, 0) + item.amount
+            await self.services.players.send_balance(item.player, self.currency)
+        elif isinstance(item, DealProposed | DealOffered | DealClosed):
+            await self._deal_news(item)
+        elif isinstance(item, TournamentShare):
+            self.prizes[item.player] = self.prizes.get(item.player, 0) + item.amount
+            await self.services.players.send_balance(item.player, self.currency)
         elif isinstance(item, TournamentTicket):
             await self._use_ticket(item)
         elif isinstance(item, TournamentPoints):
@@ -396,11 +503,31 @@ class TournamentActor(FaultTolerantActor):
         return {"table": table.tid, "seat": seat} if table is not None and seat is not None else None
 
     async def _use_ticket(self, item: TournamentTicket) -> None:
-        """A satellite seat (kept in the store): registered at once for the target if it is open."""
+        """A satellite seat (kept in the store): registered at once for the target if it is open; when the
+        target can no longer take it (its registration closed, cancelled, over), its value goes to the
+        winner's wallet at once (docs/tournaments.md, "Satellite tickets whose target is gone")."""
         self.tickets_won[item.player] = item.target
         name = self.director.entrants[item.player].name
-        with contextlib.suppress(Refused, TableError, StoreError):
+        closed = False
+        try:
             await self.host.register_with_ticket(item.target, item.player, name)
+        except Refused as exc:  # (a target that has not opened its registration yet keeps the ticket)
+            closed = exc.code == "registration_closed" and exc.details.get("status") not in (
+                "announced",
+                "registering",
+            )
+        except (TableError, StoreError):
+            pass
+        with contextlib.suppress(StoreError):
+            if closed or await target_over(self.services.store, item.target):
+                await self._cash_ticket(item)
+
+    async def _cash_ticket(self, item: TournamentTicket) -> None:
+        store = self.services.store
+        cash = await cash_tickets_for(store, item.target, "target closed", player=store_id(item.player))
+        if cash is not None:
+            await store.tournaments.apply(self.tid, TournamentChanges(cash_tickets=cash))
+            await self.services.players.send_balance(item.player, self.currency)
 
     # ----------------------------------------------------------------------------- broadcasting
 
@@ -500,7 +627,7 @@ class TournamentActor(FaultTolerantActor):
         core, table = self._table(table_id)
         if table.seat_of(player) is None:
             raise Refused("not_seated", "only players at the table may chat")
-        core.broadcast({"type": "chat", "from": conn.name, "text": clean})
+        await say(self.services.chat, core, conn, table_id, clean)
 
     # ---------------------------------------------------------------------------- the Rush phase
 

@@ -18,10 +18,13 @@ from pokerroom.rooms import HandFinished
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.tournament import (
     TableHandEnded,
+    TournamentBounty,
+    TournamentDealPaid,
     TournamentDirector,
     TournamentOverlay,
     TournamentPrize,
     TournamentRefund,
+    TournamentShare,
     TournamentTicket,
 )
 from pokerroom.server.errors import Refused
@@ -31,6 +34,7 @@ from pokerroom.server.services import Services
 from pokerroom.store import (
     AccountKind,
     Booking,
+    CashTickets,
     NewTicket,
     Refund,
     StoredEntry,
@@ -39,7 +43,32 @@ from pokerroom.store import (
     TournamentRefused,
 )
 
-__all__ = ["StepChanges", "TournamentBank"]
+__all__ = ["StepChanges", "TournamentBank", "cash_tickets_for", "target_over"]
+
+
+async def target_over(store: Any, target: str) -> bool:
+    """Is this satellite target over: stored as cancelled or finished, or closed by the console (a
+    tournament cancelled before anybody registered has no stored row)?"""
+    status = (await store.tournaments.statuses([target])).get(target)
+    if status in ("cancelled", "finished"):
+        return True
+    game = await store.games.get(target)
+    return game is not None and game.kind == "tournament" and game.state == "closed"
+
+
+async def cash_tickets_for(
+    store: Any, target: str, reason: str, *, player: int | None = None
+) -> CashTickets | None:
+    """The tickets for ``target`` that its closing pays to their holders' wallets (all of them, or one
+    player's); None when there are none (docs/tournaments.md, "Satellite tickets whose target is gone")."""
+    wallets: dict[int, int] = {}
+    for t in await store.tournaments.targeted(target):
+        if t.used_for is None or t.used_for == target:  # (one used for it may come back with a refund)
+            if player is None or t.player_id == player:
+                wallets[t.player_id] = await store.ledger.account(
+                    AccountKind.WALLET, t.currency, owner_id=t.player_id
+                )
+    return CashTickets(target, wallets, f"tcash:{target}", reason) if wallets else None
 
 
 @dataclass(frozen=True)
@@ -50,6 +79,7 @@ class StepChanges:
     status: str
     prizes: list[int]
     chips: dict[str, tuple[int, int | None]]
+    tickets_closed: bool = False
 
 
 class TournamentBank:
@@ -73,6 +103,7 @@ class TournamentBank:
         self._saved_status = "registering"
         self._saved_prizes: list[int] = []
         self._saved_chips: dict[str, tuple[int, int | None]] = {}
+        self._tickets_closed = False  # the unused tickets for it were cashed: it cannot take them now
 
     @property
     def store(self) -> Any:
@@ -113,8 +144,8 @@ class TournamentBank:
         a refusal gives the money back. Returns the director's output and whether a ticket paid."""
         d = self.director
         cfg = d.config
-        if not d.registration_open(now):
-            raise Refused("registration_closed", "registration is not open")
+        if not d.registration_open(now):  # (``status``: not open yet, or no more)
+            raise Refused("registration_closed", "registration is not open", status=d.status)
         if player in d.entrants:
             raise Refused("already_registered", "you are registered already")
         tournaments = self.store.tournaments
@@ -225,7 +256,44 @@ class TournamentBank:
                         "tourney_prize",
                         f"tprize:{self.tid}:{self.run}:{item.player}",
                         [(await self.prize_pool(), -item.amount), (wallet, item.amount)],
-                        {"tournament": self.tid, "place": item.place},
+                        {"tournament": self.tid, "player": item.player, "place": item.place},
+                    )
+                )
+            elif isinstance(item, TournamentBounty):  # a knockout, or a player's own bounty
+                wallet = await self.account(AccountKind.WALLET, owner=store_id(item.player))
+                changes.bookings.append(
+                    Booking(
+                        "tourney_bounty",
+                        f"tbounty:{self.tid}:{self.run}:{item.victim}:{item.player}",
+                        [(await self.prize_pool(), -item.amount), (wallet, item.amount)],
+                        {"tournament": self.tid, "player": item.player, "victim": item.victim},
+                    )
+                )
+            elif isinstance(item, TournamentDealPaid):  # a deal at the final table (RULES.md §11.3)
+                wallet = await self.account(AccountKind.WALLET, owner=store_id(item.player))
+                changes.bookings.append(
+                    Booking(
+                        "tourney_deal",
+                        f"tdeal:{self.tid}:{self.run}:{self.director.deals_made}:{item.player}",
+                        [(await self.prize_pool(), -item.amount), (wallet, item.amount)],
+                        {
+                            "tournament": self.tid,
+                            "player": item.player,
+                            "deal": item.method,
+                            "stack": self.director.entrants[item.player].stack,
+                        },
+                    )
+                )
+            elif isinstance(item, TournamentShare):  # an ended tournament (docs/tournaments.md)
+                wallet = await self.account(AccountKind.WALLET, owner=store_id(item.player))
+                house = await self.account(AccountKind.HOUSE)
+                postings = [(await self.prize_pool(), -item.amount), (house, -item.fee)]
+                changes.bookings.append(
+                    Booking(
+                        "tourney_cancel",
+                        f"tinterrupted:{self.tid}:{self.run}:{item.player}",
+                        [*postings, (wallet, item.amount + item.fee)],
+                        {"tournament": self.tid, "player": item.player, "ended": "operator"},
                     )
                 )
             elif isinstance(item, TournamentTicket):
@@ -248,6 +316,14 @@ class TournamentBank:
         status = "registering" if d.status == "announced" else d.status
         if status != self._saved_status:
             changes.status = status
+        if not self._tickets_closed and (
+            d.status in ("cancelled", "finished") or (d.status == "running" and not d.registration_open(now))
+        ):  # its tickets can no longer be used: their value to their holders (issue 35)
+            reason = d.status if d.status != "running" else "registration closed"
+            changes.cash_tickets = await cash_tickets_for(self.store, self.tid, reason)
+            closed = True
+        else:
+            closed = self._tickets_closed
         if d.prizes != self._saved_prizes and status != "registering":
             changes.prizes = list(d.prizes)
         chips: dict[str, tuple[int, int | None]] = {}
@@ -257,7 +333,7 @@ class TournamentBank:
                 if self._saved_chips.get(e.player) != held:
                     chips[e.player] = held
         changes.chips = {store_id(p): c for p, c in chips.items()}
-        return StepChanges(changes, status, list(d.prizes), chips)
+        return StepChanges(changes, status, list(d.prizes), chips, closed)
 
     async def store_changes(self, step: StepChanges) -> None:
         if step.changes:
@@ -265,6 +341,7 @@ class TournamentBank:
         self._saved_status = step.status
         self._saved_prizes = step.prizes
         self._saved_chips.update(step.chips)
+        self._tickets_closed = self._tickets_closed or step.tickets_closed
 
     def hand_record(self, item: TableHandEnded | HandFinished, now: datetime) -> TournamentHand:
         cfg = self.director.config

@@ -7,7 +7,8 @@
 - A tournament that was running cannot go on (its hands and clocks lived in memory): it is cancelled and
   what is left in its prize pool goes to the players still holding chips after their last finished hand
   (``interrupted_shares``: the lowest prize they were sure of, the rest by chips), with their fee back.
-- Satellite tickets live in the store and need nothing.
+- Satellite tickets live in the store; those for a tournament cancelled here are paid to their holders'
+  wallets (docs/tournaments.md, "Satellite tickets whose target is gone").
 
 Each tournament is settled in one transaction with idempotency keys, so a crash during the recovery
 itself is recovered the next time.
@@ -25,6 +26,7 @@ from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.payouts import interrupted_shares
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.server.tournament.actor import TournamentActor
+from pokerroom.server.tournament.money import cash_tickets_for
 from pokerroom.store import AccountKind, Booking, Refund, Store, StoredTournament, TournamentChanges
 
 # Opens a stored tournament again: (config, rush, series, spec) -> its actor.
@@ -109,7 +111,9 @@ async def _refund_all(store: Store, rec: StoredTournament, why: str) -> None:
     pool = await ledger.account(AccountKind.PRIZE_POOL, rec.currency, ref=rec.id)
     house = await ledger.account(AccountKind.HOUSE, rec.currency)
     refunds = [Refund(e.player_id, pool, house, f"trecover:{rec.id}:{e.player_id}") for e in rec.entries]
-    await store.tournaments.apply(rec.id, TournamentChanges(refunds=refunds, status="cancelled"))
+    cash = await cash_tickets_for(store, rec.id, "cancelled")
+    changes = TournamentChanges(refunds=refunds, status="cancelled", cash_tickets=cash)
+    await store.tournaments.apply(rec.id, changes)
     log.warning(
         "tournament %s cancelled after a restart (%s): %d buy-in(s) refunded", rec.id, why, len(refunds)
     )
@@ -130,7 +134,9 @@ async def _cancel_interrupted(store: Store, rec: StoredTournament) -> None:
     elif left:  # nobody holds chips (the last hand was never stored): the house keeps nothing of it
         postings.append((await ledger.account(AccountKind.PROMOTIONS, rec.currency), left))
     booking = Booking("tourney_cancel", f"tinterrupted:{rec.id}", postings, {"tournament": rec.id})
-    await store.tournaments.apply(rec.id, TournamentChanges(bookings=[booking], status="cancelled"))
+    cash = await cash_tickets_for(store, rec.id, "cancelled")
+    changes = TournamentChanges(bookings=[booking], status="cancelled", cash_tickets=cash)
+    await store.tournaments.apply(rec.id, changes)
     log.warning(
         "tournament %s was running when the room stopped: cancelled, %d paid from its pool to %d player(s)",
         rec.id,

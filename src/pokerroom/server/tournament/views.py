@@ -41,7 +41,10 @@ def tournament_summary(
         "rebuy_levels": cfg.rebuy_levels,
         "add_on": cfg.add_on,
         "late_registration_levels": cfg.late_registration_levels,
+        "late_registration_minutes": cfg.late_registration_minutes,
         "featured": cfg.featured,
+        "bounty": cfg.bounty,  # percent of the prize contribution (RULES.md §11.3), 0: none
+        "progressive": cfg.progressive,
     }
 
 

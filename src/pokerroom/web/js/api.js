@@ -36,6 +36,8 @@ export const api = {
   register: (name, password) => call("POST", "/api/register", { name, password }),
   login: (name, password) => call("POST", "/api/login", { name, password }),
   logout: () => call("POST", "/api/logout"),
+  muteChat: (name) => call("POST", "/api/chat/mutes", { name }),
+  reportLine: (line, reason) => call("POST", "/api/reports", { kind: "chat", line, reason }),
   account: () => call("GET", "/api/account"),
   refill: () => call("POST", "/api/account/play-money"),
   ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),

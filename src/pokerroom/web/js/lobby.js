@@ -176,7 +176,7 @@ export class Lobby {
     }
     clear(box).append(
       h("h3", { text: nameText(r) }),
-      h("p", { class: "hint", text: `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)} \u00b7 ${stakesText(r)}` }),
+      h("p", { class: "hint", text: `${gameText(r)} \u00b7 ${stakesText(r)}` }),
       h("ol", { class: "preview-seats", "aria-label": t("lobby.seats") }, ...seats),
       h("button", { type: "button", class: "primary preview-open", onclick: () => this.app.openTable(id),
         text: this.app.tiles.has(id) ? t("lobby.show") : t("lobby.open") }));
@@ -338,6 +338,7 @@ function nameText(r) {
 }
 
 function gameText(r) {
+  if (r.mix) return t("lobby.mix", { mix: r.mix.name, game: r.mix.game_label, next: r.mix.next_label }); // §11.1
   return `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)}`;
 }
 

@@ -88,6 +88,7 @@ export class TableState {
   event(handId, e) {
     const t = e.type;
     if (t === "hand_started") {
+      advanceMix(this.state.cash && this.state.cash.mix, e);
       const players = {};
       e.seats.forEach((seat, i) => {
         players[String(seat)] = { stack: e.stacks[i], bet: 0, paid: 0, folded: false, all_in: false,
@@ -232,4 +233,23 @@ export class TableState {
     if (!hand) return 0;
     return Object.values(hand.players).reduce((sum, p) => sum + p.paid, 0);
   }
+}
+
+
+// A mixed table (RULES.md §11.1): a hand starts in the round's game. A hand in another game than the
+// round's, or after the round's last hand, begins the next round; the header shows the game now, the
+// next one and the hands left after this one (the snapshot's cash.mix, kept current between snapshots).
+export function advanceMix(mix, e) {
+  if (!mix || !mix.games || !mix.games.length) return;
+  const i = mix.games.findIndex((g) => g.variant === e.variant && g.betting === e.betting);
+  if (i < 0) return;
+  if (i !== mix.index || mix.hands_left <= 0) {
+    mix.index = i;
+    mix.hands_left = mix.round_hands - 1;
+  } else {
+    mix.hands_left -= 1;
+  }
+  const next = mix.games[(i + 1) % mix.games.length];
+  Object.assign(mix, { game: e.variant, betting: e.betting, game_label: mix.games[i].label,
+    next_game: next.variant, next_betting: next.betting, next_label: next.label, choosing: null });
 }

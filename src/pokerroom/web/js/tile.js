@@ -113,7 +113,8 @@ export class Tile {
         m.turn(msg);
         break;
       case "chat":
-        this.addChat(msg.from, unescapeText(msg.text));
+        if (msg.muted) return; // a line of a player this player muted (docs/integrity.md)
+        this.addChat(msg.from, unescapeText(msg.text), true, msg.line);
         return;
       case "prompt":
         m.prompt = msg;
@@ -144,8 +145,12 @@ export class Tile {
     this.handLog.events.push(e);
     const st = this.model.state;
     if (e.type === "hand_ended" && st && st.you !== null && st.you !== undefined && this.app.stats) {
-      this.app.stats.add(`${st.variant_name || st.variant} ${st.betting}`, st.currency, this.handLog.events, st.you,
-        { variant: st.variant, betting: st.betting });
+      // per game (RULES.md §11.1): at a mixed table, the hand's own game
+      const mix = st.cash && st.cash.mix;
+      const g = mix && mix.games ? mix.games[mix.index] : { name: st.variant_name || st.variant, variant: st.variant,
+        betting: st.betting };
+      this.app.stats.add(`${g.name} ${g.betting}`, st.currency, this.handLog.events, st.you,
+        { variant: g.variant, betting: g.betting });
       this.handLog = null;
     }
   }
@@ -188,9 +193,11 @@ export class Tile {
     }
   }
 
-  addChat(from, text, save = true) {
+  addChat(from, text, save = true, line = null) {
     const li = h("li", { class: from === "dealer" ? "dealer" : "" },
       h("b", { text: from === "dealer" ? t("tile.dealer") : from }), ": ", h("span", { text: from === "dealer" ? dealerLine(text) : text }));
+    const me = this.app.me && this.app.me.name;
+    if (line && from !== "dealer" && from !== me) li.append(" ", ...this.chatTools(from, line));
     this.chatLog.append(li);
     while (this.chatLog.children.length > 100) this.chatLog.firstChild.remove();
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
@@ -203,6 +210,29 @@ export class Tile {
         // storage full or refused: the chat still shows
       }
     }
+  }
+
+  // Mute the speaker (for this player only) or report the line to the room's staff (issue 30).
+  chatTools(from, line) {
+    const said = async (fn, done) => {
+      try {
+        await fn();
+        this.notice.textContent = done;
+        this.notice.dataset.code = "";
+      } catch (err) {
+        this.notice.textContent = errorText(err);
+        this.notice.dataset.code = err.code;
+      }
+    };
+    return [
+      h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name: from }), "aria-label": t("chat.mute", { name: from }), text: "🔇",
+        onclick: () => said(() => api.muteChat(from), t("chat.muted", { name: from })) }),
+      h("button", { type: "button", class: "chat-report", title: t("chat.report"), "aria-label": t("chat.report"), text: "⚑",
+        onclick: () => {
+          const reason = window.prompt(t("chat.report_reason"), "");
+          if (reason && reason.trim().length >= 3) said(() => api.reportLine(line, reason.trim()), t("chat.reported"));
+        } }),
+    ];
   }
 
   // -------------------------------------------------------------------------------- drawing
@@ -240,6 +270,9 @@ export class Tile {
     patch(this.header, [
       h("h2", { text: tableName(st.name, st.variant, st.betting, st.variant_name) }),
       h("span", { class: "stakes", text: stakesLabel(st) }),
+      st.cash && st.cash.mix ? h("span", { class: "mix", role: "status", text: t(st.cash.mix.hands_left > 0 ? "tile.mix" : "tile.mix_last", {
+        mix: st.cash.mix.name, game: st.cash.mix.game_label, next: st.cash.mix.next_label,
+        n: st.cash.mix.hands_left }) }) : null,
       st.tournament ? h("span", { class: "next-level", role: "timer", text: this.levelClock ? this.levelClock.text() : "" }) : null,
       h("span", { class: "spacer" }),
       st.tournament ? h("button", { type: "button", class: "t-info-btn",

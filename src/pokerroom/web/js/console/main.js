@@ -1,5 +1,5 @@
 // The operator's console: one page per hash (#dashboard, #tables, #tournaments, #players, #promotions,
-// #reports, #audit), for administrators and support. Everything it changes goes through /api/console (audited).
+// #reports, #audit, #integrity, #chat, #player-reports), for administrators and support. Everything it changes goes through /api/console (audited).
 import { api } from "./api.js";
 import { clear } from "../dom.js";
 import { dashboardPage } from "./dashboard.js";
@@ -9,6 +9,8 @@ import { playersPage } from "./players.js";
 import { reportsPage } from "./reports.js";
 import { promotionsPage } from "./promotions.js";
 import { auditPage } from "./audit.js";
+import { integrityPage } from "./integrity.js";
+import { chatPage, playerReportsPage } from "./chat.js";
 
 const PAGES = {
   dashboard: dashboardPage,
@@ -18,6 +20,9 @@ const PAGES = {
   promotions: promotionsPage,
   reports: reportsPage,
   audit: auditPage,
+  integrity: integrityPage,
+  chat: chatPage,
+  "player-reports": playerReportsPage,
 };
 
 const $ = (sel) => document.querySelector(sel);

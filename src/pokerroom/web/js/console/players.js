@@ -2,6 +2,7 @@
 // password reset, roles and adjustments with a reason (each audited).
 import { api } from "./api.js";
 import { h, fmt } from "../dom.js";
+import { notesSection } from "./notes.js";
 
 function row(...cells) {
   return h("tr", {}, cells.map((c) => (c instanceof Node ? h("td", {}, c) : h("td", { text: c ?? "" }))));
@@ -24,6 +25,7 @@ async function detail(ui, id) {
       p.locked_until ? `Failed-logins lock until ${p.locked_until}. ` : "",
       p.reset_pending ? "A password reset is pending. " : "",
     ),
+    await notesSection(ui, id),
     h("h2", { text: "Balances" }),
     h("table", { id: "player-balances" }, Object.entries(d.balances).map(([c, v]) => row(c, fmt(v, c)))),
   );

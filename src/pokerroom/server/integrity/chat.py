@@ -1,0 +1,91 @@
+"""Chat kept civil (issue 30): every line a player says at a table goes through :func:`say`. It is refused
+while the operator has muted the player (``chat_muted``), the operator's word filter masks the words it
+lists (each letter a ``*``), the line is kept in the chat log (``store.chat``), and the players who muted
+the speaker for themselves get the line without its text (``"muted": true``, the same ``seq``: their
+table's sequence has no gap)."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import datetime, timedelta
+
+from pokerroom.server.clock import Clock
+from pokerroom.server.connection import Connection
+from pokerroom.server.core import TableCore
+from pokerroom.server.errors import Refused
+from pokerroom.server.ids import player_key, store_id
+from pokerroom.store import Store
+
+__all__ = ["ChatDesk", "mask"]
+
+WORDS_FOR = timedelta(seconds=5)  # how long a host keeps the filter's words before reading them again
+
+
+def _one(word: str) -> str:
+    """The pattern of one filtered word (escaped as the line is): a whole word, where it begins or ends
+    with a letter or digit."""
+    body = re.escape(html.escape(word))
+    head = r"(?<!\w)" if re.match(r"\w", word) else ""
+    tail = r"(?!\w)" if re.search(r"\w$", word) else ""
+    return head + body + tail
+
+
+def _pattern(words: list[str]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    ordered = sorted(set(words), key=len, reverse=True)  # (the longest first: "darn it" before "darn")
+    return re.compile("|".join(_one(w) for w in ordered), re.IGNORECASE)
+
+
+def mask(text: str, words: list[str]) -> str:
+    """``text`` (escaped) with each whole word of ``words`` (any case) replaced by one ``*`` per letter."""
+    pattern = _pattern(words)
+    return text if pattern is None else pattern.sub(lambda m: "*" * len(html.unescape(m.group(0))), text)
+
+
+class ChatDesk:
+    """The room's chat rules (one per room, shared by its tables through the services)."""
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+        self._words: list[str] = []
+        self._read_at: datetime | None = None
+
+    async def words(self) -> list[str]:
+        now = self.clock.now()
+        if self._read_at is None or now - self._read_at >= WORDS_FOR:
+            self._words = await self.store.chat.words()
+            self._read_at = now
+        return self._words
+
+    def forget_words(self) -> None:
+        """Read the filter again at the next line (the operator changed it in this process)."""
+        self._read_at = None
+
+    async def say(self, core: TableCore, conn: Connection, table_id: str, clean: str) -> None:
+        """Say ``clean`` (a chat line already made printable and escaped) at the table of ``core``."""
+        assert conn.player is not None
+        pid = store_id(conn.player)
+        muted = await self.store.chat.room_mute(pid)
+        if muted is not None:
+            until = None if muted.until is None else muted.until.isoformat()
+            raise Refused("chat_muted", "the room's staff has muted your chat", until=until)
+        shown = mask(clean, await self.words())
+        line = await self.store.chat.record(table_id, pid, conn.name, clean, shown)
+        muters = {player_key(i) for i in await self.store.chat.muted_by(pid)}
+        core.broadcast(
+            {"type": "chat", "from": conn.name, "text": shown, "line": line.id},
+            withheld=muters,
+            stub={"type": "chat", "from": conn.name, "text": "", "muted": True},
+        )
+
+
+async def say(desk: ChatDesk | None, core: TableCore, conn: Connection, table_id: str, clean: str) -> None:
+    """A player's chat line at a table: through the room's desk, or (no desk: a test's bare services)
+    straight to the table."""
+    if desk is None:
+        core.broadcast({"type": "chat", "from": conn.name, "text": clean})
+    else:
+        await desk.say(core, conn, table_id, clean)

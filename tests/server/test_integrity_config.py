@@ -1,0 +1,40 @@
+"""Issue 30: the room's ``[integrity]`` options in the configuration file (docs/configuration.md), and
+what they give the room: off and 90 days unless the file says otherwise; a bad value is a problem on its
+line, and the room keeps nothing of a file with problems."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from pokerroom.cli.serve import room_settings
+from pokerroom.server.config.parse import ConfigInvalid, parse_config
+from pokerroom.server.integrity import IntegritySettings
+
+
+def test_the_defaults_keep_linked_players_together_and_logins_90_days() -> None:
+    config = parse_config("")
+    assert config.integrity == IntegritySettings(separate_linked=False, login_history_days=90)
+    assert room_settings(config).integrity.keep == timedelta(days=90)
+
+
+def test_the_file_turns_the_rule_on_and_sets_the_retention() -> None:
+    config = parse_config("[integrity]\nseparate_linked_players = true\nlogin_history_days = 30\n")
+    assert room_settings(config).integrity == IntegritySettings(separate_linked=True, login_history_days=30)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("separate_linked_players = 1", "integrity.separate_linked_players"),
+        ("login_history_days = 0", "integrity.login_history_days"),
+        ('login_history_days = "90"', "integrity.login_history_days"),
+        ("keep_apart = true", "integrity.keep_apart"),
+    ],
+)
+def test_a_bad_value_is_a_problem_on_its_line(text: str, key: str) -> None:
+    with pytest.raises(ConfigInvalid) as caught:
+        parse_config(f"[room]\nname = 'x'\n\n[integrity]\n{text}\n")
+    (problem,) = caught.value.problems
+    assert problem.path == key and problem.line == 5
