@@ -100,8 +100,8 @@ class PoolBot(BotClient):
                 await self._join(self.n_entries)
         elif kind == "pool_joined":
             self._joins.pop(str(msg.get("ref")), None)
-            for n in msg["entries"]:  # (a pool_move that came first already made the entry: keep it)
-                self.entries.setdefault(n, _EntryState())
+            for n in msg["entries"]:
+                self.entries[n] = _EntryState()
         elif kind == "pool_move":
             e = self.entries.setdefault(msg["entry"], _EntryState())
             e.table, e.seat, e.hand_id = msg["table"], msg["seat"], msg["hand_id"]
