@@ -6,7 +6,6 @@ it names the new game, and the player is dealt its cards (four in Omaha hi/lo, a
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from pokerroom.rooms import TableConfig
 from pokerroom.server.room import RoomSettings
 from tests.server.conftest import LiveServer, serve_room
 from tests.web.conftest import TIMING, Room, _need_browser, room_in_thread
-from tests.web.player import Player
+from tests.web.player import Player, Seen
 
 TABLE = "horse-mix"
 CONFIG = TableConfig(
@@ -58,9 +57,9 @@ def test_the_header_follows_the_game_change(horse_room: Room, page: Any, screens
     mix.wait_for(timeout=20_000)
     seen: list[str] = []
     dealt: set[tuple[str, int]] = set()  # (the game the header names, the player's cards)
-    deadline = time.monotonic() + 120
-    while ("Omaha Hi/Lo", 4) not in dealt:
-        assert time.monotonic() < deadline, f"no game change: {seen}, dealt {dealt}, {player.errors}"
+
+    def omaha_dealt(_: Seen, tile: Any) -> bool:
+        """Notes the header and the cards at each look; true once four cards come in Omaha hi/lo."""
         text = mix.inner_text()
         if not seen or seen[-1] != text:
             seen.append(text)
@@ -68,19 +67,11 @@ def test_the_header_follows_the_game_change(horse_room: Room, page: Any, screens
         for game in ("Texas Hold'em", "Omaha Hi/Lo"):
             if f"FL {game} now" in text and cards:
                 dealt.add((game, cards))
-        bar = tile.locator(".actionbar[data-kind]")
-        if bar.count() == 0:
-            if tile.locator(".sit-in-btn").count():
-                tile.locator(".sit-in-btn").first.dispatch_event("click")
-            page.wait_for_timeout(60)
-            continue
-        with contextlib.suppress(Exception):  # the hand may move on while we click
-            for name in ("check", "call"):
-                button = bar.locator(f'button[data-action="{name}"]')
-                if button.count():
-                    button.first.dispatch_event("click")
-                    break
-        page.wait_for_timeout(60)
+        if tile.locator(".sit-in-btn").count():  # a timeout sat us out: come back
+            tile.locator(".sit-in-btn").first.dispatch_event("click")
+        return ("Omaha Hi/Lo", 4) in dealt
+
+    player.play(TABLE, Seen(), until=omaha_dealt, timeout=120, raise_once=False)  # checks or calls
     # rounds of one hand: each hand is its round's last
     assert "H.O.R.S.E.: FL Texas Hold'em now, FL Omaha Hi/Lo next hand" in seen, seen
     assert "H.O.R.S.E.: FL Omaha Hi/Lo now, FL Razz next hand" in seen, seen
