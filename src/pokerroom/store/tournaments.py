@@ -185,6 +185,13 @@ class StoredTicket:
     used_for: str | None
 
 
+def _ticket(r: Any) -> StoredTicket:
+    """A ticket row as the store hands it out."""
+    return StoredTicket(
+        r.id, r.player_id, r.satellite, r.target, r.currency, int(r.value), r.account_id, r.won_at, r.used_for
+    )
+
+
 class TournamentStore:
     def __init__(self, db: Database, ledger: Ledger, *, clock: Clock = utc_now) -> None:
         self.db = db
@@ -274,20 +281,7 @@ class TournamentStore:
             q = q.where(TournamentTicketRow.target == target)
         async with self.db.read() as conn:
             rows = (await conn.execute(q.order_by(TournamentTicketRow.id))).all()
-        return [
-            StoredTicket(
-                r.id,
-                r.player_id,
-                r.satellite,
-                r.target,
-                r.currency,
-                int(r.value),
-                r.account_id,
-                r.won_at,
-                r.used_for,
-            )
-            for r in rows
-        ]
+        return [_ticket(r) for r in rows]
 
     # ---------------------------------------------------------------------------- registration
 
@@ -411,20 +405,7 @@ class TournamentStore:
         q = select(TournamentTicketRow).where(TournamentTicketRow.target == target)
         async with self.db.read() as conn:
             rows = (await conn.execute(q.order_by(TournamentTicketRow.id))).all()
-        return [
-            StoredTicket(
-                r.id,
-                r.player_id,
-                r.satellite,
-                r.target,
-                r.currency,
-                int(r.value),
-                r.account_id,
-                r.won_at,
-                r.used_for,
-            )
-            for r in rows
-        ]
+        return [_ticket(r) for r in rows]
 
     async def _cash_tickets(self, conn: AsyncConnection, cash: CashTickets, now: datetime) -> None:
         rows = (

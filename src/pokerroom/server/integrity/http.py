@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pokerroom.server.front import Front
 from pokerroom.server.http import Me, body_schema, read_body
-from pokerroom.store import InvalidRecord, Store, UnknownHand, UnknownPlayer
+from pokerroom.store import InvalidRecord, Player, Store, UnknownHand, UnknownPlayer
 
 __all__ = ["router"]
 
@@ -39,6 +39,14 @@ def _fail(status: int, code: str, message: str) -> HTTPException:
     return HTTPException(status, detail={"code": code, "message": message})
 
 
+async def _named(store: Store, name: str) -> Player:
+    """The player called ``name``: 404 ``unknown_player`` when there is none."""
+    try:
+        return await store.accounts.find(name)
+    except UnknownPlayer:
+        raise _fail(404, "unknown_player", "no such player") from None
+
+
 @router.get("/chat/mutes")
 async def my_mutes(me: Me, request: Request) -> dict[str, Any]:
     """The players you muted: their chat lines reach you without their text."""
@@ -51,10 +59,7 @@ async def mute(me: Me, request: Request) -> dict[str, Any]:
     """Mute a player (by name) for yourself, at every table, until you lift it. Nobody is told."""
     body = await read_body(request, MuteIn)
     s = _store(request)
-    try:
-        other = await s.accounts.find(body.name)
-    except UnknownPlayer:
-        raise _fail(404, "unknown_player", "no such player") from None
+    other = await _named(s, body.name)
     try:
         await s.chat.mute(me.id, other.id, by_name=me.name)
     except InvalidRecord as exc:
@@ -67,10 +72,7 @@ async def unmute(me: Me, request: Request) -> dict[str, Any]:
     """Lift your mute of a player (by name)."""
     body = await read_body(request, MuteIn)
     s = _store(request)
-    try:
-        other = await s.accounts.find(body.name)
-    except UnknownPlayer:
-        raise _fail(404, "unknown_player", "no such player") from None
+    other = await _named(s, body.name)
     lifted = await s.chat.unmute(me.id, other.id)
     return {"ok": True, "lifted": lifted is not None}
 
