@@ -63,6 +63,9 @@ class LoadReport:
     host_cpu_seconds: float = 0.0  # a cluster's table hosts' share of server_cpu_seconds
     bus_messages: float = 0.0  # a cluster's messages sent on the bus in the window
     db_commits: float = 0.0  # the transactions a cluster's hosts committed in the window
+    host_tables: list[int] = field(default_factory=list)  # the tables each host ran at the window's end
+    host_cpu_quota: float | None = None  # each host's CPU quota in cores, if any
+    throttled_seconds: float = 0.0  # how long the quotas held the hosts back in the window
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -89,7 +92,13 @@ class LoadReport:
                 f"\n  cluster          hosts' CPU "
                 f"{1000 * self.host_cpu_seconds / max(self.actions, 1):.3f} ms per action; "
                 f"{self.bus_messages / max(self.actions, 1):.2f} bus messages per action; "
-                f"{self.db_commits / max(self.hands, 1):.1f} hosts' PostgreSQL commits per hand"
+                f"{self.db_commits / max(self.hands, 1):.1f} hosts' PostgreSQL commits per hand\n"
+                f"  hosts            tables {'/'.join(map(str, self.host_tables))}; "
+                + (
+                    f"CPU quota {self.host_cpu_quota:g} core each, held back {self.throttled_seconds:.1f} s"
+                    if self.host_cpu_quota is not None
+                    else "no CPU quota"
+                )
                 if self.bus_messages
                 else ""
             )
@@ -328,6 +337,7 @@ def run_load(
         time.sleep(max(0.0, stop - time.time()))
         h1, cpu1 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
         c1 = asyncio.run(cluster.sample()) if cluster is not None else {}
+        spread = asyncio.run(cluster.host_tables()) if cluster is not None else []
         delta = {k: c1[k] - c0[k] for k in c1}
         results = [queue.get(timeout=120) for _ in workers]
         for w in workers:
@@ -358,6 +368,9 @@ def run_load(
             host_cpu_seconds=delta.get("host_cpu", 0.0),
             bus_messages=delta.get("bus_out", 0.0),
             db_commits=delta.get("commits", 0.0),
+            host_tables=spread,
+            host_cpu_quota=cluster.host_cpu if cluster is not None else None,
+            throttled_seconds=delta.get("throttled", 0.0),
             servers=(
                 f"{cluster.hosts} host(s) and {cluster.gateways} gateway(s) on NATS and PostgreSQL"
                 if cluster is not None

@@ -21,6 +21,8 @@ from typing import Any
 
 import httpx
 
+from pokerroom.bots.cpu_quota import CpuQuota
+
 __all__ = ["PASSWORD", "LoadCluster", "cpu_seconds", "make_accounts"]
 
 PASSWORD = "hunter-22-poker"
@@ -92,6 +94,8 @@ class LoadCluster:
     host_pids: list[int] = field(default_factory=list)
     node_urls: list[str] = field(default_factory=list)
     host_urls: list[str] = field(default_factory=list)
+    host_cpu: float | None = None  # each host's CPU quota in cores (a control group each), or no limit
+    quotas: list[CpuQuota] = field(default_factory=list)
     _tmp: Any = None
 
     async def start(self, tables: int, players: int) -> list[str]:
@@ -126,9 +130,15 @@ class LoadCluster:
             if role == "host":
                 self.host_pids.append(proc.pid)
                 self.host_urls.append(f"http://127.0.0.1:{port}")
+                if self.host_cpu is not None:
+                    quota = CpuQuota(f"pokerroom-{self.name}-{node}", self.host_cpu)
+                    self.quotas.append(quota)
+                    quota.add(proc.pid)
             else:
                 self.urls.append(f"http://127.0.0.1:{port}")
         await self._wait(tables)
+        if self.hosts > 1:
+            await self._spread(tables)
         return tokens
 
     async def _wait(self, tables: int, limit: float = 600) -> None:
@@ -144,6 +154,31 @@ class LoadCluster:
                 await asyncio.sleep(0.5)
         raise RuntimeError("the cluster did not take every table in time")
 
+    async def host_tables(self) -> list[int]:
+        """The tables each host runs now (its ``pokerroom_tables`` gauge, cash tables in any state)."""
+        counts = []
+        async with httpx.AsyncClient(timeout=10) as http:
+            for url in self.host_urls:
+                n = 0
+                with contextlib.suppress(httpx.HTTPError, ValueError):
+                    for line in (await http.get(f"{url}/metrics")).text.splitlines():
+                        if line.startswith('pokerroom_tables{kind="cash"'):
+                            n += int(float(line.rsplit(" ", 1)[1]))
+                counts.append(n)
+        return counts
+
+    async def _spread(self, tables: int, limit: float = 180) -> None:
+        """Wait until the hosts' own placement has spread the tables evenly (each within one of an equal
+        share): the hosts start together, in no special order, and the measurement starts from there."""
+        deadline = time.monotonic() + limit
+        counts: list[int] = []
+        while time.monotonic() < deadline:
+            counts = await self.host_tables()
+            if sum(counts) == tables and max(counts) - min(counts) <= 1:
+                return
+            await asyncio.sleep(1.0)
+        raise RuntimeError(f"the hosts did not spread {tables} tables evenly in {limit:g} s: {counts}")
+
     async def sample(self) -> dict[str, float]:
         """Counters for the capacity figures: the hosts' CPU seconds, the messages every node sent on the
         bus, and the transactions the hosts committed (their own count: the database's is shared with
@@ -157,7 +192,13 @@ class LoadCluster:
                             sent += float(line.rsplit(" ", 1)[1])
                         elif line.startswith("pokerroom_db_commits_total ") and url in self.host_urls:
                             commits += float(line.rsplit(" ", 1)[1])
-        return {"host_cpu": cpu_seconds(self.host_pids), "bus_out": sent, "commits": commits}
+        throttled = sum(q.throttled_seconds() for q in self.quotas)
+        return {
+            "host_cpu": cpu_seconds(self.host_pids),
+            "bus_out": sent,
+            "commits": commits,
+            "throttled": throttled,
+        }
 
     @property
     def pids(self) -> list[int]:
@@ -180,5 +221,7 @@ class LoadCluster:
                 await conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
             finally:
                 await conn.close()
+        for quota in self.quotas:
+            quota.remove()
         if self._tmp is not None:
             self._tmp.cleanup()
