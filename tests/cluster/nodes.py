@@ -165,6 +165,7 @@ class Cluster:
     name: str = field(default_factory=lambda: f"t{uuid.uuid4().hex[:8]}")
     schema: str = field(default_factory=lambda: f"t_cluster_{uuid.uuid4().hex[:10]}")
     nodes: list[Node] = field(default_factory=list)
+    database: str = PG_URL  # the machine's PostgreSQL, or a private one a fault test stops
 
     def start(self, role: str, node_id: str, config: Path, *, bus: str | None = None) -> Node:
         port = free_port()
@@ -172,7 +173,7 @@ class Cluster:
         env = {**os.environ, "POKERROOM_DATABASE_SCHEMA": self.schema, "PYTHONUNBUFFERED": "1"}
         cmd = [
             sys.executable, "-m", "pokerroom", "serve", "--no-open", "--port", str(port),
-            "--config", str(config), "--database", PG_URL, "--cluster", bus or self.bus,
+            "--config", str(config), "--database", self.database, "--cluster", bus or self.bus,
             "--cluster-name", self.name, "--role", role, "--node-id", node_id,
         ]  # fmt: skip
         with log.open("wb") as out:
@@ -192,7 +193,7 @@ class Cluster:
 
     async def leases(self) -> dict[str, str]:
         """resource -> the host holding its lease (live ones only)."""
-        conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"))
+        conn = await asyncpg.connect(self.database.replace("postgresql+asyncpg", "postgresql"))
         try:
             rows = await conn.fetch(
                 f'SELECT resource, holder FROM "{self.schema}".leases WHERE expires_at > now()'
@@ -202,7 +203,7 @@ class Cluster:
         return {r["resource"]: r["holder"] for r in rows}
 
     async def drop_schema(self) -> None:
-        conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg", "postgresql"))
+        conn = await asyncpg.connect(self.database.replace("postgresql+asyncpg", "postgresql"))
         try:
             await conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
         finally:

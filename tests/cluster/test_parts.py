@@ -5,6 +5,7 @@ counts as silent, and a gateway subscribing its watchers again when a host no lo
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -24,6 +25,7 @@ from pokerroom.server.cluster.messages import (
     PresenceSync,
     decode,
 )
+from pokerroom.server.cluster.placement import REJOIN, SPARE, Placement
 from pokerroom.server.cluster.remote import Outbox
 from pokerroom.server.cluster.subjects import ANY, Subjects
 
@@ -191,3 +193,27 @@ async def test_a_gateway_a_host_no_longer_knows_subscribes_its_watchers_there_ag
     again = [(subjects.request("g1", "table:a"), ClientRequest("g1", cid, "7", "ann", subscribe))]
     assert bus.requests == (again if asked_for == "g1" else [])
     assert gw.watching[cid] == {"table:a": {"a"}}
+
+
+def test_a_host_back_on_the_bus_takes_no_expired_lease_before_it_hears_who_is_back() -> None:
+    """Issue 37: after an outage that cut every host off, the first host back took the others' tables
+    (voiding a hand at each) before they could renew. Now it spares every expired lease until it has been
+    back for ``REJOIN`` seconds, then spares the hosts it hears (for ``SPARE``), not the others."""
+    up = [0.5]
+    heard: set[str] = {"h2"}
+    placement = Placement(
+        SimpleNamespace(),  # type: ignore[arg-type]  # (spare reads no room)
+        "h1",
+        bus_down_for=lambda: 0.0,
+        hosts_alive=lambda: 1 + len(heard),
+        bus_up_for=lambda: up[0],
+        hosts_heard=lambda: heard,
+        on_held=lambda _r, _h: asyncio.sleep(0),
+        on_dropped=lambda _r, _h: asyncio.sleep(0),
+    )
+    expired = timedelta(seconds=2)
+    assert placement.spare("h2", expired) and placement.spare("h3", expired)  # just back: hears nobody yet
+    up[0] = REJOIN + 0.1
+    assert placement.spare("h2", expired)  # back and heard: it renews its own
+    assert not placement.spare("h3", expired)  # not heard: killed, frozen or cut off alone
+    assert not placement.spare("h2", SPARE)  # heard but not renewing (no database): taken over

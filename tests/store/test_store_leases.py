@@ -165,3 +165,26 @@ async def test_a_host_renews_all_its_leases_in_one_statement(room: Room, clock: 
     clock.advance(timedelta(seconds=5))  # the renewed ones are not expired: nobody takes them
     assert await leases.acquire("table:t0", "host-b", TTL) is None
     assert await leases.renew(held, TTL) == taken
+
+
+async def test_an_expired_lease_is_spared_for_a_holder_that_is_back(room: Room, clock: FakeClock) -> None:
+    """The bus came back after an outage that cut every host off: a host that returned first leaves the
+    expired leases of the hosts it hears (or has not heard long enough to know) to them, so that each
+    renews its own and no hand is voided; a holder it does not spare loses the lease as before."""
+    leases = room.store.leases
+    assert await leases.acquire("table:t1", "host-a", TTL) == 1
+    clock.advance(timedelta(seconds=20))  # expired 12 s ago
+    asked: list[tuple[str, timedelta]] = []
+
+    def spare(holder: str, expired_for: timedelta) -> bool:
+        asked.append((holder, expired_for))
+        return True
+
+    assert await leases.acquire("table:t1", "host-b", TTL, spare=spare) is None
+    assert asked == [("host-a", timedelta(seconds=12))]
+    assert await leases.renew([Fence("table:t1", "host-a", 1)], TTL) == set()  # still host-a's
+    clock.advance(timedelta(seconds=20))
+    assert await leases.acquire("table:t1", "host-b", TTL, spare=lambda _h, _e: False) == 2
+    assert await leases.renew([Fence("table:t1", "host-a", 1)], TTL) == {Fence("table:t1", "host-a", 1)}
+    # a free lease (nobody's) is never a question of sparing
+    assert await leases.acquire("table:t2", "host-b", TTL, spare=lambda _h, _e: True) == 1

@@ -51,15 +51,26 @@ class Leases:
         self.db = db
         self.clock = clock or (lambda: datetime.now(UTC))
 
-    async def acquire(self, resource: str, holder: str, ttl: timedelta) -> int | None:
+    async def acquire(
+        self,
+        resource: str,
+        holder: str,
+        ttl: timedelta,
+        *,
+        spare: Callable[[str, timedelta], bool] | None = None,
+    ) -> int | None:
         """Take ``resource`` when nobody holds it, its holder's lease expired, or it was handed to
-        ``holder``; returns the new fence, or None when it is not free for ``holder``."""
+        ``holder``; returns the new fence, or None when it is not free for ``holder``. ``spare(other,
+        expired_for)``: True leaves another host's expired lease to it (a host that is back on the bus
+        after an outage that cut every host off renews its own; see server/cluster/placement.py)."""
         try:
-            return await self._acquire(resource, holder, ttl)
+            return await self._acquire(resource, holder, ttl, spare)
         except IntegrityError:  # another host inserted the row first: it holds the resource
             return None
 
-    async def _acquire(self, resource: str, holder: str, ttl: timedelta) -> int | None:
+    async def _acquire(
+        self, resource: str, holder: str, ttl: timedelta, spare: Callable[[str, timedelta], bool] | None
+    ) -> int | None:
         now = self.clock()
         async with self.db.write() as conn:
             row = (
@@ -81,6 +92,10 @@ class Leases:
                 return None  # held (by another host, or by this one, which knows its fence)
             if live and row.hand_to not in (None, holder):
                 return None  # handed to another host, which has until the expiry to take it
+            other = row.holder
+            if not live and other not in (None, holder) and spare is not None:
+                if spare(other, now - row.expires_at):
+                    return None  # its holder is still there: it renews the lease itself
             fence = int(row.fence) + 1
             await conn.execute(
                 update(LeaseRow)

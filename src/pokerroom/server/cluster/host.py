@@ -85,6 +85,8 @@ HOST_SILENCE = 4.0  # seconds without a host's directory before it no longer cou
 START_WAIT = 2.0  # seconds a new host listens before it takes work (to hear the other hosts first)
 BALANCE = 5.0  # seconds between a host's looks at the hosts' loads (server/cluster/balance.py)
 SETTLED = 20.0  # seconds a table stays on a host that took it before it may move again
+EXPIRY_TICK = 2.0  # seconds between a host's looks for silent gateways
+STALL = 5.0  # seconds between two such looks that mean this host itself was stopped (not the gateways)
 DRAIN = 60.0  # seconds a host stopping (SIGTERM) waits for its tables and pools to move between hands
 
 
@@ -141,6 +143,8 @@ class Host:
             host_id,
             bus_down_for=bus.down_for,
             hosts_alive=self.hosts_alive,
+            bus_up_for=lambda: time.monotonic() - bus.up_since if bus.up else 0.0,
+            hosts_heard=self.hosts_heard,
             on_held=self._held,
             on_dropped=self._dropped,
         )
@@ -181,8 +185,12 @@ class Host:
                 await self.room.store.leases.release(held.fence)
 
     def hosts_alive(self) -> int:
+        return 1 + len(self.hosts_heard())
+
+    def hosts_heard(self) -> set[str]:
+        """The other hosts heard on the bus within ``HOST_SILENCE``."""
         now = time.monotonic()
-        return 1 + sum(1 for h, seen in self.hosts.items() if h != self.id and now - seen < HOST_SILENCE)
+        return {h for h, seen in self.hosts.items() if h != self.id and now - seen < HOST_SILENCE}
 
     async def _resync(self, lost: str | None = None) -> None:
         """Ask the gateways for their connections; ``lost``: a gateway this host does not know (new, or
@@ -217,11 +225,19 @@ class Host:
                 await self.bus.publish(self.subjects.directory, self.directory().encode())
 
     async def _expiring(self) -> None:
+        awake_since = last = time.monotonic()
         while True:
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(EXPIRY_TICK)
+            now = time.monotonic()
+            if now - last > STALL:
+                # This host was stopped (SIGSTOP, a frozen VM, a stalled loop): it heard nobody meanwhile,
+                # and the beats that came are still unread. That time proves nothing about a gateway,
+                # as the time off the bus proves nothing: the gateways get a whole silence from now.
+                awake_since = now
+            last = now
             if not self.bus.up:
                 continue
-            for gw in silent_gateways(self.gateways, time.monotonic(), self.bus.up_since):
+            for gw in silent_gateways(self.gateways, now, max(self.bus.up_since, awake_since)):
                 log.warning("gateway %s is silent: dropping its connections", gw)
                 del self.gateways[gw]
                 # all taken out at once: a connection the gateway names again while the others are

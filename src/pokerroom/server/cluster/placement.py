@@ -38,6 +38,8 @@ log = logging.getLogger("pokerroom.cluster")
 TTL = timedelta(seconds=8)  # a lease not renewed for this long may be taken over
 RENEW = 2.0  # seconds between renewals
 BUS_GRACE = 3.0  # seconds without the bus after which a host stops renewing
+REJOIN = 6.0  # seconds back on the bus before a host takes another's expired lease (it hears who is back)
+SPARE = timedelta(seconds=30)  # how long an expired lease of a host heard on the bus is left to it
 SCAN = 1.0  # seconds between looks for work nobody holds
 STORE_SCAN = 5.0  # seconds between reads of the store's live tournaments
 
@@ -58,6 +60,8 @@ class Placement:
         *,
         bus_down_for: Callable[[], float],
         hosts_alive: Callable[[], int],
+        bus_up_for: Callable[[], float] = lambda: REJOIN,
+        hosts_heard: Callable[[], set[str]] = set,
         on_held: Callable[[str, Held], Awaitable[None]],
         on_dropped: Callable[[str, Held], Awaitable[None]],
     ) -> None:
@@ -65,6 +69,8 @@ class Placement:
         self.host = host
         self.bus_down_for = bus_down_for
         self.hosts_alive = hosts_alive
+        self.bus_up_for = bus_up_for
+        self.hosts_heard = hosts_heard
         self.on_held = on_held
         self.on_dropped = on_dropped
         self.held: dict[str, Held] = {}
@@ -119,7 +125,7 @@ class Placement:
                 continue
             if mine >= share and resource not in handed:
                 break
-            fence_no = await self.room.store.leases.acquire(resource, self.host, TTL)
+            fence_no = await self.room.store.leases.acquire(resource, self.host, TTL, spare=self.spare)
             if fence_no is None:
                 continue
             fence = Fence(resource, self.host, fence_no)
@@ -212,6 +218,18 @@ class Placement:
             return False
         await self.room.refresh_console()
         return True
+
+    def spare(self, holder: str, expired_for: timedelta) -> bool:
+        """Whether to leave ``holder``'s expired lease to it. A bus outage that cut every host off stops
+        every renewal, and the leases expire; when the bus is back, the first host to return must not take
+        the others' work (voiding a hand at each table) before they could renew it themselves. So a host
+        takes another's expired lease only once it has been back on the bus for ``REJOIN`` seconds (long
+        enough to hear every host that is back) and only from a host it does not hear, or one that has not
+        renewed for ``SPARE`` (alive on the bus but cut off from the database). A host killed, frozen or cut
+        off alone is not heard: its tables are taken over as soon as its leases expire."""
+        if self.bus_up_for() < REJOIN:
+            return True
+        return holder in self.hosts_heard() and expired_for < SPARE
 
     async def hold(self, resource: str, fence: Fence, actor: Any) -> None:
         held = Held(fence, actor)
