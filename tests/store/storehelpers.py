@@ -20,7 +20,10 @@ TABLES = (
     "tournament_player_hands, tournament_hands, tournament_entries, tournament_tickets, tournaments, "
     "player_hands, hand_histories, hand_commands, hand_seats, hands, ledger_postings, ledger_transactions, "
     "account_notes, chat_log, chat_words, chat_mutes, integrity_reports, login_history, "
-    "ledger_accounts, auth_sessions, players, leases, audit_log, console_games"
+    "gaming_limits, gaming_exclusions, "
+    "sso_tokens, api_keys, "
+    "password_codes, account_emails, "
+    "cashier_requests, ledger_accounts, auth_sessions, players, leases, audit_log, console_games"
 )
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 PASSWORD = "s3cret-pass-phrase"

@@ -27,6 +27,7 @@ from pokerroom.store import (
     Store,
     UnknownToken,
 )
+from pokerroom.store.errors import PasswordResetRequired
 from pokerroom.store.operator import RESET_VALID
 
 from .storehelpers import CHEAP_HASHER, PASSWORD, FakeClock, fresh_sqlite
@@ -72,7 +73,7 @@ async def test_the_operators_lock_refuses_even_a_known_device(store: Store) -> N
 async def test_a_reset_code_works_once_and_not_after_it_expires(store: Store, clock: FakeClock) -> None:
     p = await store.accounts.register("alice", PASSWORD)
     code = await store.operator.force_reset(p.id)
-    with pytest.raises(BadCredentials):
+    with pytest.raises(PasswordResetRequired):  # (issue 29: the login says so; the client shows the page)
         await store.accounts.login("alice", PASSWORD)
     await store.operator.reset_password("alice", code, "another-long-pass-phrase")
     await store.accounts.login("alice", "another-long-pass-phrase")

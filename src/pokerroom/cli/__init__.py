@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pokerroom.cli import admin as _admin  # noqa: F401  (registers commands)
+from pokerroom.cli import backup as _backup  # noqa: F401  (registers commands)
 from pokerroom.cli import cards as _cards  # noqa: F401  (registers commands)
 from pokerroom.cli import cluster as _cluster  # noqa: F401  (registers commands)
 from pokerroom.cli import config as _config  # noqa: F401  (registers commands)

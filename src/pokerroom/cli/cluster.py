@@ -32,6 +32,7 @@ async def serve_cluster(
     *,
     bus: Any = None,
     reread: Callable[[], Any] | None = None,
+    mail: Any = None,
 ) -> None:
     """Serve one node (``options``: the ServeOptions of ``pokerroom serve``, ``settings``: the room's,
     ``bus``: the configuration's ``[cluster]`` section, a BusConfig; ``reread``: the room's settings
@@ -42,6 +43,7 @@ async def serve_cluster(
     from pokerroom.server.cluster.access import BusRefused
     from pokerroom.server.cluster.bus import BusUnavailable
     from pokerroom.server.cluster.node import ClusterNode
+    from pokerroom.server.mail import mail_service
     from pokerroom.store import Store
 
     store = Store.open(options.database)
@@ -77,6 +79,7 @@ async def serve_cluster(
         security=options.security(),
         node=node,
     )
+    web_app.state.mail = mail_service(mail)  # [mail]: e-mail resets (issue 29; None: off)
     server = uvicorn.Server(
         uvicorn.Config(
             web_app,

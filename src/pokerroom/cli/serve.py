@@ -36,6 +36,16 @@ async def _demo_account(store: object) -> None:
     await store.ledger.play_money_top_up(player.id, idempotency_key=f"welcome:{player.id}")
 
 
+async def _no_demo_account(store: object) -> None:
+    """``[room] demo_account = false`` (the default): the database's accounts are left as they are."""
+
+
+def demo_account(config: Any) -> Any:
+    """What a start does of the demo account: make or reset it when the configuration says
+    ``[room] demo_account = true`` (the shipped example does), nothing otherwise."""
+    return _demo_account if config.demo_account else _no_demo_account
+
+
 @dataclass(frozen=True)
 class ServeOptions:
     host: str = "127.0.0.1"
@@ -118,21 +128,28 @@ def read_secret(path: str | None, what: str) -> str | None:
 
 def load_room(options: ServeOptions) -> Any:
     """The room's configuration (and the extra schedule), or exit 2 naming every problem."""
-    from pokerroom.bots.strategies import STRATEGIES
-    from pokerroom.server.config import ConfigInvalid, load_config
-    from pokerroom.server.schedule import ScheduleError, load_split_schedule
+    from pokerroom.server.config import ConfigInvalid
+    from pokerroom.server.schedule import ScheduleError
 
     try:
-        config = load_config(options.config, strategies=tuple(STRATEGIES))
+        return read_room(options)
     except ConfigInvalid as exc:
         typer.echo(f"the room's configuration has problems; nothing was started:\n{exc}", err=True)
         raise typer.Exit(2) from None
+    except ScheduleError as exc:
+        typer.echo(f"bad tournament schedule: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def read_room(options: ServeOptions) -> Any:
+    """The room's configuration (and the extra schedule); raises ConfigInvalid or ScheduleError."""
+    from pokerroom.bots.strategies import STRATEGIES
+    from pokerroom.server.config import load_config
+    from pokerroom.server.schedule import load_split_schedule
+
+    config = load_config(options.config, strategies=tuple(STRATEGIES))
     if options.tournaments:
-        try:
-            more, rush = load_split_schedule(options.tournaments)
-        except ScheduleError as exc:
-            typer.echo(f"bad tournament schedule: {exc}", err=True)
-            raise typer.Exit(2) from None
+        more, rush = load_split_schedule(options.tournaments)
         config = replace(
             config,
             tournaments=config.tournaments + tuple(more),
@@ -148,6 +165,34 @@ def load_room(options: ServeOptions) -> Any:
     return replace(config, bots=plan)
 
 
+def reread_room(options: ServeOptions) -> Any:
+    """The configuration read again for a reload, or None when it has problems: then each problem is
+    logged, with its line and key, as one ``config_reload_failed`` event (server/logs.py)."""
+    from pokerroom.server.config import ConfigInvalid
+    from pokerroom.server.logs import event
+    from pokerroom.server.schedule import ScheduleError
+
+    source = options.config or "(the shipped room)"
+    try:
+        return read_room(options)
+    except ConfigInvalid as exc:
+        problems = [
+            {"file": p.source, "line": p.line, "key": p.path, "problem": p.message} for p in exc.problems
+        ]
+        text = "; ".join(str(p) for p in exc.problems)
+    except ScheduleError as exc:
+        problems = [{"file": options.tournaments, "line": None, "key": None, "problem": str(exc)}]
+        text = f"{options.tournaments}: {exc}"
+    event(
+        "config_reload_failed",
+        f"the configuration was not reloaded ({len(problems)} problem(s)): {text}",
+        level=logging.ERROR,
+        source=source,
+        problems=problems,
+    )
+    return None
+
+
 def room_settings(config: Any) -> Any:
     from pokerroom.server.room import RoomSettings
 
@@ -159,6 +204,10 @@ def room_settings(config: Any) -> Any:
         points=config.points,
         play_money_on_register=config.play_money_on_register,
         integrity=config.integrity,
+        operator_api=config.operator_api,
+        currencies=config.currencies,
+        payments=config.payments,
+        gaming_cooling_hours=config.gaming_cooling_hours,
     )
 
 
@@ -166,6 +215,8 @@ async def _serve(options: ServeOptions) -> None:
     import uvicorn
 
     from pokerroom.server.app import create_app
+    from pokerroom.server.logs import event
+    from pokerroom.server.mail import mail_service
     from pokerroom.store import Store
     from pokerroom.store.owner import DatabaseInUse, OwnerLock
 
@@ -176,13 +227,17 @@ async def _serve(options: ServeOptions) -> None:
         from pokerroom.cli.cluster import serve_cluster
 
         def reread() -> Any:
-            try:
-                return room_settings(load_room(options))
-            except typer.Exit:
-                return None  # (its problems were printed: the cluster goes on as it was)
+            fresh = reread_room(options)
+            return None if fresh is None else room_settings(fresh)  # (None: it goes on as it was)
 
         await serve_cluster(
-            options, room_settings(config), listener, _demo_account, bus=config.cluster, reread=reread
+            options,
+            room_settings(config),
+            listener,
+            demo_account(config),
+            bus=config.cluster,
+            reread=reread,
+            mail=config.mail,
         )
         return
     store = Store.open(options.database)
@@ -195,8 +250,9 @@ async def _serve(options: ServeOptions) -> None:
         typer.echo(f"pokerroom cannot start: {exc}", err=True)
         raise typer.Exit(1) from None
     await store.db.upgrade()
-    await _demo_account(store)
+    await demo_account(config)(store)
     web_app = create_app(store, room_settings(config), freeze_heap=True, security=options.security())
+    web_app.state.mail = mail_service(config.mail)  # [mail]: e-mail resets (issue 29; None: off)
     server = uvicorn.Server(
         uvicorn.Config(
             web_app,
@@ -225,7 +281,8 @@ async def _serve(options: ServeOptions) -> None:
 
     url = f"http://{host}:{port}/"
     typer.echo(f"pokerroom is running: open {url}")
-    typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
+    if config.demo_account:
+        typer.echo(f"  demo account: {DEMO_NAME} / {DEMO_PASSWORD} (or register your own)")
     typer.echo(f"  hand engine: {BUILD_WORDS[BUILD]}")
     typer.echo(f"  room: {config.source} ({len(config.tables)} tables, {len(config.pools)} Rush pools)")
     if options.open_browser:
@@ -237,11 +294,11 @@ async def _serve(options: ServeOptions) -> None:
 
     def reload() -> None:
         async def again() -> None:
-            try:
-                fresh = load_room(options)
-            except typer.Exit:
-                return  # the problems were printed; the room goes on as it was
+            fresh = reread_room(options)
+            if fresh is None:
+                return  # the problems were logged (config_reload_failed); the room goes on as it was
             report = await room.reconfigure(room_settings(fresh))
+            event("config_reloaded", source=fresh.source, **report)
             typer.echo(f"  reloaded {fresh.source}: {report}")
             plan = fresh.bots
             await bots.seat(
@@ -529,17 +586,36 @@ def bots_command(
     bad = [s for s in strategy if s not in STRATEGIES]
     if bad:
         raise typer.BadParameter(f"unknown strategy {bad[0]!r}; choose from {', '.join(STRATEGIES)}")
-    stats = asyncio.run(
-        run_bots(
+    import httpx
+
+    from pokerroom.cli.tournament_target import TargetUnknown, find_tournament
+
+    async def run() -> Any:
+        target = None if tournament is None else await find_tournament(url, tournament)
+        if target is not None and target != tournament:
+            typer.echo(f"the bots register for {target} (the copy of {tournament} registering now)")
+        return await run_bots(
             url,
             count,
             strategy,
             duration=duration,
             think=(think_min, think_max),
             prefix=prefix,
-            tournament=tournament,
+            tournament=target,
         )
-    )
+
+    try:
+        stats = asyncio.run(run())
+    except TargetUnknown as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    except httpx.HTTPStatusError as exc:
+        typer.echo(f"the room refused: {exc.request.method} {exc.request.url.path}: "
+                   f"{exc.response.status_code} {exc.response.text[:300]}", err=True)  # fmt: skip
+        raise typer.Exit(1) from None
+    except httpx.HTTPError as exc:
+        typer.echo(f"cannot reach the room at {url}: {exc}", err=True)
+        raise typer.Exit(1) from None
     typer.echo(f"{stats.actions} actions, {stats.hands} hands seen, {stats.errors} errors")
 
 

@@ -15,13 +15,18 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from pokerroom import __version__
 from pokerroom.server.console import router as console_router
+from pokerroom.server.console.apikeys import router as api_keys_router
 from pokerroom.server.front import LocalFront, Node
 from pokerroom.server.http import router, store_error_handler
+from pokerroom.server.http_account import router as account_router
+from pokerroom.server.http_cashier import router as cashier_router
 from pokerroom.server.http_equity import router as equity_router
+from pokerroom.server.http_gaming import router as gaming_router
 from pokerroom.server.http_tournaments import router as tournaments_router
 from pokerroom.server.integrity.http import router as integrity_router
 from pokerroom.server.operations import failure_handler, metrics_router
 from pokerroom.server.operations import router as operations_router
+from pokerroom.server.operator_api import router as operator_api_router
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.security import SecurityMiddleware, SecuritySettings
 from pokerroom.server.sessions import SessionSockets
@@ -118,6 +123,11 @@ def create_app(
     app.include_router(metrics_router)
     app.include_router(console_router)
     app.include_router(integrity_router)
+    app.include_router(operator_api_router)  # the operator API, /api/v1 and /sso (issue 29)
+    app.include_router(api_keys_router)  # the console's Operator API page (issue 29)
+    app.include_router(cashier_router)
+    app.include_router(account_router)  # accounts players manage (issue 29)
+    app.include_router(gaming_router)  # responsible gaming (issue 29)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(TooManyAttempts, store_error_handler)
     for kind in (SQLAlchemyError, OSError, TimeoutError, sqlite3.Error, Exception):

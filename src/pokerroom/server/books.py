@@ -48,7 +48,17 @@ class HandBook:
         HandBook._count += 1
         self.opened = HandBook._count
 
-    async def open(self, *, table_id: str, currency: str, seats: Sequence[SeatRecord]) -> None:
+    async def open(
+        self,
+        *,
+        table_id: str,
+        currency: str,
+        seats: Sequence[SeatRecord],
+        stakes: str | None = None,
+        pool: str | None = None,
+    ) -> None:
+        """Journal the hand's start; ``stakes`` (the lobby's label now) and ``pool`` (Rush) go with it for
+        the rake report."""
         hand = self.hand
         await self.journal.start_hand(
             hand.hand_id,
@@ -57,6 +67,8 @@ class HandBook:
             currency=currency,
             seats=seats,
             deck_commitment=self.commitment,
+            stakes=stakes,
+            pool=pool,
         )
         self.started = True
 

@@ -349,7 +349,12 @@ class CashActor(FaultTolerantActor):
                 )
                 for seat, p in hand.players.items()
             ]
-            await self.book.open(table_id=self.tid, currency=self.table.config.currency, seats=seats)
+            await self.book.open(
+                table_id=self.tid,
+                currency=self.table.config.currency,
+                seats=seats,
+                stakes=stakes_label(self.table),  # (the stakes of this hand's time: the rake report's)
+            )
         if self.book is not None:
             await self.book.record()
 
@@ -447,6 +452,9 @@ class CashActor(FaultTolerantActor):
         self.table.check_sit(player, seat, buy_in)
         others = [p.player for p in self.table.seats.values()]
         await check_seat(self.services.seat_rule, self.services.store, player, others, "table")
+        await self.services.store.gaming.check_stake(  # limits, cool-off, self-exclusion (issue 29)
+            store_id(player), self.table.config.currency, buy_in, what="buy-in"
+        )
         booked = await self.services.store.ledger.buy_in(
             store_id(player),
             self.tid,
@@ -476,6 +484,8 @@ class CashActor(FaultTolerantActor):
         if name == "leave":
             out = t.leave(player, now)
         elif name == "top_up":
+            gaming = self.services.store.gaming  # limits, cool-off, self-exclusion (issue 29)
+            await gaming.check_stake(store_id(player), t.config.currency, kw["amount"], what="top-up")
             out = t.top_up(player, kw["amount"], now)
         elif name == "sit_out":
             out = t.sit_out(player, now, kw["when"])

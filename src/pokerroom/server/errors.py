@@ -82,6 +82,9 @@ _STORE_DETAILS: dict[str, tuple[str, ...]] = {
     "weak_password": ("reason",),
     "invalid_currency": ("currency",),
     "account_locked": ("until",),
+    "self_excluded": ("kind", "ends"),  # responsible gaming (store/gaming.py)
+    "limit_reached": ("kind", "currency", "days", "limit", "used", "amount", "limit_text"),
+    "exclusion_locked": ("ends",),
 }
 
 

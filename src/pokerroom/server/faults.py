@@ -35,6 +35,7 @@ from typing import Any
 
 from pokerroom.engine import Command, EngineError
 from pokerroom.server.errors import Refused
+from pokerroom.server.logs import event_fields
 from pokerroom.server.mailbox import Mailbox
 from pokerroom.store import FenceLost, StoreError, StoreUnavailable, unavailable
 
@@ -196,6 +197,7 @@ class FaultTolerantActor(Mailbox):
             str(exc)[:200],
             ", ".join(self.live_hands()) or "(none in progress)",
             exc_info=exc,
+            extra=event_fields("actor_error", actor=self.name(), where=where, error=signature),
         )
         metrics = getattr(getattr(self, "services", None), "metrics", None)
         if metrics is not None:
@@ -219,7 +221,8 @@ class FaultTolerantActor(Mailbox):
 
     def suspend(self, reason: str) -> None:
         """Stop dealing until an operator resumes the actor (the console, ``/api/ready`` show why)."""
-        log.error("%s suspended: %s", self.name(), reason)
+        fields = event_fields("actor_suspended", actor=self.name(), reason=reason)
+        log.error("%s suspended: %s", self.name(), reason, extra=fields)
         self.suspended = reason
         self.on_suspend()
         self.tell_status(True, SUSPENDED)
@@ -228,7 +231,12 @@ class FaultTolerantActor(Mailbox):
         """An operator resumes a suspended actor (run it with :meth:`call`); False if it was not."""
         if self.suspended is None:
             return False
-        log.warning("%s resumed by an operator (it was suspended: %s)", self.name(), self.suspended)
+        log.warning(
+            "%s resumed by an operator (it was suspended: %s)",
+            self.name(),
+            self.suspended,
+            extra=event_fields("actor_resumed", actor=self.name(), reason=self.suspended),
+        )
         self.suspended = None
         self.errors_in_a_row = 0
         if self.pause is None:
@@ -324,7 +332,12 @@ class FaultTolerantActor(Mailbox):
             return
         now = self.clock.now()
         reason = f"{type(exc).__name__}: {str(exc)[:120]}"
-        log.warning("%s paused: the store failed (%s)", self.name(), reason)
+        log.warning(
+            "%s paused: the store failed (%s)",
+            self.name(),
+            reason,
+            extra=event_fields("store_paused", actor=self.name(), error=reason),
+        )
         metrics = getattr(getattr(self, "services", None), "metrics", None)
         if metrics is not None:
             metrics.store_errors.labels(getattr(self, "kind", "table")).inc()
@@ -372,7 +385,13 @@ class FaultTolerantActor(Mailbox):
                 raise
             self._pause_at([], 0, exc)
             return self._still_paused(old, [])
-        log.warning("%s resumed after %.1f s", self.name(), (self.clock.now() - old.since).total_seconds())
+        took = (self.clock.now() - old.since).total_seconds()
+        log.warning(
+            "%s resumed after %.1f s",
+            self.name(),
+            took,
+            extra=event_fields("store_resumed", actor=self.name(), seconds=round(took, 1)),
+        )
         self.tell_status(False, None)
         await self.on_resume()
         return True

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from pokerroom.history import HistoryError
-from pokerroom.server.errors import Refused
+from pokerroom.server.errors import Refused, error_details
 from pokerroom.server.front import Front
 from pokerroom.server.ids import player_key
 from pokerroom.server.integrity.logins import record_login
@@ -81,8 +81,9 @@ def _room(request: Request) -> Front:
     return front
 
 
-async def _balances(store: Store, player_id: int) -> dict[str, int]:
-    return {currency: await store.ledger.balance(player_id, currency) for currency in (PLAY, POINTS)}
+async def _balances(store: Store, player_id: int, currencies: tuple[str, ...] = (PLAY,)) -> dict[str, int]:
+    """The player's balance in each of ``currencies`` (0 where he has no wallet yet) and his points."""
+    return {currency: await store.ledger.balance(player_id, currency) for currency in (*currencies, POINTS)}
 
 
 def _token(request: Request, authorization: str | None) -> str | None:
@@ -183,11 +184,17 @@ async def store_error_handler(request: Request, exc: Exception) -> JSONResponse:
         "insufficient_funds": 402,
         "forbidden": 403,
         "unknown_hand": 404,  # a hand the player has no history of (not dealt in, or no such hand)
+        "self_excluded": 403,  # a cool-off or self-exclusion (store/gaming.py)
+        "limit_reached": 403,  # a deposit or loss limit the player set
+        "exclusion_locked": 403,  # nobody lifts an exclusion early
         "store_unavailable": 503,
     }.get(code, 400)
     if unavailable(exc):  # (a store error raised because the database failed under it)
         return await failure_handler(request, exc)
-    return JSONResponse({"code": code, "message": str(exc)}, status_code=status)
+    body: dict[str, Any] = {"code": code, "message": str(exc)}
+    if details := error_details(exc):  # (typed fields a client shows: e.g. the end of a self-exclusion)
+        body["details"] = details
+    return JSONResponse(body, status_code=status)
 
 
 def _secure(request: Request) -> bool:
@@ -264,6 +271,11 @@ async def login(creds: Credentials, request: Request, response: Response) -> Ses
         guard.failed(address, None)
         raise
     guard.succeeded(name)
+    try:  # a cool-off or self-exclusion refuses the login, with its end (issue 29: store/gaming.py)
+        await _room(request).store.gaming.check_login(session.player.id)
+    except StoreError:
+        await _room(request).store.accounts.logout(session.token)
+        raise
     await record_login(request, response, session.player.id)  # (issue 30: server/integrity)
     return _login_response(session, request, response)
 
@@ -328,8 +340,13 @@ async def table_details(table_id: str, request: Request) -> dict[str, Any]:
 
 @router.get("/account", tags=["cashier"])
 async def account(me: Me, request: Request) -> dict[str, Any]:
-    """The player and his balances (play money and loyalty points in centipoints)."""
-    return {"player": _player(me), "balances": await _balances(_room(request).store, me.id)}
+    """The player and his balances: one for every currency of the room (``PLAY`` first; minor units, 0
+    where he has no wallet yet) and ``PTS``, his loyalty points in centipoints. ``currencies`` lists the
+    room's currencies in order (docs/cashier.md)."""
+    room = _room(request)
+    currencies = room.settings.currencies
+    balances = await _balances(room.store, me.id, currencies)
+    return {"player": _player(me), "balances": balances, "currencies": list(currencies)}
 
 
 @router.post("/account/play-money", tags=["cashier"])

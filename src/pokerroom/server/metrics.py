@@ -10,7 +10,8 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 | ``pokerroom_players_online`` | players with at least one connection |
 | ``pokerroom_players_seated{kind}`` | seated players (cash), entries (rush), players left (tournament) |
 | ``pokerroom_tables{kind,state}`` | actors by state: playing, paused (for the store), suspended (by |
-|   | repeated errors, until an operator resumes it), halted (fenced out), closing |
+|   | repeated errors, until an operator resumes it), halted (fenced out), closing; a tournament |
+|   | not running is counted by its status: announced, registering, finished, cancelled |
 | ``pokerroom_hands_total{kind}`` | hands finished |
 | ``pokerroom_actions_total{kind}`` | players' actions applied |
 | ``pokerroom_action_seconds{kind}`` | an action's arrival to its events sent out (journaled first) |
@@ -35,11 +36,20 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
-__all__ = ["CONTENT_TYPE", "Metrics"]
+__all__ = ["CONTENT_TYPE", "Metrics", "actor_state"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 _GC = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+def actor_state(actor: Any) -> str:
+    """An actor's ``state`` label: its fault state (playing, paused, ...), except a tournament that is not
+    running, counted by its status (announced, registering, finished, cancelled), never as playing."""
+    director = getattr(actor, "director", None)
+    if director is not None and director.status != "running":
+        return str(director.status)
+    return str(actor.state)
 
 
 class _GcPauses:

@@ -22,7 +22,7 @@ from pokerroom.rooms.effects import EarlyExit
 from pokerroom.rooms.record import FinishedHand
 from pokerroom.rooms.rush import EntryLeft, EntryMoved, RushPool
 from pokerroom.server.books import HandBook
-from pokerroom.server.cash import login_of
+from pokerroom.server.cash import fmt_amount, login_of
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import Action
 from pokerroom.server.errors import Refused
@@ -285,7 +285,10 @@ class PoolActor(FaultTolerantActor):
                 for seat, p in hand.players.items()
                 for eid in (entries[seat],)
             ]
-            await opened.open(table_id=tid, currency=self.pool.config.currency, seats=seats)
+            cfg = self.pool.config  # (the rake report groups Rush hands by pool, at the stakes of the hand)
+            sb, bb = (fmt_amount(x, cfg.currency) for x in (cfg.stakes.small_blind, cfg.stakes.big_blind))
+            label = f"{sb}/{bb}"
+            await opened.open(table_id=tid, currency=cfg.currency, seats=seats, stakes=label, pool=self.pid)
         book = self.books.get(tid)
         if book is not None:
             await book.record()
@@ -341,6 +344,9 @@ class PoolActor(FaultTolerantActor):
             )
         others = {e.player for e in self.pool.entries.values()}
         await check_seat(self.services.seat_rule, self.services.store, player, others, "pool")
+        await self.services.store.gaming.check_stake(  # limits, cool-off, self-exclusion (issue 29)
+            store_id(player), self.pool.config.currency, buy_in * entries, what="Rush entry"
+        )
         self.pool.connect(player)
         numbers = []
         for _ in range(entries):

@@ -28,14 +28,17 @@ from pokerroom.server.errors import Refused
 from pokerroom.server.ids import player_key
 from pokerroom.server.integrity.chat import ChatDesk
 from pokerroom.server.integrity.settings import IntegritySettings
-from pokerroom.server.metrics import Metrics
+from pokerroom.server.logs import note_closed, note_opened
+from pokerroom.server.metrics import Metrics, actor_state
 from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
 from pokerroom.server.services import Services
 from pokerroom.server.tournament import TournamentActor
 from pokerroom.server.tournament.archive import ArchivedTournament, load_archive
+from pokerroom.server.tournament.copies import copy_id, last_copies
 from pokerroom.server.tournament.recovery import recover_tournaments, settings_by_id
 from pokerroom.store import PLAY, POINTS, Store
+from pokerroom.store.api_keys import ApiKeyPolicy
 
 __all__ = ["Room", "RoomSettings"]
 
@@ -64,6 +67,18 @@ class RoomSettings:
     message_rate: float = 20.0  # frames a client may send per second ...
     message_burst: float = 40.0  # ... in bursts of this many (docs/protocol.md, "Limits")
     integrity: IntegritySettings = field(default_factory=IntegritySettings)  # [integrity]: issue 30
+    operator_api: ApiKeyPolicy = field(default_factory=ApiKeyPolicy)  # [operator_api]: issue 29
+    # Every currency of the room, PLAY first: [room] currencies and those of its tables, pools and tournaments
+    # (completed by __post_init__, so a reload or a console change of the tables keeps it whole; issue 29).
+    currencies: tuple[str, ...] = (PLAY,)
+    payments: str = "manual"  # [room] payments: the cashier's payment provider (server/payments.py)
+    gaming_cooling_hours: int = 24  # [responsible_gaming] cooling_hours: before a raised limit holds
+
+    def __post_init__(self) -> None:
+        games = [t.currency for t in self.tables] + [p.currency for p in self.pools]
+        games += [t.currency for t in (*self.tournaments, *self.rush_tournaments)]
+        found = [PLAY, *self.currencies, *games]
+        object.__setattr__(self, "currencies", tuple(dict.fromkeys(c for c in found if c != POINTS)))
 
 
 class Room:
@@ -79,6 +94,7 @@ class Room:
         self.settings = settings
         self.file_settings = settings  # the configuration file's, under what the console changed
         self.hosted = False  # a cluster's host: actors open only with their lease (start_hosted)
+        self.copies: dict[str, int] = {}  # the last copy number of each sit-and-go series
         self.clock: Clock = clock or SystemClock()
         self.rng: RandomSource = rng or secrets.SystemRandom()
         self.players = Players(store.ledger)
@@ -136,6 +152,8 @@ class Room:
         def reopen(cfg: TournamentConfig, rush: bool, series: str | None, spec: Any) -> TournamentActor:
             return self.open_tournament(cfg, rush=rush, series=series, spec=spec)
 
+        series = [c.tournament_id for c, _ in settings.values() if c.kind == "sng"]
+        self.copies = await last_copies(self.store, series)  # (stable copy names: tournament/copies.py)
         kept = await recover_tournaments(self.store, settings, reopen)
         self.archive = await load_archive(self.store, settings)
         for t_cfg in self.settings.tournaments:
@@ -368,6 +386,7 @@ class Room:
 
     def _table_closed(self, actor: CashActor) -> None:
         tid = actor.tid
+        note_closed(actor, "reopening" if tid in self._replacements else "closed")
         if self.tables.get(tid) is actor:
             del self.tables[tid]
         self.endpoints.remove_owner(actor)
@@ -380,6 +399,7 @@ class Room:
         self.add_table(cfg, hands_before=await self.store.journal.hand_count(cfg.table_id))
 
     def _pool_closed(self, actor: PoolActor) -> None:
+        note_closed(actor, "reopening" if actor.pid in self._replacements else "closed")
         if self.pools.get(actor.pid) is actor:
             del self.pools[actor.pid]
         self.endpoints.remove_owner(actor)
@@ -392,11 +412,17 @@ class Room:
         self, cfg: TournamentConfig, *, rush: bool = False, spec: dict[str, Any] | None = None
     ) -> TournamentActor:
         """Open a tournament. A sit-and-go is a series: this opens its first copy, and each copy that
-        starts opens the next (ids ``<id>-<random>``). ``spec`` is an admin request (kept with the
-        registrations, to open the tournament again after a restart)."""
+        starts opens the next (ids ``<id>-<n>``, tournament/copies.py). ``spec`` is an admin request (kept
+        with the registrations, to open the tournament again after a restart)."""
         series = cfg.tournament_id if cfg.kind == "sng" else None
-        if series is not None:
+        if series is not None and self.hosted:  # (a cluster's hosts share no counter)
             cfg = replace(cfg, tournament_id=f"{series}-{secrets.token_hex(3)}")
+        elif series is not None:
+            n = self.copies.get(series, 0) + 1
+            while copy_id(series, n) in self.tournaments or copy_id(series, n) in self.archive:
+                n += 1
+            self.copies[series] = n
+            cfg = replace(cfg, tournament_id=copy_id(series, n))
         return self.open_tournament(cfg, rush=rush, series=series, spec=spec)
 
     def open_tournament(
@@ -414,6 +440,7 @@ class Room:
         return actor
 
     def _opened(self, actor: Any) -> None:
+        note_opened(actor)
         if self.on_opened is not None:
             self.on_opened(actor)
 
@@ -444,7 +471,8 @@ class Room:
         tables: dict[tuple[str, str], int] = {}
         actors: list[Any] = [*self.tables.values(), *self.pools.values(), *self.tournaments.values()]
         for a in actors:
-            tables[(a.kind, a.state)] = tables.get((a.kind, a.state), 0) + 1
+            key = (a.kind, actor_state(a))
+            tables[key] = tables.get(key, 0) + 1
         seated = {
             "cash": sum(len(t.table.seats) for t in self.tables.values()),
             "rush": sum(len(p.pool.entries) for p in self.pools.values()),

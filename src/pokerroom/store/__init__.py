@@ -14,8 +14,11 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 
+from pokerroom.store.account_mail import AccountMail
 from pokerroom.store.accounts import Accounts, LockPolicy, LoginSession, PasswordPolicy, Player, Role
+from pokerroom.store.api_keys import ApiKeys
 from pokerroom.store.audit import AuditEntry, AuditLog
+from pokerroom.store.cashier import Cashier, CashierRequest
 from pokerroom.store.chat import ChatLine, ChatStore, Mute, Report
 from pokerroom.store.db import Database, default_url, resolve_url
 from pokerroom.store.errors import (
@@ -55,6 +58,7 @@ from pokerroom.store.errors import (
 )
 from pokerroom.store.fence import FENCE, Fence
 from pokerroom.store.games import ConsoleGame, ConsoleGames
+from pokerroom.store.gaming import Gaming
 from pokerroom.store.histories import (
     HandHistories,
     HandHistory,
@@ -134,12 +138,18 @@ class Store:
         self.leases = Leases(db, clock)
         self.audit = AuditLog(db, clock=clock)
         self.operator = Operator(db, self.accounts, self.ledger, clock=clock)
+        self.account_mail = AccountMail(db, self.accounts, self.operator, clock=clock)  # issue 29, item 4
         self.games = ConsoleGames(db, clock=clock)
         self.reports = Reports(db)
         self.logins = Logins(db, clock=clock)  # where players come from (issue 30)
         self.chat = ChatStore(db, clock=clock)  # chat log, word filter, mutes, reports (issue 30)
         self.notes = Notes(db, clock=clock)  # operators' notes on accounts (issue 30)
         self.hand_times = HandTimes(db)  # decision times from the journal (the bot detector)
+        self.gaming = Gaming(db, self.accounts, clock=clock)  # responsible gaming (issue 29)
+        self.api_keys = ApiKeys(db, clock=clock)  # the operator API's keys (issue 29)
+        self.cashier = Cashier(  # deposit and withdrawal requests (issue 29), limits by self.gaming
+            db, self.ledger, clock=clock, deposit_guard=self.gaming.check_deposit
+        )
 
     @classmethod
     def open(cls, url: str | None = None, *, schema: str | None = None, clock: Clock = utc_now) -> Store:
@@ -171,6 +181,8 @@ __all__ = [
     "BuyIn",
     "CancelledHand",
     "CashTickets",
+    "Cashier",
+    "CashierRequest",
     "ChatLine",
     "ChatStore",
     "Clock",

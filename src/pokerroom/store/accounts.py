@@ -28,12 +28,14 @@ from pokerroom.store.errors import (
     BadCredentials,
     InvalidName,
     NameTaken,
+    PasswordResetRequired,
     ReservedName,
     ServiceNameTaken,
     TokenExpired,
     UnknownPlayer,
     UnknownToken,
     WeakPassword,
+    WrongPassword,
 )
 from pokerroom.store.models import AccountRow, AuthSessionRow, PlayerRow
 from pokerroom.store.util import Clock, hash_token, utc_now
@@ -392,6 +394,7 @@ class Accounts:
                         PlayerRow.locked_until,
                         PlayerRow.failed_logins,
                         PlayerRow.locked_by,
+                        PlayerRow.reset_hash,
                     ).where(PlayerRow.name_key == key)
                 )
             ).one_or_none()
@@ -405,6 +408,8 @@ class Accounts:
             until = row.locked_until if row is not None else self._ghost_lock(key, now)
             if until is not None and until > now:
                 raise AccountLocked(until)
+        if row is not None and row.reset_hash is not None and row.password_hash == NO_PASSWORD:
+            raise PasswordResetRequired()  # (no password can match: the client shows the reset page)
         verdict = await asyncio.to_thread(self._check, pw_hash, password)
         if row is None or not verdict:
             if device is not None:
@@ -679,6 +684,64 @@ class Accounts:
             await conn.execute(
                 update(PlayerRow).where(PlayerRow.id == player_id).values(password_hash=pw_hash)
             )
+
+    async def check_password(self, player_id: int, password: str, *, now: datetime | None = None) -> None:
+        """A logged-in player's current password, asked again before a change to his account. A wrong one
+        raises WrongPassword and counts as a failed login (the lock of :class:`LockPolicy` applies); a
+        locked account raises AccountLocked. Raises UnknownPlayer."""
+        now = now or self.clock()
+        async with self.db.read() as conn:
+            row = (
+                await conn.execute(
+                    select(PlayerRow.name_key, PlayerRow.password_hash, PlayerRow.locked_until).where(
+                        PlayerRow.id == player_id
+                    )
+                )
+            ).one_or_none()
+        if row is None:
+            raise UnknownPlayer(player_id)
+        if row.locked_until is not None and row.locked_until > now:
+            raise AccountLocked(row.locked_until)
+        if not isinstance(password, str) or not await asyncio.to_thread(
+            self._check, row.password_hash, password
+        ):
+            try:
+                await self._failed(row.name_key, now)
+            except BadCredentials:
+                raise WrongPassword() from None
+
+    async def change_password(
+        self,
+        player_id: int,
+        old: str,
+        new: str,
+        *,
+        keep_token: str | None = None,
+        now: datetime | None = None,
+    ) -> int:
+        """A player's own password change: ``old`` must be his current password (else WrongPassword),
+        ``new`` must meet the policy (else WeakPassword; checked first, so a weak one costs no attempt).
+        Every session of the account ends but the one of ``keep_token`` (the one asking), and every
+        known-device token; returns how many sessions ended."""
+        player = await self.get(player_id)
+        self.password_policy.check(player.name, new)
+        await self.check_password(player_id, old, now=now)
+        await self.set_password(player_id, new)
+        keep = hash_token(keep_token) if isinstance(keep_token, str) and keep_token else ""
+        async with self.db.write() as conn:
+            ended = await conn.execute(
+                delete(AuthSessionRow).where(
+                    AuthSessionRow.player_id == player_id, AuthSessionRow.token_hash != keep
+                )
+            )
+            await conn.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(failed_logins=0))
+        return int(ended.rowcount)
+
+    async def end_sessions(self, player_id: int) -> int:
+        """End every session of an account (after a password reset); returns how many."""
+        async with self.db.write() as conn:
+            ended = await conn.execute(delete(AuthSessionRow).where(AuthSessionRow.player_id == player_id))
+        return int(ended.rowcount)
 
     async def unlock(self, player_id: int) -> None:
         """Lift a lock-out now (an operator's action)."""

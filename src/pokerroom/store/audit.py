@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,6 +27,8 @@ from pokerroom.store.models import AuditRow
 from pokerroom.store.util import Clock, canonical_json, utc_now
 
 __all__ = ["GENESIS", "AuditCheck", "AuditEntry", "AuditLog", "row_hash"]
+
+_EVENTS = logging.getLogger("pokerroom.events")  # (server/logs.py: the room's events)
 
 GENESIS = "0" * 64  # the prev_hash of the first row
 AUDIT_LOCK = 7_301_964_212  # the advisory lock PostgreSQL writers of the chain take (one at a time)
@@ -152,6 +155,14 @@ class AuditLog:
             new_id = (
                 await conn.execute(insert(AuditRow).values(**chained).returning(AuditRow.id))
             ).scalar_one()
+        _EVENTS.info(  # the operator's log line of it (docs/operations.md, "Log events"): no values
+            "console action %s on %s by %s",
+            action,
+            target,
+            actor_name,
+            extra={"event": "console_action", "event_fields": {"audit_id": new_id, "action": action,
+                   "target": target, "actor": actor_name[:40]}},
+        )  # fmt: skip
         return _entry(type("R", (), {"id": new_id, **row}))
 
     async def verify(self, *, head: tuple[int, str] | None = None, batch: int = 1000) -> AuditCheck:

@@ -110,6 +110,44 @@ class Forbidden(StoreError):
     code = "forbidden"
 
 
+class WrongPassword(StoreError):
+    """A logged-in player's current password, asked again (a password change, a new e-mail address),
+    is wrong. It counts as a failed login towards the account's lock."""
+
+    code = "wrong_password"
+
+    def __init__(self) -> None:
+        super().__init__("the current password is wrong")
+
+
+class PasswordResetRequired(StoreError):
+    """The operator forced a password reset on this account: no password logs in until the player sets a
+    new one with the code the operator gave him (``POST /api/account/reset-password``)."""
+
+    code = "password_reset_required"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the operator reset this account's password: set a new one with the code you were given"
+        )
+
+
+class InvalidEmail(StoreError):
+    """An e-mail address the room does not accept (one ``@``, a domain with a dot, at most 254 characters,
+    no spaces or control characters)."""
+
+    code = "invalid_email"
+
+
+class InvalidLink(StoreError):
+    """An e-mail verification link that is unknown, used already, replaced by a newer one, or expired."""
+
+    code = "invalid_link"
+
+    def __init__(self) -> None:
+        super().__init__("this verification link is not valid (used, replaced or expired): ask for a new one")
+
+
 # -- ledger --------------------------------------------------------------------------------------------
 
 

@@ -237,14 +237,20 @@ class HandJournal:
         seats: Sequence[SeatRecord],
         deck_commitment: str,
         now: datetime | None = None,
+        stakes: str | None = None,
+        pool: str | None = None,
     ) -> HandStart:
         """Record the start of a hand. Each seat session must be open, in ``currency``, owned by that
         player, in no other open hand, and hold exactly the stated stack. Repeating an identical start
-        record returns it; a different one under the same hand id raises HandExists."""
+        record returns it; a different one under the same hand id raises HandExists. ``stakes`` (the
+        lobby's words for them now, "10/20") and ``pool`` (a Rush hand's) are kept for the reports."""
         _check_hand_id(hand_id)
         check_currency(currency, cash=True)
         for name, value in (("table_id", table_id), ("game", game)):
             if not isinstance(value, str) or not 1 <= len(value) <= 64:
+                raise InvalidRecord(f"{name} is a string of 1-64 characters")
+        for name, extra in (("stakes", stakes), ("pool", pool)):
+            if extra is not None and (not isinstance(extra, str) or not 1 <= len(extra) <= 64):
                 raise InvalidRecord(f"{name} is a string of 1-64 characters")
         if not isinstance(deck_commitment, str) or not _HEX64.match(deck_commitment):
             raise InvalidRecord("the deck commitment is 64 lowercase hex digits (SHA-256)")
@@ -304,6 +310,8 @@ class HandJournal:
                         "started_at": now,
                         "deck_commitment": deck_commitment,
                         "start_fingerprint": fp,
+                        "stakes": stakes,
+                        "pool_id": pool,
                     },
                 )
             except IntegrityError:  # the same hand id started concurrently

@@ -34,6 +34,7 @@ class AccountKind(StrEnum):
     ESCROW = "escrow"  # Rush: chips of seats that left an open hand early, until it ends (ref = hand id)
     TICKET = "ticket"  # a player's unused satellite tickets: their value until used (ref = player id)
     ADJUSTMENTS = "adjustments"  # the house side of an operator's balance corrections (the console)
+    WITHDRAWAL = "withdrawal"  # a player's withdrawals asked for and not yet paid (ref = player id)
 
     @property
     def may_go_negative(self) -> bool:

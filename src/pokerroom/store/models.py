@@ -155,6 +155,10 @@ class HandRow(Base):
     salt: Mapped[str | None] = mapped_column(String(128))
     result: Mapped[str | None] = mapped_column(Text)
     tx_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("ledger_transactions.id"))
+    # the stakes as the lobby worded them when the hand started ("10/20"), and a Rush hand's pool
+    # (revision 0019; None for hands dealt before it): the rake report's groups
+    stakes: Mapped[str | None] = mapped_column(String(64))
+    pool_id: Mapped[str | None] = mapped_column(String(64))
 
 
 class HandSeatRow(Base):
@@ -354,3 +358,146 @@ class ConsoleGameRow(Base):
     spec: Mapped[str] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(12))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CashierRequestRow(Base):
+    """A player's deposit or withdrawal request and the operator's decision (store/cashier.py, issue 29).
+    ``hold_account_id``: a withdrawal's pending account (its amount sits there while pending); ``tx_id``
+    the withdrawal's hold, ``decision_tx_id`` the approval's or a withdrawal's decline's transaction."""
+
+    __tablename__ = "cashier_requests"
+    __table_args__ = (
+        CheckConstraint("kind IN ('deposit', 'withdrawal')", name="kind"),
+        CheckConstraint("state IN ('pending', 'approved', 'declined')", name="state"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+        Index("ux_cashier_requests_player_request", "player_id", "request_id", unique=True),
+        Index("ix_cashier_requests_state", "state", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(12))
+    currency: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[str] = mapped_column(String(12))
+    reference: Mapped[str] = mapped_column(String(200))
+    request_id: Mapped[str] = mapped_column(String(64))
+    method: Mapped[str] = mapped_column(String(32))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    decided_by: Mapped[int | None] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(Text)
+    hold_account_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"))
+    tx_id: Mapped[int | None] = mapped_column(BigInteger)
+    decision_tx_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class AccountEmailRow(Base):
+    """A player's e-mail address (issue 29, migration 0016): at most one per account, used for password
+    resets only once verified (``verified_at``) by the link sent to it (``verify_hash``: SHA-256 of its
+    token, until ``verify_until``). ``address_key`` is its lower-case form (lookups)."""
+
+    __tablename__ = "account_emails"
+    __table_args__ = (
+        Index("ix_account_emails_address_key", "address_key"),
+        Index("ix_account_emails_verify_hash", "verify_hash"),
+    )
+
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(254))
+    address_key: Mapped[str] = mapped_column(String(254))
+    verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    verify_hash: Mapped[str | None] = mapped_column(String(64))
+    verify_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PasswordCodeRow(Base):
+    """A password-reset code sent by e-mail (issue 29, migration 0016): SHA-256 of the account and the
+    code, valid until ``expires_at``, used once (``used_at``); ``failures`` wrong codes void it."""
+
+    __tablename__ = "password_codes"
+    __table_args__ = (Index("ix_password_codes_player_created", "player_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    code_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failures: Mapped[int] = mapped_column(Integer, server_default="0")
+
+
+class GamingLimitRow(Base):
+    """A limit a player set on himself (responsible gaming, issue 29; store/gaming.py): ``kind`` is
+    ``deposit_day|week|month``, ``loss_day|week|month`` (per ``currency``) or ``session`` (minutes;
+    currency ``""``). ``amount`` is the limit in force (NULL: none); a raise or a removal waits in
+    ``pending`` (NULL: removal) until ``pending_from``, the end of the cooling period."""
+
+    __tablename__ = "gaming_limits"
+
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    currency: Mapped[str] = mapped_column(String(8), primary_key=True)
+    amount: Mapped[int | None] = mapped_column(BigInteger)
+    pending: Mapped[int | None] = mapped_column(BigInteger)
+    pending_from: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class GamingExclusionRow(Base):
+    """A cool-off (``cool_off``) or a self-exclusion (``self_exclusion``) a player set on himself: from
+    ``started_at`` to ``ends_at`` (NULL: permanent). Rows are never changed or deleted (the register)."""
+
+    __tablename__ = "gaming_exclusions"
+    __table_args__ = (
+        CheckConstraint("kind IN ('cool_off', 'self_exclusion')", name="kind"),
+        Index("ix_gaming_exclusions_player_id_ends_at", "player_id", "ends_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ApiKeyRow(Base):
+    """An operator API key (issue 29, migration 0015; store/api_keys.py): its name (unique, ``name_key``
+    lower-case), the public ``prefix`` that identifies it, the SHA-256 of the whole key (never the key),
+    its scopes (space-separated), who made it, when it was last used, and its revocation."""
+
+    __tablename__ = "api_keys"
+    __table_args__ = (
+        Index("ux_api_keys_name_key", "name_key", unique=True),
+        Index("ux_api_keys_prefix", "prefix", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    prefix: Mapped[str] = mapped_column(String(16))
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    created_by: Mapped[str] = mapped_column(String(40))
+    created_by_id: Mapped[int | None] = mapped_column(BigInteger)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_by: Mapped[str | None] = mapped_column(String(40))
+
+
+class SsoTokenRow(Base):
+    """A one-time sign-on link made through the operator API (migration 0015): the SHA-256 of its token,
+    the account it logs into, the key that made it, until when it works, and when it was used (once)."""
+
+    __tablename__ = "sso_tokens"
+    __table_args__ = (Index("ix_sso_tokens_expires_at", "expires_at"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    key_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("api_keys.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

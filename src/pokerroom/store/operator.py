@@ -5,13 +5,15 @@ to zero in every currency)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from pokerroom.store.accounts import NO_PASSWORD, Accounts, Player, _role, check_name, name_key
+from pokerroom.store.accounts import NO_PASSWORD, Accounts, Kind, Player, _role, check_name, name_key
+from pokerroom.store.currencies import check_room_currency
 from pokerroom.store.db import Database
 from pokerroom.store.errors import BadCredentials, InvalidAmount, UnknownPlayer
 from pokerroom.store.kinds import POINTS, AccountKind, Transaction, check_currency, check_key
@@ -49,9 +51,10 @@ class AccountDetail:
 
 def _detail(r: Any) -> AccountDetail:
     player = Player(id=r.id, name=r.name, role=_role(r.role, r.staff), created_at=r.created_at)
-    return AccountDetail(
-        player, r.locked_by, r.locked_until, r.reset_hash is not None, r.password_hash == NO_PASSWORD
-    )
+    # A bot is a service account (players.kind), not an account with no password: a forced reset leaves
+    # a player's account with none until he sets a new one (issue 29).
+    bot = r.kind == Kind.SERVICE.value
+    return AccountDetail(player, r.locked_by, r.locked_until, r.reset_hash is not None, bot)
 
 
 _DETAIL = (
@@ -64,6 +67,7 @@ _DETAIL = (
     PlayerRow.locked_until,
     PlayerRow.reset_hash,
     PlayerRow.password_hash,
+    PlayerRow.kind,
 )
 
 
@@ -163,11 +167,15 @@ class Operator:
         reason: str,
         idempotency_key: str,
         now: datetime | None = None,
+        currencies: Collection[str] | None = None,
     ) -> Transaction:
         """Correct a balance (``PTS``: loyalty points) by ``amount`` (positive credits, negative debits):
         one transaction between the player's wallet (or points account) and the house adjustments account
-        of that currency. A debit below zero raises InsufficientFunds and books nothing."""
+        of that currency. A debit below zero raises InsufficientFunds and books nothing. ``currencies``:
+        the room's (PLAY first); a currency not among them (or PTS) raises InvalidCurrency."""
         check_currency(currency)
+        if currencies is not None and currency != POINTS:
+            check_room_currency(currency, currencies)
         check_key(idempotency_key)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
             raise InvalidAmount("an adjustment is a non-zero int in minor units")

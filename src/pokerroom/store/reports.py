@@ -1,8 +1,11 @@
-"""The console's reports, read from the ledger and the hand journal: rake by day, game and table;
+"""The console's reports, read from the ledger and the hand journal: rake by day, game, table (or Rush
+pool) and stakes;
 tournament fees and overlays; loyalty points issued; hands dealt. Amounts are ints in minor units."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,23 +28,34 @@ __all__ = ["RakeRow", "Reports"]
 class RakeRow:
     day: str  # YYYY-MM-DD (UTC)
     game: str
-    table: str
+    table: str  # the cash table, or the Rush pool (``kind`` says which)
     currency: str
     hands: int
     rake: int
+    stakes: str | None = None  # as the lobby worded them when the hands were dealt (None: before 0019)
+    kind: str = "cash"  # cash, or rush: one row per pool, not per short-lived Rush table
 
 
 class Reports:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def rake(self, since: datetime, until: datetime | None = None) -> list[RakeRow]:
-        """Rake booked to the house by settled cash hands since ``since``, per UTC day, game and table."""
+    async def rake(
+        self, since: datetime, until: datetime | None = None, *, pools: Collection[str] = ()
+    ) -> list[RakeRow]:
+        """Rake booked to the house by settled cash hands since ``since``, per UTC day, game, table (a
+        Rush pool's hands together, whichever of its tables dealt them) and the stakes each hand was dealt
+        at (a reload that changed a table's stakes starts new rows). Hands dealt before their pool was
+        kept (revision 0019) are put with their pool when it is one of ``pools`` (its tables' ids are
+        ``<pool>-t<n>``)."""
+        legacy = re.compile("^(" + "|".join(re.escape(p) for p in pools) + r")-t\d+$") if pools else None
         q = (
             select(
                 TransactionRow.created_at,
                 HandRow.game,
                 HandRow.table_id,
+                HandRow.pool_id,
+                HandRow.stakes,
                 PostingRow.currency,
                 PostingRow.amount,
             )
@@ -52,13 +66,20 @@ class Reports:
         )
         if until is not None:
             q = q.where(TransactionRow.created_at < until)
-        groups: dict[tuple[str, str, str, str], list[int]] = {}
+        groups: dict[tuple[str, str, str, str, str, str], list[int]] = {}
         async with self.db.read() as conn:
-            for at, game, table, currency, amount in (await conn.execute(q)).all():
-                g = groups.setdefault((at.date().isoformat(), game, table, currency), [0, 0])
+            for at, game, table, pool, stakes, currency, amount in (await conn.execute(q)).all():
+                if pool is None and legacy is not None and (m := legacy.match(table)):
+                    pool = m.group(1)
+                kind = "cash" if pool is None else "rush"
+                key = (at.date().isoformat(), game, pool or table, stakes or "", currency, kind)
+                g = groups.setdefault(key, [0, 0])
                 g[0] += 1
                 g[1] += int(amount)
-        return [RakeRow(d, g, t, c, n, r) for (d, g, t, c), (n, r) in sorted(groups.items())]
+        return [
+            RakeRow(d, g, t, c, n, r, stakes=st or None, kind=k)
+            for (d, g, t, st, c, k), (n, r) in sorted(groups.items())
+        ]
 
     async def tournament_money(self, since: datetime) -> list[dict[str, Any]]:
         """Per tournament (the prize pool each transaction moves): fees kept by the house (buy-ins less

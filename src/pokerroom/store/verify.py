@@ -126,6 +126,23 @@ async def verify_ledger(db: Database) -> VerifyReport:
             "WHERE a.kind = 'ticket' GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(SUM(t.value), 0)",
             "ticket account {0} holds {1} but its unused tickets are worth {2}",
         )
+        await _check(
+            report,
+            conn,
+            "SELECT a.id, a.balance, COALESCE(SUM(r.amount), 0) FROM ledger_accounts a "
+            "LEFT JOIN cashier_requests r ON r.hold_account_id = a.id AND r.state = 'pending' "
+            "WHERE a.kind = 'withdrawal' GROUP BY a.id, a.balance "
+            "HAVING a.balance <> COALESCE(SUM(r.amount), 0)",
+            "pending-withdrawal account {0} holds {1} but its pending withdrawals are {2}",
+        )
+        await _check(
+            report,
+            conn,
+            "SELECT id, kind, state FROM cashier_requests "
+            "WHERE (state = 'approved' AND decision_tx_id IS NULL) "
+            "OR (kind = 'withdrawal' AND tx_id IS NULL)",
+            "cashier request {0} ({1}, {2}) lacks its ledger transaction",
+        )
         # All money accounted for: stored balances of floored accounts plus the posted balances of the
         # unbounded system accounts sum to zero in every currency.
         rows = (

@@ -140,7 +140,7 @@ async def test_a_forced_reset_ends_the_password_and_the_code_sets_a_new_one(cons
     code = r.json()["code"]
     assert (await console.http.get("/api/account", headers=console.player)).status_code == 401
     r = await console.http.post("/api/login", json={"name": "alice", "password": PASSWORD})
-    assert r.status_code == 401
+    assert r.status_code == 400 and r.json()["code"] == "password_reset_required"  # (issue 29)
     new = "a-brand-new-pass-phrase-42"
     bad = await console.http.post(
         "/api/account/reset-password", json={"name": "alice", "code": "wrong", "password": new}

@@ -28,7 +28,10 @@ from pokerroom.rooms.tournament.rush import check_rush_config
 from pokerroom.server.config.cluster import CLUSTER_KEYS, BusConfig
 from pokerroom.server.config.locate import dotted, locate
 from pokerroom.server.integrity.settings import IntegritySettings
+from pokerroom.server.mail import MailSettings, mail_settings
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
+from pokerroom.store.api_keys import ApiKeyPolicy
+from pokerroom.store.currencies import is_room_currency_code
 from pokerroom.variants import VARIANTS
 
 __all__ = [
@@ -56,6 +59,9 @@ SECTIONS = (
     "promotions",
     "cluster",
     "integrity",
+    "mail",
+    "responsible_gaming",
+    "operator_api",
 )
 
 
@@ -109,8 +115,14 @@ class RoomConfig:
     play_money_on_register: bool
     bots: BotPlan
     source: str
+    demo_account: bool = False  # [room] demo_account: make or reset demo / play-poker-for-fun at start
+    currencies: tuple[str, ...] = ("PLAY",)  # [room] currencies: PLAY and the configured ones (issue 29)
+    payments: str = "manual"  # [room] payments: the cashier's payment provider, "manual" or "test"
     cluster: BusConfig = field(default_factory=BusConfig)  # [cluster]: how a node reaches the bus
     integrity: IntegritySettings = field(default_factory=IntegritySettings)  # [integrity]: issue 30
+    operator_api: ApiKeyPolicy = field(default_factory=ApiKeyPolicy)  # [operator_api]: issue 29
+    mail: MailSettings | None = None  # [mail]: the SMTP server for reset codes (issue 29; None: no e-mail)
+    gaming_cooling_hours: int = 24  # [responsible_gaming] cooling_hours (issue 29)
 
 
 class _Reader:
@@ -359,7 +371,7 @@ def _cash_table(
     name = r.string(d, "name", path, mix.name if mix else f"{VARIANTS[game[0]].name} {game[1].value}")
     round_hands = r.integer(d, "round_hands", path, 0)
     choice = r.boolean(d, "dealers_choice", path, False)
-    currency = r.string(d, "currency", path, "PLAY")
+    currency = _currency(r, d, path)
     n_bots = r.integer(d, "bots", path, bots)
     twice = r.boolean(d, "run_it_twice", path, False)
     straddle = r.string(d, "straddle", path, "off")  # RULES.md §11.2: off, utg or mississippi
@@ -405,7 +417,7 @@ def _pool(r: _Reader, data: Any, path: Path) -> tuple[PoolConfig, int, int] | No
         timing = r.attempt((*path, "timing"), lambda: RushTiming(**values)) or timing
     size = r.integer(d, "table_size", path, 6, 2)
     name = r.string(d, "name", path, f"Rush {VARIANTS[game[0]].name} {game[1].value}")
-    currency = r.string(d, "currency", path, "PLAY")
+    currency = _currency(r, d, path)
     entries = r.integer(d, "max_entries", path, 4, 1)
     bots, bot_entries = r.integer(d, "bots", path, 0), r.integer(d, "bot_entries", path, 1, 1)
     if stakes is None or pid is None:
@@ -450,6 +462,9 @@ def _tournament(
         key = "game" if exc.key == "variant" else exc.key
         r.problem((*path, key) if key else path, str(exc).split(": ", 1)[-1])
         return None
+    if not is_room_currency_code(cfg.currency):
+        r.problem((*path, "currency"), _CURRENCY_WORDS)
+        return None
     if cfg.kind == "sng" and bots >= cfg.max_players:
         r.problem((*path, "bots"), f"leave a seat for the players: at most {cfg.max_players - 1} bots")
     if rush:
@@ -473,7 +488,7 @@ def _big_game(r: _Reader, data: Any, path: Path, now: datetime) -> list[Tourname
     except ValueError:
         r.problem((*path, "at"), "must be a time of day, e.g. 18:00")
         return []
-    currency = r.string(d, "currency", path, "PLAY")
+    currency = _currency(r, d, path)
     target = big_game_of_the_week(now, game[0], game[1], at=at, currency=currency)
     out = [target]
     starts: list[datetime] = []
@@ -573,9 +588,18 @@ def parse_config(
     for key in data:
         if key not in SECTIONS:
             r.problem((key,), f"unknown section (known: {', '.join(SECTIONS)})")
-    room = r.table(data.get("room", {}), ("room",), ("name", "play_money_on_register", "bots_per_table"))
+    room = r.table(
+        data.get("room", {}),
+        ("room",),
+        ("name", "play_money_on_register", "bots_per_table", "demo_account", "currencies", "payments"),
+    )
     name = r.string(room, "name", ("room",), "pokerroom")
     play_money = r.boolean(room, "play_money_on_register", ("room",), True)
+    demo = r.boolean(room, "demo_account", ("room",), False)
+    currencies = _currencies(r, room)
+    payments = r.string(room, "payments", ("room",), "manual")
+    if payments not in ("manual", "test"):
+        r.problem(("room", "payments"), 'must be "manual" or "test" (docs/cashier.md)')
     timing = _timing(r, data["timing"], ("timing",), Timing()) if "timing" in data else Timing()
     bots_cfg = r.table(data.get("bots", {}), ("bots",), ("think", "strategies"))
     think = bots_cfg.get("think", [0.5, 2.0])
@@ -628,6 +652,10 @@ def parse_config(
     points = _points(r, data["promotions"], now) if "promotions" in data else None
     cluster = _cluster(r, data.get("cluster", {}), source)
     integrity = _integrity(r, data.get("integrity", {}))
+    operator_api = _operator_api(r, data.get("operator_api", {}))
+    gaming = r.table(data.get("responsible_gaming", {}), ("responsible_gaming",), ("cooling_hours",))
+    cooling = r.integer(gaming, "cooling_hours", ("responsible_gaming",), 24, 1)
+    mail = _mail(r, data["mail"], source) if "mail" in data else None
     if r.problems:
         raise ConfigInvalid(sorted(r.problems, key=lambda p: p.line))
     return RoomConfig(
@@ -638,11 +666,59 @@ def parse_config(
         rush_tournaments=tuple(rush),
         points=points,
         play_money_on_register=play_money,
+        demo_account=demo,
+        currencies=currencies,
+        payments=payments,
         bots=BotPlan(table_bots, pool_bots, t_bots, (float(think[0]), float(think[1])), tuple(chosen)),
         source=source,
         cluster=cluster,
         integrity=integrity,
+        operator_api=operator_api,
+        gaming_cooling_hours=cooling,
+        mail=mail,
     )
+
+
+_CURRENCY_WORDS = "must be an ISO 4217 currency code in capitals (EUR, USD, GBP ...) or PLAY"
+
+
+def _currency(r: _Reader, d: Mapping[str, Any], path: Path) -> str:
+    """A table's, pool's or tournament's ``currency``: ISO 4217 or PLAY (issue 29)."""
+    currency = r.string(d, "currency", path, "PLAY")
+    if not is_room_currency_code(currency):
+        r.problem((*path, "currency"), _CURRENCY_WORDS)
+        return "PLAY"
+    return currency
+
+
+def _currencies(r: _Reader, room: Mapping[str, Any]) -> tuple[str, ...]:
+    """``[room] currencies``: the room's money besides play money, e.g. ``["EUR"]`` (PLAY always first)."""
+    value = room.get("currencies", [])
+    out = ["PLAY"]
+    if not isinstance(value, list):
+        r.problem(("room", "currencies"), 'must be a list of currency codes, e.g. ["EUR"]')
+        return tuple(out)
+    for i, code in enumerate(value):
+        if not is_room_currency_code(code):
+            r.problem(("room", "currencies", i), _CURRENCY_WORDS)
+        elif code not in out:
+            out.append(code)
+    return tuple(out)
+
+
+def _operator_api(r: _Reader, data: Any) -> ApiKeyPolicy:
+    """``[operator_api]``: calls a second per key (``rate``) in bursts of ``burst``; how many seconds a
+    sign-on link works (``sso_seconds``, 10-600)."""
+    path: Path = ("operator_api",)
+    section = r.table(data, path, ("rate", "burst", "sso_seconds"))
+    default = ApiKeyPolicy()
+    rate = r.number(section, "rate", path, default.rate, 0.01)
+    burst = r.integer(section, "burst", path, int(default.burst), 1)
+    sso = r.integer(section, "sso_seconds", path, default.sso_seconds, 10)
+    if sso > 600:
+        r.problem((*path, "sso_seconds"), "must be at most 600 (a sign-on link is short-lived)")
+        sso = default.sso_seconds
+    return ApiKeyPolicy(rate=rate, burst=float(burst), sso_seconds=sso)
 
 
 def _integrity(r: _Reader, data: Any) -> IntegritySettings:
@@ -655,6 +731,14 @@ def _integrity(r: _Reader, data: Any) -> IntegritySettings:
         separate_linked=r.boolean(section, "separate_linked_players", path, default.separate_linked),
         login_history_days=r.integer(section, "login_history_days", path, default.login_history_days, 1),
     )
+
+
+def _mail(r: _Reader, data: Any, source: str) -> MailSettings | None:
+    """``[mail]``: the SMTP server e-mail resets go through (server/mail.py checks its keys)."""
+    settings, problems = mail_settings(data, str(PurePath(source).parent))
+    for key, message in problems:
+        r.problem(("mail", key) if key else ("mail",), message)
+    return settings
 
 
 def _cluster(r: _Reader, data: Any, source: str) -> BusConfig:

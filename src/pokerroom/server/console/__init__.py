@@ -4,12 +4,16 @@ docs/console.md describes the pages and the endpoints."""
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from fastapi import APIRouter
 
 from pokerroom.server.console import (
     auditlog,
+    cashier,
     dashboard,
     games,
+    gaming,
     integrity,
     players,
     promotions,
@@ -21,5 +25,8 @@ from pokerroom.server.console import (
 __all__ = ["router"]
 
 router = APIRouter()
-for _module in (dashboard, players, games, tournaments, promotions, reports, auditlog, reset, integrity):
+_PAGES: tuple[ModuleType, ...] = (dashboard, players, games, tournaments, promotions, reports, auditlog)
+_PAGES += (reset, integrity, cashier)
+_PAGES += (gaming,)  # responsible gaming (issue 29)
+for _module in _PAGES:
     router.include_router(_module.router)

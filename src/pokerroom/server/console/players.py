@@ -46,9 +46,11 @@ async def _detail(request: Request, pid: int) -> AccountDetail:
 
 
 async def _balances(request: Request, pid: int) -> dict[str, int]:
+    """Every currency of the room (PLAY first), then any other the player holds chips in, then PTS."""
     s = store(request)
-    currencies = {PLAY, POINTS} | {t.currency for t in await s.ledger.sessions(player_id=pid)}
-    return {c: await s.ledger.balance(pid, c) for c in sorted(currencies)}
+    room = front(request).settings.currencies
+    seats = sorted({t.currency for t in await s.ledger.sessions(player_id=pid)} - set(room))
+    return {c: await s.ledger.balance(pid, c) for c in (*room, *seats, POINTS)}
 
 
 async def _end_sockets(request: Request) -> None:
@@ -201,8 +203,9 @@ async def adjust(pid: int, body: AdjustIn, me: Admin, request: Request) -> dict[
     before = await s.ledger.balance(pid, body.currency)
     key = f"adjust:{body.request_id or secrets.token_urlsafe(12)}"
     tx = await s.operator.adjust(
-        pid, body.currency, body.amount, admin_id=me.id, reason=body.reason, idempotency_key=key
-    )
+        pid, body.currency, body.amount, admin_id=me.id, reason=body.reason, idempotency_key=key,
+        currencies=front(request).settings.currencies,
+    )  # fmt: skip
     after = await s.ledger.balance(pid, body.currency)
     if not tx.replayed:
         await audited(

@@ -26,14 +26,17 @@ def _since(f: Front, days: int) -> datetime:
 
 
 async def _rake(f: Front, days: int) -> list[dict[str, Any]]:
-    rows = await f.store.reports.rake(_since(f, days))
-    stakes = stakes_labels(f.lobby())  # ("" for a table that is gone, or a Rush table)
+    pools = [p.pool_id for p in f.settings.pools]  # (Rush hands from before 0019: by their tables' ids)
+    rows = await f.store.reports.rake(_since(f, days), pools=pools)
+    now = stakes_labels(f.lobby())  # (hands dealt before the stakes were kept: the table's current ones)
+    now.update({row["pool"]: row.get("stakes_label", "") for row in f.pool_lobby()})
     return [
         {
             "day": x.day,
             "game": x.game,
+            "kind": x.kind,
             "table": x.table,
-            "stakes": stakes.get(x.table, ""),
+            "stakes": x.stakes if x.stakes is not None else now.get(x.table, ""),
             "currency": x.currency,
             "hands": x.hands,
             "rake": x.rake,
@@ -44,14 +47,15 @@ async def _rake(f: Front, days: int) -> list[dict[str, Any]]:
 
 @router.get("/rake")
 async def rake(me: Staff, request: Request, days: Days = 7) -> dict[str, Any]:
-    """Rake per UTC day, game and table (with its stakes), and the hands that paid it."""
+    """Rake per UTC day, game, table (a Rush pool is one row, ``kind`` rush) and the stakes the hands were
+    dealt at, and the hands that paid it."""
     return {"rows": await _rake(front(request), days)}
 
 
 @router.get("/rake.csv", response_class=Response)
 async def rake_csv(me: Staff, request: Request, days: Days = 7) -> Response:
     rows = await _rake(front(request), days)
-    keys = ["day", "game", "table", "stakes", "currency", "hands", "rake"]
+    keys = ["day", "game", "kind", "table", "stakes", "currency", "hands", "rake"]
     return csv_response("rake.csv", keys, [[row[k] for k in keys] for row in rows])
 
 

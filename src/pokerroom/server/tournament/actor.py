@@ -50,6 +50,7 @@ from pokerroom.server.faults import FaultTolerantActor, HandVoided
 from pokerroom.server.ids import store_id
 from pokerroom.server.integrity.chat import say
 from pokerroom.server.integrity.seating import check_seat
+from pokerroom.server.logs import note_tournament_status
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
 from pokerroom.server.tournament.money import (
@@ -292,6 +293,7 @@ class TournamentActor(FaultTolerantActor):
         self.check_open()
         others = [e.player for e in self.director.entrants.values() if not e.out]
         await check_seat(self.services.seat_rule, self.services.store, player, others, "tournament")
+        await self._check_stake(player, 0 if ticket else None, "registration")
         out, by_ticket = await self.bank.register(player, name, self.clock.now(), ticket=ticket)
         if not by_ticket:
             await self.services.players.send_balance(player, self.currency)
@@ -314,8 +316,15 @@ class TournamentActor(FaultTolerantActor):
                         return
             self.host.next_in_series(self)
 
+    async def _check_stake(self, player: str, amount: int | None, what: str) -> None:
+        """Limits, cool-off, self-exclusion (issue 29): the buy-in and fee from the wallet (0: a ticket)."""
+        cfg = self.director.config
+        cost = cfg.buy_in + cfg.fee if amount is None else amount
+        await self.services.store.gaming.check_stake(store_id(player), self.currency, cost, what=what)
+
     async def rebuy(self, player: str, *, add_on: bool = False) -> None:
         self.check_open()
+        await self._check_stake(player, None, "add-on" if add_on else "rebuy")
         out = await self.bank.rebuy(player, self.clock.now(), add_on=add_on)
         await self.services.players.send_balance(player, self.currency)
         await self.process(out)
@@ -460,6 +469,7 @@ class TournamentActor(FaultTolerantActor):
     async def after_step(self, step: Sequence[object]) -> None:
         self._close_gone_tables()
         self.list_endpoints()
+        note_tournament_status(self)  # (tournament_started, _finished, _cancelled: server/logs.py)
 
     def list_endpoints(self) -> None:
         """Keep the room's index of endpoints (server/endpoints.py) up to date with the tables this

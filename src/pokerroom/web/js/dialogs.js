@@ -5,6 +5,7 @@ import { cardName } from "./cards.js";
 import { handText, withHand } from "./handwords.js";
 import { bettingShort, errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
 import { describeRunTwice, runWords } from "./runtwice.js";
+import { moneySection } from "./cashier.js";
 
 export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
@@ -106,11 +107,16 @@ export class Cashier {
           h("a", { href: `/api/hands/${encodeURIComponent(x.hand_id)}.txt`, download: `${x.hand_id}.txt`, text: t("cash.text") })));
     });
     this.replayBox = h("div", { class: "cashier-replay" });
+    const money = h("div", { class: "money-box" }); // every currency of the room: cashier.js
+    moneySection(() => { this.open(); this.app.refreshBalance(); })
+      .then((el) => clear(money).append(el))
+      .catch((err) => clear(money).append(h("p", { class: "error", text: errorText(err) })));
     clear(this.body).append(
       h("section", { class: "balances" },
         h("div", {}, `${t("cash.play_money")} `, h("b", { class: "balance-play", text: fmt(b.PLAY ?? 0) })),
         h("div", {}, `${t("cash.points")} `, h("b", { text: fmt(b.POINTS ?? 0, "POINTS_CENTS") })),
         refill),
+      money,
       h("h3", { text: t("cash.ledger") }),
       rows.length
         ? h("table", { class: "ledger" }, h("thead", {}, h("tr", {}, ...["cash.when", "cash.what", "cash.amount", "cash.balance"].map((k) => h("th", { text: t(k) })))), h("tbody", {}, rows))

@@ -5,13 +5,16 @@ import { Socket } from "./socket.js";
 import { Lobby } from "./lobby.js";
 import { Tile } from "./tile.js";
 import { Cashier, LastHands, PoolDialog, SitDialog } from "./dialogs.js";
+import { drawWallets } from "./cashier.js";
 import { RushTile } from "./rush.js";
 import { TournamentDialog } from "./tournament.js";
+import { GamingDialog, SessionReminder } from "./gaming.js";
 import { Fairness } from "./fairness.js";
 import { Layout, TitleFlash } from "./layout.js";
 import { ReplayTile } from "./replay.js";
 import { SessionStats } from "./stats.js";
 import { bindSwitch, errorText, named, t, translatePage } from "./i18n.js";
+import { AccountDialog, ForgotPage, openFromLink } from "./account.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -34,7 +37,11 @@ class App {
     this.fairness = new Fairness(); // deck commitments seen and proofs revealed (docs/fairness.md)
     this.lastHands = new LastHands(this);
     this.tournamentDialog = new TournamentDialog(this);
+    this.gaming = new GamingDialog(this); // responsible gaming: limits, breaks, the session reminder
+    this.reminder = new SessionReminder(this);
     this.stats = new SessionStats(this);
+    this.account = new AccountDialog(this); // password, e-mail (docs/accounts.md)
+    this.forgot = new ForgotPage(this); // "Forgot password?" and the reset codes
     this.titleFlash = new TitleFlash(document.title);
     this.layout = new Layout(this, this.$("#tiles"), this.$("#strip"));
     this.socket.listeners.add((msg) => this.onMessage(msg));
@@ -48,6 +55,7 @@ class App {
   }
 
   async start() {
+    if (await openFromLink(this)) return; // a link the room mailed: the reset page
     try {
       const acc = await api.account();
       this.loggedIn(acc.player, acc.balances);
@@ -74,9 +82,14 @@ class App {
         const acc = await api.account();
         this.loggedIn(session.player, acc.balances);
       } catch (e) {
+        if (e.code === "password_reset_required") {
+          this.forgot.open({ name, forced: true }); // the operator's forced reset: enter his code
+          return;
+        }
         err.textContent = e.code === "name_taken" ? t("login.name_taken") : errorText(e);
       }
     };
+    this.$("#forgot-btn").addEventListener("click", () => this.forgot.open({ name: form.elements.name.value.trim() }));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       submit(ev.submitter && ev.submitter.value === "register");
@@ -96,7 +109,9 @@ class App {
     this.$("#me").textContent = player.name;
     this.$("#console-link").hidden = !["admin", "support"].includes(player.role); // the operator's console
     this.setBalance(balances.PLAY ?? 0);
+    this.setWallets(balances);
     this.socket.connect();
+    this.reminder.start();
     this.lobby.refresh();
     this.lobbyTimer = setInterval(() => this.lobby.refresh(), 10000);
     let open = [];
@@ -112,6 +127,8 @@ class App {
 
   bindHeader() {
     this.$("#cashier-btn").addEventListener("click", () => this.cashier.open());
+    this.$("#account-btn").addEventListener("click", () => this.account.open());
+    this.$("#gaming-btn").addEventListener("click", () => this.gaming.open());
     this.$("#last-hands-btn").addEventListener("click", () => this.lastHands.open());
     this.$("#stats-btn").addEventListener("click", () => this.stats.open());
     this.$("#logout-btn").addEventListener("click", async () => {
@@ -145,7 +162,21 @@ class App {
 
   async refreshBalance() {
     const acc = await api.account().catch(() => null);
-    if (acc) this.setBalance(acc.balances.PLAY ?? 0);
+    if (acc) {
+      this.setBalance(acc.balances.PLAY ?? 0);
+      this.setWallets(acc.balances);
+    }
+  }
+
+  // The balances of real money, after play money in the header (cashier.js).
+  setWallets(balances) {
+    let el = this.$("#wallets");
+    if (!el) {
+      el = document.createElement("span");
+      el.id = "wallets";
+      this.$("#balance").after(el);
+    }
+    drawWallets(el, balances);
   }
 
   // ------------------------------------------------------------------------------- tables
@@ -290,6 +321,7 @@ class App {
       return;
     }
     if (msg.type === "balance" && msg.currency === "PLAY") this.setBalance(msg.amount);
+    else if (msg.type === "balance" && msg.currency !== "PTS") this.refreshBalance();
     else if (msg.type === "last_hands" || msg.type === "last_hand" || msg.type === "hand_verified") {
       this.lastHands.onMessage(msg);
     }

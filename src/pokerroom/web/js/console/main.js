@@ -11,6 +11,9 @@ import { promotionsPage } from "./promotions.js";
 import { auditPage } from "./audit.js";
 import { integrityPage } from "./integrity.js";
 import { chatPage, playerReportsPage } from "./chat.js";
+import { apiKeysPage } from "./apikeys.js";
+import { cashierPage } from "./cashier.js";
+import { gamingPage } from "./gaming.js";
 
 const PAGES = {
   dashboard: dashboardPage,
@@ -23,6 +26,9 @@ const PAGES = {
   integrity: integrityPage,
   chat: chatPage,
   "player-reports": playerReportsPage,
+  "api-keys": apiKeysPage,
+  cashier: cashierPage,
+  gaming: gamingPage,
 };
 
 const $ = (sel) => document.querySelector(sel);

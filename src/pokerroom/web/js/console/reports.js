@@ -3,7 +3,7 @@ import { api } from "./api.js";
 import { h, fmt } from "../dom.js";
 
 const REPORTS = [
-  { name: "rake", title: "Rake by day, game and stakes", cols: ["day", "game", "table", "stakes", "currency", "hands", "rake"], days: 7 },
+  { name: "rake", title: "Rake by day, game and stakes", cols: ["day", "game", "kind", "table", "stakes", "currency", "hands", "rake"], days: 7 },
   { name: "tournaments", title: "Tournament fees and overlays", cols: ["tournament", "currency", "fees", "overlay"], days: 30 },
   { name: "points", title: "Loyalty points issued (centipoints)", cols: ["day", "source", "points"], days: 7 },
 ];
