@@ -105,7 +105,7 @@ async def test_a_limit_holds_at_once_and_a_raise_waits_the_configured_cooling(ro
     ask = {"currency": "EUR", "amount": 30_000, "reference": "SEPA 1", "request_id": "dep-00000001"}
     r = await room.http.post("/api/cashier/deposits", json=ask, headers=room.alice)
     refusal = r.json().get("detail", r.json())  # (the cashier's router answers {"detail": {...}})
-    assert r.status_code in (400, 403) and refusal["code"] == "limit_reached", r.text
+    assert r.status_code == 403 and refusal["code"] == "limit_reached", r.text
     assert refusal["details"]["limit_text"] == "200.00 EUR"
     assert await room.s.room.store.cashier.requests(player_id=room.alice_id) == []
     session = (await room.http.get("/api/gaming/session", headers=room.alice)).json()

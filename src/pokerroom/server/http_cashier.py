@@ -31,6 +31,8 @@ STATUS = {
     "idempotency_conflict": 409,
     "insufficient_funds": 402,
     "forbidden": 403,
+    "self_excluded": 403,  # a cool-off or self-exclusion (store/gaming.py), as the rest of the API answers
+    "limit_reached": 403,  # a deposit limit the player set
 }
 RequestId = Annotated[
     StrictStr,
