@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pokerroom.cli import app
 from pokerroom.engine import Betting, HandState, ListDeck, SeatSetup, Structure
-from pokerroom.history import HandContext, deck_commitment, write_phh, write_phhs
+from pokerroom.history import HandContext, write_phh, write_phhs
 from pokerroom.server.fairness import DeckSeal
 from pokerroom.variants import VARIANTS
 
@@ -50,17 +50,21 @@ def test_a_sound_hand_is_ok(tmp_path: Path) -> None:
     path, seal = _file(tmp_path)
     result = CliRunner().invoke(app, ["verify", str(path), "--commitment", seal.commitment])
     assert result.exit_code == 0, result.stdout
-    assert f"hand cli1 OK: the deck hashes to its commitment {seal.commitment}" in result.stdout
+    assert f"hand cli1 OK: the proof hashes to its commitment {seal.commitment}" in result.stdout
 
 
 def test_a_changed_salt_is_named(tmp_path: Path) -> None:
-    path, seal = _file(tmp_path, _deck_salt="00" * 16)
+    path, _ = _file(tmp_path)
+    text = path.read_text()
+    line = next(x for x in text.splitlines() if x.startswith("_deck_proof = "))
+    proof = json.loads(json.loads(line.removeprefix("_deck_proof = ")))
+    i, card, _ = proof["deck"]["open"][0]
+    proof["deck"]["open"][0][2] = "00" * 16
+    forged = json.dumps(json.dumps(proof, sort_keys=True, separators=(",", ":")))
+    path.write_text(text.replace(line, f"_deck_proof = {forged}"))
     result = CliRunner().invoke(app, ["verify", str(path)])
     assert result.exit_code == 1
-    computed = deck_commitment(seal.deck_text, "00" * 16)
-    assert (
-        f"differs: SHA-256(salt:deck) is {computed}, but the commitment is {seal.commitment}" in result.stdout
-    )
+    assert f"differs: deck position {i}: the opening ({card}) does not hash to its leaf" in result.stdout
 
 
 def test_another_commitment_than_the_published_one_is_named(tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting,
             continue
         # (with the deck proof after the summary, as the room writes it: docs/fairness.md)
         text = write_pokerstars(hand, replace(CTX, proof=DeckSeal(hand).proof()))
-        assert "Deck salt: " in text
+        assert "Deck proof: " in text
         # (PokerKit remarks on what it reads and replays, such as a fold that cost nothing: not ours to fix)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

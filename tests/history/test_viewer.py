@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pokerroom.cards import Card, parse_card
+from pokerroom.cards import Card, DeckSpec, parse_card
 from pokerroom.engine import Betting, HandState
 from pokerroom.engine.events import BoardDealt, CardsDealt, CardsShown, Discarded, Drew, Mucked
 from pokerroom.history import DeckProof, HandContext, TournamentInfo, read_phh, write_phh, write_phh_views
@@ -142,7 +142,7 @@ def test_the_views_written_together_are_each_players_copy(game: str, betting: Be
         minor_units=100,
         seat_count=9,
         tournament=TournamentInfo(tournament_id="t1", name="Daily", buy_in=1000, fee=100, level=2, number=7),
-        proof=DeckProof(commitment="c" * 64, salt="s" * 32, deck="AsKs"),
+        proof=DeckProof.seal(DeckSpec.STANDARD.cards(), None, salt=lambda: "5" * 32),
     )
     for hand in random_hands(game, betting, 4, "views"):
         viewers = [*hand.order, 99]

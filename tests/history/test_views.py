@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from pokerroom.cards import DeckSpec
 from pokerroom.engine import Betting
 from pokerroom.history import DeckProof, HandContext, TournamentInfo, write_phh, write_pokerstars
 from pokerroom.history.errors import HistoryError
@@ -26,7 +27,7 @@ _CASH = HandContext(
     currency_symbol="$",
     minor_units=100,
     seat_count=10,
-    proof=DeckProof(commitment="c" * 64, salt="s" * 32, deck='{"kind": "list"}'),
+    proof=DeckProof.seal(DeckSpec.STANDARD.cards(), None, salt=lambda: "5" * 32),
 )
 _TOURNAMENT = HandContext(
     hand_id="t1-3-12",

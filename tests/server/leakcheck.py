@@ -38,10 +38,25 @@ CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$")
 
 
 def cards_in(data: Any) -> Iterator[str]:
-    """Every string in a decoded frame that reads as a card."""
+    """Every string in a decoded frame that reads as a card, and every card inside its texts: a deck
+    proof travels as JSON in a string (docs/fairness.md: its openings name cards), a deck as cards
+    separated by spaces — each card of such a text counts (issue 34: the revealed deck named every
+    folded hand)."""
     if isinstance(data, str):
         if CARD.match(data):
             yield data
+            return
+        if data.startswith(("{", "[")):
+            try:
+                inner = orjson.loads(data)
+            except orjson.JSONDecodeError:
+                inner = None
+            if inner is not None:
+                yield from cards_in(inner)
+                return
+        tokens = data.split()
+        if len(tokens) > 1 and all(CARD.match(t) or t == "??" for t in tokens):  # a deck's or a hand's text
+            yield from (t for t in tokens if t != "??")
     elif isinstance(data, dict):
         for k, v in data.items():
             yield from cards_in(k)

@@ -6,10 +6,11 @@ on a manual clock.
 Every frame the server hands to any connection is recorded as it is sent, with a global order number;
 the seals of the hands are recorded as they are made and revealed. Then:
 
-- no frame carries a hand's salt or deck before the hand is over, and afterwards only to players dealt in
+- no frame carries a hand's salt or an opened card before the hand is over, and afterwards only to players
+  dealt in, and only the openings of cards that player may see (R184: never a card folded by another);
   (never to an observer, never to a player who sat out the hand);
 - every ``hand_started`` event carries its hand's commitment, the same for every viewer;
-- every player dealt in gets ``deck_revealed`` with the salt and deck that hash to the commitment;
+- every player dealt in gets ``deck_revealed`` with his proof, whose leaves and seeds hash to the root;
 - every stored history of every hand of each kind (PHH and text) carries the proof, and
   ``verify_hand`` says OK with the commitment published at the start.
 """
@@ -26,7 +27,8 @@ from typing import Any
 import orjson
 import pytest
 
-from pokerroom.history import deck_commitment, read_phh, verify_hand
+from pokerroom.history import parse_proof, read_phh, verify_hand
+from pokerroom.history.deckproof import root_hash
 from pokerroom.rooms import Timing
 from pokerroom.rooms.rush_rules import RushTiming
 from pokerroom.server.connection import Connection, Head
@@ -35,6 +37,7 @@ from pokerroom.server.fairness import DeckSeal, Seals
 from pokerroom.server.room import RoomSettings
 
 from .harness import Client, Harness
+from .leakcheck import HandTruth
 
 pytestmark = pytest.mark.asyncio
 
@@ -63,6 +66,8 @@ class Sealed:
     made: int
     revealed: int | None = None
     players: list[str] = field(default_factory=list)
+    seats: dict[str, int] = field(default_factory=dict)
+    events: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -88,12 +93,14 @@ class Tap:
             tap.seals.setdefault(seal.hand_id, Sealed(seal, tap.counter()))
             return seal
 
-        def reveal(seals: Seals, hand_id: str, table_id: str, players: Any, notify: Any) -> Any:
-            players = list(players)
+        def reveal(seals: Seals, hand_id: str, table_id: str, players: Any, events: Any, notify: Any) -> Any:
             if hand_id in tap.seals and seals.get(hand_id) is not None:
-                tap.seals[hand_id].revealed = tap.counter()
-                tap.seals[hand_id].players = players
-            return real_reveal(seals, hand_id, table_id, players, notify)
+                x = tap.seals[hand_id]
+                x.revealed = tap.counter()
+                x.players = [p for p, _ in players.values()]
+                x.seats = {p: s for s, (p, _) in players.items()}
+                x.events = tuple(events)
+            return real_reveal(seals, hand_id, table_id, players, events, notify)
 
         monkeypatch.setattr(Connection, "send", send)
         monkeypatch.setattr(Seals, "of", of)
@@ -144,6 +151,7 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
             seconds=36_000,
         )
         await _verify_over_the_wire(h, tap, bots[0])
+        await _contribute_over_the_wire(h, tap, bots[0], tables[0].table_id)
         await _snapshot_mid_hand(h, tables[0].table_id, tap)
         stopping = tap.counter()  # (hands that end after this may find their players gone)
         for bot in bots:
@@ -158,8 +166,9 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
         }
         assert all(len(v) >= 4 for v in kinds.values()), {k: len(v) for k, v in kinds.items()}
 
-        # 1. No salt or deck before the end; afterwards only to players dealt in.
-        by_salt = {x.seal.salt: x for x in tap.seals.values()}
+        # 1. No salt or opened card before the end; afterwards only to players dealt in, and only the
+        # openings of the cards each may see (R184, R262: checked against leakcheck's own oracle).
+        by_salt = {o[2]: x for x in tap.seals.values() for o in x.seal.opening.openings}
         suspicious = 0
         for sent in tap.sent:
             salts = SALT.findall(sent.text)
@@ -172,6 +181,11 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
             assert x.revealed is not None and sent.order > x.revealed, frame["hand_id"]
             assert sent.player in x.players, (frame["hand_id"], sent.player, x.players)
             assert all(by_salt.get(salt) is x for salt in salts)
+            text = frame["proof"] if frame["type"] == "deck_revealed" else frame["proof"]["proof"]
+            opened = {c for _, c, _ in parse_proof(text).openings}
+            truth = HandTruth(frame["hand_id"], list(x.events))
+            may = truth.allowed(x.seats[sent.player], len(x.events))
+            assert opened <= may, (frame["hand_id"], opened - may)
         assert len(tap.sent) > 1000 and suspicious > 0
 
         # 2. Every hand_started carries its commitment (players, Rush windows and observers alike).
@@ -202,7 +216,9 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
             for order, _, frame in got:
                 assert order > (x.revealed or 0)
                 assert frame["commitment"] == x.seal.commitment
-                assert deck_commitment(frame["deck"], frame["salt"]) == frame["commitment"]
+                proof = parse_proof(frame["proof"])
+                assert root_hash(proof.spec, proof.seed, proof.leaves, proof.reshuffle_leaves) == proof.root
+                assert proof.root == frame["commitment"] and not proof.full
 
         # 4. Every stored history of every kind carries the proof and verifies.
         verified: dict[str, int] = dict.fromkeys(kinds, 0)
@@ -212,13 +228,26 @@ async def test_the_deck_proof_reaches_only_players_dealt_in_and_only_after_the_h
                 x = tap.seals[own.hand_id]
                 verdict = verify_hand(read_phh(own.phh), commitment=x.seal.commitment)
                 assert verdict.ok, (own.hand_id, verdict.problems)
-                assert f"Deck salt: {x.seal.salt}" in own.pokerstars
+                assert f"Deck root (SHA-256): {x.seal.commitment}" in own.pokerstars
                 kind = next((k for k, v in kinds.items() if own.hand_id in v), None)
                 if kind is None:  # a hand that ended as the bots stopped (after ``sealed`` was taken)
                     assert own.hand_id not in sealed, own.hand_id
                     continue
                 verified[kind] += 1
         assert all(n >= 4 for n in verified.values()), verified
+
+        # 5. The auditor: every stored audit history holds the full opening, dealt from the seeds (the
+        # server seed committed before the contributions, the bots' contributions in it).
+        contributed = 0
+        for kind, hands in kinds.items():
+            for hand_id in hands:
+                audit = read_phh(await store.histories.audit_phh(hand_id))
+                verdict = verify_hand(audit, commitment=tap.seals[hand_id].seal.commitment)
+                assert verdict.ok, (kind, hand_id, verdict.problems)
+                proof = parse_proof(audit.fields["_deck_proof"])
+                assert proof.full and proof.seed is not None and proof.seed.server_seed is not None
+                contributed += any(o == "player" for _, _, o in proof.seed.contributions)
+        assert contributed > 0  # the bots' contributions reached the deal
     finally:
         await h.close()
 
@@ -249,6 +278,33 @@ async def _verify_over_the_wire(h: Harness, tap: Tap, client: Client) -> None:
     assert refused["type"] == "error" and refused["code"] == "unknown_hand"
 
 
+async def _contribute_over_the_wire(h: Harness, tap: Tap, client: Client, table: str) -> None:
+    """``contribute``: a value for the published next seed is taken (``ack``); one for a seed that is not
+    the next hand's is refused (``stale_seed``), a malformed one too (``invalid_field``), and neither is
+    kept."""
+    dealer = h.room.services.seals.dealer
+    assert dealer is not None
+    seed = dealer.commitment(table)
+    for ref, msg in (
+        ("seed-1", {"seed": seed, "value": "ab" * 32}),
+        ("seed-2", {"seed": "cd" * 32, "value": "ab" * 32}),
+        ("seed-3", {"seed": seed, "value": "AB" * 32}),
+    ):
+        await h.send(client, {"type": "contribute", "table": table, "ref": ref, **msg})
+
+    def answer(ref: str) -> dict[str, Any] | None:
+        return next(
+            (f for s in tap.sent if ref in s.text for f in (orjson.loads(s.text),) if f.get("ref") == ref),
+            None,
+        )
+
+    await h.run(lambda: all(answer(f"seed-{i}") is not None for i in (1, 2, 3)), seconds=60)
+    ok, stale, bad = (answer(f"seed-{i}") for i in (1, 2, 3))
+    assert ok is not None and ok["type"] == "ack", ok
+    assert stale is not None and (stale["type"], stale["code"]) == ("error", "stale_seed")
+    assert bad is not None and (bad["type"], bad["code"]) == ("error", "invalid_field")
+
+
 async def _snapshot_mid_hand(h: Harness, table: str, tap: Tap) -> None:
     """An observer who subscribes during a hand gets its commitment in the snapshot, and nothing else."""
     actor = h.room.tables[table]
@@ -263,6 +319,6 @@ async def _snapshot_mid_hand(h: Harness, table: str, tap: Tap) -> None:
             continue  # (the hand ended before the subscription was served: try again)
         seal = tap.seals[hand["hand_id"]].seal
         assert hand["commitment"] == seal.commitment
-        assert seal.salt not in raw and SALT.search(raw) is None
+        assert SALT.search(raw) is None and all(o[2] not in raw for o in seal.opening.openings)
         return
     raise AssertionError("no snapshot caught a hand in progress")

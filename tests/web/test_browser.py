@@ -156,12 +156,12 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     events.first.wait_for()
     assert events.first.inner_text().startswith("Hand started")
     assert window.locator(".hand-events li", has_text="is dealt").count() >= 1
-    # Verify (docs/fairness.md): the page hashes salt:deck itself and compares the commitment it got when
-    # the hand started; the room checks the dealing order on our history.
+    # Verify (docs/fairness.md): the page hashes our openings and the leaves itself and compares the root
+    # it got when the hand started; the room checks the dealing order on our history.
     window.locator("button.verify").click()
     result = window.locator(".verify-result")
     result.locator(".verify-head", has_text="OK").wait_for(timeout=30_000)
-    assert result.locator("li", has_text="SHA-256(salt:deck) is the commitment").count() == 1
+    assert result.locator("li", has_text="and the 52 leaves to the commitment").count() == 1
     assert result.locator("li", has_text="received when the hand started").count() == 1
     assert result.locator("li", has_text="dealt from this deck in order").count() == 1
     # The page's own SHA-256 is the standard one (FIPS 180-4), on several block boundaries.
@@ -177,7 +177,7 @@ def _chat_last_hand_and_histories(page: Any, tile: Any) -> None:
     link.wait_for()
     phh = page.request.get(urljoin(page.url, link.get_attribute("href") or "")).text()
     assert "variant" in phh
-    assert "_deck_commitment" in phh and "_deck_salt" in phh  # the deck proof of each hand
+    assert "_deck_proof" in phh  # the deck proof of each hand (the player's openings: docs/fairness.md)
     cashier.locator(".dialog-close").click()
 
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,13 @@ class BotClient:
         self.table = table
         self.think = think
         self.rng = rng or random.Random()
+        # Seed contributions (docs/fairness.md): from ``secrets``, or from the given generator (tests)
+        self._entropy: Callable[[], bytes] = (
+            (lambda: secrets.token_bytes(32))
+            if rng is None
+            else (lambda: self.rng.getrandbits(256).to_bytes(32, "big"))
+        )
+        self._seeded: dict[str, None] = {}  # the seeds contributed to (the last few)
         self.stats = stats or BotStats()
         self.on_event = on_event
         self.token = ""
@@ -153,8 +161,29 @@ class BotClient:
         msg.setdefault("ref", f"{self.name}-{self._ref}")
         await self._ws.send(orjson.dumps(msg).decode())
 
+    async def contribute(self, msg: dict[str, Any]) -> None:
+        """Answer a published next seed (``hand_started``, a snapshot) with 32 random bytes, at once: the
+        deal uses whatever arrived before it (docs/fairness.md)."""
+        if msg.get("type") == "event":
+            source = msg.get("event") or {}
+        elif msg.get("type") == "snapshot":
+            source = (msg.get("state") or {}).get("hand") or {}
+        else:
+            return
+        seed, where = source.get("next_seed"), source.get("seed_at")
+        if not seed or not where or seed in self._seeded:
+            return
+        self._seeded[seed] = None
+        if len(self._seeded) > 64:
+            del self._seeded[next(iter(self._seeded))]
+        with contextlib.suppress(Exception):  # (a lost socket: the next seed gets one)
+            await self._send(
+                {"type": "contribute", "table": where, "seed": seed, "value": self._entropy().hex()}
+            )
+
     async def _on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        await self.contribute(msg)
         if self.on_event is not None:
             self.on_event(msg)
         if kind == "welcome":
@@ -176,6 +205,8 @@ class BotClient:
             await self._send({"type": "answer_post", "table": self.table, "accept": True})
         elif kind == "choose_game":  # dealer's choice: a bot deals the list's next game (RULES.md §11.1)
             await self._send({"type": "choose_game", "table": self.table, "game": msg["default"]})
+        elif kind == "error" and msg.get("code") == "stale_seed":
+            return  # (the seed was dealt before our contribution came: the next one gets one)
         elif kind == "error":
             self.stats.errors += 1
             code = str(msg.get("code"))

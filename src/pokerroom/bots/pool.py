@@ -92,6 +92,7 @@ class PoolBot(BotClient):
 
     async def _on_pool_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        await self.contribute(msg)
         if self.on_event is not None:
             self.on_event(msg)
         if kind == "welcome":
@@ -120,6 +121,8 @@ class PoolBot(BotClient):
             self.entries.pop(msg["entry"], None)
             if self.rejoin and self.running():
                 await self._join(1)
+        elif kind == "error" and msg.get("code") == "stale_seed":
+            return  # (the seed was dealt before our contribution came: the next one gets one)
         elif kind == "error":
             self.stats.errors += 1
             code = str(msg.get("code"))

@@ -208,6 +208,7 @@ def room_settings(config: Any) -> Any:
         currencies=config.currencies,
         payments=config.payments,
         gaming_cooling_hours=config.gaming_cooling_hours,
+        fairness_open_stub=config.fairness_open_stub,
     )
 
 

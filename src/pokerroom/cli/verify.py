@@ -1,4 +1,5 @@
-"""``pokerroom verify HAND.phh``: check a hand's deck proof (docs/fairness.md)."""
+"""``pokerroom verify HAND.phh``: check a hand's deck proof (docs/fairness.md): a player's copy (his
+openings under the root), or the audit copy (the auditor's full opening: every position and the seeds)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,16 @@ def verify_command(
         str | None,
         typer.Option(help="The commitment you saw when the hand started (a .phh file of one hand)."),
     ] = None,
+    contribution: Annotated[
+        str | None,
+        typer.Option(help="The seed contribution your client sent for the hand (64 hex digits)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per hand.")] = False,
 ) -> None:
-    """Check that each hand's deck was the one committed to at its start, and that its cards were dealt
-    from that deck in the dealing order. Prints OK, or exactly what differs.
+    """Check that each card the history shows was committed at its position under the root published at
+    the hand's start, and dealt in the dealing order; for the audit copy (the full opening) also that the
+    deck is the one the committed server seed and the players' contributions give. Prints OK, or exactly
+    what differs.
 
     Exit status: 0 when every hand verifies; 1 when any does not (or cannot be read); 2 when no hand was
     found.
@@ -46,7 +53,7 @@ def verify_command(
             if isinstance(item, HistoryError):
                 verdict = Verdict("", ok=False, problems=[f"the history cannot be read: {item}"])
             else:
-                verdict = verify_hand(item, commitment=commitment)
+                verdict = verify_hand(item, commitment=commitment, contribution=contribution)
             failures += not verdict.ok
             if as_json:
                 typer.echo(json.dumps({"path": str(path), "index": index, **verdict.to_dict()}))
@@ -63,8 +70,8 @@ def _text(where: str, v: Verdict) -> str:
     hand = f" hand {v.hand_id}" if v.hand_id else ""
     if v.ok:
         head = (
-            f"{where}:{hand} OK: the deck hashes to its commitment {v.commitment}, and the {v.checked} "
-            "card(s) of the history were dealt from it in order"
+            f"{where}:{hand} OK: the proof hashes to its commitment {v.commitment}, and the {v.checked} "
+            "card(s) of the history were dealt from their committed positions in order"
         )
     else:
         head = f"{where}:{hand} FAILED"

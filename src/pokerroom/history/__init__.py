@@ -3,6 +3,7 @@
 Pure: no I/O besides the text handed in. See docs/history.md.
 """
 
+from pokerroom.history.deckproof import DeckProof, SeedPart, parse_proof
 from pokerroom.history.errors import (
     HistoryError,
     PhhActionError,
@@ -11,8 +12,8 @@ from pokerroom.history.errors import (
     PhhSyntaxError,
 )
 from pokerroom.history.model import (
-    DeckProof,
     HandContext,
+    LegacyProof,
     PhhAction,
     PhhHand,
     Post,
@@ -32,6 +33,7 @@ __all__ = [
     "DeckProof",
     "HandContext",
     "HistoryError",
+    "LegacyProof",
     "PhhAction",
     "PhhActionError",
     "PhhFieldError",
@@ -41,10 +43,12 @@ __all__ = [
     "Post",
     "Replay",
     "ScriptedSource",
+    "SeedPart",
     "StarsImportError",
     "TournamentInfo",
     "Verdict",
     "deck_commitment",
+    "parse_proof",
     "phh_fields",
     "phh_order",
     "proof_of",

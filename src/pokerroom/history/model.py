@@ -11,9 +11,18 @@ from typing import Any
 
 from pokerroom.cards import Card
 from pokerroom.engine import Betting, RakeRule, VariantSpec
+from pokerroom.history.deckproof import DeckProof
 from pokerroom.history.errors import HistoryError
 
-__all__ = ["DeckProof", "HandContext", "PhhAction", "PhhHand", "Post", "TournamentInfo", "deck_commitment"]
+__all__ = [
+    "HandContext",
+    "LegacyProof",
+    "PhhAction",
+    "PhhHand",
+    "Post",
+    "TournamentInfo",
+    "deck_commitment",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +39,8 @@ class TournamentInfo:
 
 
 def deck_commitment(deck_text: str, salt: str) -> str:
-    """The public commitment to a hand's deck, published when the hand starts (docs/fairness.md).
+    """The commitment of the first proof format (docs/fairness.md, "Histories of before issue 34"), kept
+    for the hand journal's own record of a deck and for checking old histories.
 
     ``SHA-256(salt + ":" + deck_text)`` over UTF-8, as 64 lowercase hex digits. ``deck_text`` is the deck
     as the room committed to it (the canonical JSON of the engine's deck: its cards in dealing order and
@@ -44,10 +54,10 @@ def deck_commitment(deck_text: str, salt: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class DeckProof:
-    """What proves a hand's deck (docs/fairness.md): the ``commitment`` published when the hand started,
-    and the ``salt`` and ``deck`` (the committed text) revealed when it was over. Histories of players
-    dealt in carry it (PHH ``_deck_commitment``, ``_deck_salt``, ``_deck``)."""
+class LegacyProof:
+    """The whole-deck proof of histories written before issue 34 (PHH ``_deck_commitment``,
+    ``_deck_salt``, ``_deck``): checked by ``pokerroom verify``, never written any more (it gave every
+    player the folded hands: RULES.md R184)."""
 
     commitment: str
     salt: str = field(repr=False)
@@ -71,7 +81,8 @@ class HandContext:
     ``time`` is an aware datetime supplied by the caller (the history layer never reads a clock).
     ``players`` maps seat numbers to names. ``hand_number`` is the hand's global number (the store's;
     PokerStars-style text writes it, trackers need digits), ``hand_id`` the table's own id (kept in PHH).
-    ``proof``: the hand's deck commitment and, the hand being over, its salt and deck (docs/fairness.md).
+    ``proof``: the hand's deck proof, the hand being over: the full opening (the audit copy writes it all;
+    a player's copy only his openings: docs/fairness.md).
     ``currency`` is an ISO 4217 code ("USD"), empty for play
     money and tournament chips; ``minor_units`` is how many engine units make one currency unit (100
     when the engine counts cents); PHH amounts are written in currency units. ``stakes`` is an optional

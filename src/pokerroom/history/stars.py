@@ -457,10 +457,7 @@ def write_pokerstars(
             w.awarded(e)
     w.summary()
     proof = w.ctx.proof
-    if proof is not None:  # docs/fairness.md: the deck proof, after the summary
-        w.lines += [
-            f"Deck commitment (SHA-256): {proof.commitment}",
-            f"Deck salt: {proof.salt}",
-            f"Deck: {proof.deck}",
-        ]
+    if proof is not None:  # docs/fairness.md: the deck proof (this viewer's openings), after the summary
+        mine = proof if viewer is None else proof.for_viewer(hand.events, viewer)
+        w.lines += [f"Deck root (SHA-256): {proof.root}", f"Deck proof: {mine.to_text()}"]
     return "\n".join(w.lines) + "\n"

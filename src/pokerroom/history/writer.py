@@ -308,13 +308,16 @@ def phh_fields(
         fields += [("_buy_in", ctx.tournament.buy_in), ("_fee", ctx.tournament.fee)]
     if viewer is not None:
         fields.append(("_viewer", player.get(viewer, 0)))
-    if ctx.proof is not None:  # docs/fairness.md: `pokerroom verify` checks these
-        fields += [
-            ("_deck_commitment", ctx.proof.commitment),
-            ("_deck_salt", ctx.proof.salt),
-            ("_deck", ctx.proof.deck),
-        ]
+    if ctx.proof is not None:  # docs/fairness.md: `pokerroom verify` checks it
+        fields.append(("_deck_proof", _proof_text(hand, viewer, ctx)))
     return fields
+
+
+def _proof_text(hand: HandState, viewer: int | None, ctx: HandContext) -> str:
+    """The deck proof a copy carries: the full opening in the audit copy (server side only); in a
+    player's copy only the openings of the cards it shows (R184)."""
+    assert ctx.proof is not None
+    return (ctx.proof if viewer is None else ctx.proof.for_viewer(hand.events, viewer)).to_text()
 
 
 def write_phh(hand: HandState, viewer: int | None = None, context: HandContext | None = None) -> str:
@@ -337,9 +340,10 @@ def write_phh_views(
     fields = phh_fields(hand, None, ctx)
     keys = [k for k, _ in fields]
     at = keys.index("actions")
-    # (``_viewer`` goes where phh_fields puts it: before the deck proof, else last)
-    proof = keys.index("_deck_commitment") if "_deck_commitment" in keys else len(fields)
-    head, middle, tail = (_dump(part) for part in (fields[:at], fields[at + 1 : proof], fields[proof:]))
+    # (``_viewer`` goes where phh_fields puts it: before the deck proof, else last; the proof is the
+    # viewer's own)
+    proof = keys.index("_deck_proof") if "_deck_proof" in keys else len(fields)
+    head, middle = (_dump(part) for part in (fields[:at], fields[at + 1 : proof]))
     order = phh_order(hand)
     player = {seat: i + 1 for i, seat in enumerate(order)}
     amount = _Amounts(ctx.minor_units)
@@ -349,6 +353,7 @@ def write_phh_views(
             raise HistoryError("the viewer must be a seat number or None", field="viewer")
         actions = dump_table([("actions", _actions(hand, viewer, player, amount))])
         mine = dump_table([("_viewer", player.get(viewer, 0))])
+        tail = dump_table([("_deck_proof", _proof_text(hand, viewer, ctx))]) if ctx.proof else ""
         out[viewer] = head + actions + middle + mine + tail
     return out
 

@@ -20,7 +20,6 @@ from pokerroom.engine import (
     EngineError,
     Fold,
     HandState,
-    ListDeck,
     NotYourTurn,
     RunTwice,
     RunTwiceDecision,
@@ -29,6 +28,7 @@ from pokerroom.engine import (
 )
 from pokerroom.rooms.clock import Clock, Clocks, refill_bank, spend_bank
 from pokerroom.rooms.config import TableConfig
+from pokerroom.rooms.dealing import deal_deck
 from pokerroom.rooms.effects import BuyIn, CashOut, Effect, HandSettlement, TopUp
 from pokerroom.rooms.errors import (
     AlreadySeated,
@@ -644,7 +644,14 @@ class CashTable:
             variant=game.spec,
             structure=game.structure,
             seats=[SeatSetup(s, self.seats[s].stack, self.seats[s].auto_muck) for s in plan.dealt_in],
-            deck=ListDeck.shuffled(spec, self.rng, reshuffle=game.spec.is_draw),
+            deck=deal_deck(
+                self.rng,
+                spec,
+                reshuffle=game.spec.is_draw,
+                key=self.tid,
+                hand_id=self.hand_id,
+                players={s: p for s, (p, _) in self._hand_players.items()},
+            ),
             button=None if game.spec.is_stud else plan.button,
             blinds=blinds,
             rake=cfg.rake,

@@ -18,7 +18,6 @@ from pokerroom.engine import (
     EngineError,
     Fold,
     HandState,
-    ListDeck,
     NotYourTurn,
     QuickFold,
     QuickFoldRefused,
@@ -27,6 +26,7 @@ from pokerroom.engine import (
     TimeOut,
 )
 from pokerroom.rooms.clock import Clocks, spend_bank
+from pokerroom.rooms.dealing import deal_deck
 from pokerroom.rooms.effects import BuyIn, CashOut, EarlyExit, HandSettlement, TopUp
 from pokerroom.rooms.errors import BuyInOutOfRange, TableError
 from pokerroom.rooms.notices import HandEvents, HandFinished, Notice
@@ -466,7 +466,14 @@ class RushPool:
             variant=cfg.spec,
             structure=Structure(cfg.betting, st, heads_up_uncapped=not self.tournament),
             seats=[SeatSetup(s, self.entries[eid].stack) for s, eid in seats.items()],
-            deck=ListDeck.shuffled(cfg.spec.deck_for(n), self.rng, reshuffle=cfg.spec.is_draw),
+            deck=deal_deck(
+                self.rng,
+                cfg.spec.deck_for(n),
+                reshuffle=cfg.spec.is_draw,
+                key=self.pid,
+                hand_id=f"{tid}-h",
+                players={s: self.entries[eid].player for s, eid in seats.items()},
+            ),
             button=button,
             blinds=blinds,
             rake=None if self.tournament else cfg.rake,

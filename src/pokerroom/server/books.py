@@ -42,7 +42,7 @@ class HandBook:
         seal = seal if seal is not None else DeckSeal(hand)
         self.salt = seal.salt
         self.deck_text = seal.deck_text
-        self.commitment = seal.commitment
+        self.commitment = seal.journal_commitment  # (the journal's own record; players see the root)
         self.journaled = 0
         self.started = False  # the start record is in the journal
         HandBook._count += 1

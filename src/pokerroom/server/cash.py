@@ -373,7 +373,9 @@ class CashActor(FaultTolerantActor):
             )
         self.book = None
         self.hand_finished()
-        seals.reveal(record.hand_id, self.tid, record.player_ids(), self.services.players.notify)
+        seals.reveal(
+            record.hand_id, self.tid, record.players, record.hand.events, self.services.players.notify
+        )
         self.hands_played += 1
         self.stats.add(figures_of(record.hand.events, self.clock.now()))
         if self.services.metrics is not None:

@@ -195,6 +195,8 @@ class TableCore:
         if isinstance(event, HandStarted) and self.seals is not None:
             seal = self.seals.get(hand_id)  # (made by the actor before the hand's first frame)
             data["commitment"] = seal.commitment if seal is not None else None
+            data["next_seed"] = seal.next_seed if seal is not None else None
+            data["seed_at"] = seal.seed_at if seal is not None else None
         return {
             "type": "event",
             "table": self.table_id,

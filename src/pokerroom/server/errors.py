@@ -29,6 +29,7 @@ SERVER_CODES: dict[str, str] = {
     "not_seated": "the player has no seat at this table",
     "stale_hand": "that hand is over (or the entry has left it)",
     "stale_action": "the decision has passed: the hand has moved on since it was offered",
+    "stale_seed": "that seed is not the next hand's at that table any more (contribute to the new one)",
     "bad_action_no": "the action number is ahead of the hand",
     "empty_chat": "a chat line with nothing printable in it",
     "chat_muted": "the room's staff has muted the player's chat (details: until, or null: until lifted)",

@@ -1,10 +1,13 @@
-"""Every hand's deck proof (docs/fairness.md): sealed when the hand starts, revealed when it is over.
+"""Every hand's deck proof (docs/fairness.md): sealed when the hand starts, opened per viewer when it is over.
 
 A :class:`DeckSeal` is made for each hand (cash, Rush, sit-and-go, tournament) before its first frame
-goes out: a fresh secret salt (``secrets``) and the commitment ``SHA-256(salt:deck)`` to the deck the
-engine deals from. The commitment is public from the start (the ``hand_started`` event, the snapshot's
-hand); the salt and the deck stay in this process until the hand is over, then go to every player dealt
-in (the ``deck_revealed`` frame and his hand histories). Observers get the commitment only.
+goes out: each position of the deck the engine deals from is committed with its own secret salt
+(``secrets``), under one root (:class:`pokerroom.history.DeckProof`). The root is public from the start
+(the ``hand_started`` event's ``commitment``, the snapshot's hand); the openings stay in this process
+until the hand is over, then each player dealt in gets those of the cards he may see (his own, the board,
+the hands shown or mucked at the showdown: never a hand folded before it, R184), in the
+``deck_revealed`` frame and his hand histories. Observers get the root only. The full opening (every
+position) goes only into the audit history, which stays on the server.
 
 :class:`Seals` keeps the seals of the hands in play in this process, by hand id: whoever needs a hand's
 seal (the journal's book, the table core, the snapshot, the histories) finds the same one.
@@ -13,44 +16,70 @@ seal (the journal's book, the table core, the snapshot, the histories) finds the
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
 
+from pokerroom.cards import parse_cards
 from pokerroom.engine import HandState
+from pokerroom.engine.events import Event
 from pokerroom.history import DeckProof, deck_commitment
+from pokerroom.server.fairdeal import Dealt, FairDealer
 
 __all__ = ["DeckSeal", "Seals"]
 
 
 class DeckSeal:
-    """One hand's commitment, and its secret (the salt and the deck text) until the hand is over."""
+    """One hand's root, and its secret (the openings) until the hand is over.
 
-    __slots__ = ("commitment", "deck_text", "hand_id", "salt")
+    ``salt``, ``deck_text`` and ``journal_commitment`` are the hand journal's own record of the deck
+    (``SHA-256(salt:deck)``, docs/store.md), which stays on the server: a crashed hand is replayed from
+    it. ``commitment`` is the root the players see."""
 
-    def __init__(self, hand: HandState, salt: str | None = None) -> None:
+    __slots__ = (
+        "commitment", "deck_text", "hand_id", "journal_commitment", "next_seed", "opening", "salt", "seed_at"
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        hand: HandState,
+        salt: str | None = None,
+        *,
+        draw: Callable[[], str] | None = None,
+        seeds: Dealt | None = None,
+        stub: bool = False,
+    ) -> None:
         self.hand_id = hand.hand_id
+        data = hand.deck_data()
         self.salt = salt if salt is not None else secrets.token_hex(16)
-        self.deck_text = orjson.dumps(hand.deck_data(), option=orjson.OPT_SORT_KEYS).decode()
-        self.commitment = deck_commitment(self.deck_text, self.salt)
+        self.deck_text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+        self.journal_commitment = deck_commitment(self.deck_text, self.salt)
+        cards = parse_cards(data["cards"])
+        again = parse_cards(data["reshuffle"]) if hand.variant.is_draw else None
+        # (``seeds``: the hand's seeds and the next seed at its place, when it was dealt from seeds:
+        # server/fairdeal.py; a deck the room shuffled itself has none)
+        fresh = draw or (lambda: secrets.token_hex(16))
+        self.opening = DeckProof.seal(cards, again, seed=seeds.part if seeds else None, salt=fresh, stub=stub)
+        self.commitment = self.opening.root
+        self.next_seed: str | None = seeds.next_seed if seeds else None
+        self.seed_at: str | None = seeds.key if seeds else None  # (where to contribute to it)
 
     def proof(self) -> DeckProof:
-        """The whole proof: only for the hand's histories and its players once the hand is over."""
-        return DeckProof(self.commitment, self.salt, self.deck_text)
+        """The full opening: only for the hand's audit history (server side), once the hand is over."""
+        return self.opening
 
-    def revealed(self, table_id: str) -> dict[str, Any]:
-        """The ``deck_revealed`` frame (docs/protocol.md): to players dealt in, after the hand."""
+    def revealed(self, table_id: str, events: list[Event] | tuple[Event, ...], seat: int) -> dict[str, Any]:
+        """The ``deck_revealed`` frame (docs/protocol.md) of the player at ``seat``, after the hand."""
         return {
             "type": "deck_revealed",
             "table": table_id,
             "hand_id": self.hand_id,
             "commitment": self.commitment,
-            "salt": self.salt,
-            "deck": self.deck_text,
+            "proof": self.opening.for_viewer(events, seat).to_text(),
         }
 
-    def __repr__(self) -> str:  # never the salt or the deck
+    def __repr__(self) -> str:  # never a salt or the deck
         return f"DeckSeal({self.hand_id!r}, {self.commitment})"
 
 
@@ -60,14 +89,17 @@ class Seals:
 
     LIMIT = 10_000
 
-    def __init__(self) -> None:
+    def __init__(self, dealer: FairDealer | None = None, open_stub: Callable[[], bool] | None = None) -> None:
         self._by_hand: dict[str, DeckSeal] = {}
+        self.dealer = dealer  # (the room's: the seeds of the hands it deals)
+        self.open_stub = open_stub or (lambda: False)  # ([fairness] open_stub: the room's setting now)
 
     def of(self, hand: HandState) -> DeckSeal:
         """The seal of ``hand``, made now if it has none (before its first frame goes out)."""
         seal = self._by_hand.get(hand.hand_id)
         if seal is None:
-            seal = self._by_hand[hand.hand_id] = DeckSeal(hand)
+            seeds = self.dealer.seeds_of(hand.hand_id) if self.dealer is not None else None
+            seal = self._by_hand[hand.hand_id] = DeckSeal(hand, seeds=seeds, stub=self.open_stub())
             if len(self._by_hand) > self.LIMIT:
                 del self._by_hand[next(iter(self._by_hand))]
         return seal
@@ -85,15 +117,24 @@ class Seals:
         if isinstance(hand, dict):
             seal = self._by_hand.get(hand.get("hand_id", ""))
             hand["commitment"] = seal.commitment if seal is not None else None
+            hand["next_seed"] = seal.next_seed if seal is not None else None
+            hand["seed_at"] = seal.seed_at if seal is not None else None
         return state
 
-    def reveal(self, hand_id: str, table_id: str, players: Iterable[str], notify: Any) -> DeckProof | None:
-        """The hand is over: send its ``deck_revealed`` frame to each player dealt in (``notify(player,
-        text)``) and forget its seal; the proof for the records, or None if the hand had no seal."""
+    def reveal(
+        self,
+        hand_id: str,
+        table_id: str,
+        players: Mapping[int, tuple[str, str]],
+        events: list[Event] | tuple[Event, ...],
+        notify: Any,
+    ) -> DeckProof | None:
+        """The hand is over: send each player dealt in (``players``: seat -> (player id, name)) his
+        ``deck_revealed`` frame (``notify(player, text)``) and forget the seal; the full opening for the
+        records, or None if the hand had no seal."""
         seal = self.done(hand_id)
         if seal is None:
             return None
-        text = orjson.dumps(seal.revealed(table_id)).decode()
-        for player in dict.fromkeys(players):
-            notify(player, text)
+        for seat, (player, _) in players.items():
+            notify(player, orjson.dumps(seal.revealed(table_id, events, seat)).decode())
         return seal.proof()

@@ -29,8 +29,13 @@ __all__ = ["ERROR_CODES", "SERVER_MESSAGES", "EventModel"]
 SeenCard = Annotated[str, Field(pattern=r"^(\?\?|(10|[2-9TJQKA])[cdhs])$")]
 ShownCard = Annotated[str, Field(pattern=r"^(10|[2-9TJQKA])[cdhs]$")]
 SeatKey = Annotated[str, Field(pattern=r"^[1-9][0-9]?$")]  # a seat number as a JSON object key
-Commitment = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]  # SHA-256(salt:deck), hex
-_COMMITMENT = "the hand's deck commitment, SHA-256(salt:deck) in hex (docs/fairness.md)"
+Commitment = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]  # the deck proof's root, hex
+_COMMITMENT = "the hand's deck commitment: the root of its per-position commitments, hex (docs/fairness.md)"
+_NEXT_SEED = (
+    "the commitment SHA-256(server seed) of the next hand's server seed here: answer with `contribute` "
+    "(docs/fairness.md)"
+)
+_SEED_AT = "the table (or Rush pool) the next seed is for: the `table` of your `contribute`"
 
 
 class _Frame(BaseModel):
@@ -71,6 +76,8 @@ def _event_models() -> list[type[BaseModel]]:
                 fields[f.name] = (_wire_type(hints[f.name]), ...)
         if cls is engine_events.HandStarted:  # added by the table core (docs/fairness.md)
             fields["commitment"] = (Commitment | None, Field(None, description=_COMMITMENT))
+            fields["next_seed"] = (Commitment | None, Field(None, description=_NEXT_SEED))
+            fields["seed_at"] = (str | None, Field(None, description=_SEED_AT))
         model = create_model(
             f"{name}Event", __config__=ConfigDict(extra="forbid"), __doc__=cls.__doc__ or name, **fields
         )
@@ -201,6 +208,8 @@ class HandView(_Frame):
     decision: Decision | None = None
     to_act: int | None = None
     commitment: Commitment | None = Field(None, description=_COMMITMENT)
+    next_seed: Commitment | None = Field(None, description=_NEXT_SEED)
+    seed_at: str | None = Field(None, description=_SEED_AT)
 
 
 class ClockView(_Frame):
@@ -519,14 +528,18 @@ class LastHandsList(_Frame):
     hands: list[LastHandRow]
 
 
+_PROOF = (
+    "the deck proof for this player (docs/fairness.md): canonical JSON with the root, every position's "
+    "leaf, and the openings [position, card, salt] of the cards he may see only"
+)
+
+
 class Proof(_Frame):
-    """A hand's deck proof (docs/fairness.md): the commitment published at its start, the salt and the
-    deck (the exact committed text: canonical JSON of the cards in dealing order and the reshuffle
-    order). ``SHA-256(salt + ":" + deck)`` is the commitment."""
+    """A hand's deck proof for one player (docs/fairness.md): the root published at its start
+    (``commitment``) and his proof (``proof``: the openings of the cards he may see, R184)."""
 
     commitment: Commitment
-    salt: str
-    deck: str
+    proof: str = Field(description=_PROOF)
 
 
 class LastHand(_Frame):
@@ -550,8 +563,7 @@ class DeckRevealed(_Frame):
     table: str
     hand_id: str
     commitment: Commitment
-    salt: str
-    deck: str
+    proof: str = Field(description=_PROOF)
 
 
 class HandVerified(_Frame):

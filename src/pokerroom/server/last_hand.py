@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pokerroom.history import DeckProof
 from pokerroom.rooms import LastHands, RecalledHand
 from pokerroom.server.errors import Refused
 
@@ -51,11 +50,12 @@ def merged_list_frame(answers: Iterable[Iterable[Mapping[str, Any]]]) -> dict[st
     return list_frame(rows[:LIMIT])
 
 
-def _proof(proof: DeckProof | None) -> dict[str, str] | None:
-    """A hand's deck proof, for a player dealt in (docs/fairness.md)."""
-    if proof is None:
+def _proof(record: RecalledHand, seat: int) -> dict[str, str] | None:
+    """A hand's deck proof for the player dealt in at ``seat``: the root, and the openings of the cards
+    he may see (docs/fairness.md; never a card folded by another, R184)."""
+    if record.proof is None:
         return None
-    return {"commitment": proof.commitment, "salt": proof.salt, "deck": proof.deck}
+    return {"commitment": record.proof.root, "proof": record.proof.for_viewer(record.events, seat).to_text()}
 
 
 def hand_frame(record: RecalledHand, player: str) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def hand_frame(record: RecalledHand, player: str) -> dict[str, Any]:
         "seat": seat,
         "players": {str(s): name for s, (_, name) in record.players.items()},
         "events": [e.to_dict() for e in record.events_for(seat)],
-        "proof": _proof(record.proof) if seat is not None else None,
+        "proof": _proof(record, seat) if seat is not None else None,
     }
 
 

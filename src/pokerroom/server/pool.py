@@ -317,7 +317,9 @@ class PoolActor(FaultTolerantActor):
                 del self.books[tid]
         self.dealt.pop(tid, None)
         self.hand_finished()
-        seals.reveal(record.hand_id, record.table_id, record.player_ids(), self.services.players.notify)
+        seals.reveal(
+            record.hand_id, record.table_id, record.players, record.hand.events, self.services.players.notify
+        )
         self.hands_played += 1
         if self.services.metrics is not None:
             self.services.metrics.hand(self.kind)

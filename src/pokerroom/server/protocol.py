@@ -28,6 +28,7 @@ TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-
 Ref = Annotated[str | None, Field(default=None, max_length=64)]
 CardText = Annotated[str, Field(pattern=r"^(10|[2-9TJQKAtjqka])[cdhsCDHS]$")]
 Chips = Annotated[int, Field(ge=0, le=10**12)]
+Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
 class ProtocolError(Exception):
@@ -184,6 +185,16 @@ class VerifyHand(_Msg):
     hand_id: Annotated[str, Field(min_length=1, max_length=64)]
 
 
+class Contribute(_Msg):
+    """Your entropy for the next hand at ``table`` (docs/fairness.md): ``value``, 32 random bytes in hex,
+    bound to ``seed``, the ``next_seed`` commitment you saw (``hand_started``, a snapshot)."""
+
+    type: Literal["contribute"]
+    table: TableId
+    seed: Hex64
+    value: Hex64
+
+
 class Ping(_Msg):
     type: Literal["ping"]
 
@@ -267,6 +278,7 @@ ClientMessage = Annotated[
     | Chat
     | LastHands
     | VerifyHand
+    | Contribute
     | Ping
     | PoolJoin
     | PoolLeave
@@ -325,6 +337,7 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     Chat,
     LastHands,
     VerifyHand,
+    Contribute,
     Ping,
     PoolJoin,
     PoolLeave,

@@ -25,6 +25,8 @@ from pokerroom.server.clock import Clock, SystemClock
 from pokerroom.server.connection import Connection
 from pokerroom.server.console_state import ConsoleState
 from pokerroom.server.errors import Refused
+from pokerroom.server.fairdeal import DealingRandom
+from pokerroom.server.fairness import Seals
 from pokerroom.server.ids import player_key
 from pokerroom.server.integrity.chat import ChatDesk
 from pokerroom.server.integrity.settings import IntegritySettings
@@ -73,6 +75,7 @@ class RoomSettings:
     currencies: tuple[str, ...] = (PLAY,)
     payments: str = "manual"  # [room] payments: the cashier's payment provider (server/payments.py)
     gaming_cooling_hours: int = 24  # [responsible_gaming] cooling_hours: before a raised limit holds
+    fairness_open_stub: bool = False  # [fairness] open_stub: players' proofs open the undealt stub (issue 34)
 
     def __post_init__(self) -> None:
         games = [t.currency for t in self.tables] + [p.currency for p in self.pools]
@@ -96,7 +99,8 @@ class Room:
         self.hosted = False  # a cluster's host: actors open only with their lease (start_hosted)
         self.copies: dict[str, int] = {}  # the last copy number of each sit-and-go series
         self.clock: Clock = clock or SystemClock()
-        self.rng: RandomSource = rng or secrets.SystemRandom()
+        dealing = DealingRandom(rng or secrets.SystemRandom())  # (decks from seeds: docs/fairness.md)
+        self.rng: RandomSource = dealing
         self.players = Players(store.ledger)
         self.last_hands = LastHands()
         self.connections: set[Connection] = set()
@@ -112,6 +116,7 @@ class Room:
             self.metrics,
             seat_rule=lambda: self.settings.integrity,
             chat=ChatDesk(store, self.clock),
+            seals=Seals(dealing.dealer, lambda: self.settings.fairness_open_stub),
         )
         self.endpoints = self.services.endpoints  # what client messages reach (server/endpoints.py)
         self.tables: dict[str, CashActor] = {}

@@ -20,7 +20,7 @@ from pokerroom.server import last_hand
 from pokerroom.server import protocol as p
 from pokerroom.server.cash import login_of
 from pokerroom.server.connection import Connection, send_frame
-from pokerroom.server.errors import Refused, error_frame
+from pokerroom.server.errors import SERVER_CODES, Refused, error_frame
 from pokerroom.server.ids import store_id
 from pokerroom.server.room import Room
 from pokerroom.store import Store, StoreError, UnknownHand, unavailable
@@ -205,6 +205,15 @@ async def _verify_hand(room: Room, conn: Connection, msg: Any, ref: str | None) 
     await verify_own_hand(room.store, conn, msg, ref)
 
 
+async def _contribute(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    """A player's entropy for the next hand at a table or pool (docs/fairness.md): kept for its deal."""
+    dealer = getattr(room.rng, "dealer", None)
+    if dealer is None:
+        raise Refused("stale_seed", SERVER_CODES["stale_seed"])
+    dealer.contribute(msg.table, login_of(conn), msg.seed, msg.value)
+    _ack(conn, ref)
+
+
 Handler = Callable[[Room, Connection, Any, "str | None"], Awaitable[None]]
 
 HANDLERS: dict[type[BaseModel], Handler] = {
@@ -229,6 +238,7 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     p.TournamentUnregister: _unregister,
     p.LastHands: _last_hands,
     p.VerifyHand: _verify_hand,
+    p.Contribute: _contribute,
 }
 """Every client message but ``ping`` and ``hello`` (answered at once), by type: its handler."""
 

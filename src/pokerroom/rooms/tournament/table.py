@@ -15,7 +15,6 @@ from pokerroom.engine import (
     EngineError,
     Fold,
     HandState,
-    ListDeck,
     NotYourTurn,
     SeatSetup,
     Stakes,
@@ -25,6 +24,7 @@ from pokerroom.engine import (
 )
 from pokerroom.rooms.clock import Clocks, refill_bank, spend_bank
 from pokerroom.rooms.config import Timing
+from pokerroom.rooms.dealing import deal_deck
 from pokerroom.rooms.errors import NotSeated, TableError
 from pokerroom.rooms.notices import HandEvents, Notice
 from pokerroom.rooms.seating import Positions, SeatStatus, plan_hand
@@ -159,8 +159,13 @@ class TournamentTable:
             variant=self.variant,
             structure=Structure(self.betting, stakes, heads_up_uncapped=False),  # R59: cap kept heads-up
             seats=[SeatSetup(s, self.seats[s].stack) for s in dealt],
-            deck=ListDeck.shuffled(
-                self.variant.deck_for(len(dealt)), self.rng, reshuffle=self.variant.is_draw
+            deck=deal_deck(
+                self.rng,
+                self.variant.deck_for(len(dealt)),
+                reshuffle=self.variant.is_draw,
+                key=self.tid,
+                hand_id=hand_id,
+                players={s: self.seats[s].player for s in dealt},
             ),
             button=button,
             blinds=blinds,

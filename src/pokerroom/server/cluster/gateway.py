@@ -62,7 +62,7 @@ from pokerroom.server.cluster.subjects import ANY, Subjects
 from pokerroom.server.commands import Command, CommandDone, CommandFailed, CommandRefused, Outcome
 from pokerroom.server.connection import Connection
 from pokerroom.server.console_state import ConsoleState
-from pokerroom.server.errors import Refused, error_frame
+from pokerroom.server.errors import SERVER_CODES, Refused, error_frame
 from pokerroom.server.ids import player_key
 from pokerroom.server.last_hand import merged_list_frame, unknown_hand
 from pokerroom.server.metrics import Metrics
@@ -286,6 +286,8 @@ class Gateway:
             if isinstance(msg, p.VerifyHand):  # (the store's histories: no host needed)
                 await verify_own_hand(self.store, conn, msg, ref)
                 return
+            if isinstance(msg, p.Contribute):  # (not routed to the hosts yet: docs/fairness.md "Not done")
+                raise Refused("stale_seed", SERVER_CODES["stale_seed"])
             await self._forward(conn, self._resource(msg), msg.model_dump_json(exclude_none=True))
         except (Refused, BusUnavailable) as exc:
             if isinstance(exc, BusUnavailable):

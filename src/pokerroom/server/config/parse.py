@@ -62,6 +62,7 @@ SECTIONS = (
     "mail",
     "responsible_gaming",
     "operator_api",
+    "fairness",
 )
 
 
@@ -123,6 +124,7 @@ class RoomConfig:
     operator_api: ApiKeyPolicy = field(default_factory=ApiKeyPolicy)  # [operator_api]: issue 29
     mail: MailSettings | None = None  # [mail]: the SMTP server for reset codes (issue 29; None: no e-mail)
     gaming_cooling_hours: int = 24  # [responsible_gaming] cooling_hours (issue 29)
+    fairness_open_stub: bool = False  # [fairness] open_stub (issue 34, docs/fairness.md)
 
 
 class _Reader:
@@ -655,6 +657,8 @@ def parse_config(
     operator_api = _operator_api(r, data.get("operator_api", {}))
     gaming = r.table(data.get("responsible_gaming", {}), ("responsible_gaming",), ("cooling_hours",))
     cooling = r.integer(gaming, "cooling_hours", ("responsible_gaming",), 24, 1)
+    fairness = r.table(data.get("fairness", {}), ("fairness",), ("open_stub",))
+    open_stub = r.boolean(fairness, "open_stub", ("fairness",), False)
     mail = _mail(r, data["mail"], source) if "mail" in data else None
     if r.problems:
         raise ConfigInvalid(sorted(r.problems, key=lambda p: p.line))
@@ -675,6 +679,7 @@ def parse_config(
         integrity=integrity,
         operator_api=operator_api,
         gaming_cooling_hours=cooling,
+        fairness_open_stub=open_stub,
         mail=mail,
     )
 

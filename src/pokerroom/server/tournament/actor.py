@@ -374,9 +374,12 @@ class TournamentActor(FaultTolerantActor):
             (n.hand for n in step if isinstance(n, TableHandEnded) and n.hand_id == item.hand_id), None
         )
 
-    def _reveal(self, hand_id: str, table_id: str, players: list[str]) -> DeckProof | None:
+    def _reveal(
+        self, hand_id: str, table_id: str, players: dict[int, tuple[str, str]], hand: HandState
+    ) -> DeckProof | None:
         """The hand is over (and stored): its deck proof to the players dealt in (docs/fairness.md)."""
-        return self.services.seals.reveal(hand_id, table_id, players, self.services.players.notify)
+        notify = self.services.players.notify
+        return self.services.seals.reveal(hand_id, table_id, players, hand.events, notify)
 
     def _seat_at(self, number: int, player: str) -> int | None:
         table = self.director.tables.get(number)
@@ -407,7 +410,7 @@ class TournamentActor(FaultTolerantActor):
                 if self.services.metrics is not None:
                     self.services.metrics.hand(self.kind)
                 record = item.record
-                proof = self._reveal(record.hand_id, record.table_id, record.player_ids())
+                proof = self._reveal(record.hand_id, record.table_id, dict(record.players), record.hand)
                 self.services.last_hands.add(replace(record, proof=proof))
         elif isinstance(item, HandEvents):
             hand = self._starting(item, step)
@@ -433,7 +436,7 @@ class TournamentActor(FaultTolerantActor):
             self._snapshots(table.tid)
         elif isinstance(item, TableHandEnded):
             self.hand_finished()
-            self._reveal(item.hand_id, item.table_id, [p for p, _ in item.players.values()])
+            self._reveal(item.hand_id, item.table_id, item.players, item.hand)
             self.hands_played += 1
             if self.services.metrics is not None:
                 self.services.metrics.hand(self.kind)

@@ -1,10 +1,14 @@
-// Deck proofs in the browser (docs/fairness.md): the commitments this page saw when hands started, the
-// proofs revealed when they ended, and the "Verify" of the last-hand window.
+// Deck proofs in the browser (docs/fairness.md): the roots this page saw when hands started, the
+// player's proofs revealed when they ended, and the "Verify" of the last-hand window.
 //
-// The hash is computed here, in the browser (SHA-256 of FIPS 180-4, written out below, so that it works
-// on a page served over plain HTTP too, where crypto.subtle is missing). The check that the cards were
-// dealt from the deck in the dealing order needs the rules engine: the room runs the same check as
-// `pokerroom verify` on the player's own history ("verify_hand"), and its answer is shown beside ours.
+// A proof (canonical JSON) holds the root, every deck position's leaf, and the openings [position, card,
+// salt] of the cards this player may see. The page checks, itself: the text is canonical; each opening
+// hashes to its leaf, SHA-256("pokerroom/deck-leaf/v2:" label ":" position ":" card ":" salt); the
+// leaves and seeds hash to the root; the root is the one it received when the hand started. The hashes
+// are computed here (SHA-256 of FIPS 180-4, written out below, so that it works on a page served over
+// plain HTTP too, where crypto.subtle is missing). The check that the cards were dealt from their
+// positions in the dealing order needs the rules engine: the room runs the same check as `pokerroom
+// verify` on the player's own history ("verify_hand"), and its answer is shown beside ours.
 
 import { t } from "./i18n.js";
 
@@ -55,37 +59,109 @@ export function sha256hex(text) {
   return [...hash].map((x) => x.toString(16).padStart(8, "0")).join("");
 }
 
-/** What this page knows of hands' decks: the commitment seen at each start, the proofs revealed. */
+/** JSON with sorted keys and no spaces: the canonical text of a proof (as the room writes it). */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const SALT = /^[0-9a-f]{32}$/;
+
+/** The root of a proof's leaves and seeds (docs/fairness.md). */
+export function proofRoot(p) {
+  const seed = p.seed
+    ? `${p.seed.commitment}/${p.seed.contributions.map(([s, v, o]) => `${s}.${v}.${o}`).join(",")}`
+    : "";
+  const again = p.reshuffle ? p.reshuffle.leaves.join(",") : "";
+  return sha256hex(`pokerroom/deck-root/v2:${p.spec}:${seed}:${p.deck.leaves.join(",")}:${again}`);
+}
+
+/** Check one proof text: problems (empty when it holds) and the cards it opens, by position. */
+export function checkProof(text) {
+  let p;
+  try {
+    p = JSON.parse(text);
+  } catch {
+    return { problems: [t("fair.unreadable")], opened: [] };
+  }
+  if (!p || p.v !== 2 || !p.deck || canonical(p) !== text) return { problems: [t("fair.unreadable")], opened: [] };
+  const problems = [];
+  const opened = [];
+  for (const label of ["deck", "reshuffle"]) {
+    const part = p[label];
+    if (!part) continue;
+    for (const [i, card, salt] of part.open) {
+      const leaf = part.leaves[i];
+      if (!SALT.test(salt) || !HEX64.test(leaf || "") ||
+          sha256hex(`pokerroom/deck-leaf/v2:${label}:${i}:${card}:${salt}`) !== leaf) {
+        problems.push(t("fair.leaf_bad", { position: i, card }));
+      }
+      if (label === "deck") opened.push(`${i + 1}:${card}`);
+    }
+  }
+  const root = proofRoot(p);
+  if (root !== p.root) problems.push(t("fair.root_bad", { computed: root, commitment: p.root }));
+  return { problems, opened, root: p.root, leaves: p.deck.leaves.length };
+}
+
+function seedOf(text) {
+  try {
+    return JSON.parse(text).seed || null;
+  } catch {
+    return null;
+  }
+}
+
+/** What this page knows of hands' decks: the root seen at each start, the proofs revealed. */
 export class Fairness {
-  constructor() {
-    this.seen = new Map(); // hand id -> commitment published at its start
-    this.proofs = new Map(); // hand id -> {commitment, salt, deck}, once the hand is over
+  /** ``send(message)`` sends a client message (our seed contributions). */
+  constructor(send = () => {}) {
+    this.send = send;
+    this.seen = new Map(); // hand id -> commitment (root) published at its start
+    this.proofs = new Map(); // hand id -> {commitment, proof}, once the hand is over
+    this.sent = new Map(); // seed commitment -> the contribution we sent for it (hex)
   }
 
-  /** Note what a frame says about decks (hand_started events, snapshots, deck_revealed). */
+  /** Note what a frame says about decks (hand_started events, snapshots, deck_revealed); answer a
+   * published next seed at once with 32 random bytes of our own (the deal never waits for them). */
   observe(msg) {
     if (msg.type === "event" && msg.event && msg.event.type === "hand_started" && msg.event.commitment) {
       this.seen.set(msg.hand_id, msg.event.commitment);
+      this.contribute(msg.event.next_seed, msg.event.seed_at);
     } else if (msg.type === "snapshot" && msg.state && msg.state.hand && msg.state.hand.commitment) {
       if (!this.seen.has(msg.state.hand.hand_id)) this.seen.set(msg.state.hand.hand_id, msg.state.hand.commitment);
+      this.contribute(msg.state.hand.next_seed, msg.state.hand.seed_at);
     } else if (msg.type === "deck_revealed") {
-      this.proofs.set(msg.hand_id, { commitment: msg.commitment, salt: msg.salt, deck: msg.deck });
+      this.proofs.set(msg.hand_id, { commitment: msg.commitment, proof: msg.proof });
     }
-    for (const map of [this.seen, this.proofs]) {
+    for (const map of [this.seen, this.proofs, this.sent]) {
       while (map.size > 500) map.delete(map.keys().next().value);
     }
+  }
+
+  /** Our contribution to the seed ``seed`` of the place ``where`` (once per seed). */
+  contribute(seed, where) {
+    if (!seed || !where || this.sent.has(seed) || !globalThis.crypto || !crypto.getRandomValues) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    const value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    this.sent.set(seed, value);
+    this.send({ type: "contribute", table: where, seed, value });
   }
 
   /** The browser's own checks of a proof: lines of text and whether all held. */
   check(handId, proof) {
     const lines = [];
-    let ok = true;
-    if (!proof) return { ok: false, lines: [t("fair.no_proof")] };
-    const computed = sha256hex(`${proof.salt}:${proof.deck}`);
-    if (computed === proof.commitment) lines.push(t("fair.hash_ok", { commitment: proof.commitment }));
-    else {
-      ok = false;
-      lines.push(t("fair.hash_bad", { computed, commitment: proof.commitment }));
+    if (!proof || typeof proof.proof !== "string") return { ok: false, lines: [t("fair.no_proof")] };
+    const { problems, opened, root, leaves } = checkProof(proof.proof);
+    let ok = problems.length === 0 && root === proof.commitment;
+    if (ok) lines.push(t("fair.root_ok", { commitment: proof.commitment, n: opened.length, leaves }));
+    lines.push(...problems);
+    if (root !== undefined && root !== proof.commitment) {
+      lines.push(t("fair.root_bad", { computed: root, commitment: proof.commitment }));
     }
     const seen = this.seen.get(handId);
     if (seen === undefined) lines.push(t("fair.not_seen"));
@@ -94,12 +170,15 @@ export class Fairness {
       ok = false;
       lines.push(t("fair.seen_other", { seen }));
     }
-    try {
-      const deck = JSON.parse(proof.deck);
-      lines.push(t("fair.deck", { cards: deck.cards }));
-    } catch {
-      ok = false;
-      lines.push(t("fair.unreadable"));
+    if (opened.length) lines.push(t("fair.opened", { cards: opened.join(" ") }));
+    const mine = seedOf(proof.proof);
+    const value = mine && this.sent.get(mine.commitment);
+    if (value !== undefined) {
+      if (mine.contributions.some(([, v, o]) => v === value && o === "player")) lines.push(t("fair.contribution_ok"));
+      else {
+        ok = false;
+        lines.push(t("fair.contribution_bad", { value }));
+      }
     }
     return { ok, lines };
   }

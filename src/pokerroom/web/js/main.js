@@ -34,7 +34,8 @@ class App {
     this.joining = new Map(); // ref of a pool_join -> pool summary
     this.poolQueue = []; // pool frames waiting for the lobby's list of pools
     this.cashier = new Cashier(this);
-    this.fairness = new Fairness(); // deck commitments seen and proofs revealed (docs/fairness.md)
+    // deck commitments seen, proofs revealed, our seed contributions (docs/fairness.md)
+    this.fairness = new Fairness((m) => this.socket && this.socket.send(m));
     this.lastHands = new LastHands(this);
     this.tournamentDialog = new TournamentDialog(this);
     this.gaming = new GamingDialog(this); // responsible gaming: limits, breaks, the session reminder
@@ -330,6 +331,8 @@ class App {
       this.socket.close();
       sessionStorage.removeItem(OPEN_KEY);
       location.reload();
+    } else if (msg.type === "error" && msg.code === "stale_seed") {
+      // our seed contribution came after its deal (docs/fairness.md): the next seed gets one, nothing to say
     } else if (msg.type === "error") {
       const tile = [...this.tiles.values()].find((t) => t.refs.has(msg.ref));
       if (tile) tile.error(msg);
