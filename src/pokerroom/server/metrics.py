@@ -21,8 +21,8 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 | ``pokerroom_gc_pause_seconds{generation}`` | garbage-collection pauses of the process |
 | ``pokerroom_bus_messages_total{direction}`` | a cluster node's NATS messages, ``in`` and ``out`` |
 | ``pokerroom_bus_bytes_total{direction}`` | their bytes |
-| ``pokerroom_db_commits_total`` | database transactions this process committed (PostgreSQL, and SQLite |
-|   | but for the journal's inline batches) |
+| ``pokerroom_db_commits_total`` | write transactions this process committed (read-only ones write nothing |
+|   | and are not counted) |
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ class _Commits(Collector):
         self.read = read
 
     def collect(self) -> Iterator[Any]:
-        family = CounterMetricFamily("pokerroom_db_commits", "database transactions this process committed")
+        family = CounterMetricFamily("pokerroom_db_commits", "write transactions this process committed")
         family.add_metric([], self.read())
         yield family
 
@@ -177,7 +177,7 @@ class Metrics:
         self._per_kind: dict[str, tuple[Any, Any]] = {}
 
     def add_commits(self, read: Callable[[], int]) -> None:
-        """Count the database transactions this process commits (``read``: the store's count)."""
+        """Count the write transactions this process commits (``read``: the store's count)."""
         self.registry.register(_Commits(read))
 
     def add_bus(self, read: Callable[[], dict[str, int]]) -> None:

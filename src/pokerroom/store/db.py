@@ -117,22 +117,19 @@ class Database:
                 connect_args["server_settings"] = {"search_path": schema}
             kwargs["connect_args"] = connect_args
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
-        self.commits = 0  # transactions committed through the engine (the capacity figures' commits/hand)
-        event.listen(self.engine.sync_engine, "commit", self._committed)
+        # Write transactions committed (the capacity figures' commits per hand; a read-only transaction's
+        # COMMIT writes nothing and is not counted).
+        self.commits = 0
         self._write_lock: asyncio.Lock | None = None
         if self.sqlite_inline:
             assert self._raw_path is not None
             self.sync_engine = _inline_engine(self._raw_path, self._synchronous)
-            event.listen(self.sync_engine, "commit", self._committed)
             self._sync_write = self.sync_engine.execution_options(pokerroom_begin="IMMEDIATE")
         if self.dialect == "sqlite":
             _tune_sqlite(self.engine.sync_engine, sqlite_synchronous.upper(), sqlite_busy_timeout_s)
             self._write_engine = self.engine.execution_options(pokerroom_begin="IMMEDIATE")
         else:
             self._write_engine = self.engine
-
-    def _committed(self, _conn: Any) -> None:
-        self.commits += 1
 
     @property
     def is_sqlite(self) -> bool:
@@ -154,6 +151,7 @@ class Database:
                 if fence is not None:
                     await check_fence(conn, fence)
                 yield conn
+            self.commits += 1
             return
         if self._write_lock is None:
             self._write_lock = asyncio.Lock()
@@ -162,12 +160,14 @@ class Database:
                 if fence is not None:
                     await check_fence(conn, fence)
                 yield conn
+            self.commits += 1
             return
         async with self._write_lock, contextlib.AsyncExitStack() as stack:
             conn = await self._begin_write(stack)
             if fence is not None:
                 await check_fence(conn, fence)
             yield conn
+        self.commits += 1
 
     @asynccontextmanager
     async def _inline(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
@@ -246,6 +246,7 @@ class Database:
                 if raw.in_transaction:
                     raw.execute("ROLLBACK")
                 raise
+            self.commits += 1
 
     def _raw_connection(self) -> sqlite3.Connection:
         if self._raw is None:
