@@ -9,7 +9,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,8 @@ __all__ = ["BotClient", "BotStats"]
 
 log = logging.getLogger("pokerroom.bots")
 
+RESEND_AFTER = 1.0  # seconds (and up to as much again at random) before an action the room could not take
+RESENDS = 60  # ... is sent again, at most this many times while it is still the bot's turn
 _OWN_EVENTS = frozenset({"action", "drew", "discarded", "cards_shown", "mucked"})  # a decision's answer
 
 
@@ -80,6 +82,8 @@ class BotClient:
         self.state: dict[str, Any] = {}
         self._ws: Any = None
         self._pending: dict[str, float] = {}
+        # actions sent and not acknowledged: ref -> (the message, whether it is still the bot's turn)
+        self._unacked: dict[str, tuple[dict[str, Any], Callable[[], bool], int]] = {}
         self._acted: float | None = None  # when the last action was sent, until its event comes back
         self._deciding: tuple[str, int] | None = None  # the decision (hand id, action number) taken up
         self._ref = 0
@@ -161,6 +165,35 @@ class BotClient:
         msg.setdefault("ref", f"{self.name}-{self._ref}")
         await self._ws.send(orjson.dumps(msg).decode())
 
+    def send_action(self, msg: dict[str, Any], current: Callable[[], bool]) -> Awaitable[None]:
+        """Send an action and keep it until it is acknowledged: one the room could not take (the bus of a
+        cluster was down: ``room_unavailable``) is sent again while ``current()`` says the turn is still
+        the bot's, as a player clicks again (the action's number makes a repeat harmless)."""
+        self._unacked[str(msg["ref"])] = (msg, current, 0)
+        if len(self._unacked) > 64:  # (acks lost with a socket: forget the oldest)
+            del self._unacked[next(iter(self._unacked))]
+        return self._send(msg)
+
+    def resend_later(self, error: dict[str, Any]) -> None:
+        """After a ``room_unavailable`` error for a kept action, send it again a little later."""
+        ref = str(error.get("ref"))
+        if error.get("code") != "room_unavailable" or ref not in self._unacked:
+            self._unacked.pop(ref, None)
+            return
+        task = asyncio.create_task(self._resend(ref))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resend(self, ref: str) -> None:
+        msg, current, tries = self._unacked[ref]
+        await asyncio.sleep(RESEND_AFTER * (1 + self.rng.random()))
+        if tries >= RESENDS or not current() or not self.running() or ref not in self._unacked:
+            self._unacked.pop(ref, None)
+            return
+        self._unacked[ref] = (msg, current, tries + 1)
+        with contextlib.suppress(Exception):  # (a lost socket: the bot reconnects and is asked again)
+            await self._ws.send(orjson.dumps(msg).decode())
+
     async def contribute(self, msg: dict[str, Any]) -> None:
         """Answer a published next seed (``hand_started``, a snapshot) with 32 random bytes, at once: the
         deal uses whatever arrived before it (docs/fairness.md)."""
@@ -211,6 +244,7 @@ class BotClient:
             self.stats.errors += 1
             code = str(msg.get("code"))
             self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+            self.resend_later(msg)
             if code == "unknown_table" and self._reopening:
                 self.stopped = True  # the table was removed (a reload), not reopened: this bot is done
                 with contextlib.suppress(Exception):
@@ -228,6 +262,7 @@ class BotClient:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         elif kind == "ack":
+            self._unacked.pop(str(msg.get("ref")), None)
             sent = self._pending.pop(str(msg.get("ref")), None)
             if sent is not None:
                 self.stats.ack_latencies.append(time.perf_counter() - sent)
@@ -333,14 +368,16 @@ class BotClient:
         ref = f"{self.name}-{self._ref}"
         self._pending[ref] = self._acted = time.perf_counter()
         self.stats.actions += 1
+        hand_id = msg["hand_id"]
         with contextlib.suppress(Exception):
-            await self._send(
+            await self.send_action(
                 {
                     "type": "act",
                     "table": self.table,
-                    "hand_id": msg["hand_id"],
+                    "hand_id": hand_id,
                     "action_no": msg["action_no"],
                     "action": action,
                     "ref": ref,
-                }
+                },
+                lambda: self.hand_id == hand_id and self.seat is not None,
             )

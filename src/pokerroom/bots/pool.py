@@ -123,10 +123,13 @@ class PoolBot(BotClient):
                 await self._join(1)
         elif kind == "error" and msg.get("code") == "stale_seed":
             return  # (the seed was dealt before our contribution came: the next one gets one)
+        elif kind == "ack":
+            self._unacked.pop(str(msg.get("ref")), None)
         elif kind == "error":
             self.stats.errors += 1
             code = str(msg.get("code"))
             self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+            self.resend_later(msg)
             asked = self._joins.pop(str(msg.get("ref")), None)
             if asked is not None and code == "store_unavailable" and self.running():
                 # The pool waits for its store (or a booking met the fault): join again shortly, as a
@@ -218,14 +221,18 @@ class PoolBot(BotClient):
             log.exception("pool bot %s strategy failed", self.name)
             action = {"type": "check"} if decision.get("check") else {"type": "fold"}
         self.stats.actions += 1
+        hand_id = msg["hand_id"]
+        self._ref += 1
         with contextlib.suppress(Exception):
-            await self._send(
+            await self.send_action(
                 {
                     "type": "pool_act",
                     "pool": self.pool,
                     "entry": number,
-                    "hand_id": msg["hand_id"],
+                    "hand_id": hand_id,
                     "action_no": msg["action_no"],
                     "action": action,
-                }
+                    "ref": f"{self.name}-{self._ref}",
+                },
+                lambda: (entry := self.entries.get(number)) is not None and entry.hand_id == hand_id,
             )

@@ -1,0 +1,69 @@
+"""A bot whose action the room could not take (a cluster's bus down: ``room_unavailable``) sends it again,
+as a player clicks again, while the turn is still its own; an acknowledged action, or one whose turn has
+passed, is not sent again. Before this a pool bot waited out its whole time bank after a bus outage, and
+the pool dealt again 35 s after the bus was back (issue 37's fault sequence)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+import pytest
+
+from pokerroom.bots import client as bot_client
+from pokerroom.bots.client import BotClient
+from pokerroom.bots.pool import PoolBot
+from pokerroom.bots.strategies import PassiveCaller
+from tests.waiting import until
+
+
+class _Socket:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(orjson.loads(text))
+
+
+def _bot(kind: str) -> tuple[BotClient, _Socket]:
+    strategy = PassiveCaller()
+    bot: BotClient = (
+        PoolBot("http://127.0.0.1:1", "b1", strategy, "rush", 100)
+        if kind == "pool"
+        else BotClient("http://127.0.0.1:1", "b1", strategy, "t1")
+    )
+    ws = _Socket()
+    bot._ws = ws
+    return bot, ws
+
+
+async def _feed(bot: BotClient, msg: dict[str, Any]) -> None:
+    handler = bot._on_pool_message if isinstance(bot, PoolBot) else bot._on_message
+    await handler(msg)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["table", "pool"])
+async def test_an_action_the_room_could_not_take_is_sent_again_while_it_is_the_bots_turn(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot_client, "RESEND_AFTER", 0.0)
+    bot, ws = _bot(kind)
+    turn = [True]
+    act = {"type": "act", "table": "t1", "hand_id": "h1", "action_no": 3, "action": {"type": "check"}}
+    await bot.send_action({**act, "ref": "r1"}, lambda: turn[0])
+    await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": "r1", "message": "bus down"})
+    await until(lambda: len(ws.sent) == 2, timeout=30, what="the action sent again")
+    assert ws.sent[1] == ws.sent[0]  # the same action, number and ref: a repeat is harmless
+    await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": "r1", "message": "bus down"})
+    await until(lambda: len(ws.sent) == 3, timeout=30, what="sent a third time")
+    await _feed(bot, {"type": "ack", "ref": "r1"})
+    await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": "r1", "message": "late"})
+    await bot.send_action({**act, "action_no": 4, "ref": "r2"}, lambda: turn[0])
+    turn[0] = False  # the turn passed (timed out): nothing is sent again
+    await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": "r2", "message": "bus down"})
+    await _feed(bot, {"type": "error", "code": "not_your_turn", "ref": "r3", "message": "other"})
+    await asyncio.gather(*bot._tasks)
+    assert [m["ref"] for m in ws.sent] == ["r1", "r1", "r1", "r2"]
+    assert bot._unacked == {}
