@@ -393,3 +393,29 @@ async def test_a_gateway_cut_off_the_bus_alone_gets_its_watchers_back(tmp_path: 
         again = await c.deal_again("every table deals again after the gateway is back")
         print(f"\nevery table dealing again {again:.1f} s after the gateway was back on the bus")
         assert c.h1.proc.poll() is None and c.g1.proc.poll() is None
+
+
+@pytest.mark.asyncio
+async def test_players_contributions_reach_the_host_through_a_gateway(tmp_path: Path, services: None) -> None:
+    """docs/fairness.md: a player's contribution to the next hand's seed goes from his gateway to the host
+    that deals at that table, and the hand is dealt from it: each table's audit histories show the
+    players' own values (``player``), not only the server's defaults (before, a gateway refused every
+    contribution with ``stale_seed``)."""
+    async with _small_cluster(tmp_path, seed=6, prefix="gs") as c:
+        since = time.monotonic()
+
+        async def dealt() -> bool:
+            return all(len(c.watcher.hands_started(t, since)) >= 4 for t in c.tables)
+
+        await until(dealt, 120, "every table deals four more hands")
+        store = Store.open(PG_URL, schema=c.cluster.schema)
+        try:
+            for table in c.tables:
+                origins: list[str] = []
+                for hand_id in c.watcher.hands_started(table, since)[:3]:  # (over: their histories kept)
+                    history = read_phh(await store.histories.audit_phh(hand_id))
+                    proof = orjson.loads(str(history.fields["_deck_proof"]))
+                    origins += [origin for _, _, origin in proof["seed"]["contributions"]]
+                assert "player" in origins, (table, origins)
+        finally:
+            await store.close()

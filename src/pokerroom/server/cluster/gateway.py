@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -75,6 +76,7 @@ __all__ = ["Gateway"]
 log = logging.getLogger("pokerroom.cluster")
 
 MOVING = "the table is moving to another host"
+_TOURNAMENT_PLACE = re.compile(r"(.+)-(?:t\d+|rush)\Z")  # a tournament's dealing place: its tournament
 BEAT = 2.0  # seconds between a gateway's heartbeats
 
 
@@ -286,9 +288,8 @@ class Gateway:
             if isinstance(msg, p.VerifyHand):  # (the store's histories: no host needed)
                 await verify_own_hand(self.store, conn, msg, ref)
                 return
-            if isinstance(msg, p.Contribute):  # (not routed to the hosts yet: docs/fairness.md "Not done")
-                raise Refused("stale_seed", SERVER_CODES["stale_seed"])
-            await self._forward(conn, self._resource(msg), msg.model_dump_json(exclude_none=True))
+            resource = self._dealer(msg.table) if isinstance(msg, p.Contribute) else self._resource(msg)
+            await self._forward(conn, resource, msg.model_dump_json(exclude_none=True))
         except (Refused, BusUnavailable) as exc:
             if isinstance(exc, BusUnavailable):
                 exc = Refused("room_unavailable", f"{MOVING}; try again in a few seconds")
@@ -406,6 +407,18 @@ class Gateway:
         with contextlib.suppress(BusUnavailable):
             await self.bus.publish(self.subjects.refresh(self.id), Refresh().encode())
         return result.outcome()
+
+    def _dealer(self, place: str) -> str:
+        """The resource whose host deals at ``place`` (a ``contribute``'s: a cash table, a Rush pool, or a
+        tournament's table ``<tournament>-t<n>`` or Rush phase ``<tournament>-rush``; docs/fairness.md).
+        A place nobody holds now has no pending seed anywhere: ``stale_seed``, as a host would answer."""
+        d = self.directory
+        found = d.tables.get(place) or d.pools.get(place)
+        if found is None and (m := _TOURNAMENT_PLACE.match(place)) is not None:
+            found = d.tournaments.get(m.group(1))
+        if found is None:
+            raise Refused("stale_seed", SERVER_CODES["stale_seed"])
+        return found
 
     def _holder(self, kind: str, ident: str) -> str:
         """The resource (and so the host) of a table, pool or tournament: a ``Refused`` when nobody holds
