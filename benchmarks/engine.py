@@ -18,6 +18,11 @@ with POKERROOM_PURE=1, so one run shows both builds against the same PokerKit fi
 
 PHH replay: every file under tests/fixtures/phh is parsed and replayed to the end, by
 ``pokerroom.history`` (read_phh + replay) and by PokerKit (HandHistory.loads + iterating the states).
+Each side first replays every file once; the timing runs on the files both replay, and the run prints how
+many files each side replayed and names each file a side could not (PokerKit 0.7 cannot replay
+wsop-2023-43-5/85.phh). ``--phh FILE ...`` prints only this comparison, on the files given:
+
+    python benchmarks/engine.py --quick --phh tests/fixtures/phh/wsop-2023-43-5/*.phh
 """
 
 from __future__ import annotations
@@ -226,9 +231,56 @@ def pokerkit_hands(make: Callable[[], Any], players: int, seed: int = 1) -> Call
 # ---------------------------------------------------------------------------------------- replay
 
 
-def phh_files() -> list[str]:
-    folder = ROOT / "tests" / "fixtures" / "phh"
-    return [p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.phh"))]
+PHH_DIR = ROOT / "tests" / "fixtures" / "phh"
+
+
+def phh_files(folder: Path = PHH_DIR) -> dict[str, str]:
+    """Every PHH file under ``folder``: its path relative to ``folder`` -> its text."""
+    return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.phh"))}
+
+
+def _replays(replay_one: Callable[[str], object], text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            replay_one(text)
+    except Exception:  # any failure to read or replay a file: it is left out of the comparison
+        return False
+    return True
+
+
+def _ours_once(text: str) -> None:
+    from pokerroom.history import read_phh, replay
+
+    replay(read_phh(text))
+
+
+def _theirs_once(text: str) -> None:
+    for _state in pk.HandHistory.loads(text):
+        pass
+
+
+def phh_lines(files: dict[str, str], rounds: int) -> list[str]:
+    """The PHH replay comparison: each side first replays every file once; the timing then runs on the
+    files both could replay, and the lines say how many each could and name the files each could not."""
+    ours_failed = [name for name, text in files.items() if not _replays(_ours_once, text)]
+    lines = [f"PHH files: {len(files)}; pokerroom replays {len(files) - len(ours_failed)}"]
+    theirs_failed: list[str] = []
+    if pk is not None:
+        theirs_failed = [name for name, text in files.items() if not _replays(_theirs_once, text)]
+        lines[0] += f", PokerKit replays {len(files) - len(theirs_failed)}"
+    lines += [f"  pokerroom could not replay {name}" for name in ours_failed]
+    lines += [f"  PokerKit could not replay {name}" for name in theirs_failed]
+    both = [text for name, text in files.items() if name not in ours_failed and name not in theirs_failed]
+    if not both:
+        return [*lines, "PHH replay: no file that both replay; not measured"]
+    ours = best_of(our_replay(both), rounds)[0] * len(both)
+    label = f"PHH replay ({len(both)} files, parse + replay)"
+    line = f"{label:<44} ours {ours:8.0f} files/s"
+    if pk is not None:
+        theirs = best_of(pokerkit_replay(both), max(1, rounds // 4))[0] * len(both)
+        line += f" | PokerKit {theirs:6.0f} files/s | {ratio(ours, theirs)}"
+    return [*lines, line]
 
 
 def our_replay(texts: list[str]) -> Callable[[int], int]:
@@ -373,8 +425,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller batches")
     parser.add_argument("--profile", action="store_true", help="profile our 6-max NL hold'em loop")
     parser.add_argument("--headline", action="store_true", help="print only our 6-max NL hold'em rate")
+    parser.add_argument("--phh", nargs="+", type=Path, metavar="FILE", help="only the PHH line, these files")
     args = parser.parse_args()
     scale = 0.25 if args.quick else 1.0
+    if args.phh:  # the PHH comparison alone, on the files given
+        files = {str(p): p.read_text(encoding="utf-8") for p in args.phh}
+        for line in phh_lines(files, max(1, int(20 * scale))):
+            print(line)
+        return
     if args.headline:  # used by the run below to measure the other build of the engine
         print(f"{best_of(our_hands('holdem', NL), int(3000 * scale))[0]:.0f}")
         return
@@ -418,20 +476,8 @@ def main() -> None:
             print(text, flush=True)
 
     print()
-    texts = phh_files()
-    try:
-        import pokerroom.history  # noqa: F401
-    except ImportError:
-        print("PHH replay: TODO - pokerroom.history is not on main yet; replay speed not measured")
-    else:
-        rounds = max(1, int(20 * scale))
-        ours_replay, _ = best_of(our_replay(texts), rounds)
-        label = f"PHH replay ({len(texts)} files, parse + replay)"
-        text = f"{label:<44} ours {ours_replay * len(texts):8.0f} files/s"
-        if pk is not None:
-            theirs = best_of(pokerkit_replay(texts), max(1, rounds // 4))[0]
-            text += f" | PokerKit {theirs * len(texts):6.0f} files/s | {ratio(ours_replay, theirs)}"
-        print(text)
+    for line in phh_lines(phh_files(), max(1, int(20 * scale))):
+        print(line)
 
     if args.profile:
         profile(int(2000 * scale))

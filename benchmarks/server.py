@@ -12,11 +12,18 @@ sides differ only in the code changed since; otherwise its engine is compiled th
 prints each run and, for the medians of the rounds, the ratios this tree / base: the server's CPU per
 action (from its resource usage, the figure to halve), actions per second and the p99 of
 action-to-broadcast. Read docs/server-speed.md for the profile behind them.
+
+A run in which not every player sat, or no action was made, gives no figure: it is run once more with
+twice the warm-up (the line says so), and when that fails too the benchmark stops with the reason and exit
+status 1, printing no ratio. (This tree's load test waits for every player to sit; an older base's may not.)
+With an even number of rounds a median is the mean of the two middle runs, and the output says so; use an
+odd number of rounds to have every median be one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -26,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +46,7 @@ print("REPORT " + json.dumps({{
     "actions": report.actions, "duration": report.duration, "hands": report.hands,
     "p50": report.latency_p50_ms, "p99": report.latency_p99_ms, "errors": report.errors,
     "seated": report.seated, "cpu_ms": report.cpu_ms_per_action,
+    "seated_at_start": getattr(report, "seated_at_start", None),
 }}))
 """
 
@@ -96,10 +105,14 @@ def _compile(tree: Path) -> bool:
     return (tree / "src/pokerroom/engine/compiled.txt").exists()
 
 
-def run_side(src: Path, args: argparse.Namespace) -> dict[str, Any]:
+def run_side(src: Path, args: argparse.Namespace, warmup: float | None = None) -> dict[str, Any]:
     lo, _, hi = args.think.partition("-")
     code = RUN.format(
-        players=args.players, duration=args.duration, lo=float(lo), hi=float(hi or lo), warmup=args.warmup
+        players=args.players,
+        duration=args.duration,
+        lo=float(lo),
+        hi=float(hi or lo),
+        warmup=args.warmup if warmup is None else warmup,
     )
     env = dict(os.environ, PYTHONPATH=str(src))
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
@@ -107,6 +120,59 @@ def run_side(src: Path, args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = json.loads(line.removeprefix("REPORT "))
     report["rate"] = report["actions"] / report["duration"]
     return report
+
+
+def default_warmup(players: int) -> float:
+    """The load test's own warm-up when none is given (``run_load``)."""
+    return 10.0 + players / 100
+
+
+def run_problem(report: dict[str, Any], players: int) -> str | None:
+    """Why a run gives no figure, or None: every player must have sat (when the window opened, where the
+    load test says, and when it closed) and some action been made."""
+    at_start = report.get("seated_at_start")
+    if at_start is not None and at_start < players:
+        return f"only {at_start} of {players} players sat before the measured window"
+    if report["seated"] < players:
+        return f"only {report['seated']} of {players} players sat"
+    if report["actions"] <= 0:
+        return "no action was made in the measured window"
+    return None
+
+
+class RunFailed(Exception):
+    """A side's run gave no figure, twice."""
+
+
+def checked_run(
+    name: str,
+    args: argparse.Namespace,
+    run: Callable[[float | None], dict[str, Any]],
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """One side's run (``run(warmup)``), checked; a run that gives no figure is run once more with twice the
+    warm-up (the one given or the load test's default, the longer), and :class:`RunFailed` is raised when
+    that one fails too."""
+    report = run(None)
+    problem = run_problem(report, args.players)
+    if problem is None:
+        return report
+    warmup = 2 * max(args.warmup or 0.0, default_warmup(args.players))
+    say(f"  {name:5} no figure: {problem}; running it once more with a {warmup:g} s warm-up")
+    report = run(warmup)
+    problem = run_problem(report, args.players)
+    if problem is not None:
+        raise RunFailed(f"{name}: {problem} again, with a {warmup:g} s warm-up; no figure from it")
+    return report
+
+
+def median_words(rounds: int) -> str:
+    """What the medians printed for ``rounds`` rounds are."""
+    if rounds == 1:
+        return "one round: the figures of its runs"
+    if rounds % 2:
+        return f"medians of {rounds} rounds (each the middle run)"
+    return f"medians of {rounds} rounds: an even number, so each is the mean of the two middle runs"
 
 
 def show(name: str, r: dict[str, Any]) -> str:
@@ -124,7 +190,7 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=20.0)
     ap.add_argument("--think", default="0-0")
     ap.add_argument("--warmup", type=float, default=None)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds (odd: each median is one run)")
     args = ap.parse_args()
     if not 2 <= args.players <= 5000 or not 1 <= args.duration <= 900 or not 1 <= args.rounds <= 9:
         ap.error("bounded: 2..5000 players, 1..900 seconds, 1..9 rounds")
@@ -143,13 +209,16 @@ def main() -> None:
         for k in range(args.rounds):
             print(f"round {k + 1}", flush=True)
             for name, src in (("base", Path(tmp) / "base" / "src"), ("new", new_src)):
-                report = run_side(src, args)
+                try:
+                    report = checked_run(name, args, functools.partial(run_side, src, args))
+                except RunFailed as failure:
+                    sys.exit(f"error: {failure}")
                 sides[name].append(report)
                 print(show(name, report), flush=True)
     med = {name: {key: statistics.median(r[key] for r in runs) for key in ("rate", "p99", "cpu_ms")}
            for name, runs in sides.items()}  # fmt: skip
     b, n = med["base"], med["new"]
-    print("medians, this tree / base:")
+    print(f"{median_words(args.rounds)}; this tree / base:")
     for label, key, unit in (
         ("server CPU per action", "cpu_ms", "ms"),
         ("actions per second", "rate", ""),

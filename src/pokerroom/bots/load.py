@@ -3,8 +3,9 @@
 A server process (one uvicorn worker, SQLite, ``ceil(players / 6)`` six-max NL hold'em tables) is
 started on 127.0.0.1 unless a URL is given; N bots play it from their own processes (several hundred
 bots per process, each process one asyncio loop), so that the bots do not share the server's event loop.
-Bots act after a think time drawn between ``think`` bounds. After a warm-up (connect, sit, first hands)
-the run is measured for ``duration`` seconds:
+Bots act after a think time drawn between ``think`` bounds. After a warm-up (connect, sit, first hands:
+``warmup`` seconds, and then until every bot sits, at most :func:`seat_limit` seconds more; a run whose
+bots did not all sit says so in ``seated``) the run is measured for ``duration`` seconds:
 
 - hands per second: hands finished by the server's tables in the window (from the lobby);
 - latency: from a bot sending an action to the broadcast of that action (its own event coming back
@@ -28,6 +29,7 @@ import random
 import socket
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +68,7 @@ class LoadReport:
     host_tables: list[int] = field(default_factory=list)  # the tables each host ran at the window's end
     host_cpu_quota: float | None = None  # each host's CPU quota in cores, if any
     throttled_seconds: float = 0.0  # how long the quotas held the hosts back in the window
+    seated_at_start: int = 0  # players seated when the window opened (``seated``: when it closed)
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -191,20 +194,69 @@ class _Seat:
     seat: int
 
 
-def _bots_main(url: str, seats: list[_Seat], think: tuple[float, float], start: float, stop: float, seed: int,
-               out: Any) -> None:  # fmt: skip
+@dataclass
+class _Window:
+    """Shared between the main process and the bot processes: each bot process writes how many of its
+    bots sit (``seated[slot]``) until the main process sets ``go``, with the measured window's ``start``
+    and ``stop`` (epoch seconds; ``start`` holds the planned end of the warm-up before that)."""
+
+    seated: Any  # multiprocessing Array of int, one slot per bot process
+    start: Any  # multiprocessing Value of double
+    stop: Any
+    go: Any  # multiprocessing Event
+
+    @classmethod
+    def make(cls, ctx: Any, processes: int, planned_start: float) -> _Window:
+        return cls(ctx.Array("i", processes), ctx.Value("d", planned_start), ctx.Value("d", 0.0), ctx.Event())
+
+    def open(self, start: float, duration: float) -> None:
+        self.start.value, self.stop.value = start, start + duration
+        self.go.set()
+
+
+def seat_limit(players: int) -> float:
+    """How long the warm-up waits, beyond its planned length, for every player to sit: generous, as a
+    loaded machine seats slowly (1,000 players can take minutes); a run that ends it is reported with
+    its seated count short."""
+    return 60.0 + players / 10
+
+
+def wait_seated(
+    players: int,
+    seated: Callable[[], int],
+    alive: Callable[[], bool],
+    planned_start: float,
+    limit: float,
+    *,
+    clock: Callable[[], float] = time.time,
+    pause: Callable[[float], object] = time.sleep,
+) -> int:
+    """End the warm-up: wait until ``planned_start`` and until ``players`` sit, or the bot processes die,
+    or ``limit`` seconds after ``planned_start`` pass. Returns how many sat."""
+    while True:
+        now, count = clock(), seated()
+        if now >= planned_start and count >= players:
+            return count
+        if now >= planned_start + limit or not alive():
+            return count
+        pause(min(0.2, max(0.01, planned_start - now)))
+
+
+def _bots_main(
+    url: str, seats: list[_Seat], think: tuple[float, float], window: _Window, slot: int, seed: int, out: Any
+) -> None:
     from pokerroom.server.app import collect_as_a_server
     from pokerroom.server.loop import run  # uvloop, as the server: the bots' own cost weighs on the machine
 
     # A bot process holds hundreds of connections: its full collections would stop every bot in it, and
     # the latencies they measure with them. It collects as the server does.
     collect_as_a_server()
-    stats = run(_bots(url, seats, think, start, stop, seed))
+    stats = run(_bots(url, seats, think, window, slot, seed))
     out.put(stats)
 
 
 async def _bots(
-    url: str, seats: list[_Seat], think: tuple[float, float], start: float, stop: float, seed: int
+    url: str, seats: list[_Seat], think: tuple[float, float], window: _Window, slot: int, seed: int
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     stats = BotStats()
@@ -222,10 +274,14 @@ async def _bots(
             for bot in bots:
                 await bot.login(http)
     tasks = []
-    ramp = max(0.0, start - time.time() - 5) / max(1, len(bots))
+    ramp = max(0.0, window.start.value - time.time() - 5) / max(1, len(bots))
     for bot in bots:
         tasks.append(asyncio.create_task(bot.run()))
         await asyncio.sleep(min(ramp, 0.02))
+    while not window.go.is_set():  # tell the main process how many sit until it opens the window
+        window.seated[slot] = sum(1 for b in bots if b.seat is not None)
+        await asyncio.sleep(0.1)
+    start, stop = window.start.value, window.stop.value
     await asyncio.sleep(max(0.0, start - time.time()))
     stats.actions, stats.errors, stats.hands = 0, 0, 0
     stats.latencies.clear()
@@ -318,19 +374,26 @@ def run_load(
         seats = [_Seat(f"load{i + 1}", tokens[i], f"load-{i // 6 + 1}", i % 6 + 1) for i in range(players)]
         nproc = max(len(urls), processes or max(1, min(8, math.ceil(players / 500))))
         warm = warmup if warmup is not None else 10.0 + players / 100
-        start = time.time() + warm
-        stop = start + duration
+        planned = time.time() + warm
+        window = _Window.make(ctx, nproc, planned)
         queue = ctx.Queue()
         workers = [
             ctx.Process(
                 target=_bots_main,
-                args=(urls[i % len(urls)], seats[i::nproc], think, start, stop, i, queue),
+                args=(urls[i % len(urls)], seats[i::nproc], think, window, i, i, queue),
                 daemon=True,
             )
             for i in range(nproc)
         ]
         for w in workers:
             w.start()
+        seated_at_start = wait_seated(
+            players, lambda: sum(window.seated[:]), lambda: all(w.is_alive() for w in workers), planned,
+            seat_limit(players),
+        )  # fmt: skip
+        start = time.time() + 0.5  # the bot processes see ``go`` (they look every 0.1 s) before it starts
+        stop = start + duration
+        window.open(start, duration)
         time.sleep(max(0.0, start - time.time()))
         h0, cpu0 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
         c0 = asyncio.run(cluster.sample()) if cluster is not None else {}
@@ -364,6 +427,7 @@ def run_load(
             errors=sum(r["errors"] for r in results),
             error_codes=codes,
             seated=sum(r["seated"] for r in results),
+            seated_at_start=seated_at_start,
             server_cpu_seconds=cpu1 - cpu0,
             host_cpu_seconds=delta.get("host_cpu", 0.0),
             bus_messages=delta.get("bus_out", 0.0),
