@@ -15,6 +15,7 @@ player's up cards, as PokerStars writes them. Other players' hole cards appear w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -127,6 +128,16 @@ def _number(number: int | None, text_id: str) -> str:
     return text_id if text_id.isdigit() else "0"
 
 
+def _table_name(ctx: HandContext) -> str:
+    """The table's name; in a tournament PokerStars' ``'<tournament#> <table#>'`` (trackers and pokerdf
+    read the table's number from it), the table's number being the last digits of its name (1 without)."""
+    t = ctx.tournament
+    if t is None:
+        return ctx.table or "1"
+    digits = re.search(r"(\d+)\D*$", ctx.table)
+    return f"{_number(t.number, t.tournament_id)} {digits.group(1) if digits else '1'}"
+
+
 def _stakes(hand: HandState, money: _Money) -> str:
     s = hand.structure.stakes
     if hand.structure.betting is Betting.FIXED_LIMIT or hand.variant.is_stud:
@@ -198,6 +209,8 @@ class _Writer:
         self.shows: list[CardsShown] = []
         self.mucks: list[Mucked] = []
         self.collected: dict[int, int] = dict.fromkeys(hand.order, 0)
+        self.collected_runs: dict[tuple[int, int], int] = {}  # run it twice: (seat, run) -> chips won
+        self.net_pots = [0] * len(hand.pots)  # each pot after its rake: what its winners collected
         self.folded_on: dict[int, str] = {}
         self.put_in: set[int] = set()  # put chips in other than an ante ("didn't bet" otherwise)
         self.showdown = False
@@ -212,7 +225,7 @@ class _Writer:
         hand, ctx = self.hand, self.ctx
         self.lines.append(_header(hand, ctx, self.money))
         size = ctx.seat_count or max(hand.order)
-        table = f"Table '{ctx.table or '1'}' {size}-max"
+        table = f"Table '{_table_name(ctx)}' {size}-max"
         if not ctx.currency and ctx.tournament is None:
             table += " (Play Money)"
         if hand.button is not None:
@@ -338,8 +351,11 @@ class _Writer:
         if len(hand.pots) > 1:
             sides = len(hand.pots) - 1
             pot = "main pot" if e.pot == 0 else ("side pot" if sides == 1 else f"side pot-{e.pot}")
+        if e.pot < len(self.net_pots):
+            self.net_pots[e.pot] += e.amount
         for seat, share in zip(e.winners, e.shares, strict=True):
             self.collected[seat] += share
+            self.collected_runs[seat, e.run] = self.collected_runs.get((seat, e.run), 0) + share
             self.lines.append(f"{self.name(seat)} collected {self.money(share)} from {pot}")
         if self.v.low and self.showdown and e.half == "" and e.pot == 0:
             self.lines.append("No low hand qualified")
@@ -367,17 +383,33 @@ class _Writer:
         didnt = " (didn't bet)" if seat not in self.put_in else ""
         return f"folded {when}{didnt}"
 
+    def showed_text(self, seat: int) -> str:
+        """``showed [..] and won ($x) with ...``; a hand run twice describes each board's result on that
+        board, as PokerStars does: ``and lost with ..., and won ($y) with ...``."""
+        hand, m = self.hand, self.money
+        final = hand.hole_cards(seat)
+        results = []
+        runs = sorted(self.runs.items()) if self.runs else [(0, None)]
+        for run, board in runs:
+            high, low = _values(hand, final, self.memo, board)
+            won = self.collected_runs.get((seat, run), 0)
+            result = f"won ({m(won)})" if won else "lost"
+            results.append(f"{result} with {summary_words(high, low, bool(self.v.low))}")
+        return f"showed {_cards(final)} and " + ", and ".join(results)
+
     def summary(self) -> None:
         hand, m = self.hand, self.money
         self.lines.append("*** SUMMARY ***")
-        pots = hand.pots
+        # The total includes the rake; the main and side pots are what their winners collected (net), as
+        # PokerStars writes them: collected + rake = total.
+        pots = self.net_pots
         pot_text = f"Total pot {m(hand.pot_total())}"
         if len(pots) > 1:
-            pot_text += f" Main pot {m(pots[0].amount)}."
+            pot_text += f" Main pot {m(pots[0])}."
             if len(pots) == 2:
-                pot_text += f" Side pot {m(pots[1].amount)}."
+                pot_text += f" Side pot {m(pots[1])}."
             else:
-                pot_text += "".join(f" Side pot-{k} {m(p.amount)}." for k, p in enumerate(pots[1:], 1))
+                pot_text += "".join(f" Side pot-{k} {m(p)}." for k, p in enumerate(pots[1:], 1))
         self.lines.append(f"{pot_text} | Rake {m(hand.rake)}")
         if self.runs:
             self.lines.append("Hand was run twice")
@@ -398,13 +430,7 @@ class _Writer:
             if p.folded:
                 text = self.folded_text(seat)
             elif seat in shown:
-                final = hand.hole_cards(seat)
-                high, low = _values(hand, final, self.memo)
-                won = self.collected[seat]
-                result = f"won ({m(won)})" if won else "lost"
-                text = (
-                    f"showed {_cards(final)} and {result} with {summary_words(high, low, bool(self.v.low))}"
-                )
+                text = self.showed_text(seat)
             elif seat in mucked and (self.viewer is None or self.viewer in hand.order):
                 text = f"mucked {_cards(mucked[seat].cards)}"
             elif seat in mucked:

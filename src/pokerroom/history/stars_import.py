@@ -8,6 +8,10 @@ the standard fields (``variant``, ``antes``, ``blinds_or_straddles``, ``min_bet`
 ``hand``, ``table``, ``seat_count``, ``finishing_stacks`` as the text's own chips say, ``currency``, time
 fields) and ours (``_button``, ``_posts`` when the blinds are not the plain small and big blind,
 ``_tournament_id``, ``_rake``). Games: Hold'em (No Limit, Pot Limit, Limit) and Omaha Pot Limit.
+
+A hand run twice (R-RIT) has each run's streets (``*** FIRST FLOP ***`` ... ``*** SECOND RIVER ***``) and
+a showdown per run that repeats the shows: the boards are read in dealing order, each show once, and the
+PHH says that every player still in agreed to run twice (``_run_it_twice``, ``_runout_count_selections``).
 """
 
 from __future__ import annotations
@@ -51,7 +55,12 @@ _POST = re.compile(
     r"^(?P<name>.+?): posts (?P<what>the ante|small blind|big blind|small & big blinds) (?P<amount>\S+)"
 )
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?:\[[^\]]*\] )?\[(?P<cards>[^\]]+)\]$")
-_BOARD = re.compile(r"^\*\*\* (?:FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[(?P<cards>[^\]]+)\]")
+# A board line; a hand run twice has each run's streets, "*** FIRST TURN *** [..] [.]" then "*** SECOND TURN
+# *** [..] [.]", in the order PHH deals them (the shared cards once, run 1's streets, then run 2's).
+_STREET = re.compile(r"^\*\*\* (?P<run>FIRST |SECOND )?(?:FLOP|TURN|RIVER) \*\*\*")
+_BOARD = re.compile(
+    r"^\*\*\* (?:FIRST |SECOND )?(?:FLOP|TURN|RIVER) \*\*\* (?:\[[^\]]*\] )?\[(?P<cards>[^\]]+)\]"
+)
 _ACTION = re.compile(
     r"^(?P<name>.+?): (?P<verb>folds|checks|calls|bets|raises)(?: (?P<a>\S+))?(?: to (?P<b>\S+))?"
     r"(?: and is all-in)?\s*$"
@@ -111,6 +120,9 @@ class _Hand:
     actions: list[str] = field(default_factory=list)
     order: list[str] = field(default_factory=list)  # PHH order: names
     level: Decimal = Decimal(0)
+    folded: set[str] = field(default_factory=set)
+    shown: set[str] = field(default_factory=set)  # showed or mucked (each run's showdown repeats them)
+    run_twice: bool = False
 
 
 def _money(text: str, line: int, hand: str) -> Decimal:
@@ -194,15 +206,11 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
                 player.street += live
                 h.level = max(h.level, player.street)
                 h.posts.append((who, p["what"], amount))
-        elif (
-            text.startswith("*** HOLE CARDS ***")
-            or text.startswith("*** FLOP")
-            or text.startswith("*** TURN")
-            or text.startswith("*** RIVER")
-        ):
-            if text.startswith("*** HOLE CARDS ***"):
-                continue
+        elif text.startswith("*** HOLE CARDS ***"):
+            continue
+        elif street := _STREET.match(text):
             dealt = True
+            h.run_twice = h.run_twice or street["run"] is not None
             for player in h.players.values():
                 player.street = Decimal(0)
             h.level = Decimal(0)
@@ -218,6 +226,7 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
             pn = f"p{index[player.name]}"
             verb = a["verb"]
             if verb == "folds":
+                h.folded.add(player.name)
                 h.actions.append(f"{pn} f")
             elif verb in ("checks", "calls"):
                 if verb == "calls":
@@ -241,9 +250,13 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
         elif (sh := _SHOWS.match(text)) and sh["name"] in h.players:
             cards = _cards(sh["cards"], k, number)
             h.players[sh["name"]].cards = cards
-            h.actions.append(f"p{index[sh['name']]} sm {cards}")
+            if sh["name"] not in h.shown:  # a hand run twice shows it again at the second showdown
+                h.shown.add(sh["name"])
+                h.actions.append(f"p{index[sh['name']]} sm {cards}")
         elif (mk := _MUCKS.match(text)) and mk["name"] in h.players:
-            h.actions.append(f"p{index[mk['name']]} sm")
+            if mk["name"] not in h.shown:
+                h.shown.add(mk["name"])
+                h.actions.append(f"p{index[mk['name']]} sm")
         elif (c := _COLLECTED.match(text)) and c["name"] in h.players:
             h.players[c["name"]].won += _money(c["amount"], k, number)
         elif (mc := _MUCKED.match(text)) and mc["name"] in h.players:
@@ -274,6 +287,19 @@ def _plain(d: Decimal) -> str:
 def _amount(d: Decimal) -> int | Decimal:
     d = d.normalize()
     return int(d) if d == d.to_integral_value() else d
+
+
+def _in_cents(fields: list[tuple[str, Any]]) -> bool:
+    """Are all the amounts of the hand whole cents?"""
+    amounts: list[Decimal] = []
+    for key, value in fields:
+        if key == "actions":
+            amounts += [Decimal(a.split()[2]) for a in value if a.split()[1] == "cbr"]
+        elif key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks"):
+            amounts += [Decimal(x) for x in value]
+        elif key in ("min_bet", "small_bet", "big_bet"):
+            amounts.append(Decimal(value))
+    return all((x * 100) == (x * 100).to_integral_value() for x in amounts)
 
 
 def _deals(h: _Hand, index: dict[str, int], pattern: tuple[bool, ...]) -> list[str]:
@@ -351,6 +377,8 @@ def _fields(
     currency = re.search(r"\b([A-Z]{3})\b", head["stakes"])
     if currency:
         fields.append(("currency", currency.group(1)))
+        if _in_cents(fields):  # the engine counts cents, as the room did: a split's odd chip is a cent
+            fields.append(("_minor_units", 100))
     fields.append(("_button", button))
     if mix:
         fields.append(("_mix", mix))
@@ -360,6 +388,10 @@ def _fields(
             fields.append(("_dead", [_amount(d) for d in dead]))
     if rake:
         fields.append(("_rake", _amount(rake)))
+    if h.run_twice:  # every player still in agreed (R-RIT); PHH has no runout action: docs/history.md
+        fields.append(("_run_it_twice", True))
+        answers = [f"p{k} 2" for k, name in enumerate(h.order, 1) if name not in h.folded]
+        fields.append(("_runout_count_selections", answers))
     if head["tournament"]:
         fields += [("_tournament_id", head["tournament"]), ("_tournament_number", int(head["tournament"]))]
     return fields
