@@ -8,10 +8,17 @@ the store on the same clock, so the journal's times are the room's). Then the de
 bots found (recall), the flagged that were planted (precision), the honest flagged, the hands dealt, and
 the detector's time per 1,000 hands (to judge a day of a 1,000-table room: about 1.7 million hands).
 
-Only the timing detector exists so far (docs/integrity.md); collusion, chip dumping and soft play have no
-detector and no planted scenario yet.
+With ``--dumping`` it runs the chip-dumping scenario instead (``pokerroom.bots.dumping``): full 6-max
+tables, some holding one planted pair (a dumper who raises strong hands and folds them to his partner's
+raise) among honest bots, the rest only honest bots, no think time; then the detector reads the stored
+audit histories (``store.audit_hands``) as ``pokerroom integrity report`` does, and this prints per field:
+the planted pairs found (recall), the flagged pairs that were planted (precision), the honest players in
+a flagged pair, the hands dealt, the hands the detector needed to flag each planted pair (the room's
+hands read so far, checked every tenth of the run), and the detector's time per 1,000 hands.
+Collusion and soft play have no detector and no planted scenario yet.
 
     python benchmarks/integrity.py [--players 12 24] [--machines 0.1] [--hands 60] [--seed 1]
+    python benchmarks/integrity.py --dumping [--tables 2 6] [--pairs 0.5] [--hands 150] [--seed 1]
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -31,10 +40,13 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.harness import CHEAP, EPOCH, Harness  # noqa: E402
 
+from pokerroom.bots.dumping import ChipDumper, DumpTaker, Watch, dumping_field  # noqa: E402
 from pokerroom.bots.planted import timing_field  # noqa: E402
+from pokerroom.history import read_phh  # noqa: E402
 from pokerroom.rooms import Timing  # noqa: E402
 from pokerroom.server.clock import ManualClock  # noqa: E402
 from pokerroom.server.demo import demo_tables  # noqa: E402
+from pokerroom.server.integrity.dumping import dumping_findings  # noqa: E402
 from pokerroom.server.integrity.timing import Decision, timing_findings  # noqa: E402
 from pokerroom.server.room import Room, RoomSettings  # noqa: E402
 from pokerroom.store import Database, Store  # noqa: E402
@@ -87,13 +99,112 @@ async def field(players: int, machines: int, hands: int, seed: int) -> dict[str,
     }
 
 
+def _seat_of(client: Any) -> int | None:
+    seat: int | None = client.bot.seat
+    return seat
+
+
+async def dumping(n_tables: int, pairs: int, hands: int, seed: int) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        clock = ManualClock()
+        store = Store(
+            Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
+        )
+        timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
+        base = demo_tables(timing, games=("holdem",))[0]
+        tables = tuple(replace(base, table_id=f"bench-{i}", name=f"Bench {i}") for i in range(n_tables))
+        room = Room(store, RoomSettings(tables=tables), clock=clock, rng=random.Random(seed))
+        await room.start()
+        h = Harness(room, store, clock, path)
+        field_ = dumping_field(n_tables, pairs, seed=seed, prefix="bench")
+        try:
+            clients = {}
+            for i, p in enumerate(field_):
+                strategy = STRATEGIES[i % 3] if p.role == "honest" else "caller"
+                clients[p.name] = await h.cash_bot(p.name, tables[p.table].table_id, strategy, seed=seed + i)
+            for p in field_:
+                if p.role != "honest":
+                    kind = ChipDumper if p.role == "dumper" else DumpTaker
+                    watch = Watch()
+                    clients[p.name].bot.strategy = kind(
+                        partial(_seat_of, clients[p.partner]), watch, samples=100, opponents_sampled=3
+                    )
+                    clients[p.name].bot.on_event = watch.see
+            await h.run(
+                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()), seconds=hands * 600
+            )
+            stored = await store.audit_hands.since(EPOCH)
+        finally:
+            await h.close()
+    began = time.process_time()
+    parsed = [(hid, read_phh(text)) for hid, text in stored]
+    found = dumping_findings(parsed)
+    spent = time.process_time() - began
+    planted = {(p.name, p.partner) for p in field_ if p.role == "dumper"}
+    needed: dict[tuple[str, str], int] = {}
+    for step in range(1, 11):  # the hands read so far when each planted pair is first flagged
+        upto = len(parsed) * step // 10
+        for f in dumping_findings(parsed[:upto]):
+            if f.flagged and (f.giver, f.taker) in planted:
+                needed.setdefault((f.giver, f.taker), upto)
+    flagged = {(f.giver, f.taker) for f in found if f.flagged}
+    honest = {p.name for p in field_ if p.role == "honest"}
+    accused = {name for pair in flagged - planted for name in pair} & honest
+    hit = len(flagged & planted)
+    return {
+        "recall": hit / len(planted) if planted else 1.0,
+        "precision": hit / len(flagged) if flagged else 1.0,
+        "honest_flagged": len(accused) / len(honest) if honest else 0.0,
+        "hands": len(parsed),
+        "needed": sorted(needed.values()),
+        "planted": sorted(
+            f"{f.giver}->{f.taker} z {f.z:.1f} {f.suspect}/{f.faced} {f.flow_bb:.0f}bb"
+            for f in found
+            if (f.giver, f.taker) in planted
+        ),
+        "false": sorted(
+            f"{f.giver}->{f.taker} z {f.z:.1f} {f.suspect}/{f.faced} {f.flow_bb:.0f}bb"
+            for f in found
+            if f.flagged and (f.giver, f.taker) not in planted
+        ),
+        "ms_per_1000_hands": 1000 * spent / max(len(parsed), 1) * 1000,
+    }
+
+
+def main_dumping(args: argparse.Namespace) -> None:
+    print(
+        f"{'players':>7} {'pairs':>5} {'hands':>7} {'recall':>7} {'precision':>9} {'honest':>7}"
+        f" {'ms/1k hands':>11}  hands needed per pair found"
+    )
+    for n in args.tables:
+        pairs = max(1, round(n * args.pairs))
+        r = asyncio.run(dumping(n, pairs, args.hands, args.seed))
+        print(
+            f"{n * 6:7} {pairs:5} {r['hands']:7} {r['recall']:7.0%} {r['precision']:9.0%}"
+            f" {r['honest_flagged']:7.1%} {r['ms_per_1000_hands']:11.1f}  {r['needed']}"
+        )
+        for line in r["planted"]:  # type: ignore[attr-defined]
+            print(f"        planted: {line}")
+        for line in r["false"]:  # type: ignore[attr-defined]
+            print(f"        falsely flagged: {line}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, nargs="+", default=[12, 24])
     ap.add_argument("--machines", type=float, default=0.1, help="share of planted machine-timed bots")
     ap.add_argument("--hands", type=int, default=60, help="hands dealt at each table")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dumping", action="store_true", help="the chip-dumping scenario (--tables, --pairs)")
+    ap.add_argument("--tables", type=int, nargs="+", default=[2, 6], help="chip dumping: tables per field")
+    ap.add_argument("--pairs", type=float, default=0.5, help="chip dumping: share of tables with a pair")
     args = ap.parse_args()
+    if args.dumping:
+        if args.hands == 60:
+            args.hands = 150
+        main_dumping(args)
+        return
     print(
         f"{'players':>7} {'planted':>7} {'hands':>7} {'recall':>7} {'precision':>9} {'honest':>7}"
         f" {'ms/1k hands':>11}"

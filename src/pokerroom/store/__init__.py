@@ -67,7 +67,7 @@ from pokerroom.store.histories import (
     format_phhs,
     format_pokerstars,
 )
-from pokerroom.store.integrity import HandTimes, Link, LoginRecord, Logins, Note, Notes
+from pokerroom.store.integrity import AuditHands, HandTimes, Link, LoginRecord, Logins, Note, Notes
 from pokerroom.store.journal import (
     CancelledHand,
     HandEnd,
@@ -145,6 +145,7 @@ class Store:
         self.chat = ChatStore(db, clock=clock)  # chat log, word filter, mutes, reports (issue 30)
         self.notes = Notes(db, clock=clock)  # operators' notes on accounts (issue 30)
         self.hand_times = HandTimes(db)  # decision times from the journal (the bot detector)
+        self.audit_hands = AuditHands(db)  # the audit PHH of a period (the chip-dumping detector)
         self.gaming = Gaming(db, self.accounts, clock=clock)  # responsible gaming (issue 29)
         self.api_keys = ApiKeys(db, clock=clock)  # the operator API's keys (issue 29)
         self.cashier = Cashier(  # deposit and withdrawal requests (issue 29), limits by self.gaming

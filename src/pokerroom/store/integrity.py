@@ -19,10 +19,20 @@ from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from pokerroom.store.db import Database
 from pokerroom.store.errors import InvalidRecord
-from pokerroom.store.models import Base, BigId, HandCommandRow, HandRow, HandSeatRow, PlayerRow, UTCDateTime
+from pokerroom.store.models import (
+    Base,
+    BigId,
+    HandCommandRow,
+    HandHistoryRow,
+    HandRow,
+    HandSeatRow,
+    PlayerRow,
+    TournamentHandRow,
+    UTCDateTime,
+)
 from pokerroom.store.util import Clock, utc_now
 
-__all__ = ["HandTimes", "Link", "LoginRecord", "LoginRow", "Logins", "Note", "Notes", "Shared"]
+__all__ = ["AuditHands", "HandTimes", "Link", "LoginRecord", "LoginRow", "Logins", "Note", "Notes", "Shared"]
 
 ADDRESS_MAX = 64  # an IPv6 address with a zone, or "unknown"
 DEVICE_MAX = 64
@@ -346,4 +356,40 @@ class HandTimes:
                 if kind != "timeout" and player is not None and before is not None:
                     out.setdefault(player, []).append((hand_id, max(0.0, (at - before).total_seconds())))
                 before = None if kind == "timeout" else at
+        return out
+
+
+class AuditHands:
+    """The audit PHH of the hands of a period (``store.audit_hands``), for the collusion and chip-dumping
+    detectors (server/integrity/dumping.py). Read only; every hole card is in them: for the operator."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def since(
+        self, since: datetime | None = None, *, until: datetime | None = None, tournaments: bool = True
+    ) -> list[tuple[str, str]]:
+        """``(hand id, full PHH)`` of the cash and Rush hands that ended (started in [since, until)) and,
+        with ``tournaments``, of the tournament hands that ended in it; oldest first."""
+        cash = (
+            select(HandRow.id, HandHistoryRow.full_phh)
+            .join(HandHistoryRow, HandHistoryRow.hand_id == HandRow.id)
+            .where(HandRow.status == "ended")
+            .order_by(HandRow.started_at, HandRow.id)
+        )
+        if since is not None:
+            cash = cash.where(HandRow.started_at >= since)
+        if until is not None:
+            cash = cash.where(HandRow.started_at < until)
+        cup = select(TournamentHandRow.id, TournamentHandRow.full_phh).order_by(
+            TournamentHandRow.ended_at, TournamentHandRow.id
+        )
+        if since is not None:
+            cup = cup.where(TournamentHandRow.ended_at >= since)
+        if until is not None:
+            cup = cup.where(TournamentHandRow.ended_at < until)
+        async with self.db.read() as conn:
+            out = [(str(h), str(t)) for h, t in await conn.execute(cash)]
+            if tournaments:
+                out += [(str(h), str(t)) for h, t in await conn.execute(cup)]
         return out

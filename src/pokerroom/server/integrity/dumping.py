@@ -1,0 +1,291 @@
+"""Chip dumping found in the hands (issue 30, item 2; docs/integrity.md).
+
+A dumper passes chips to a partner: he folds a strong hand to the partner's bet, or calls the partner's
+all-in with a hopeless one. The audit copy of a hand (its full PHH) has every hole card, so each such
+decision can be judged by the giver's real share of the pot against the taker's real cards at that moment
+(:func:`pokerroom.eval.equity`, seeded: the same hands give the same score).
+
+A *chance* is a decision of the giver with a strong hand facing the taker's bet (suspect: he folded) or
+with a hopeless one facing his all-in (suspect: he called), where the price of a call is at least
+``MARGIN`` below (above) his share: folding then gives up, calling throws away, a quarter of the pot
+or more in expectation. (A fold of a strong hand to an overbet is no chance: the price is near the
+share.) Counting only chances takes the taker's
+range out (a maniac's opponents hold the better hand more often, whoever they are). Honest players take
+some chances too (a fold to a scary board, a loose call), but against everybody alike. So the score of an
+ordered pair (giver -> taker) compares the giver's suspect decisions among his chances against this taker
+with the higher of two rates: the giver's own against everybody else, and everybody else's against the
+taker (each drawn toward the room's rate when it rests on few chances): a binomial z-score of the
+excess.
+A pair is **flagged** when
+
+- the giver made at least ``MIN_SUSPECT`` suspect decisions against the taker (fewer is chance);
+- their z-score is at least ``MIN_Z`` (3: about one honest pair in 700 by chance alone);
+- the chips that went from the giver to the taker in the hands of those decisions, less those that
+  went back in the hands of the taker's suspect decisions against the giver, are at least
+  ``MIN_FLOW_BB`` big blinds (an honest pair's flows roughly cancel; a dump that moves nothing is not
+  one). ``shared_hands`` and the flow over all their hands are reported beside it, not scored: a
+  showdown swings that by hundreds of big blinds.
+
+Pure: it takes parsed hands and returns findings; reading the store is the caller's part."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pokerroom.cards import Card
+from pokerroom.eval import EQUITY_GAMES, EvalError, equity
+from pokerroom.history import PhhHand
+
+__all__ = ["DumpingFinding", "PairStats", "Suspect", "dumping_findings", "suspects_of"]
+
+STRONG = 0.6  # a fold with at least this share of the pot against the taker's real cards gives chips away
+HOPELESS = 0.2  # a call of an all-in with at most this share throws chips away
+MARGIN = 0.25  # ... and only when the price of a call (its share of the pot after it) is this far from it
+MIN_SUSPECT = 3
+MIN_Z = 3.0
+MIN_FLOW_BB = 10.0
+BASE_FLOOR = 0.02  # the least suspect rate assumed of a giver (few decisions against others say little)
+PRIOR_WEIGHT = 10  # decisions: a rate from fewer leans toward the room's rate
+MAX_RATE = 0.99
+SAMPLES = 200  # Monte Carlo deals per judged decision (exact when the game allows few deals)
+
+_GAMES = {"holdem": "holdem", "irish": "holdem", "shortdeck": "shortdeck", "omaha": "omaha",
+          "omaha5": "omaha5", "omaha6": "omaha6", "omaha8": "omaha8", "omaha8_5": "omaha8_5",
+          "stud": "stud", "stud8": "stud8", "razz": "razz", "stud5": "stud5", "soko": "soko",
+          "deuce7_triple": "deuce7", "deuce7_single": "deuce7", "draw5": "draw", "draw7a": "draw7a",
+          "badugi": "badugi"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A decision of ``giver`` facing ``taker``'s bet or raise. A *chance* to give him chips when the hand
+    was strong facing a bet (suspect if he folded) or hopeless facing an all-in (suspect if he called)."""
+
+    hand_id: str
+    giver: str
+    taker: str
+    kind: str  # "fold" (facing a bet) | "call" (facing an all-in): what would give chips away
+    share: float | None  # the giver's share of the pot against the taker's cards (None: not judged)
+    chance: bool  # strong facing a bet, or hopeless facing an all-in (the price far from the share)
+    took: bool  # he folded (facing a bet), or called (facing an all-in)
+
+    @property
+    def suspect(self) -> bool:
+        return self.chance and self.took
+
+
+@dataclass
+class PairStats:
+    faced: int = 0  # the giver's chances (strong hands facing the taker's bets, hopeless facing his all-ins)
+    suspect: int = 0
+    hands: list[str] = field(default_factory=list)  # the hands of the suspect decisions
+    kinds: list[str] = field(default_factory=list)  # of each chance: "fold" or "call"
+
+
+@dataclass(frozen=True)
+class DumpingFinding:
+    giver: str
+    taker: str
+    faced: int
+    suspect: int
+    expected: float  # suspect decisions the giver's rate against others predicts
+    z: float
+    flow_bb: float  # net chips giver -> taker in the suspect hands (less the reverse), in big blinds
+    shared_hands: int
+    flagged: bool
+    hands: tuple[str, ...]  # the hands of the suspect decisions (the evidence)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "giver": self.giver,
+            "taker": self.taker,
+            "faced": self.faced,
+            "suspect": self.suspect,
+            "expected": round(self.expected, 2),
+            "z": round(self.z, 2),
+            "flow_bb": round(self.flow_bb, 1),
+            "shared_hands": self.shared_hands,
+            "flagged": self.flagged,
+            "hands": list(self.hands),
+        }
+
+
+def _big_blind(hand: PhhHand) -> int:
+    return max((*hand.blinds_or_straddles, hand.small_bet, hand.bring_in, hand.min_bet, 1))
+
+
+def _share(
+    hand: PhhHand, mine: Sequence[Card], his: Sequence[Card], board: Sequence[Card], key: str
+) -> float | None:
+    game = _GAMES.get(hand.variant.code) or (hand.variant.code if hand.variant.code in EQUITY_GAMES else None)
+    if game is None or not mine or not his:
+        return None
+    seed = sum(ord(c) * (i + 1) for i, c in enumerate(key)) % (2**31)
+    try:
+        result = equity(game, [list(mine), list(his)], list(board), samples=SAMPLES, seed=seed)
+    except (EvalError, ValueError):
+        return None
+    return float(result.hands[0].share)
+
+
+def suspects_of(hand_id: str, hand: PhhHand) -> list[Suspect]:
+    """Each decision in the hand of a player facing another's bet or raise, judged against the other's
+    real cards: a chance to give chips away (strong facing a bet, hopeless facing an all-in) or not."""
+    n = hand.player_count
+    names = hand.players if len(hand.players) == n else tuple(f"p{i + 1}" for i in range(n))
+    stack = [s - a for s, a in zip(hand.starting_stacks, hand.antes or (0,) * n, strict=False)]
+    bet = list(hand.blinds_or_straddles or (0,) * n)[:n] + [0] * max(0, n - len(hand.blinds_or_straddles))
+    stack = [s - b for s, b in zip(stack, bet, strict=True)]
+    pot = sum(hand.starting_stacks) - sum(stack)
+    hole: list[list[Card]] = [[] for _ in range(n)]
+    board: list[Card] = []
+    aggressor: int | None = None
+    betting = False
+    out: list[Suspect] = []
+    for a in hand.actions:
+        if a.verb in ("dh", "db", "sd") and betting:  # a new street
+            bet, aggressor, betting = [0] * n, None, False
+        if a.verb == "dh" and a.actor is not None:
+            hole[a.actor - 1] += [c for c in a.cards if c is not None]
+        elif a.verb == "db":
+            board += [c for c in a.cards if c is not None]
+        elif a.verb == "sd" and a.actor is not None and a.cards:
+            p = a.actor - 1
+            gone = set(a.cards)
+            hole[p] = [c for c in hole[p] if c not in gone]
+        if a.actor is None or a.verb not in ("f", "cc", "cbr"):
+            continue
+        betting = True
+        p = a.actor - 1
+        top = max(bet)
+        facing = aggressor is not None and aggressor != p and top > bet[p]
+        if facing and aggressor is not None:
+            t = aggressor
+            owed = min(stack[p], top - bet[p])
+            price = owed / (pot + owed)  # the share of the pot that a call pays for
+            share = _share(hand, hole[p], hole[t], board, f"{hand_id}:{a.index}")
+            if stack[t] == 0:  # facing an all-in: a chance when hopeless
+                chance = share is not None and share <= HOPELESS and price - share >= MARGIN
+                out.append(Suspect(hand_id, names[p], names[t], "call", share, chance, a.verb == "cc"))
+            else:  # facing a bet: a chance when strong
+                chance = share is not None and share >= STRONG and share - price >= MARGIN
+                out.append(Suspect(hand_id, names[p], names[t], "fold", share, chance, a.verb == "f"))
+        if a.verb == "cc":
+            paid = min(stack[p], top - bet[p])
+            bet[p] += paid
+            stack[p] -= paid
+            pot += paid
+        elif a.verb == "cbr" and a.amount is not None:
+            paid = min(stack[p], max(0, a.amount - bet[p]))
+            bet[p] += paid
+            stack[p] -= paid
+            pot += paid
+            aggressor = p
+    return out
+
+
+def flows_of(hand: PhhHand) -> dict[tuple[str, str], float]:
+    """Chips (in big blinds) from each loser to each winner of the hand, a loser's loss shared among the
+    winners in proportion to their gains."""
+    if hand.finishing_stacks is None:
+        return {}
+    n = hand.player_count
+    names = hand.players if len(hand.players) == n else tuple(f"p{i + 1}" for i in range(n))
+    net = [f - s for f, s in zip(hand.finishing_stacks, hand.starting_stacks, strict=True)]
+    won = sum(x for x in net if x > 0)
+    if won <= 0:
+        return {}
+    bb = _big_blind(hand)
+    return {
+        (names[g], names[t]): -net[g] * net[t] / won / bb
+        for g in range(n)
+        for t in range(n)
+        if net[g] < 0 and net[t] > 0
+    }
+
+
+def _rate(suspect: int, faced: int, prior: float) -> float:
+    """A suspect rate from ``faced`` decisions, drawn toward ``prior`` when they are few."""
+    return (suspect + PRIOR_WEIGHT * prior) / (faced + PRIOR_WEIGHT)
+
+
+def dumping_findings(
+    hands: Iterable[tuple[str, PhhHand]],
+    *,
+    min_suspect: int = MIN_SUSPECT,
+    min_z: float = MIN_Z,
+    min_flow_bb: float = MIN_FLOW_BB,
+) -> list[DumpingFinding]:
+    """One finding per ordered pair with at least one suspect decision, the flagged first, then by z."""
+    pairs: dict[tuple[str, str], PairStats] = {}
+    flow: dict[tuple[str, str], float] = {}  # in the hands of the giver's suspect decisions
+    shared: dict[frozenset[str], int] = {}
+    took: dict[tuple[str, str, str], list[int]] = {}  # (giver, taker, kind) -> [decisions, taken]
+    for hand_id, hand in hands:
+        moved = flows_of(hand)
+        for s in suspects_of(hand_id, hand):
+            counts = took.setdefault((s.giver, s.taker, s.kind), [0, 0])
+            counts[0] += 1
+            counts[1] += s.took
+            if not s.chance:
+                continue
+            key = (s.giver, s.taker)
+            st = pairs.setdefault(key, PairStats())
+            st.faced += 1
+            st.kinds.append(s.kind)
+            if s.suspect:
+                st.suspect += 1
+                if hand_id not in st.hands:
+                    st.hands.append(hand_id)
+                    flow[key] = flow.get(key, 0.0) + moved.get(key, 0.0)
+        names = set(hand.players)
+        for a in names:
+            for b in names:
+                if a < b:
+                    shared[frozenset((a, b))] = shared.get(frozenset((a, b)), 0) + 1
+    everyone = PairStats()
+    given: dict[str, PairStats] = {}  # chances, per giver against everybody
+    taken: dict[str, PairStats] = {}  # chances, per taker from everybody
+    for (giver, taker), st in pairs.items():
+        for tot in (everyone, given.setdefault(giver, PairStats()), taken.setdefault(taker, PairStats())):
+            tot.faced += st.faced
+            tot.suspect += st.suspect
+    habit: dict[tuple[str, str], list[int]] = {}  # (giver, kind) -> [decisions, taken], against everybody
+    for (giver, _, kind), (n, k) in took.items():
+        h = habit.setdefault((giver, kind), [0, 0])
+        h[0] += n
+        h[1] += k
+    prior = everyone.suspect / everyone.faced if everyone.faced else 0.0
+    out = []
+    for (giver, taker), st in pairs.items():
+        if st.suspect == 0:
+            continue
+        g, t = given[giver], taken[taker]
+        expected = variance = 0.0
+        for kind in st.kinds:
+            n, k = habit[(giver, kind)]
+            mine, k_mine = took[(giver, taker, kind)]
+            rate = min(
+                MAX_RATE,
+                max(
+                    BASE_FLOOR,
+                    _rate(g.suspect - st.suspect, g.faced - st.faced, prior),  # his chances, against others
+                    _rate(t.suspect - st.suspect, t.faced - st.faced, prior),  # others' chances, against him
+                    _rate(k - k_mine, n - mine, prior),  # his habit with any hand, against others
+                ),
+            )
+            expected += rate
+            variance += rate * (1 - rate)
+        z = (st.suspect - expected) / math.sqrt(variance)
+        net = flow.get((giver, taker), 0.0) - flow.get((taker, giver), 0.0)
+        flagged = st.suspect >= min_suspect and z >= min_z and net >= min_flow_bb
+        together = shared.get(frozenset((giver, taker)), 0)
+        out.append(
+            DumpingFinding(
+                giver, taker, st.faced, st.suspect, expected, z, net, together, flagged, tuple(st.hands)
+            )
+        )
+    out.sort(key=lambda f: (not f.flagged, -f.z, f.giver, f.taker))
+    return out

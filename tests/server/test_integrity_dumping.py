@@ -1,0 +1,215 @@
+"""Issue 30, item 2: chip dumping found in the hands. Unit tests of the score on hand-made audit histories
+(a clear dumper, one who calls all-ins with trash, an honest pair, a pair that merely plays many hands
+together); then the planted dumper of the bots package played on the server's harness, read back from
+the stored audit histories and by ``pokerroom integrity report``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerroom.bots.dumping import ChipDumper, DumpTaker, Watch, dumping_field
+from pokerroom.cli import app
+from pokerroom.history import read_phh
+from pokerroom.rooms import Timing
+from pokerroom.server.clock import ManualClock
+from pokerroom.server.demo import demo_tables
+from pokerroom.server.integrity.dumping import MIN_FLOW_BB, dumping_findings, flows_of, suspects_of
+from pokerroom.server.room import Room, RoomSettings
+from pokerroom.store import Database, Store
+
+from .harness import CHEAP, EPOCH, Harness
+
+AA, KK, TRASH, AK = "AsAh", "KsKh", "7c2d", "AdKc"
+
+
+def _hand(names: tuple[str, str], holes: tuple[str, str], actions: list[str], finish: tuple[int, int]) -> str:
+    """A heads-up no-limit hold'em audit history: blinds 1/2, stacks 200, ``p1`` the small blind."""
+    lines = [f'"d dh p{i + 1} {h}"' for i, h in enumerate(holes)] + [f'"{a}"' for a in actions]
+    return "\n".join(
+        [
+            'variant = "NT"',
+            "antes = [0, 0]",
+            "blinds_or_straddles = [1, 2]",
+            "min_bet = 2",
+            "starting_stacks = [200, 200]",
+            f"actions = [{', '.join(lines)}]",
+            f'players = ["{names[0]}", "{names[1]}"]',
+            f"finishing_stacks = [{finish[0]}, {finish[1]}]",
+        ]
+    )
+
+
+def _fold_strong(giver: str, taker: str) -> str:
+    # the giver raises to 20 (10 big blinds) with aces, the taker re-raises with 7-2, the giver folds
+    return _hand((giver, taker), (AA, TRASH), ["p1 cbr 20", "p2 cbr 60", "p1 f"], (180, 220))
+
+
+def _fold_weak(giver: str, taker: str) -> str:
+    # an ordinary fold: trash to aces
+    return _hand((giver, taker), (TRASH, AA), ["p1 cbr 6", "p2 cbr 20", "p1 f"], (194, 206))
+
+
+def _call_allin_trash(giver: str, taker: str) -> str:
+    # the taker moves all in with aces and the giver calls with 7-2 (the board gives it to the taker)
+    return _hand((giver, taker), (TRASH, AA), ["p1 cc", "p2 cbr 200", "p1 cc", "d db 3h8s9dJcQd"], (0, 400))
+
+
+def _parsed(texts: list[str]) -> list[tuple[str, object]]:
+    return [(f"h{i}", read_phh(t)) for i, t in enumerate(texts)]
+
+
+def _by_pair(texts: list[str]) -> dict[tuple[str, str], object]:
+    return {(f.giver, f.taker): f for f in dumping_findings(_parsed(texts))}  # type: ignore[arg-type]
+
+
+def test_a_strong_fold_to_a_raise_is_suspect_and_a_weak_one_is_not() -> None:
+    strong = suspects_of("h1", read_phh(_fold_strong("d", "t")))
+    # the taker's re-raise with 7-2 faced a bet, but is no chance to give: his hand is not strong
+    assert [(s.giver, s.taker, s.kind, s.chance, s.suspect) for s in strong] == [
+        ("t", "d", "fold", False, False),
+        ("d", "t", "fold", True, True),
+    ]
+    assert strong[1].share is not None and strong[1].share > 0.8  # aces against 7-2
+    # trash folded is no chance; the aces re-raising over the trash are one, not taken
+    weak = suspects_of("h2", read_phh(_fold_weak("d", "t")))
+    assert [(s.giver, s.kind, s.chance, s.took) for s in weak] == [
+        ("t", "fold", True, False),
+        ("d", "fold", False, True),
+    ]
+    assert flows_of(read_phh(_fold_strong("d", "t"))) == {("d", "t"): 10.0}  # 20 chips, big blind 2
+
+
+def test_a_clear_dumper_is_flagged_with_the_hands_that_show_it() -> None:
+    # d folds aces to t ten times; against x he folds trash half of the time he faces a bet and
+    # re-raises with aces the other half (his habit: a fold to half the bets he faces)
+    texts = [_fold_strong("d", "t") for _ in range(10)]
+    texts += [_fold_weak("d", "x") for _ in range(10)] + [_fold_weak("x", "d") for _ in range(10)]
+    found = _by_pair(texts)
+    f = found[("d", "t")]
+    assert f.flagged and f.suspect == 10 and f.faced == 10  # type: ignore[attr-defined]
+    assert f.hands == tuple(f"h{i}" for i in range(10)) and f.flow_bb == 100.0  # type: ignore[attr-defined]
+    # six such folds are not enough against a habit of folding half of the time (z 2.4)
+    assert not _by_pair(texts[4:])[("d", "t")].flagged  # type: ignore[attr-defined]
+    assert f.z >= 3.0  # type: ignore[attr-defined]
+    assert [k for k, v in found.items() if v.flagged] == [("d", "t")]  # type: ignore[attr-defined]
+
+
+def test_calls_of_all_ins_with_hopeless_hands_are_flagged() -> None:
+    texts = [_call_allin_trash("d", "t") for _ in range(4)] + [_fold_weak("d", "x") for _ in range(12)]
+    s = suspects_of("h0", read_phh(texts[0]))
+    assert [(x.giver, x.kind, x.suspect) for x in s] == [("d", "call", True)]
+    f = _by_pair(texts)[("d", "t")]
+    assert f.flagged and f.suspect == 4 and f.flow_bb == 400.0  # type: ignore[attr-defined]
+
+
+def test_the_rule_needs_each_of_its_conditions() -> None:
+    # folds without a baseline against others: no opinion (his habit is unknown)
+    assert not _by_pair([_fold_strong("d", "t") for _ in range(8)])[("d", "t")].flagged  # type: ignore[attr-defined]
+    base = [_fold_weak("x", "d") for _ in range(10)]  # he re-raises x's raises with aces
+    # two suspect folds: fewer than three is chance
+    assert not _by_pair([_fold_strong("d", "t") for _ in range(2)] + base)[("d", "t")].flagged  # type: ignore[attr-defined]
+    # four suspect folds, flagged; but not when t gave the chips back (calling d's all-in with trash)
+    folds = [_fold_strong("d", "t") for _ in range(4)] + base
+    assert _by_pair(folds)[("d", "t")].flagged  # type: ignore[attr-defined]
+    back = [_hand(("t", "d"), (TRASH, AA), ["p1 cc", "p2 cbr 200", "p1 cc", "d db 3h8s9dJcQd"], (0, 400))]
+    f = _by_pair(folds + back)[("d", "t")]
+    assert f.suspect == 4 and f.flow_bb == 40.0 - 100.0 and not f.flagged  # type: ignore[attr-defined]
+
+
+def test_an_honest_pair_is_not_flagged() -> None:
+    # each folds trash to the other; once each folded kings to a raise (a good laydown gone wrong)
+    texts = [_fold_weak("a", "b"), _fold_weak("b", "a")] * 10
+    texts += [_hand(("a", "b"), (KK, AK), ["p1 cbr 20", "p2 cbr 60", "p1 f"], (180, 220))]
+    texts += [_hand(("b", "a"), (KK, AK), ["p1 cbr 20", "p2 cbr 60", "p1 f"], (180, 220))]
+    assert not any(f.flagged for f in dumping_findings(_parsed(texts)))  # type: ignore[arg-type]
+
+
+def test_a_pair_that_plays_many_hands_together_is_not_flagged() -> None:
+    # 200 hands heads-up, chips going both ways, a few strong folds each way at a like rate
+    rng = random.Random(3)
+    texts = []
+    for i in range(200):
+        a, b = ("a", "b") if i % 2 else ("b", "a")
+        texts.append(_fold_strong(a, b) if rng.random() < 0.05 else _fold_weak(a, b))
+    found = dumping_findings(_parsed(texts))  # type: ignore[arg-type]
+    assert found and not any(f.flagged for f in found)
+    assert all(abs(f.flow_bb) < MIN_FLOW_BB * 4 for f in found)
+
+
+@pytest.mark.asyncio
+async def test_the_planted_dumper_is_found_in_the_stored_hands_and_no_honest_pair_is(tmp_path: Path) -> None:
+    clock = ManualClock()
+    path = tmp_path / "dumping.db"
+    store = Store(
+        Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
+    )
+    timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
+    settings = RoomSettings(tables=tuple(demo_tables(timing, games=("holdem",))))
+    room = Room(store, settings, clock=clock, rng=random.Random(7))
+    await room.start()
+    h = Harness(room, store, clock, path)
+    table = "holdem-nl"
+    try:
+        honest = [("hon1", "caller"), ("hon2", "random"), ("hon3", "strength"), ("hon4", "random")]
+        for i, (name, strategy) in enumerate(honest):
+            await h.cash_bot(name, table, strategy, seed=i)
+        dumper = await h.cash_bot("dumper", table, "caller", seed=10)
+        taker = await h.cash_bot("taker", table, "caller", seed=11)
+        dw, tw = Watch(), Watch()
+        dumper.bot.strategy = ChipDumper(lambda: taker.bot.seat, dw, samples=100, opponents_sampled=3)
+        taker.bot.strategy = DumpTaker(lambda: dumper.bot.seat, tw, samples=100, opponents_sampled=3)
+        dumper.bot.on_event, taker.bot.on_event = dw.see, tw.see
+        await h.run(lambda: h.room.tables[table].table.hand_count >= 150, seconds=7200)
+        stored = await store.audit_hands.since(EPOCH)
+    finally:
+        await h.close()
+    found = dumping_findings((hid, read_phh(text)) for hid, text in stored)
+    assert len(stored) >= 145  # (the hand in progress is not stored)
+    flagged = [(f.giver, f.taker) for f in found if f.flagged]
+    assert flagged == [("dumper", "taker")]  # found; no honest pair flagged
+    evidence = next(f for f in found if f.flagged)
+    assert set(evidence.hands) <= {hid for hid, _ in stored} and len(evidence.hands) >= 3
+    out = await asyncio.to_thread(  # (the command runs its own event loop)
+        CliRunner().invoke,
+        app,
+        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
+         "--min-decisions", "100000", "--json", "--evidence", str(tmp_path / "evidence")],
+    )  # fmt: skip
+    assert out.exit_code == 1, out.output
+    report = json.loads(out.output)
+    rows = [r for r in report["chip_dumping"] if r["flagged"]]
+    assert [(r["giver"], r["taker"]) for r in rows] == [("dumper", "taker")]
+    assert rows[0]["hands"] == list(evidence.hands) and report["flagged"] == 1
+    text = await asyncio.to_thread(
+        CliRunner().invoke,
+        app,
+        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
+         "--min-decisions", "100000"],
+    )  # fmt: skip
+    assert text.exit_code == 1 and "1 flagged" in text.output
+    assert f"FLAGGED dumper -> taker: {rows[0]['suspect']} suspect of" in text.output
+    written = sorted(p.stem for p in (tmp_path / "evidence").iterdir())
+    assert written == sorted(evidence.hands)
+    assert read_phh((tmp_path / "evidence" / f"{written[0]}.phh").read_text()).players  # the audit copy
+
+
+def test_the_planted_field_is_seeded_and_puts_one_pair_at_the_chosen_tables() -> None:
+    field = dumping_field(4, 2, seed=3)
+    assert field == dumping_field(4, 2, seed=3) and len(field) == 24
+    by_table = {t: [p for p in field if p.table == t] for t in range(4)}
+    planted = [t for t, seats in by_table.items() if any(p.role != "honest" for p in seats)]
+    assert len(planted) == 2
+    for t in planted:
+        roles = sorted(p.role for p in by_table[t])
+        assert roles == ["dumper"] + ["honest"] * 4 + ["taker"]
+        dumper = next(p for p in by_table[t] if p.role == "dumper")
+        taker = next(p for p in by_table[t] if p.role == "taker")
+        assert (dumper.partner, taker.partner) == (taker.name, dumper.name)
+    with pytest.raises(ValueError):
+        dumping_field(2, 3, seed=1)
