@@ -13,7 +13,7 @@ Each side: ``pokerroom loadtest`` (bots in their own processes, zero think time 
 sides start their nodes (``pokerroom serve --cluster``) on a fresh PostgreSQL schema and their own subjects
 on the NATS server. Printed per side: actions per second, the action-to-broadcast p99, errors, the server
 processes' CPU per action, and for the clusters the hosts' CPU per action, bus messages per action and
-PostgreSQL commits per hand. On a 2-core machine the bots and every node share the same cores: read the
+PostgreSQL write commits per hand. On a 2-core machine the bots and every node share the same cores: read the
 CPU per action, not only the throughput.
 """
 

@@ -95,7 +95,7 @@ class LoadReport:
                 f"\n  cluster          hosts' CPU "
                 f"{1000 * self.host_cpu_seconds / max(self.actions, 1):.3f} ms per action; "
                 f"{self.bus_messages / max(self.actions, 1):.2f} bus messages per action; "
-                f"{self.db_commits / max(self.hands, 1):.1f} hosts' PostgreSQL commits per hand\n"
+                f"{self.db_commits / max(self.hands, 1):.1f} hosts' PostgreSQL write commits per hand\n"
                 f"  hosts            tables {'/'.join(map(str, self.host_tables))}; "
                 + (
                     f"CPU quota {self.host_cpu_quota:g} core each, held back {self.throttled_seconds:.1f} s"
