@@ -25,7 +25,7 @@ def loadtest_command(
     think: str = typer.Option("0.5-2", help="Bots think MIN-MAX seconds before acting."),
     url: str = typer.Option(None, help="A running room (default: start one on 127.0.0.1)."),
     processes: int = typer.Option(None, help="Bot processes (default: one per 500 bots)."),
-    warmup: float = typer.Option(None, help="Seconds to connect and sit before measuring."),
+    warmup: float = typer.Option(None, help="Least seconds to connect and sit (then until all sit)."),
     json_out: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     cluster: str | None = typer.Option(
         None,
