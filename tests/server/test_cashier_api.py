@@ -19,7 +19,7 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.store import AccountKind, Role, Store, StoreUnavailable
 
 from .conftest import FAST, LiveServer, serve_room
-from .wire import PASSWORD
+from .console.conftest import account as _account
 
 GAME = 'game = "holdem"\nstakes = { small_blind = 1, big_blind = 2 }\n'
 
@@ -39,17 +39,6 @@ class Cashier:
 
     async def post(self, who: dict[str, str], path: str, body: Any) -> httpx.Response:
         return await self.http.post(path, json=body, headers=who)
-
-
-async def _account(
-    http: httpx.AsyncClient, s: LiveServer, name: str, role: Role
-) -> tuple[dict[str, str], int]:
-    r = await http.post("/api/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    player = await s.room.store.accounts.find(name)
-    if role is not Role.PLAYER:
-        await s.room.store.accounts.set_role(player.id, role)
-    return {"Authorization": f"Bearer {r.json()['token']}"}, player.id
 
 
 @pytest_asyncio.fixture

@@ -50,13 +50,17 @@ class Watch:
                 self.folded.add(e["seat"])
 
 
-class ChipDumper(HandStrength):
-    name = "dumper"
+class _Partnered(HandStrength):
+    """A bot of a planted pair: it knows its partner's seat and what the table did this round."""
 
     def __init__(self, partner_seat: Callable[[], int | None], watch: Watch, **kw: Any) -> None:
         super().__init__(**kw)
         self.partner_seat = partner_seat
         self.watch = watch
+
+
+class ChipDumper(_Partnered):
+    name = "dumper"
 
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]:
         d = view.decision
@@ -77,13 +81,8 @@ class ChipDumper(HandStrength):
         return action
 
 
-class DumpTaker(HandStrength):
+class DumpTaker(_Partnered):
     name = "taker"
-
-    def __init__(self, partner_seat: Callable[[], int | None], watch: Watch, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.partner_seat = partner_seat
-        self.watch = watch
 
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]:
         d = view.decision

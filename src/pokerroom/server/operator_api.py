@@ -222,6 +222,11 @@ def _examples(*examples: dict[str, Any]) -> ConfigDict:
     return ConfigDict(strict=True, extra="forbid", json_schema_extra={"examples": list(examples)})
 
 
+_Currency = Annotated[str, Field(max_length=8, description="a currency of the room (ISO 4217)")]
+_Amount = Annotated[StrictInt, Field(gt=0, le=MAX_CASHIER_AMOUNT, description="minor units (cents)")]
+_RequestId = Annotated[str, Field(pattern=REQUEST_ID, description="the website's id: a retry is safe")]
+
+
 class AccountIn(BaseModel):
     model_config = _examples({"name": "alice", "password": "correct horse battery staple"})
     name: Annotated[str, Field(min_length=3, max_length=20, description="3-20 letters, digits, _ or -")]
@@ -232,9 +237,9 @@ class DepositIn(BaseModel):
     model_config = _examples(
         {"currency": "EUR", "amount": 5000, "request_id": "order-10042", "reference": "SEPA 77"}
     )
-    currency: Annotated[str, Field(max_length=8, description="a currency of the room (ISO 4217)")]
-    amount: Annotated[StrictInt, Field(gt=0, le=MAX_CASHIER_AMOUNT, description="minor units (cents)")]
-    request_id: Annotated[str, Field(pattern=REQUEST_ID, description="the website's id: a retry is safe")]
+    currency: _Currency
+    amount: _Amount
+    request_id: _RequestId
     reference: Annotated[str, Field(max_length=200, description="the payment's reference")] = ""
 
 
@@ -242,9 +247,9 @@ class WithdrawalIn(BaseModel):
     model_config = _examples(
         {"currency": "EUR", "amount": 2500, "request_id": "payout-991", "destination": "IBAN DE89 3704 0044"}
     )
-    currency: Annotated[str, Field(max_length=8, description="a currency of the room (ISO 4217)")]
-    amount: Annotated[StrictInt, Field(gt=0, le=MAX_CASHIER_AMOUNT, description="minor units (cents)")]
-    request_id: Annotated[str, Field(pattern=REQUEST_ID, description="the website's id: a retry is safe")]
+    currency: _Currency
+    amount: _Amount
+    request_id: _RequestId
     destination: Annotated[str, Field(max_length=200, description="where to pay it (an IBAN ...)")] = ""
 
 
