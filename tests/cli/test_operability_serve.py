@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from tests.cli.output import pump, wait_line
 from tests.server.conftest import free_port
 
 ROOM = """[room]
@@ -43,32 +41,6 @@ seats = 6
 """
 )
 BROKEN = ROOM.replace("seats = 6", "seats = 60")
-
-
-def _pump(proc: subprocess.Popen[str]) -> queue.Queue[str]:
-    out: queue.Queue[str] = queue.Queue()
-
-    def run() -> None:
-        assert proc.stdout is not None
-        with proc.stdout:
-            for line in proc.stdout:
-                out.put(line)
-
-    threading.Thread(target=run, daemon=True).start()
-    return out
-
-
-def _wait(lines: queue.Queue[str], test: Any, seconds: float, seen: list[str]) -> str:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            line = lines.get(timeout=1)
-        except queue.Empty:
-            continue
-        seen.append(line)
-        if test(line):
-            return line
-    raise AssertionError(f"not printed in {seconds} s; output: {''.join(seen)}")
 
 
 def _event(name: str) -> Any:
@@ -105,9 +77,9 @@ def test_a_served_room_without_demo_account_and_its_reloads(tmp_path: Path) -> N
     )
     seen: list[str] = []
     try:
-        lines = _pump(proc)
-        _wait(lines, lambda line: f"open http://127.0.0.1:{port}/" in line, 120, seen)
-        _wait(lines, lambda line: "room:" in line, 10, seen)
+        lines = pump(proc)
+        wait_line(lines, lambda line: f"open http://127.0.0.1:{port}/" in line, 120, seen)
+        wait_line(lines, lambda line: "room:" in line, 10, seen)
         assert not any("demo account" in line for line in seen)
         login = httpx.post(
             f"http://127.0.0.1:{port}/api/login",
@@ -123,14 +95,14 @@ def test_a_served_room_without_demo_account_and_its_reloads(tmp_path: Path) -> N
         assert "was not reloaded" in done.stderr
 
         proc.send_signal(signal.SIGHUP)  # the room is sent the broken file anyway
-        failed = json.loads(_wait(lines, _event("config_reload_failed"), 60, seen))
+        failed = json.loads(wait_line(lines, _event("config_reload_failed"), 60, seen))
         assert failed["level"] == "error" and failed["problems"][0]["line"] == 10
         assert failed["problems"][0]["key"] == "table[0].seats"
 
         config.write_text(MORE, encoding="utf-8")
         done = _cli("reload", env=env)
         assert done.returncode == 0, done.stdout + done.stderr
-        reloaded = json.loads(_wait(lines, _event("config_reloaded"), 60, seen))
+        reloaded = json.loads(wait_line(lines, _event("config_reloaded"), 60, seen))
         assert reloaded["opened"] == ["t2"]
         opened = [json.loads(x) for x in seen if _event("table_opened")(x)]
         assert [(x["kind"], x["table"]) for x in opened] == [("cash", "t1"), ("cash", "t2")]

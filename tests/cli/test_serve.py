@@ -8,40 +8,17 @@ import queue
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import httpx
 
 from pokerroom.engine import BUILD
+from tests.cli.output import pump, wait_line
 from tests.server.conftest import free_port
 
 
-def _lines(proc: subprocess.Popen[str]) -> queue.Queue[str]:
-    out: queue.Queue[str] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdout is not None
-        with proc.stdout:  # (closed at the end of the output, when the room has exited)
-            for line in proc.stdout:
-                out.put(line)
-
-    threading.Thread(target=pump, daemon=True).start()
-    return out
-
-
 def _wait_for(lines: queue.Queue[str], text: str, timeout: float, seen: list[str]) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            line = lines.get(timeout=1)
-        except queue.Empty:
-            continue
-        seen.append(line)
-        if text in line:
-            return
-    raise AssertionError(f"{text!r} not printed in {timeout} s; output: {''.join(seen)}")
+    wait_line(lines, lambda line: text in line, timeout, seen)
 
 
 def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
@@ -67,7 +44,7 @@ def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
     )
     seen: list[str] = []
     try:
-        lines = _lines(proc)
+        lines = pump(proc)
         _wait_for(lines, f"open http://127.0.0.1:{port}/", 120, seen)  # at once, before the bots log in
         engine = "hand engine: compiled" if BUILD == "mypyc" else "hand engine: pure Python"
         _wait_for(lines, engine, 10, seen)  # the build that runs is said at the start
