@@ -261,8 +261,9 @@ async def login(creds: Credentials, request: Request, response: Response) -> Ses
             raise TooManyAttempts(wait)
 
     try:
-        session = await _room(request).store.accounts.login(
-            creds.name, creds.password, devices=_devices(request), gate=gate
+        store = _room(request).store
+        session = await store.accounts.login(  # (a cool-off or self-exclusion refuses it: store/gaming.py)
+            creds.name, creds.password, devices=_devices(request), gate=gate, admit=store.gaming.check_login
         )
     except BadCredentials:
         guard.failed(address, name)
@@ -271,11 +272,6 @@ async def login(creds: Credentials, request: Request, response: Response) -> Ses
         guard.failed(address, None)
         raise
     guard.succeeded(name)
-    try:  # a cool-off or self-exclusion refuses the login, with its end (issue 29: store/gaming.py)
-        await _room(request).store.gaming.check_login(session.player.id)
-    except StoreError:
-        await _room(request).store.accounts.logout(session.token)
-        raise
     await record_login(request, response, session.player.id)  # (issue 30: server/integrity)
     return _login_response(session, request, response)
 

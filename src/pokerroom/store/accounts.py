@@ -10,7 +10,7 @@ import re
 import secrets
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -372,6 +372,7 @@ class Accounts:
         *,
         devices: Sequence[str] = (),
         gate: Callable[[bool], None] | None = None,
+        admit: Callable[[int], Awaitable[None]] | None = None,
         now: datetime | None = None,
     ) -> LoginSession:
         """Check the password and open a session. Raises BadCredentials or AccountLocked.
@@ -380,7 +381,9 @@ class Accounts:
         account lets the login through a lock (it still needs the right password). A name with no account
         answers exactly as a wrong password does, and locks the same way: the same statements, one argon2
         check, the same errors. ``gate(known_device)`` runs before the lock and the password are checked
-        (the server's throttle: it raises to refuse the attempt)."""
+        (the server's throttle: it raises to refuse the attempt). ``admit(player_id)`` runs once the password
+        is right, before a session is opened (responsible gaming: it raises for a player in a cool-off or
+        a self-exclusion, store/gaming.py)."""
         now = now or self.clock()
         if not isinstance(name, str) or not NAME_RE.match(name) or not isinstance(password, str):
             raise BadCredentials()
@@ -417,6 +420,8 @@ class Accounts:
             await self._failed(key, now)
         if device is not None:
             self._device_misses.pop(device, None)
+        if admit is not None:
+            await admit(row.id)
         token = secrets.token_urlsafe(32)
         expires = now + self.session_ttl
         async with self.db.write() as conn:
