@@ -14,7 +14,7 @@ import orjson
 from pokerroom.cards import Card
 from pokerroom.engine import ListDeck, RestoreError
 from pokerroom.history.errors import HistoryError
-from pokerroom.history.model import LegacyProof, PhhHand, deck_commitment
+from pokerroom.history.model import LegacyProof, PhhHand, deck_commitment, history_cards
 from pokerroom.history.replay import replay
 from pokerroom.history.verdict import Verdict
 
@@ -113,20 +113,8 @@ def compare_legacy(
     hand: PhhHand, deck: ListDeck, deals: list[tuple[str, int | None, tuple[Card, ...]]], verdict: Verdict
 ) -> None:
     """The old proof's walk: the engine's requests for cards against the whole deck and the history."""
-    hole: dict[int, list[Card | None]] = {}
-    board: list[Card | None] = []
-    shown: dict[int, set[Card]] = {}
-    discard_lines: list[int] = []
-    for a in hand.actions:
-        if a.verb == "dh" and a.actor is not None:
-            hole.setdefault(hand.seat_of(a.actor), []).extend(a.cards)
-        elif a.verb == "db":
-            board.extend(a.cards)
-        elif a.verb == "sm" and a.actor is not None and a.show:
-            shown.setdefault(hand.seat_of(a.actor), set()).update(c for c in a.cards if c is not None)
-        elif a.verb == "sd" and any(c is None for c in a.cards):
-            discard_lines.append(a.index)
-    hidden_discards = bool(discard_lines)
+    seen = history_cards(hand)
+    hole, board, shown, hidden_discards = seen.hole, seen.board, seen.shown, seen.hidden_discards
     dealt: dict[int, set[Card]] = {}
     n = 0
     for purpose, seat, cards in deals:

@@ -216,3 +216,33 @@ class PhhHand:
 
     def player_of(self, seat: int) -> int:
         return self.seats.index(seat) + 1
+
+
+@dataclass(frozen=True)
+class HistoryCards:
+    """The cards a history names, by where they went (the deck proofs' walks compare them with the deck):
+    each seat's hole cards in order (``None`` for a hidden one), the board in order, the cards each seat
+    showed, and whether a discard was written hidden."""
+
+    hole: dict[int, list[Card | None]]
+    board: list[Card | None]
+    shown: dict[int, set[Card]]
+    hidden_discards: bool
+
+
+def history_cards(hand: PhhHand) -> HistoryCards:
+    """The cards ``hand``'s actions name (:class:`HistoryCards`)."""
+    hole: dict[int, list[Card | None]] = {}
+    board: list[Card | None] = []
+    shown: dict[int, set[Card]] = {}
+    hidden_discards = False
+    for a in hand.actions:
+        if a.verb == "dh" and a.actor is not None:
+            hole.setdefault(hand.seat_of(a.actor), []).extend(a.cards)
+        elif a.verb == "db":
+            board.extend(a.cards)
+        elif a.verb == "sm" and a.actor is not None and a.show:
+            shown.setdefault(hand.seat_of(a.actor), set()).update(c for c in a.cards if c is not None)
+        elif a.verb == "sd" and any(c is None for c in a.cards):
+            hidden_discards = True
+    return HistoryCards(hole, board, shown, hidden_discards)

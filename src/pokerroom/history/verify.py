@@ -27,7 +27,7 @@ from pokerroom.engine import ConfigError, ListDeck
 from pokerroom.history.deckproof import DeckProof, leaf_hash, parse_proof, root_hash
 from pokerroom.history.errors import HistoryError
 from pokerroom.history.legacy import verify_legacy
-from pokerroom.history.model import PhhHand
+from pokerroom.history.model import PhhHand, history_cards
 from pokerroom.history.replay import replay
 from pokerroom.history.seeds import check_seeds
 from pokerroom.history.verdict import Verdict
@@ -126,19 +126,8 @@ def _compare(
     verdict: Verdict,
 ) -> None:
     """Walk the engine's requests for cards against the opened positions and the history's cards."""
-    hole: dict[int, list[Card | None]] = {}
-    board: list[Card | None] = []
-    shown: dict[int, set[Card]] = {}
-    hidden_discards = False
-    for a in hand.actions:
-        if a.verb == "dh" and a.actor is not None:
-            hole.setdefault(hand.seat_of(a.actor), []).extend(a.cards)
-        elif a.verb == "db":
-            board.extend(a.cards)
-        elif a.verb == "sm" and a.actor is not None and a.show:
-            shown.setdefault(hand.seat_of(a.actor), set()).update(c for c in a.cards if c is not None)
-        elif a.verb == "sd" and any(c is None for c in a.cards):
-            hidden_discards = True
+    seen = history_cards(hand)
+    hole, board, shown, hidden_discards = seen.hole, seen.board, seen.shown, seen.hidden_discards
     opened = {i: parse_card(c) for i, c, _ in proof.openings}
     again_at = {parse_card(c): i for i, c, _ in proof.reshuffle_openings}
     full = _full_deck(proof, spec) if proof.full else None
