@@ -122,6 +122,60 @@ async def test_a_whole_hand_start_commands_end(room: Room) -> None:
     assert (await s.verify()).ok
 
 
+async def test_a_hands_commands_go_with_its_end_record_in_one_transaction(room: Room) -> None:
+    """The server's way (docs/store.md, "Per hand"): no command is written while the hand is played; the
+    end record carries them all, after any the journal already had, and a retry adds none twice."""
+    s = room.store
+    x, y = await start(room, "h0", "t0")  # (a first hand makes the room's rake and points accounts)
+    await s.journal.end_hand(
+        "h0", deck_text=DECK, salt=SALT, deltas={x.session_id: 5, y.session_id: -10}, rake=5, points={}
+    )
+    seat_a, seat_b = await start(room)
+    await s.journal.record_command("h1", 1, {"post": 1})  # one already journaled the old way
+    commands = [{"post": 1}, '{"fold": 4}', {"check": 1}]
+    before = s.db.commits
+    end = dict(deck_text=DECK, salt=SALT, deltas={seat_a.session_id: 150, seat_b.session_id: -160})
+    await s.journal.end_hand("h1", **end, rake=10, points={}, commands=commands)  # type: ignore[arg-type]
+    assert s.db.commits == before + 1  # the end record, its settlement and its commands together
+    expected = [{"post": 1}, {"fold": 4}, {"check": 1}]
+    assert [c.command for c in await s.journal.commands("h1")] == expected
+    assert [c.seq for c in await s.journal.commands("h1")] == [1, 2, 3]
+    again = await s.journal.end_hand("h1", **end, rake=10, points={}, commands=commands)  # type: ignore[arg-type]
+    assert again.replayed
+    assert [c.command for c in await s.journal.commands("h1")] == expected
+
+
+async def test_a_failed_end_record_writes_none_of_its_commands(room: Room) -> None:
+    s = room.store
+    seat_a, seat_b = await start(room)
+    with pytest.raises(InsufficientFunds):  # (Bob has 10,000: the transaction fails, and all of it)
+        await s.journal.end_hand(
+            "h1",
+            deck_text=DECK,
+            salt=SALT,
+            deltas={seat_a.session_id: 10_990, seat_b.session_id: -11_000},
+            rake=10,
+            points={},
+            commands=[{"fold": 4}],
+        )
+    assert await s.journal.commands("h1") == []
+    with pytest.raises(InvalidRecord):
+        await s.journal.end_hand(
+            "h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, commands=[b"x"]
+        )
+    assert (await s.journal.hand("h1")).status == "open"
+
+
+async def test_a_voided_hand_keeps_the_commands_it_was_played_with(room: Room) -> None:
+    s = room.store
+    await start(room)
+    cancelled = await s.journal.cancel_hand("h1", reason="voided", commands=[{"post": 1}, {"raise": 400}])
+    assert cancelled.reason == "voided" and not cancelled.mismatches
+    assert [c.command for c in await s.journal.commands("h1")] == [{"post": 1}, {"raise": 400}]
+    assert (await s.journal.hand("h1")).status == "cancelled"
+    assert (await s.verify()).ok
+
+
 async def test_the_start_record_is_checked_against_the_seat_sessions(room: Room) -> None:
     s = room.store
     a, b = await seats(room)

@@ -9,7 +9,7 @@ bots did not all sit says so in ``seated``) the run is measured for ``duration``
 
 - hands per second: hands finished by the server's tables in the window (from the lobby);
 - latency: from a bot sending an action to the broadcast of that action (its own event coming back
-  over the table's stream: the action applied, journaled and sent to everybody), p50 and p99; the p99
+  over the table's stream: the action applied and sent to everybody), p50 and p99; the p99
   to the ``ack`` (which comes after the hand-end bookkeeping when the action ends the hand) is shown too;
 - errors: every ``error`` frame a bot received in the window, by code, and bots that lost their socket.
 

@@ -1,15 +1,17 @@
 """A hand with money at stake, in the hand journal as it goes: cash tables and Rush pools share it.
 
 At the start the journal gets the seats, their sessions and stacks, and a commitment to the deck
-(``sha256(salt:deck)``); every accepted command is journaled, and durable, before its events go out; a
-Rush entry that quick-folds is released into the hand's escrow at once; the end record reveals the deck
-and the salt and books the settlement, with the hand histories, in one transaction. A hand a crash (or a
-store fault) interrupts is settled from this record by the journal's recovery.
+(``sha256(salt:deck)``), durable before the hand's first event goes out; a Rush entry that quick-folds is
+released into the hand's escrow at once; the end record reveals the deck and the salt and books the
+settlement, with the hand histories and every command the hand was played with, in one transaction (a
+voided hand's cancellation carries its commands the same way). The commands are not written one by one
+as they are played: a hand a crash interrupts is voided by the journal's recovery whatever it had
+journaled, and two transactions a hand, instead of one per batch of actions, is what lets a table host
+carry its load (docs/store.md, "Per hand").
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Mapping, Sequence
 
@@ -22,9 +24,7 @@ __all__ = ["HandBook"]
 
 
 class HandBook:
-    __slots__ = (
-        "commitment", "deck_text", "hand", "journal", "journaled", "metrics", "opened", "salt", "started"
-    )  # fmt: skip
+    __slots__ = ("commitment", "deck_text", "hand", "journal", "metrics", "opened", "salt", "started")
     # (the deck's seal, docs/fairness.md: the one the table core publishes, from ``Seals``)
 
     _count = 0  # (books are numbered as they are made: the order their hands started in)
@@ -43,7 +43,6 @@ class HandBook:
         self.salt = seal.salt
         self.deck_text = seal.deck_text
         self.commitment = seal.journal_commitment  # (the journal's own record; players see the root)
-        self.journaled = 0
         self.started = False  # the start record is in the journal
         HandBook._count += 1
         self.opened = HandBook._count
@@ -60,6 +59,7 @@ class HandBook:
         """Journal the hand's start; ``stakes`` (the lobby's label now) and ``pool`` (Rush) go with it for
         the rake report."""
         hand = self.hand
+        began = time.perf_counter()
         await self.journal.start_hand(
             hand.hand_id,
             table_id=table_id,
@@ -71,28 +71,10 @@ class HandBook:
             pool=pool,
         )
         self.started = True
-
-    async def record(self) -> None:
-        """Journal the hand's new commands; they are queued together (one group commit) and are all
-        durable when this returns, before their events are broadcast."""
-        first = self.journaled
-        commands = self.hand.commands[first:]
-        todo = [
-            self.journal.record_command(self.hand.hand_id, first + i + 1, command.to_dict())
-            for i, command in enumerate(commands)
-        ]
-        began = time.perf_counter()
-        if len(todo) == 1:
-            await todo[0]
-        elif todo:
-            await asyncio.gather(*todo)
-        if todo and self.metrics is not None:
-            self.metrics.journal_seconds.observe(time.perf_counter() - began)
-        self.journaled = first + len(todo)
+        self._observe(began)
 
     async def release(self, session_id: int, result: int) -> None:
         """Rush: a seat quick-folded out of the hand; its result is final and booked now."""
-        await self.record()
         await self.journal.release_seat(self.hand.hand_id, session_id, result)
 
     async def close(
@@ -103,7 +85,7 @@ class HandBook:
         points: Mapping[int, int],
         history: HandHistory | None,
     ) -> None:
-        await self.record()
+        began = time.perf_counter()
         await self.journal.end_hand(
             self.hand.hand_id,
             deck_text=self.deck_text,
@@ -112,4 +94,14 @@ class HandBook:
             rake=rake,
             points=points,
             history=history,
+            commands=self.commands(),
         )
+        self._observe(began)
+
+    def commands(self) -> list[dict[str, object]]:
+        """The hand's commands so far, as the journal keeps them (also a voided hand's, when cancelled)."""
+        return [command.to_dict() for command in self.hand.commands]
+
+    def _observe(self, began: float) -> None:
+        if self.metrics is not None:
+            self.metrics.journal_seconds.observe(time.perf_counter() - began)

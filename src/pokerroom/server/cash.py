@@ -177,7 +177,9 @@ class CashActor(FaultTolerantActor):
         hand = self.table.hand
         if self.book is not None:  # (its end record, if it was written, stands: HandNotOpen)
             with contextlib.suppress(UnknownHand, HandNotOpen):
-                await self.services.store.journal.cancel_hand(self.book.hand.hand_id, reason="voided")
+                await self.services.store.journal.cancel_hand(
+                    self.book.hand.hand_id, reason="voided", commands=self.book.commands()
+                )
             self.services.seals.done(self.book.hand.hand_id)
         self.book = None
         if hand is not None:
@@ -330,7 +332,8 @@ class CashActor(FaultTolerantActor):
     # ------------------------------------------------------------------------------ the journal
 
     async def _journal(self, item: HandEvents, finished: FinishedHand | None) -> None:
-        """Journal what the hand did, before its events go out; its start record first."""
+        """The hand's start record, before its first events go out (its commands go with its end record:
+        server/books.py)."""
         ended = finished if finished is not None and finished.hand_id == item.hand_id else None
         hand = ended.hand if ended is not None else self.table.hand
         if hand is None or hand.hand_id != item.hand_id:
@@ -341,7 +344,6 @@ class CashActor(FaultTolerantActor):
                 seal = self.services.seals.of(hand)
                 self.book = HandBook(self.services.store.journal, hand, self.services.metrics, seal)
             if self.book.started:
-                await self.book.record()
                 return
             seats = [
                 SeatRecord(
@@ -355,8 +357,6 @@ class CashActor(FaultTolerantActor):
                 seats=seats,
                 stakes=stakes_label(self.table),  # (the stakes of this hand's time: the rake report's)
             )
-        if self.book is not None:
-            await self.book.record()
 
     async def _finish(self, item: HandFinished) -> None:
         record = item.record

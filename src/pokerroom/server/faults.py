@@ -1,13 +1,14 @@
 """Store faults: an actor whose store fails pauses, and resumes by itself when the store is back.
 
 Every step of an actor (the notices and effects one call of its table returned) is made durable item by
-item, in order: the journal and the ledger first, then the frames (nothing goes out before it is
+item, in order: the journal and the ledger first (a hand's start record, its end record with its
+commands, a Rush release, the bookings), then the frames (nothing goes out before what the step wrote is
 durable). When the store is unavailable (connection lost, server stopped or frozen, disk full:
 :func:`pokerroom.store.unavailable`), the item that failed and every item after it wait in the actor's
 :class:`Pause`; the table stands still (no decision times out, no hand starts), its watchers are told
 (``table_status``: ``paused``), and a request gets ``store_unavailable``. The actor tries again with a
 growing delay (0.5 s up to 5 s): when the store answers, the waiting items are done again from the one
-that failed (every write of the journal and the ledger is idempotent: the same start record, command,
+that failed (every write of the journal and the ledger is idempotent: the same start record,
 release, end record or booking with the same key changes nothing the second time), the pending
 decisions get their whole action time again, and the table deals on. So an interrupted hand is
 finished when its commands were all accepted; if a waiting item cannot be done at all (the journal

@@ -14,8 +14,8 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 |   | not running is counted by its status: announced, registering, finished, cancelled |
 | ``pokerroom_hands_total{kind}`` | hands finished |
 | ``pokerroom_actions_total{kind}`` | players' actions applied |
-| ``pokerroom_action_seconds{kind}`` | an action's arrival to its events sent out (journaled first) |
-| ``pokerroom_journal_commit_seconds`` | a hand's new commands made durable (group commit) |
+| ``pokerroom_action_seconds{kind}`` | an action's arrival to its events sent out |
+| ``pokerroom_journal_commit_seconds`` | a hand's start or end record (the end with its commands) written |
 | ``pokerroom_store_errors_total{kind}`` | store faults that paused an actor |
 | ``pokerroom_actor_errors_total{kind}`` | unexpected errors (bugs) in an actor: each voided its hands |
 | ``pokerroom_gc_pause_seconds{generation}`` | garbage-collection pauses of the process |
@@ -159,7 +159,7 @@ class Metrics:
         )
         self.journal_seconds = Histogram(
             "pokerroom_journal_commit_seconds",
-            "a hand's new commands made durable",
+            "a hand's start or end record (with its commands) made durable",
             buckets=_LATENCY,
             registry=r,
         )

@@ -1,6 +1,11 @@
 """The hand journal: a start record with a commitment to the deck, every accepted command, and an end
 record that reveals the deck and books the settlement in the same database transaction. A hand left open
-by a crash is cancelled on start-up by :meth:`HandJournal.recover`; its chips never moved."""
+by a crash is cancelled on start-up by :meth:`HandJournal.recover`; its chips never moved.
+
+The server writes a hand's commands with its end record (or its cancellation), not one by one as they
+are played (docs/store.md, "Per hand"): recovery needs none of them (an interrupted hand is voided), and
+two transactions per hand instead of one per batch of actions is what a table host's database can carry.
+:meth:`HandJournal.record_command` still appends one durably at once, for a caller that wants that."""
 
 from __future__ import annotations
 
@@ -66,6 +71,12 @@ _BUSY = prebuilt(
     .limit(1)
 )
 _INSERT_HAND = prebuilt(insert(HandRow))
+_INSERT_COMMANDS = prebuilt(insert(HandCommandRow))
+_TOP_SEQ = prebuilt(
+    select(func.coalesce(func.max(HandCommandRow.seq), 0)).where(
+        HandCommandRow.hand_id == bindparam("hand_id")
+    )
+)
 _INSERT_SEATS = prebuilt(insert(HandSeatRow))
 _END_HAND = prebuilt(
     select(HandRow.status, HandRow.currency, HandRow.deck_commitment, HandRow.ended_at).where(
@@ -174,6 +185,19 @@ def _command_text(command: Any) -> str:
         return canonical_json(command)
     except (TypeError, ValueError):
         raise InvalidRecord("a command is JSON text or JSON-able data") from None
+
+
+async def _append_commands(conn: AsyncConnection, hand_id: str, bodies: Sequence[str], now: datetime) -> None:
+    """Append the commands of ``bodies`` (a hand's, from its first) that the journal does not hold yet."""
+    if not bodies:
+        return
+    top = int((await conn.execute(_TOP_SEQ, {"hand_id": hand_id})).scalar_one())
+    rows = [
+        {"hand_id": hand_id, "seq": seq, "command": body, "recorded_at": now}
+        for seq, body in enumerate(bodies[top:], start=top + 1)
+    ]
+    if rows:
+        await conn.execute(_INSERT_COMMANDS, rows)
 
 
 def _newest_first(by_start: Sequence[str], seats: Sequence[tuple[str, int, bool]]) -> list[str]:
@@ -354,12 +378,16 @@ class HandJournal:
         rake: int,
         points: Mapping[int, int],
         history: HandHistory | None = None,
+        commands: Sequence[Any] = (),
         now: datetime | None = None,
     ) -> HandEnd:
         """The end record: reveal the deck and salt (checked against the commitment) and book the
         settlement (see :meth:`Ledger.settle_hand`) in the same database transaction, with the hand's
-        histories if given. A retry with the same result returns the original (``replayed=True``)."""
+        histories if given and its ``commands`` (all of them, in order: those the journal has not yet,
+        by :meth:`record_command`, are appended). A retry with the same result returns the original
+        (``replayed=True``)."""
         _check_hand_id(hand_id)
+        bodies = [_command_text(c) for c in commands]
         async with self.db.read() as conn:
             hand = (await conn.execute(_END_HAND, {"hand_id": hand_id})).one_or_none()
             seats = (await conn.execute(_END_SEATS, {"hand_id": hand_id})).all()
@@ -400,6 +428,7 @@ class HandJournal:
             n = (await conn.execute(_MARK_ENDED, values)).rowcount
             if n != 1:
                 raise HandNotOpen(hand_id, "ended")
+            await _append_commands(conn, hand_id, bodies, now)
             if history is not None:
                 await insert_history(conn, hand_id, history, players, now, now)
         return HandEnd(hand_id, now, tx, replayed=tx.replayed)
@@ -457,15 +486,21 @@ class HandJournal:
             if n != 1:
                 raise InvalidRecord(f"seat session {session_id} already left hand {hand_id!r}")
 
-    async def cancel_hand(self, hand_id: str, *, reason: str, now: datetime | None = None) -> CancelledHand:
+    async def cancel_hand(
+        self, hand_id: str, *, reason: str, commands: Sequence[Any] = (), now: datetime | None = None
+    ) -> CancelledHand:
         """Cancel an open hand: nothing is booked (its chips never left the seat sessions) except that the
         seats that left it early get their releases back; the cancellation, the stacks and any mismatch
-        of a seat still in the hand with its start record are recorded. Several open hands of a Rush
-        pool are cancelled the newest first (see :meth:`recover`)."""
+        of a seat still in the hand with its start record are recorded, with the ``commands`` it was
+        played with (as :meth:`end_hand` takes them). Several open hands of a Rush pool are cancelled the
+        newest first (see :meth:`recover`)."""
         _check_hand_id(hand_id)
+        bodies = [_command_text(c) for c in commands]
         now = now or self.clock()
         async with self.db.write() as conn:
-            return await self._cancel(conn, hand_id, reason, now)
+            cancelled = await self._cancel(conn, hand_id, reason, now)
+            await _append_commands(conn, hand_id, bodies, now)
+            return cancelled
 
     async def _cancel(self, conn: AsyncConnection, hand_id: str, reason: str, now: datetime) -> CancelledHand:
         row = (

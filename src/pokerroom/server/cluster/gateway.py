@@ -97,6 +97,7 @@ class Gateway:
         self.ids: dict[Connection, str] = {}
         self.watching: dict[str, dict[str, set[str]]] = {}  # conn id -> resource -> its tables
         self.seq: dict[str, int] = {}  # table -> the last sequence number relayed
+        self.stale_frames = 0  # frames dropped: from a host that no longer holds their table
         self.known: set[str] = set()  # every table, pool and tournament id ever seen
         self.metrics = Metrics(self._gauges)
         self.metrics.add_commits(lambda: store.db.commits)
@@ -188,6 +189,9 @@ class Gateway:
             log.warning("dropped a bad frame batch on %s: %s", self.subjects.frames(self.id), exc)
             return
         for item in batch.items:
+            if item.table is not None and not self._from_owner(item.table, batch.host):
+                self.stale_frames += 1
+                continue
             if item.table is not None and item.seq is not None:
                 self.seq[item.table] = item.seq
             closed = item.table if item.type == "table_closed" else None
@@ -197,6 +201,16 @@ class Gateway:
                     conn.send(item.text)
                     if closed is not None:
                         self._unwatch(cid, closed)
+
+    def _from_owner(self, table: str, host: str | None) -> bool:
+        """Whether a frame of ``table`` from ``host`` may go on: not when the directory names another host
+        for it (a host that lost the table and has not noticed yet, e.g. one resumed after a stop). A
+        table the directory does not know yet (just taken, not yet announced) is heard from anyone."""
+        if host is None:
+            return True
+        resource = self.directory.resource_of_table(table)
+        owner = self.directory.owners.get(resource) if resource is not None else None
+        return owner is None or owner.host == host
 
     def _unwatch(self, cid: str, table: str) -> None:
         for tables in self.watching.get(cid, {}).values():

@@ -428,7 +428,7 @@ class Host:
         box = self.outboxes.get(gateway)
         if box is None:
             subject = self.subjects.frames(gateway)
-            box = self.outboxes[gateway] = Outbox(partial(self.bus.publish, subject))
+            box = self.outboxes[gateway] = Outbox(partial(self.bus.publish, subject), self.id)
         return box
 
     def _remote(self, gateway: str, conn_id: str, player: str | None, name: str) -> RemoteConnection:

@@ -563,9 +563,13 @@ class FrameItem:
 @dataclass(frozen=True, slots=True)
 class FrameBatch:
     """``<c>.gw.<gateway>``: the frames of one event-loop tick of a host for one gateway's connections,
-    each text once with the list of connections it is for."""
+    each text once with the list of connections it is for. ``host``: the host that sent it (a first line
+    ``#<host>``), so that a gateway passes a table's frames on only from the host its directory names for
+    the table: a host that lost a table (stopped, its lease taken over) and has not noticed yet is not
+    heard by the players there."""
 
     items: tuple[FrameItem, ...]
+    host: str | None = None
 
     def encode(self) -> bytes:
         parts = []
@@ -573,7 +577,11 @@ class FrameBatch:
             if RS in item.text:
                 raise ValueError("a frame's text holds the batch separator (it is not a JSON frame)")
             parts.append(f"{item.header()}{NL}{item.text}")
-        return RS.join(parts).encode()
+        if self.host is None:
+            return RS.join(parts).encode()
+        if NL in self.host or RS in self.host:
+            raise ValueError("a host id holds a line break or the batch separator")
+        return f"#{self.host}{NL}{RS.join(parts)}".encode()
 
     @classmethod
     def decode(cls, data: bytes) -> FrameBatch:
@@ -583,7 +591,13 @@ class FrameBatch:
             text = data.decode()
         except UnicodeDecodeError:
             raise BadMessage("a frame batch is not UTF-8") from None
-        return cls(tuple(FrameItem.read(part) for part in text.split(RS)))
+        host = None
+        if text.startswith("#"):  # (an item starts with its JSON header: "[")
+            first, _, text = text.partition(NL)
+            host = first[1:]
+            if not text:
+                return cls((), host)
+        return cls(tuple(FrameItem.read(part) for part in text.split(RS)), host)
 
 
 KINDS: dict[str, type[Message]] = {

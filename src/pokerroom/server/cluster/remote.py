@@ -31,8 +31,9 @@ NO_HEAD = (None, None, None)  # the headers of a frame that has no table number
 class Outbox:
     """The frames for one gateway's connections, sent once per loop tick."""
 
-    def __init__(self, send: Callable[[bytes], Coroutine[Any, Any, None]]) -> None:
+    def __init__(self, send: Callable[[bytes], Coroutine[Any, Any, None]], host: str | None = None) -> None:
         self._send = send
+        self.host = host  # (named in each batch: a gateway hears a table only from the host that holds it)
         self._groups: list[tuple[str, Head | None, list[str]]] = []
         self._scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -52,7 +53,7 @@ class Outbox:
         groups, self._groups = self._groups, []
         if groups:
             items = tuple(FrameItem(text, tuple(conns), *(head or NO_HEAD)) for text, head, conns in groups)
-            batch = FrameBatch(items)
+            batch = FrameBatch(items, self.host)
             task = asyncio.get_running_loop().create_task(self._send(batch.encode()))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
