@@ -337,7 +337,7 @@ async def test_a_kept_step_is_stored_when_the_store_comes_back_after_the_operato
         assert await h.room.resume_actor(tid)
         assert actor._unstored is not None  # (kept: the store is still away)
         away["on"] = False
-        await h.run(lambda: actor.finished_at is not None, seconds=50_000)
+        await h.run(lambda: actor.finished_at is not None, seconds=50_000, limit=600)
         assert actor._unstored is None
         assert sum(actor.prizes.values()) == actor.director.pool
         assert (await verify_ledger(h.store.db)).ok
