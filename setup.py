@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = ["state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud"]
 SOURCES = [f"src/pokerroom/engine/{name}.py" for name in COMPILED]
 MANIFEST = "compiled.txt"  # pokerroom.engine.native.MANIFEST
+# The one-call seven-card ranker (eval/_rank7.c, docs/eval-speed.md): optional, built on its own.
+RANK7 = Extension("pokerroom.eval._rank7", ["src/pokerroom/eval/_rank7.c"], optional=True)
 
 
 def say(text: str) -> None:
@@ -34,7 +36,8 @@ class EngineBuildExt(build_ext):
     """Builds the compiled engine and its manifest; any failure leaves the pure Python engine."""
 
     def run(self) -> None:
-        if not self.extensions:
+        if not any(ext is not RANK7 for ext in self.extensions):
+            super().run()  # only the seven-card ranker (optional: a failure is a warning)
             return
         try:
             super().run()
@@ -51,7 +54,8 @@ class EngineBuildExt(build_ext):
 
     def _remove_outputs(self) -> None:
         for ext in self.extensions:
-            Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            if ext is not RANK7:
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
         manifest = Path(self.get_ext_fullpath("pokerroom.engine.state")).parent / MANIFEST
         manifest.unlink(missing_ok=True)
 
@@ -64,12 +68,12 @@ def ext_modules() -> list[object]:
         from mypyc.build import mypycify
     except ImportError:
         say("mypyc is not installed; the engine runs as pure Python")
-        return []
+        return [RANK7]
     try:
-        return list(mypycify(SOURCES, opt_level="3", group_name="pokerroom_engine"))
+        return [*mypycify(SOURCES, opt_level="3", group_name="pokerroom_engine"), RANK7]
     except (Exception, SystemExit) as exc:  # mypyc could not translate the sources: run them as they are
         say(f"mypyc failed ({exc}); the engine runs as pure Python")
-        return []
+        return [RANK7]
 
 
 setup(ext_modules=ext_modules(), cmdclass={"build_ext": EngineBuildExt})

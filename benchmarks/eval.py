@@ -4,6 +4,7 @@
     python benchmarks/eval.py --quick        # smaller inputs
     python benchmarks/eval.py --repeat 9     # more paired runs against OMPEval (default 5)
     python benchmarks/eval.py --ompeval      # only the lines against OMPEval (a minute or two)
+    python benchmarks/eval.py --single       # only the one-call-per-hand lines (seconds)
 
 Peers (the ``bench`` extra): OMPEval (C++, shipped inside pokerfast), phevaluator, eval7, treys,
 poker-equity, pokerkit. Inputs are converted to each library's own format before timing; every
@@ -34,6 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from pokerroom.eval import equity, evaluate_batch, ranker
+from pokerroom.eval.fast import RANK7_BUILD, rank7_function
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -170,6 +172,15 @@ def phevaluator_single(rows: list[list[int]]) -> float:
     return len(rows) / best_of(lambda: [evaluate_cards(*r) for r in rows])
 
 
+def phevaluator_c_single(rows: list[list[int]], ours: Callable[..., int]) -> Paired:
+    """phevaluator's fastest entry point: its C function, seven ints per call (``evaluate_cards`` is
+    the Python wrapper over it), paired with our seven-int entry point."""
+    from phevaluator import _pheval
+
+    theirs = _pheval.evaluate_7cards
+    return Paired(lambda: [ours(*r) for r in rows], lambda: [theirs(*r) for r in rows])
+
+
 def treys_single(rows: list[list[int]]) -> float:
     from treys import Card as TCard
     from treys import Evaluator
@@ -207,11 +218,36 @@ def pokerkit_batch(hand_type: str, hands: np.ndarray, n_hole: int = 0) -> float:
 # ---------------------------------------------------------------- work items
 
 
+def single_lines(rep: Report, h7: np.ndarray) -> None:
+    """One Python call per seven-card hand: ours against each peer's fastest single-hand entry point."""
+    rows = h7.tolist()
+    n_single = len(rows)
+    f7 = rank7_function("high")  # the C entry point where it was built (RANK7_BUILD)
+    ours = len(rows) / best_of(lambda: [f7(*r) for r in rows])
+    rep.line(f"7-card high, one Python call per hand ({RANK7_BUILD})", "rate", ours, {
+        "phevaluator C": try_peer(lambda: phevaluator_c_single(rows, f7)),
+        "pokerfast.eval7": try_peer(lambda: pokerfast_single(rows[: n_single // 4])),
+        "eval7": try_peer(lambda: eval7_single(rows)),
+        "treys": try_peer(lambda: treys_single(rows[: n_single // 4])),
+    }, True, len(rows))  # fmt: skip
+    g7 = ranker("high", 7)
+    ours = len(rows) / best_of(lambda: [g7(r) for r in rows])
+    rep.line("  7-card high, ranker(rule, 7) (a list a call)", "rate", ours, {
+        "phevaluator evaluate_cards": try_peer(lambda: phevaluator_single(rows)),
+    }, True)  # fmt: skip
+    for rule in ("ace5_low", "eight_low", "deuce7_low", "short_deck_6a"):
+        f = rank7_function(rule)
+        hands = deal(n_single, 7, deck=36).tolist() if rule == "short_deck_6a" else rows
+        ours = len(hands) / best_of(lambda f=f, hands=hands: [f(*r) for r in hands])  # type: ignore[misc]
+        rep.line(f"  7-card {rule}, one call per hand", "rate", ours, {}, True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller inputs")
     parser.add_argument("--repeat", type=int, default=5, help="paired runs against OMPEval")
     parser.add_argument("--ompeval", action="store_true", help="only the lines against OMPEval")
+    parser.add_argument("--single", action="store_true", help="only the one-call-per-hand lines")
     args = parser.parse_args()
     Paired.repeat = args.repeat
     n_batch = 400_000 if args.quick else 4_000_000
@@ -219,6 +255,9 @@ def main() -> None:
         ompeval_lines(n_batch)
         return
     n_single = 50_000 if args.quick else 300_000
+    if args.single:
+        single_lines(Report(), deal(n_single, 7))
+        return
     n_slow = 2_000 if args.quick else 10_000
     rep = Report()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -247,15 +286,7 @@ def main() -> None:
         ),
     }, True, len(h7))  # fmt: skip
 
-    rows = h7[:n_single].tolist()
-    f7 = ranker("high", 7)
-    ours = len(rows) / best_of(lambda: [f7(r) for r in rows])
-    rep.line("7-card high, one Python call per hand", "rate", ours, {
-        "phevaluator": try_peer(lambda: phevaluator_single(rows)),
-        "pokerfast.eval7": try_peer(lambda: pokerfast_single(rows[: n_single // 4])),
-        "eval7": try_peer(lambda: eval7_single(rows)),
-        "treys": try_peer(lambda: treys_single(rows[: n_single // 4])),
-    }, True)  # fmt: skip
+    single_lines(rep, h7[:n_single])
 
     om = deal(n_batch // 4, 9)
     ours = len(om) / best_of(lambda: evaluate_batch("omaha_high", om))

@@ -14,9 +14,29 @@ from itertools import combinations
 from pokerroom.eval import tables
 from pokerroom.eval.rules import rule_spec
 
-__all__ = ["rank5_function", "ranker"]
+__all__ = ["RANK7_BUILD", "RANK7_RULES", "rank5_function", "rank7_function", "ranker"]
 
 Ranker = Callable[[Sequence[int]], int]
+Rank7 = Callable[[int, int, int, int, int, int, int], int]
+
+try:  # the C ranker (eval/_rank7.c), built by the install when a C compiler is there
+    from pokerroom.eval import _rank7  # type: ignore[attr-defined]
+except ImportError:  # no compiler at install: the Python function below does the same lookups
+    _rank7 = None
+
+RANK7_BUILD = "python" if _rank7 is None else "c"
+"""Which seven-card entry point :func:`rank7_function` gives: ``"c"`` or ``"python"``."""
+
+# The seven-card rankings of the room and how the C ranker treats each: 0 flushes count, 1 only the
+# ranks count (the A-5 lows), 2 the best of the 21 five-card hands (deuce-to-seven, as ``ranker``).
+RANK7_RULES: dict[str, int] = {
+    "high": 0,
+    "short_deck_6a": 0,
+    "short_deck_7a": 0,
+    "ace5_low": 1,
+    "eight_low": 1,
+    "deuce7_low": 2,
+}
 
 _RANKS_ONLY = frozenset({"ace5_low", "eight_low"})
 _BASE = {"omaha_high": "high", "omaha_eight_low": "eight_low"}
@@ -121,3 +141,36 @@ def ranker(rule: str, n_cards: int, *, hole: int = 4) -> Ranker:
         return ms[lo[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]]
 
     return rank_n
+
+
+@cache
+def rank7_function(rule: str) -> Rank7:
+    """The quickest single-hand call: seven card indices as seven arguments -> the rank under ``rule``
+    (the same number as ``ranker(rule, 7)`` and :func:`pokerroom.eval.evaluate`'s ``rank``).
+
+    For the rules of :data:`RANK7_RULES`. With the C extension built (:data:`RANK7_BUILD`) each index
+    must be an int from 0 to 51 (``ValueError`` otherwise); the cards are trusted to be distinct: a
+    repeated card gives a meaningless rank or ``ValueError``, never a crash."""
+    if rule not in RANK7_RULES:
+        rule_spec(rule)  # UnknownRule for a name that is no rule at all
+        raise ValueError(f"no seven-card entry point for {rule!r}; use ranker({rule!r}, n)")
+    if _rank7 is None:
+        slow = ranker(rule, 7)
+
+        def rank7(a: int, b: int, c: int, d: int, e: int, f: int, g: int, /) -> int:
+            return slow((a, b, c, d, e, f, g))
+
+        return rank7
+    mode = RANK7_RULES[rule]
+    n = 5 if mode == 2 else 7
+    lo, hi, _ = tables.multiset_index(n)
+    fast: Rank7 = _rank7.make(
+        tables.card_keys().astype("<u8").tobytes(),
+        tables.card_bits().astype("<u8").tobytes(),
+        lo.astype("<i4").tobytes(),
+        hi.astype("<i4").tobytes(),
+        tables.multiset_values(rule, n).astype("<i4").tobytes(),
+        tables.flush_values(rule).astype("<i4").tobytes(),
+        mode,
+    )
+    return fast

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from pokerroom.cards import Card, DeckSpec, NotationError, Rank, Suit
+from pokerroom.cards import Card, DeckSpec, Rank, Suit
 from pokerroom.engine import Betting, ConfigError, RakeRule, VariantSpec
 from pokerroom.history.errors import HistoryError, PhhActionError, PhhFieldError, PhhSyntaxError
 from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
@@ -65,6 +65,8 @@ def read_phhs(text: str) -> list[tuple[int, PhhHand | HistoryError]]:
 
 
 def _number(value: object, name: str, *, allow_inf: bool = False) -> Decimal:
+    if type(value) is int and value >= 0:  # (nearly every amount)
+        return Decimal(value)
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
         raise PhhFieldError(f"expected a number, got {type(value).__name__}", field=name)
     d = Decimal(value)
@@ -92,7 +94,9 @@ def _scale_of(amounts: Sequence[Decimal], given: object) -> int:
         if any((a * given) % 1 for a in finite):
             raise PhhFieldError("an amount is finer than the minor unit", field="_minor_units")
         return int(given)
-    for k in range(_MAX_DECIMALS + 1):
+    if all(a == a.to_integral_value() for a in finite):  # whole amounts (most files): no scaling
+        return 1
+    for k in range(1, _MAX_DECIMALS + 1):
         scale: int = 10**k
         if all((a * scale) % 1 == 0 for a in finite):
             return scale
@@ -109,24 +113,30 @@ _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
 
 
+# Every card name the notation allows -> its card, and the same restricted to each deck: a card is one
+# dictionary look-up (the errors below are those of the checks one by one).
+_CARD_NAMES: dict[str, Card] = {r + s: Card(Rank.parse(r), Suit.parse(s)) for r in _RANKS for s in _SUITS}
+_IN_DECK: dict[DeckSpec, dict[str, Card]] = {
+    spec: {name: card for name, card in _CARD_NAMES.items() if card in spec} for spec in DeckSpec
+}
+
+
 def _cards(text: str, spec: DeckSpec, index: int, label: str) -> tuple[Card | None, ...]:
     if len(text) % 2:
         raise PhhActionError(f"({label}) card notation has an odd length", action=index)
+    known = _IN_DECK[spec]
     cards: list[Card | None] = []
     for i in range(0, len(text), 2):
-        r, s = text[i], text[i + 1]
-        if r == "?" and s == "?":
+        name = text[i : i + 2]
+        card = known.get(name)
+        if card is not None:
+            cards.append(card)
+        elif name == "??":
             cards.append(None)
-            continue
-        if r not in _RANKS or s not in _SUITS:
-            raise PhhActionError(f"({label}) invalid card notation at position {i}", action=index)
-        try:
-            card = Card(Rank.parse(r), Suit.parse(s))
-        except NotationError:
-            raise PhhActionError(f"({label}) invalid card notation at position {i}", action=index) from None
-        if card not in spec:
+        elif name in _CARD_NAMES:
             raise PhhActionError(f"({label}) a card that is not in the {spec.size}-card deck", action=index)
-        cards.append(card)
+        else:
+            raise PhhActionError(f"({label}) invalid card notation at position {i}", action=index)
     return tuple(cards)
 
 
@@ -140,6 +150,8 @@ class _Lines:
         self.text = text or ""
         m = _ACTIONS_KEY.search(self.text, offset)
         self.pos = m.start() if m else offset
+        self.counted = 0  # the line of text[counted] is line_no: lines are counted once, going forward
+        self.line_no = 1
 
     def find(self, action: str) -> int | None:
         if not self.text or not action:
@@ -148,10 +160,37 @@ class _Lines:
         if at < 0:
             return None
         self.pos = at + len(action)
-        return self.text.count("\n", 0, at) + 1
+        self.line_no += self.text.count("\n", self.counted, at)
+        self.counted = at
+        return self.line_no
+
+
+# Actions already read, for each (players, deck), by their text: the same text always reads the same,
+# and most texts recur ("p2 f", "p3 cc", the same deal). Only successes are kept; a table is emptied
+# when it is full.
+_SEEN: dict[tuple[int, DeckSpec], dict[str, tuple[PhhAction, Decimal | None]]] = {}
+_SEEN_MAX = 20_000
 
 
 def _parse_action(
+    raw: str,
+    index: int,
+    line: int | None,
+    n: int,
+    spec: DeckSpec,
+    seen: dict[str, tuple[PhhAction, Decimal | None]],
+) -> tuple[PhhAction, Decimal | None]:
+    known = seen.get(raw)
+    if known is None:
+        known = _parse_new_action(raw, index, line, n, spec)
+        if len(seen) >= _SEEN_MAX:
+            seen.clear()
+        seen[raw] = known
+    a, amount = known
+    return PhhAction(index, line, a.actor, a.verb, a.cards, None, a.show, a.dash, a.comment), amount
+
+
+def _parse_new_action(
     raw: str, index: int, line: int | None, n: int, spec: DeckSpec
 ) -> tuple[PhhAction, Decimal | None]:
     body, _, comment = raw.partition("#")
@@ -434,13 +473,16 @@ def parse_hand(
         raise PhhFieldError(str(exc), field="starting_stacks") from None
     spec = variant.deck_for(n)
     lines = _Lines(text, offset)
+    seen = _SEEN.get((n, spec))
+    if seen is None:
+        seen = _SEEN[n, spec] = {}
     actions: list[PhhAction] = []
     amounts: list[Decimal] = []
     raw_amounts: list[tuple[int, Decimal]] = []
     for i, raw in enumerate(raw_actions):
         line = lines.find(raw)
         try:
-            action, amount = _parse_action(raw, i, line, n, spec)
+            action, amount = _parse_action(raw, i, line, n, spec, seen)
         except PhhActionError as exc:
             exc.line = exc.line or line
             raise

@@ -1,0 +1,187 @@
+"""A fast reader for the part of TOML that PHH files use, with :mod:`tomllib` as the authority.
+
+PHH hands are short flat tables: bare keys, strings, integers, decimals, booleans, arrays of them
+(on one line or over several, with comments), and ``[N]`` tables in ``.phhs`` files. This module reads
+exactly that part, with a few regular expressions instead of a general parser, and answers ``None``
+for anything else: another TOML form (dotted or quoted keys, inline tables, nested arrays,
+multi-line strings, underscores or exponents in numbers, fractional seconds...) or anything that is
+not valid TOML. :func:`pokerroom.history.tomlio.load` then hands the text to :mod:`tomllib`, so a valid
+file is never refused and a bad one gets tomllib's error, as before.
+
+The contract, tested against tomllib (``tests/history/test_toml_subset.py``): for every text, ``read``
+gives ``None`` or exactly what ``tomllib.loads(text, parse_float=Decimal)`` gives.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["read"]
+
+# Characters TOML forbids in comments and in single-line strings: ASCII controls but the tab.
+_CTRL = "\\x00-\\x08\\x0a-\\x1f\\x7f"
+_COMMENT = f"#[^{_CTRL}]*"
+_LITERAL = f"'([^'{_CTRL}]*)'"
+_ESCAPE = r'\\(?:[btnfr"\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})'
+_BASIC = f'"((?:[^"\\\\{_CTRL}]|{_ESCAPE})*)"'
+_AFTER = r"(?=[ \t\r\n,\]#]|\Z)"  # what may follow a number, a boolean or a date
+_INT = r"[+-]?(?:0|[1-9][0-9]*)"
+_FLOAT = rf"{_INT}\.[0-9]+|[+-]?inf|[+-]?nan"
+_HOUR = r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
+_DATE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
+_OFFSET = r"([Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+
+# One scalar value; the group that matched tells its type.
+_SCALAR = re.compile(
+    f"{_LITERAL}"  # 1: literal string
+    f"|{_BASIC}"  # 2: basic string
+    f"|({_INT}){_AFTER}"  # 3: integer
+    f"|({_FLOAT}){_AFTER}"  # 4: float
+    f"|(true|false){_AFTER}"  # 5: boolean
+    f"|{_DATE}[Tt ]{_HOUR}{_OFFSET}?{_AFTER}"  # 6-12: date-time
+    f"|{_HOUR}{_AFTER}"  # 13-15: local time
+    f"|{_DATE}{_AFTER}"  # 16-18: local date
+)
+# One-line arrays of plain strings or of numbers: the common case, read in one step.
+_LIT_ITEM = f"'[^'{_CTRL}]*'"
+_BASIC_ITEM = f'"[^"\\\\{_CTRL}]*"'
+_NUM_ITEM = rf"{_INT}(?:\.[0-9]+)?"
+
+
+def _one_line_array(item: str) -> re.Pattern[str]:
+    return re.compile(rf"\[[ \t]*(?:({item}(?:[ \t]*,[ \t]*{item})*)[ \t]*,?[ \t]*)?\]")
+
+
+_LIT_ARRAY = _one_line_array(_LIT_ITEM)
+_BASIC_ARRAY = _one_line_array(_BASIC_ITEM)
+_NUM_ARRAY = _one_line_array(_NUM_ITEM)
+_STRING_ITEMS = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+_KEY = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
+_HEADER = re.compile(r"[ \t]*\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]")
+_END = re.compile(rf"[ \t]*(?:{_COMMENT})?(?:\r?\n|\Z)")  # the rest of a line after a value
+_GAP = re.compile(rf"(?:[ \t]|\r?\n|{_COMMENT})*")  # between the items of an array
+_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+_ESCAPE_RE = re.compile(_ESCAPE)
+
+
+class _Outside(Exception):
+    """The text leaves the subset (or is not TOML): tomllib decides."""
+
+
+def read(text: str) -> dict[str, Any] | None:
+    """The TOML document ``text`` as tomllib would read it (floats as ``Decimal``), or ``None``
+    when the text is outside the subset this module reads."""
+    try:
+        return _document(text)
+    except (_Outside, ValueError, OverflowError):  # ValueError: a date that does not exist
+        return None
+
+
+def _document(text: str) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    table = root
+    pos, n = 0, len(text)
+    key_match, end_match, header_match = _KEY.match, _END.match, _HEADER.match
+    while pos < n:
+        m = key_match(text, pos)
+        if m is not None:
+            key = m.group(1)
+            if key in table:
+                raise _Outside
+            table[key], pos = _value(text, m.end())
+        else:
+            m = header_match(text, pos)
+            if m is not None:
+                name = m.group(1)
+                if name in root:
+                    raise _Outside
+                table = root[name] = {}
+                pos = m.end()
+        end = end_match(text, pos)
+        if end is None or (end.end() == pos and pos < n):
+            raise _Outside
+        pos = end.end()
+    return root
+
+
+def _value(text: str, pos: int) -> tuple[Any, int]:
+    if text.startswith("[", pos):
+        return _array(text, pos)
+    m = _SCALAR.match(text, pos)
+    if m is None:
+        raise _Outside
+    return _scalar(m), m.end()
+
+
+def _array(text: str, pos: int) -> tuple[list[Any], int]:
+    m = _LIT_ARRAY.match(text, pos) or _BASIC_ARRAY.match(text, pos)
+    if m is not None:
+        body = m.group(1)
+        return ([a or b for a, b in _STRING_ITEMS.findall(body)] if body else []), m.end()
+    m = _NUM_ARRAY.match(text, pos)
+    if m is not None:
+        body = m.group(1)
+        numbers = [x.strip() for x in body.split(",")] if body else []
+        return [Decimal(x) if "." in x else int(x) for x in numbers], m.end()
+    items: list[Any] = []  # the general case: over several lines, comments, mixed items
+    pos += 1
+    gap = _GAP.match
+    while True:
+        pos = gap(text, pos).end()  # type: ignore[union-attr]  # (matches the empty string)
+        if text.startswith("]", pos):
+            return items, pos + 1
+        m = _SCALAR.match(text, pos)
+        if m is None:
+            raise _Outside  # a nested array or inline table, or not TOML
+        items.append(_scalar(m))
+        pos = gap(text, m.end()).end()  # type: ignore[union-attr]
+        if text.startswith(",", pos):
+            pos += 1
+        elif text.startswith("]", pos):
+            return items, pos + 1
+        else:
+            raise _Outside
+
+
+def _scalar(m: re.Match[str]) -> Any:
+    i = m.lastindex
+    if i == 1:
+        return m.group(1)
+    if i == 2:
+        s = m.group(2)
+        return _ESCAPE_RE.sub(_unescape, s) if "\\" in s else s
+    if i == 3:
+        return int(m.group(3))
+    if i == 4:
+        return Decimal(m.group(4))
+    if i == 5:
+        return m.group(5) == "true"
+    if i is not None and i >= 16:
+        return dt.date(int(m.group(16)), int(m.group(17)), int(m.group(18)))
+    if i is not None and i >= 13:
+        return dt.time(int(m.group(13)), int(m.group(14)), int(m.group(15)))
+    y, mo, d, h, mi, s, offset = m.group(6, 7, 8, 9, 10, 11, 12)
+    return dt.datetime(int(y), int(mo), int(d), int(h), int(mi), int(s), tzinfo=_zone(offset))
+
+
+def _zone(offset: str | None) -> dt.tzinfo | None:
+    if offset is None:
+        return None
+    if offset in ("Z", "z"):
+        return dt.UTC
+    sign = -1 if offset[0] == "-" else 1
+    return dt.timezone(dt.timedelta(hours=sign * int(offset[1:3]), minutes=sign * int(offset[4:6])))
+
+
+def _unescape(m: re.Match[str]) -> str:
+    e = m.group()
+    if len(e) == 2:
+        return _ESCAPES[e[1]]
+    code = int(e[2:], 16)
+    if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:  # not a Unicode scalar value: TOML refuses it
+        raise _Outside
+    return chr(code)
