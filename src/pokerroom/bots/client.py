@@ -37,6 +37,8 @@ class BotStats:
     latencies: list[float] = field(default_factory=list)  # seconds from sending an action to its broadcast
     ack_latencies: list[float] = field(default_factory=list)  # seconds from sending an action to its ack
     error_codes: dict[str, int] = field(default_factory=dict)
+    # by game (``holdem/FL``, the hand's ``hand_started``): a mixed table's load per game (RULES.md §11.1)
+    game_actions: dict[str, int] = field(default_factory=dict)
 
 
 class BotClient:
@@ -76,6 +78,7 @@ class BotClient:
         self.seat: int | None = None
         self.preferred_seat: int | None = None  # the seat to take when it is free (else a random one)
         self.hand_id = ""
+        self.game = ""  # the hand's game, ``holdem/FL`` (its ``hand_started``)
         self.hole: list[str] = []
         self.board: list[str] = []
         self.up: dict[int, list[str]] = {}
@@ -330,6 +333,7 @@ class BotClient:
         kind = e["type"]
         if kind == "hand_started":
             self.hand_id = hand_id
+            self.game = f"{e.get('variant', '')}/{e.get('betting', '')}"
             self.hole, self.board, self.up = [], [], {}
             self.stats.hands += 1
         elif kind == "cards_dealt":
@@ -368,6 +372,8 @@ class BotClient:
         ref = f"{self.name}-{self._ref}"
         self._pending[ref] = self._acted = time.perf_counter()
         self.stats.actions += 1
+        if self.game:
+            self.stats.game_actions[self.game] = self.stats.game_actions.get(self.game, 0) + 1
         hand_id = msg["hand_id"]
         with contextlib.suppress(Exception):
             await self.send_action(

@@ -11,7 +11,11 @@ bots did not all sit says so in ``seated``) the run is measured for ``duration``
 - latency: from a bot sending an action to the broadcast of that action (its own event coming back
   over the table's stream: the action applied and sent to everybody), p50 and p99; the p99
   to the ``ack`` (which comes after the hand-end bookkeeping when the action ends the hand) is shown too;
-- errors: every ``error`` frame a bot received in the window, by code, and bots that lost their socket.
+- errors: every ``error`` frame a bot received in the window, by code, and bots that lost their socket;
+- by game: with ``mix`` (``pokerroom loadtest --mix horse``) the tables are mixed tables of that mix
+  (RULES.md §11.1: FL stakes 20/40, rounds of six hands), and the report gives each game's hands (the
+  server's ``pokerroom_game_hands_total``, read from ``/metrics`` on its own machine) and the bots' actions
+  in it; a single-game run gives its one game.
 
 The server's accounts are made directly in its store with a cheap password hash (the load test measures
 play, not argon2); with ``--url`` the bots register over HTTP like any client.
@@ -40,7 +44,7 @@ from pokerroom.bots.client import BotClient, BotStats
 from pokerroom.bots.load_cluster import LoadCluster, cpu_seconds, make_accounts
 from pokerroom.bots.strategies import STRATEGIES
 
-__all__ = ["LoadCluster", "LoadReport", "load_tables", "run_load"]
+__all__ = ["LoadCluster", "LoadReport", "by_game", "load_tables", "run_load"]
 
 
 @dataclass
@@ -69,6 +73,8 @@ class LoadReport:
     host_cpu_quota: float | None = None  # each host's CPU quota in cores, if any
     throttled_seconds: float = 0.0  # how long the quotas held the hosts back in the window
     seated_at_start: int = 0  # players seated when the window opened (``seated``: when it closed)
+    mix: str = ""  # the tables' mix (RULES.md §11.1), "" for NL hold'em tables
+    games: dict[str, dict[str, int]] = field(default_factory=dict)  # game -> {"hands", "actions"}
 
     @property
     def cpu_ms_per_action(self) -> float:
@@ -85,7 +91,11 @@ class LoadReport:
             f"  action -> broadcast p50 {self.latency_p50_ms:.1f} ms, p99 {self.latency_p99_ms:.1f} ms, "
             f"max {self.latency_max_ms:.1f} ms (ack p99 {self.ack_p99_ms:.1f} ms)\n"
             f"  errors           {self.errors} ({codes})\n"
-            f"  server CPU       "
+            + "".join(
+                f"  {game:<16} {g.get('hands', 0)} hands, {g.get('actions', 0)} actions\n"
+                for game, g in sorted(self.games.items())
+            )
+            + "  server CPU       "
             + (
                 f"{self.server_cpu_seconds:.1f} s ({self.cpu_ms_per_action:.3f} ms per action)"
                 if self.server_cpu_seconds
@@ -108,22 +118,26 @@ class LoadReport:
         )
 
 
-def load_tables(count: int) -> list[Any]:
-    """``count`` six-max NL hold'em play-money tables (10/20), default clocks."""
+def load_tables(count: int, mix: str = "") -> list[Any]:
+    """``count`` six-max NL hold'em play-money tables (10/20), default clocks; with ``mix`` (a code of
+    rooms/mixes.py) six-max mixed tables of it, small bet / big bet 20/40, rounds of six hands."""
     from pokerroom.engine import Betting, RakeRule, Stakes
     from pokerroom.rooms import TableConfig, Timing
+    from pokerroom.rooms.mixes import get_mix
 
+    first = get_mix(mix).games[0] if mix else None
     return [
         TableConfig(
             table_id=f"load-{i + 1}",
             name=f"Load {i + 1}",
-            variant="holdem",
-            betting=Betting.NO_LIMIT,
-            stakes=Stakes.blinds(10, 20),
+            variant=first.variant if first else "holdem",
+            betting=first.betting if first else Betting.NO_LIMIT,
+            stakes=Stakes.fixed_limit(20, 40) if mix else Stakes.blinds(10, 20),
             seats=6,
             rake=RakeRule(500, 60),
             timing=Timing(action=15.0, time_bank=30.0, between_hands=1.0),
             currency="PLAY",
+            mix=mix,
         )
         for i in range(count)
     ]
@@ -138,7 +152,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
+async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str, mix: str = "") -> None:
     import uvicorn
 
     from pokerroom.server.app import create_app
@@ -149,7 +163,7 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
     await store.db.upgrade()
     tokens = await make_accounts(store, players)
     Path(tokens_path).write_text(json.dumps(tokens))
-    app = create_app(store, RoomSettings(tables=tuple(load_tables(tables))), freeze_heap=True)
+    app = create_app(store, RoomSettings(tables=tuple(load_tables(tables, mix))), freeze_heap=True)
     profile = os.environ.get("POKERROOM_LOAD_PROFILE")  # "FILE:SECONDS": profile the server that long
     if profile:
         asyncio.get_running_loop().create_task(_profile(*profile.split(":")))
@@ -176,11 +190,11 @@ async def _profile(path: str, seconds: str) -> None:
     prof.dump_stats(path)
 
 
-def _server_main(port: int, db: str, players: int, tables: int, tokens_path: str) -> None:
+def _server_main(port: int, db: str, players: int, tables: int, tokens_path: str, mix: str = "") -> None:
     from pokerroom.server.loop import run
 
     with contextlib.suppress(KeyboardInterrupt):
-        run(_serve(port, db, players, tables, tokens_path))
+        run(_serve(port, db, players, tables, tokens_path, mix))
 
 
 # --------------------------------------------------------------------------------------------- bots
@@ -287,6 +301,7 @@ async def _bots(
     stats.latencies.clear()
     stats.ack_latencies.clear()
     stats.error_codes.clear()
+    stats.game_actions.clear()
     await asyncio.sleep(max(0.0, stop - time.time()))
     seated = sum(1 for b in bots if b.seat is not None)
     for bot in bots:
@@ -302,6 +317,7 @@ async def _bots(
         "latencies": stats.latencies,
         "ack_latencies": stats.ack_latencies,
         "seated": seated,
+        "game_actions": dict(stats.game_actions),
     }
 
 
@@ -312,6 +328,37 @@ async def _hands(url: str) -> int:
     async with httpx.AsyncClient(timeout=60) as http:
         tables = (await http.get(f"{url}/api/lobby")).json()["tables"]
     return sum(int(t["hands"]) for t in tables if str(t["table"]).startswith("load-"))
+
+
+async def _game_hands(url: str) -> dict[str, int]:
+    """Hands finished at cash tables by game, from the server's ``/metrics`` (empty when it is not ours to
+    read: a room elsewhere answers 403)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(timeout=60) as http:
+        r = await http.get(f"{url}/metrics")
+    if r.status_code != 200:
+        return {}
+    out: dict[str, int] = {}
+    for family in text_string_to_metric_families(r.text):
+        for sample in family.samples:
+            if sample.name == "pokerroom_game_hands_total" and sample.labels.get("kind") == "cash":
+                out[sample.labels["game"]] = int(sample.value)
+    return out
+
+
+def by_game(
+    before: dict[str, int], after: dict[str, int], actions: list[dict[str, int]]
+) -> dict[str, dict[str, int]]:
+    """Each game's hands in the window (``after - before``) and the bots' actions in it."""
+    out: dict[str, dict[str, int]] = {}
+    for game, n in after.items():
+        if n - before.get(game, 0):
+            out.setdefault(game, {"hands": 0, "actions": 0})["hands"] = n - before.get(game, 0)
+    for counts in actions:
+        for game, n in counts.items():
+            out.setdefault(game, {"hands": 0, "actions": 0})["actions"] += n
+    return out
 
 
 async def _wait_up(url: str, proc: Any, timeout: float) -> None:
@@ -343,9 +390,13 @@ def run_load(
     processes: int | None = None,
     warmup: float | None = None,
     cluster: LoadCluster | None = None,
+    mix: str = "",
 ) -> LoadReport:
     """Run the load test and return its figures (see the module docstring). ``cluster``: serve the tables
-    from a cluster's nodes instead of one process (bots spread over its gateways)."""
+    from a cluster's nodes instead of one process (bots spread over its gateways); ``mix``: mixed tables
+    (a room this run starts itself)."""
+    if mix and (url is not None or cluster is not None):
+        raise ValueError("--mix makes the room's tables: not with --url or --cluster")
     ctx = mp.get_context("spawn")
     tables = math.ceil(players / 6)
     server = None
@@ -363,7 +414,7 @@ def run_load(
             tokens_path = str(Path(tmp.name) / "tokens.json")
             server = ctx.Process(
                 target=_server_main,
-                args=(port, str(Path(tmp.name) / "load.db"), players, tables, tokens_path),
+                args=(port, str(Path(tmp.name) / "load.db"), players, tables, tokens_path, mix),
                 daemon=True,
             )
             server.start()
@@ -396,9 +447,11 @@ def run_load(
         window.open(start, duration)
         time.sleep(max(0.0, start - time.time()))
         h0, cpu0 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
+        g0 = asyncio.run(_game_hands(urls[0]))
         c0 = asyncio.run(cluster.sample()) if cluster is not None else {}
         time.sleep(max(0.0, stop - time.time()))
         h1, cpu1 = asyncio.run(_hands(urls[0])), cpu_seconds(pids)
+        g1 = asyncio.run(_game_hands(urls[0]))
         c1 = asyncio.run(cluster.sample()) if cluster is not None else {}
         spread = asyncio.run(cluster.host_tables()) if cluster is not None else []
         delta = {k: c1[k] - c0[k] for k in c1}
@@ -428,6 +481,8 @@ def run_load(
             error_codes=codes,
             seated=sum(r["seated"] for r in results),
             seated_at_start=seated_at_start,
+            mix=mix,
+            games=by_game(g0, g1, [r["game_actions"] for r in results]),
             server_cpu_seconds=cpu1 - cpu0,
             host_cpu_seconds=delta.get("host_cpu", 0.0),
             bus_messages=delta.get("bus_out", 0.0),

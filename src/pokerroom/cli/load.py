@@ -27,6 +27,9 @@ def loadtest_command(
     processes: int = typer.Option(None, help="Bot processes (default: one per 500 bots)."),
     warmup: float = typer.Option(None, help="Least seconds to connect and sit (then until all sit)."),
     json_out: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    mix: str = typer.Option(
+        "", help="Mixed tables of this mix (horse, 8game, ha): hands and actions per game (RULES.md §11.1)."
+    ),
     cluster: str | None = typer.Option(
         None,
         "--cluster",
@@ -45,7 +48,14 @@ def loadtest_command(
     from pokerroom.bots.load import LoadCluster, report_json, run_load
 
     nodes = LoadCluster(database, cluster, hosts=hosts, gateways=gateways) if cluster else None
+    if mix:
+        from pokerroom.rooms.mixes import MIXES
+
+        if mix not in MIXES or url or cluster:
+            raise typer.BadParameter(
+                f"--mix is one of {', '.join(MIXES)}, in a room of its own (no --url/--cluster)"
+            )
     report = run_load(
-        players, duration, _think(think), url=url, processes=processes, warmup=warmup, cluster=nodes
+        players, duration, _think(think), url=url, processes=processes, warmup=warmup, cluster=nodes, mix=mix
     )
     typer.echo(report_json(report) if json_out else report.text())

@@ -1,4 +1,5 @@
-"""``pokerroom import FILE``: PokerStars-format hold'em histories into PHH, each hand replayed and checked."""
+"""``pokerroom import FILE``: PokerStars-format histories (every game we export) into PHH, each hand replayed
+and checked."""
 
 from __future__ import annotations
 
@@ -14,12 +15,17 @@ from pokerroom.history.stars_import import read_pokerstars
 
 @app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="A PokerStars-format hand history file (hold'em, Omaha PL).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A PokerStars-format hand history file (any game: hold'em, Omaha, stud, razz, draw)."
+        ),
+    ],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the hands here (.phhs); default: stdout.")
     ] = None,
 ) -> None:
-    """Read PokerStars-format hold'em histories (ours and other rooms') into PHH.
+    """Read PokerStars-format histories (ours and other rooms', every game we export) into PHH.
 
     Every hand is replayed through the engine and its finishing stacks compared with the chips the text
     says; the report goes to stderr (to stdout with --output). Exit status: 1 if a hand cannot be read

@@ -7,7 +7,15 @@ the standard fields (``variant``, ``antes``, ``blinds_or_straddles``, ``min_bet`
 ``big_bet``, ``starting_stacks``, ``actions`` with ``????`` for unknown cards, ``players``, ``seats``,
 ``hand``, ``table``, ``seat_count``, ``finishing_stacks`` as the text's own chips say, ``currency``, time
 fields) and ours (``_button``, ``_posts`` when the blinds are not the plain small and big blind,
-``_tournament_id``, ``_rake``). Games: Hold'em (No Limit, Pot Limit, Limit) and Omaha Pot Limit.
+``_tournament_id``, ``_rake``). Games: every game of our export (``stars.GAME_NAMES``) as PokerStars names
+it: Hold'em and Omaha (hi and hi/lo) in every structure, 7 Card Stud (hi/lo) and Razz (``*** 3rd STREET
+***`` to ``*** RIVER ***``, the ante, ``brings in for``, ``completes it to``, each street's ``Dealt to``
+cards), and the draw games (Triple Draw 2-7 Lowball, Single Draw 2-7 Lowball, 5 Card Draw:
+``*** DEALING HANDS ***``, ``*** FIRST DRAW ***`` ..., ``discards N cards [..]``, ``stands pat``, the
+hero's new cards), mixed-game headers (``HORSE (Razz Limit, ...)``) included. Other players' cards are
+``????`` where the text does not show them; a stud hand's shown cards are put back on the streets they
+were dealt on (PokerStars shows them in dealing order); a draw hand's shown cards are the final hand
+(which of them were drawn cannot be told), so its deals keep ``????`` and the show names them.
 
 A hand run twice (R-RIT) has each run's streets (``*** FIRST FLOP ***`` ... ``*** SECOND RIVER ***``) and
 a showdown per run that repeats the shows: the boards are read in dealing order, each show once, and the
@@ -25,6 +33,7 @@ from typing import Any
 from pokerroom.cards import NotationError, parse_cards
 from pokerroom.engine import Betting
 from pokerroom.history.errors import HistoryError
+from pokerroom.history.stars import GAME_NAMES
 from pokerroom.history.tomlio import dump_table
 from pokerroom.variants import VARIANTS
 
@@ -34,7 +43,9 @@ _START = re.compile(r"^PokerStars (?:Hand|Game) #", re.MULTILINE)
 _HEADER = re.compile(
     r"^PokerStars (?:Hand|Game) #(?P<number>\d+):\s+"
     r"(?:Tournament #(?P<tournament>\d+),\s+(?P<buy_in>.*?)\s+)?"
-    r"(?P<game>Hold'em|Omaha) (?P<betting>No Limit|Pot Limit|Limit)"
+    r"(?P<game>"
+    + "|".join(re.escape(name) for name in sorted(GAME_NAMES.values(), key=len, reverse=True))
+    + r") (?P<betting>No Limit|Pot Limit|Limit)"
     r"(?:\s+-\s+Level\s+(?P<level>[IVXLCDM\d]+))?"
     r"\s+\((?P<stakes>[^)]*)\)"
     r"(?:\s+-\s+(?P<date>\d{4}/\d{1,2}/\d{1,2})\s+(?P<time>\d{1,2}:\d{2}:\d{2})(?:\s+(?P<zone>[A-Z]+))?)?"
@@ -65,6 +76,13 @@ _ACTION = re.compile(
     r"^(?P<name>.+?): (?P<verb>folds|checks|calls|bets|raises)(?: (?P<a>\S+))?(?: to (?P<b>\S+))?"
     r"(?: and is all-in)?\s*$"
 )
+_BRING_IN = re.compile(r"^(?P<name>.+?): (?:brings in for (?P<a>\S+)|completes it to (?P<b>\S+))")
+# Stud streets ("*** 3rd STREET ***" ... "*** RIVER ***") and draws ("*** DEALING HANDS ***", "*** FIRST
+# DRAW ***", "*** DRAW ***"): the writer's words (stars.py).
+_STUD_STREET = re.compile(r"^\*\*\* (?:(?P<n>[2-6])(?:nd|rd|th) STREET|RIVER) \*\*\*")
+_DRAW_STREET = re.compile(r"^\*\*\* (?:DEALING HANDS|(?:FIRST |SECOND |THIRD |FOURTH )?DRAW) \*\*\*")
+_DISCARD = re.compile(r"^(?P<name>.+?): (?:stands pat|discards (?P<n>\d+) cards?(?: \[(?P<cards>[^\]]+)\])?)")
+_CODES = {name: code for code, name in GAME_NAMES.items()}
 _SHOWS = re.compile(r"^(?P<name>.+?): shows \[(?P<cards>[^\]]+)\]")
 _MUCKS = re.compile(r"^(?P<name>.+?): mucks hand")
 _RETURNED = re.compile(r"^Uncalled bet \((?P<amount>[^)]+)\) returned to (?P<name>.+)$")
@@ -121,6 +139,13 @@ class _Hand:
     order: list[str] = field(default_factory=list)  # PHH order: names
     level: Decimal = Decimal(0)
     folded: set[str] = field(default_factory=set)
+    # stud: each street's deal, (index in ``actions``, the street (0: 3rd), the players dealt in)
+    streets: list[tuple[int, int, list[str]]] = field(default_factory=list)
+    known: dict[str, dict[int, str]] = field(default_factory=dict)  # stud: a player's cards by position
+    drawn: dict[str, int] = field(default_factory=dict)  # draw: a discard's deal, its index in ``actions``
+    bring_in: Decimal = Decimal(0)
+    first_cards: dict[str, str] = field(default_factory=dict)  # draw: the hero's first five cards
+    mucked: dict[str, int] = field(default_factory=dict)  # a muck at the showdown: its index in ``actions``
     shown: set[str] = field(default_factory=set)  # showed or mucked (each run's showdown repeats them)
     run_twice: bool = False
 
@@ -167,8 +192,8 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
     head = _HEADER.match(lines[0]) if lines else None
     number = lines[0].split("#", 1)[1].split(":", 1)[0] if "#" in lines[0] else "?"
     if head is None:
-        raise StarsImportError("not a hold'em or Omaha hand this reader knows", line=first_line, hand=number)
-    game = "holdem" if head["game"] == "Hold'em" else "omaha"
+        raise StarsImportError("not a hand of a game this reader knows", line=first_line, hand=number)
+    game = _CODES[head["game"]]
     betting = {"No Limit": Betting.NO_LIMIT, "Pot Limit": Betting.POT_LIMIT, "Limit": Betting.FIXED_LIMIT}[
         head["betting"]
     ]
@@ -177,9 +202,9 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
         raise StarsImportError(f"{v.name} is not played {betting.value} here", line=first_line, hand=number)
     h = _Hand()
     table = _TABLE.match(lines[1]) if len(lines) > 1 else None
-    if table is None or table["button"] is None:
+    if table is None or (table["button"] is None and not v.is_stud):
         raise StarsImportError("no table line with the button", line=first_line + 1, hand=number)
-    button = int(table["button"])
+    button = int(table["button"]) if table["button"] is not None else 0  # stud: the seats in order
     i = 2
     while i < len(lines) and (s := _SEAT.match(lines[i])):
         h.players[s["name"]] = _Player(int(s["seat"]), s["name"], _money(s["stack"], first_line + i, number))
@@ -208,6 +233,52 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
                 h.posts.append((who, p["what"], amount))
         elif text.startswith("*** HOLE CARDS ***"):
             continue
+        elif v.is_stud and _STUD_STREET.match(text):
+            number_of = len(h.streets)  # 0: 3rd street, ..., 4: the river (7th)
+            for player in h.players.values():
+                player.street = Decimal(0)
+            h.level = Decimal(0)
+            h.streets.append((len(h.actions), number_of, [n for n in h.order if n not in h.folded]))
+            h.actions.append("")  # the street's deal, written once every card is known
+        elif v.is_draw and _DRAW_STREET.match(text):
+            if text.startswith("*** DEALING HANDS"):  # (after the blinds: their bets stand)
+                continue
+            for player in h.players.values():
+                player.street = Decimal(0)
+            h.level = Decimal(0)
+            h.drawn.clear()
+        elif v.is_stud and (d := _DEALT.match(text)) and d["name"] in h.players:
+            cards = _cards(d["cards"], k, number)
+            n_cards = len(cards) // 2
+            street_no = len(h.streets) - 1
+            first = (0 if n_cards == 3 else 2) if street_no <= 0 else 2 + street_no
+            for j in range(n_cards):
+                h.known.setdefault(d["name"], {})[first + j] = cards[2 * j : 2 * j + 2]
+        elif v.is_draw and (d := _DEALT.match(text)) and d["name"] in h.players and d["name"] in h.drawn:
+            at = h.drawn.pop(d["name"])
+            h.actions[at] = f"d dh p{index[d['name']]} {_cards(d['cards'], k, number)}"
+        elif v.is_draw and (dc := _DISCARD.match(text)) and dc["name"] in h.players:
+            pn = f"p{index[dc['name']]}"
+            n_cards = int(dc["n"] or 0)
+            if not n_cards:
+                h.actions.append(f"{pn} sd")
+                continue
+            shown = _cards(dc["cards"], k, number) if dc["cards"] else "??" * n_cards
+            h.actions.append(f"{pn} sd {shown}")
+            h.drawn[dc["name"]] = len(h.actions)
+            h.actions.append(f"d dh {pn} {'??' * n_cards}")
+        elif (bi := _BRING_IN.match(text)) and bi["name"] in h.players:
+            player = h.players[bi["name"]]
+            pn = f"p{index[player.name]}"
+            to = _money(bi["a"] or bi["b"], k, number)
+            added = to - player.street
+            player.street, player.paid = to, player.paid + added
+            h.level = max(h.level, to)
+            if bi["a"] is not None:
+                h.bring_in = max(h.bring_in, to)
+                h.actions.append(f"{pn} pb")
+            else:
+                h.actions.append(f"{pn} cbr {_plain(to)}")
         elif street := _STREET.match(text):
             dealt = True
             h.run_twice = h.run_twice or street["run"] is not None
@@ -220,6 +291,8 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
             h.actions.append(f"d db {_cards(b['cards'], k, number)}")
         elif (d := _DEALT.match(text)) and d["name"] in h.players:
             h.players[d["name"]].cards = _cards(d["cards"], k, number)
+            if v.is_draw:
+                h.first_cards.setdefault(d["name"], h.players[d["name"]].cards)
         elif (a := _ACTION.match(text)) and a["name"] in h.players:
             dealt = True
             player = h.players[a["name"]]
@@ -250,22 +323,43 @@ def hand_to_phh(block: str, *, first_line: int = 1) -> str:
         elif (sh := _SHOWS.match(text)) and sh["name"] in h.players:
             cards = _cards(sh["cards"], k, number)
             h.players[sh["name"]].cards = cards
+            if v.is_stud:  # shown in dealing order: each card back on its street
+                h.known[sh["name"]] = {j: cards[2 * j : 2 * j + 2] for j in range(len(cards) // 2)}
             if sh["name"] not in h.shown:  # a hand run twice shows it again at the second showdown
                 h.shown.add(sh["name"])
                 h.actions.append(f"p{index[sh['name']]} sm {cards}")
         elif (mk := _MUCKS.match(text)) and mk["name"] in h.players:
             if mk["name"] not in h.shown:
                 h.shown.add(mk["name"])
+                h.mucked[mk["name"]] = len(h.actions)
                 h.actions.append(f"p{index[mk['name']]} sm")
         elif (c := _COLLECTED.match(text)) and c["name"] in h.players:
             h.players[c["name"]].won += _money(c["amount"], k, number)
         elif (mc := _MUCKED.match(text)) and mc["name"] in h.players:
-            h.players[mc["name"]].cards = _cards(mc["cards"], k, number)  # shown to the players dealt in
+            cards = _cards(mc["cards"], k, number)  # shown to the players dealt in
+            h.players[mc["name"]].cards = cards
+            if v.is_stud:
+                h.known[mc["name"]] = {j: cards[2 * j : 2 * j + 2] for j in range(len(cards) // 2)}
         elif rk := _RAKE.search(text):
             rake = _money(rk["rake"], k, number)
     del dealt
-    # The deal comes first, with every card the text shows anywhere (Dealt to, shows, mucked).
-    h.actions[:0] = _deals(h, index, v.streets[0].deal)
+    if v.is_stud:  # each street's deal, with every card the text shows anywhere
+        for at, street_no, names in h.streets:
+            first, count = (0, len(v.streets[0].deal)) if street_no == 0 else (2 + street_no, 1)
+            deals = []
+            for name in names:
+                known = h.known.get(name, {})
+                cards = "".join(known.get(j, "??") for j in range(first, first + count))
+                deals.append(f"d dh p{index[name]} {cards}")
+            h.actions[at] = "\n".join(deals)
+        h.actions = [a for x in h.actions for a in x.split("\n") if a]
+    elif v.is_draw:  # the first deal: the hero's cards (a show is the final hand, not the first)
+        for name, at in h.mucked.items():  # a final hand the summary shows (our rules show it: §6.2)
+            if h.players[name].cards and name not in h.folded:
+                h.actions[at] = f"p{index[name]} sm {h.players[name].cards}"
+        h.actions[:0] = _deals(h, index, v.streets[0].deal, drawn=True)
+    else:  # the deal comes first, with every card the text shows anywhere (Dealt to, shows, mucked)
+        h.actions[:0] = _deals(h, index, v.streets[0].deal)
     mix = mixed["mix"] if mixed is not None else ""
     return dump_table(_fields(h, head, table, v.code, betting, number, button, rake, mix))
 
@@ -302,10 +396,10 @@ def _in_cents(fields: list[tuple[str, Any]]) -> bool:
     return all((x * 100) == (x * 100).to_integral_value() for x in amounts)
 
 
-def _deals(h: _Hand, index: dict[str, int], pattern: tuple[bool, ...]) -> list[str]:
+def _deals(h: _Hand, index: dict[str, int], pattern: tuple[bool, ...], drawn: bool = False) -> list[str]:
     out = []
     for name in h.order:
-        cards = h.players[name].cards
+        cards = h.players[name].cards if not drawn else h.first_cards.get(name, "")
         out.append(f"d dh p{index[name]} {cards[: 2 * len(pattern)] if cards else '??' * len(pattern)}")
     return out
 
@@ -351,8 +445,14 @@ def _fields(
     if n == 2:
         antes.reverse()  # PHH reverse-assigns heads-up forced bets
     fields: list[tuple[str, Any]] = [("variant", code), ("_variant", game), ("_betting", betting.value)]
-    fields.append(("antes", [_amount(a) for a in antes]))
-    fields.append(("blinds_or_straddles", [_amount(b) for b in blinds]))
+    if v.is_stud:  # every player's nominal ante (a short stack posts less, all-in) and the bring-in
+        ante = max(antes, default=Decimal(0))
+        fields.append(("antes", [_amount(ante) for _ in antes]))
+        small = stakes[0] if stakes else Decimal(0)
+        fields.append(("bring_in", _amount(h.bring_in or (small / 4).quantize(Decimal("0.01")))))
+    else:
+        fields.append(("antes", [_amount(a) for a in antes]))
+        fields.append(("blinds_or_straddles", [_amount(b) for b in blinds]))
     if betting is Betting.FIXED_LIMIT:
         small, big = (stakes + [Decimal(0), Decimal(0)])[:2]
         fields += [("small_bet", _amount(small)), ("big_bet", _amount(big))]
@@ -379,7 +479,8 @@ def _fields(
         fields.append(("currency", currency.group(1)))
         if _in_cents(fields):  # the engine counts cents, as the room did: a split's odd chip is a cent
             fields.append(("_minor_units", 100))
-    fields.append(("_button", button))
+    if not v.is_stud:
+        fields.append(("_button", button))
     if mix:
         fields.append(("_mix", mix))
     if not plain:

@@ -46,6 +46,7 @@ from pokerroom.server.ids import PlayerKey, player_key, store_id
 from pokerroom.server.integrity.chat import say
 from pokerroom.server.integrity.seating import check_seat
 from pokerroom.server.logs import log_context
+from pokerroom.server.metrics import game_of
 from pokerroom.server.services import Services
 from pokerroom.store import HandNotOpen, SeatRecord, StoreError, StoreUnavailable, UnknownHand, unavailable
 
@@ -379,7 +380,7 @@ class CashActor(FaultTolerantActor):
         self.hands_played += 1
         self.stats.add(figures_of(record.hand.events, self.clock.now()))
         if self.services.metrics is not None:
-            self.services.metrics.hand(self.kind)
+            self.services.metrics.hand(self.kind, game_of(record.hand))
         self.services.last_hands.add(record)
         currency = self.table.config.currency
         for e in record.hand.events:
@@ -558,6 +559,8 @@ class CashActor(FaultTolerantActor):
             "state": "paused" if self.held and self.state == "playing" else self.state,
             "suspended": self.suspended,
             **self.stats.summary(self.clock.now()),
+            # a mixed table: the figures of each game (RULES.md §11.1; the console's Tables page)
+            **({"games": self.stats.by_game()} if self.table.rotation is not None else {}),
         }
 
 

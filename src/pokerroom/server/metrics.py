@@ -13,6 +13,8 @@ process); garbage-collection pauses are the process's own, measured by one hook 
 |   | repeated errors, until an operator resumes it), halted (fenced out), closing; a tournament |
 |   | not running is counted by its status: announced, registering, finished, cancelled |
 | ``pokerroom_hands_total{kind}`` | hands finished |
+| ``pokerroom_game_hands_total{kind,game}`` | hands finished by game (``holdem/FL``: the variant's code |
+|   | and structure): each hand of a mixed table or tournament counted in its own game (RULES.md §11.1) |
 | ``pokerroom_actions_total{kind}`` | players' actions applied |
 | ``pokerroom_action_seconds{kind}`` | an action's arrival to its events sent out |
 | ``pokerroom_journal_commit_seconds`` | a hand's start or end record (the end with its commands) written |
@@ -36,11 +38,16 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
-__all__ = ["CONTENT_TYPE", "Metrics", "actor_state"]
+__all__ = ["CONTENT_TYPE", "Metrics", "actor_state", "game_of"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _LATENCY = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 _GC = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+def game_of(hand: Any) -> str:
+    """A hand's ``game`` label: its variant's code and structure (``omaha8/FL``), as the stored hands'."""
+    return f"{hand.variant.code}/{hand.structure.betting.value}"
 
 
 def actor_state(actor: Any) -> str:
@@ -149,6 +156,9 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.hands = Counter("pokerroom_hands", "hands finished", ["kind"], registry=r)
+        self.game_hands = Counter(
+            "pokerroom_game_hands", "hands finished by game", ["kind", "game"], registry=r
+        )
         self.actions = Counter("pokerroom_actions", "players' actions applied", ["kind"], registry=r)
         self.action_seconds = Histogram(
             "pokerroom_action_seconds",
@@ -192,8 +202,11 @@ class Metrics:
         children[0].inc()
         children[1].observe(seconds)
 
-    def hand(self, kind: str) -> None:
+    def hand(self, kind: str, game: str = "") -> None:
+        """A hand finished; ``game`` (``game_of``): counted by game too."""
         self.hands.labels(kind).inc()
+        if game:
+            self.game_hands.labels(kind, game).inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -31,6 +31,7 @@ from pokerroom.server.history_glue import histories_of
 from pokerroom.server.ids import player_key, store_id
 from pokerroom.server.integrity.seating import check_seat
 from pokerroom.server.logs import log_context
+from pokerroom.server.metrics import game_of
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
 from pokerroom.store import HandNotOpen, SeatRecord, StoreUnavailable, UnknownHand
@@ -319,7 +320,7 @@ class PoolActor(FaultTolerantActor):
         )
         self.hands_played += 1
         if self.services.metrics is not None:
-            self.services.metrics.hand(self.kind)
+            self.services.metrics.hand(self.kind, game_of(record.hand))
         self.services.last_hands.add(record)
 
     def _dealt(self, table_id: str, entry: str) -> tuple[str, int]:

@@ -41,6 +41,15 @@ function watchView(w) {
   );
 }
 
+// A mixed table's figures per game (RULES.md §11.1): hands since it opened, and over its last hands the
+// average pot and the players who saw the second street.
+function gameFigures(games) {
+  if (!games) return null;
+  return h("ul", { class: "game-figures" }, Object.entries(games).map(([game, g]) => h("li", { "data-game-figures": game,
+    text: `${game}: ${fmt(g.hands)} hands` + (g.avg_pot === null ? "" : `, avg pot ${fmt(g.avg_pot)}`)
+      + (g.players_per_flop === null ? "" : `, ${g.players_per_flop}% see the 2nd street`) })));
+}
+
 export async function tablesPage(ui) {
   const data = await api.games();
   const admin = ui.isAdmin();
@@ -106,7 +115,7 @@ export async function tablesPage(ui) {
       h("td", { text: g.id }),
       h("td", { text: g.kind }),
       h("td", { text: s.name || "" }),
-      h("td", { text: `${s.variant || ""} ${s.betting || ""}` }),
+      h("td", {}, s.mix ? s.mix.name : `${s.variant || ""} ${s.betting || ""}`, gameFigures(s.games)),
       h("td", { text: s.stakes_label || "" }),
       h("td", { class: "num", text: s.players ?? s.entries ?? "" }),
       h("td", { class: "game-state", text: g.reason ? `${g.state}: ${g.reason}` : g.state }),
