@@ -23,6 +23,7 @@ TABLES = (
     "gaming_limits, gaming_exclusions, "
     "sso_tokens, api_keys, "
     "password_codes, account_emails, "
+    "player_hand_figures, player_notes, player_prefs, "
     "cashier_requests, ledger_accounts, auth_sessions, players, leases, audit_log, console_games"
 )
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)

@@ -26,6 +26,7 @@ from pokerroom.engine import (
     SeatSetup,
     TimeOut,
 )
+from pokerroom.rooms.auto_top_up import check_target, top_up_amount
 from pokerroom.rooms.clock import Clock, Clocks, refill_bank, spend_bank
 from pokerroom.rooms.config import TableConfig
 from pokerroom.rooms.dealing import deal_deck
@@ -80,6 +81,7 @@ class Player:
     auto_post: bool = True
     auto_muck: bool = True
     straddle: bool = False  # straddles when the table offers it the straddle (RULES.md §11.2)
+    auto_top_up: int = 0  # the stack to top up to between hands (0: off; rooms/auto_top_up.py)
     hands_dealt: int = 0
     sat_out_at: datetime | None = None
     disconnected_at: datetime | None = None
@@ -404,6 +406,33 @@ class CashTable:
     def set_auto_muck(self, player: str, on: bool) -> Output:
         self._player(player).auto_muck = bool(on)
         return []
+
+    def set_auto_top_up(self, player: str, target: int) -> Output:
+        """Top the player up to ``target`` chips between hands from now on (0: off); at once if he is not
+        in a hand. BuyInOutOfRange: a target outside the buy-in limits or not in chip units."""
+        p = self._player(player)
+        p.auto_top_up = check_target(target, self.config.buy_in_range, self.config.stakes.chip_unit)
+        return [] if self.dealt_in(player) else self._auto_top_up(p)
+
+    def refuse_auto_top_up(self, player: str, amount: int, now: datetime) -> Output:
+        """An auto top-up the server could not book: the chips go, the setting is off, and a player left
+        with nothing sits out (called at once, before any other table call)."""
+        p = self._player(player)
+        p.auto_top_up = 0
+        p.stack = max(0, p.stack - amount)
+        if p.stack == 0:
+            self._set_sitting_out(p, now)
+        return [self._changed(p)]
+
+    def _auto_top_up(self, p: Player) -> Output:
+        amount = top_up_amount(p.stack + p.pending_top_up, p.auto_top_up, self.config.stakes.chip_unit)
+        if not amount or p.leaving:
+            return []
+        p.stack += amount
+        if p.sitting_out and p.sat_out_at is None:
+            p.sitting_out = False
+        # (the seat's new stack first: a refused booking's correction, sent while booking, comes after it)
+        return [self._changed(p), TopUp(self.tid, p.player, p.seat, amount, auto=True)]
 
     def set_straddle(self, player: str, on: bool) -> Output:
         """The player straddles whenever the table offers him the straddle (RULES.md §11.2): under the gun,
@@ -761,6 +790,7 @@ class CashTable:
             )
         for p in list(self.seats.values()):
             out += self._apply_top_ups([p])
+            out += self._auto_top_up(p)  # (issue 31: to the player's chosen stack)
             if p.leaving:
                 out += self._unseat(p, now)
                 continue

@@ -35,6 +35,7 @@ class TopUp(Effect):
     seat: int
     amount: int
     entry: str = ""  # Rush: the entry (its own seat session); empty at cash tables
+    auto: bool = False  # the player's auto top-up (rooms/auto_top_up.py), not a request of his
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,6 +186,7 @@ def table_view(table: CashTable, viewer: str | None, now: datetime) -> dict[str,
             "bomb_pot_ante": cfg.bomb_ante if cfg.bomb_pot_every else 0,
             "next_bomb_pot": table.next_is_bomb_pot,
             "straddling": seat is not None and table.seats[seat].straddle,
+            "auto_top_up": table.seats[seat].auto_top_up if seat is not None else 0,  # the viewer's own
             "mix": mix_view(table, now),
         },
     )

@@ -22,6 +22,8 @@ from pokerroom.server.http_account import router as account_router
 from pokerroom.server.http_cashier import router as cashier_router
 from pokerroom.server.http_equity import router as equity_router
 from pokerroom.server.http_gaming import router as gaming_router
+from pokerroom.server.http_mystats import router as mystats_router
+from pokerroom.server.http_reads import router as reads_router
 from pokerroom.server.http_tournaments import router as tournaments_router
 from pokerroom.server.integrity.http import router as integrity_router
 from pokerroom.server.operations import failure_handler, metrics_router
@@ -128,6 +130,8 @@ def create_app(
     app.include_router(cashier_router)
     app.include_router(account_router)  # accounts players manage (issue 29)
     app.include_router(gaming_router)  # responsible gaming (issue 29)
+    app.include_router(mystats_router)  # lifetime statistics (issue 31)
+    app.include_router(reads_router)  # players' notes, tags and preferences (issue 31)
     app.add_exception_handler(StoreError, store_error_handler)
     app.add_exception_handler(TooManyAttempts, store_error_handler)
     for kind in (SQLAlchemyError, OSError, TimeoutError, sqlite3.Error, Exception):

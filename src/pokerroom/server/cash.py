@@ -53,6 +53,12 @@ from pokerroom.store import HandNotOpen, SeatRecord, StoreError, StoreUnavailabl
 __all__ = ["CashActor", "chat_text", "fmt_amount", "login_of"]
 
 log = logging.getLogger("pokerroom.table")
+# Why an auto top-up stopped, in words for the player (the store's own messages name ledger accounts).
+_STOPPED = {
+    "insufficient_funds": "your balance is too low",
+    "limit_reached": "a limit you set does not allow it",
+    "self_excluded": "you are in a cool-off or self-exclusion",
+}
 
 
 def fmt_amount(amount: int, currency: str) -> str:
@@ -401,6 +407,10 @@ class CashActor(FaultTolerantActor):
     async def _book_top_up(self, item: TopUp) -> None:
         key = self._keys.setdefault(id(item), f"topup:{self.tid}:{secrets.token_hex(8)}")
         try:
+            if item.auto:  # the player's auto top-up: his limits are checked as for one he asks for
+                await self.services.store.gaming.check_stake(
+                    store_id(item.player), self.table.config.currency, item.amount, what="top-up"
+                )
             await self.services.store.ledger.top_up(
                 self.sessions[item.player], item.amount, idempotency_key=key
             )
@@ -408,6 +418,9 @@ class CashActor(FaultTolerantActor):
             if unavailable(exc):
                 raise
             self._keys.pop(id(item), None)
+            if item.auto:
+                await self._stop_auto_top_up(item, exc)
+                return
             await self.process(self.table.refuse_top_up(item.player, item.amount))
             self._tell(
                 item.player,
@@ -422,6 +435,21 @@ class CashActor(FaultTolerantActor):
             return
         self._keys.pop(id(item), None)
         await self.services.players.send_balance(item.player, self.table.config.currency)
+
+    async def _stop_auto_top_up(self, item: TopUp, exc: StoreError) -> None:
+        """An auto top-up refused (the balance, a limit, an exclusion): the chips go back, the setting is
+        off, and the player is told why (``auto_top_up_stopped``; ``reason``: the store's code)."""
+        await self.process(self.table.refuse_auto_top_up(item.player, item.amount, self.clock.now()))
+        self._tell(
+            item.player,
+            {
+                "type": "error",
+                "code": "auto_top_up_stopped",
+                "message": "auto top-up stopped: " + _STOPPED.get(exc.code, "the top-up could not be booked"),
+                "ref": None,
+                "details": {"table": self.tid, "amount": item.amount, "reason": exc.code},
+            },
+        )
 
     async def _book_cash_out(self, item: CashOut) -> None:
         session = self.sessions.pop(item.player, None)
@@ -502,6 +530,8 @@ class CashActor(FaultTolerantActor):
                 out += t.set_auto_muck(player, kw["auto_muck"])
             if kw.get("straddle") is not None:
                 out += t.set_straddle(player, kw["straddle"])
+            if kw.get("auto_top_up") is not None:
+                out += t.set_auto_top_up(player, kw["auto_top_up"])
         elif name == "waiting_list":
             out = t.join_waiting_list(player, now) if kw["join"] else t.leave_waiting_list(player, now)
         elif name == "answer_post":

@@ -50,6 +50,8 @@ SERVER_CODES: dict[str, str] = {
     " none offered to the player)",
     "offer_expired": "a waiting-list seat offer expired",
     "top_up_failed": "a top-up could not be booked",
+    "auto_top_up_stopped": "an auto top-up could not be booked (the balance, or a limit or exclusion the"
+    " player set: details: table, amount, reason): the chips were not added and auto top-up is off there",
     "internal_error": "the request failed inside the server (nothing was changed)",
     "hand_voided": "the server failed during the hand: the hands in progress at that table, pool or"
     " tournament are void and every stake is back (the error is logged)",
@@ -86,6 +88,10 @@ _STORE_DETAILS: dict[str, tuple[str, ...]] = {
     "self_excluded": ("kind", "ends"),  # responsible gaming (store/gaming.py)
     "limit_reached": ("kind", "currency", "days", "limit", "used", "amount", "limit_text"),
     "exclusion_locked": ("ends",),
+    "invalid_filter": ("field", "reason"),  # a filter of the lifetime statistics (store/mystats.py)
+    "invalid_note": ("field",),  # a player's reads on others (store/reads.py, issue 31)
+    "invalid_prefs": ("field",),
+    "too_many_notes": ("limit",),
 }
 
 

@@ -268,6 +268,7 @@ class CashPart(_Frame):
     next_bomb_pot: bool = False
     straddling: bool = False
     mix: MixPart | None = None
+    auto_top_up: int = 0  # the viewer's own auto top-up target (0: off), docs/protocol.md "settings"
 
 
 class Level(_Frame):

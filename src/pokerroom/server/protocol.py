@@ -116,6 +116,8 @@ class Settings(_Msg):
     auto_post: bool | None = None
     auto_muck: bool | None = None
     straddle: bool | None = None  # straddle when the table offers it (RULES.md §11.2)
+    # top up to this stack between hands (0: off; issue 31, rooms/auto_top_up.py)
+    auto_top_up: Annotated[int, Field(ge=0, le=10**12)] | None = None
 
 
 class WaitingList(_Msg):

@@ -91,6 +91,7 @@ from pokerroom.store.leases import Lease, Leases
 from pokerroom.store.ledger import Ledger, LedgerEntry, PlayMoneyPolicy, PreparedSettlement
 from pokerroom.store.numbers import HandNumbers, Numbers
 from pokerroom.store.operator import AccountDetail, Operator
+from pokerroom.store.reads import Reads
 from pokerroom.store.reports import RakeRow, Reports
 from pokerroom.store.tournaments import (
     Booking,
@@ -148,6 +149,7 @@ class Store:
         self.audit_hands = AuditHands(db)  # the audit PHH of a period (the chip-dumping detector)
         self.gaming = Gaming(db, self.accounts, clock=clock)  # responsible gaming (issue 29)
         self.api_keys = ApiKeys(db, clock=clock)  # the operator API's keys (issue 29)
+        self.reads = Reads(db, self.accounts, clock=clock)  # players' notes, tags, preferences (issue 31)
         self.cashier = Cashier(  # deposit and withdrawal requests (issue 29), limits by self.gaming
             db, self.ledger, clock=clock, deposit_guard=self.gaming.check_deposit
         )

@@ -315,6 +315,18 @@ class InvalidRecord(StoreError):
     code = "invalid_record"
 
 
+class InvalidStatsFilter(StoreError):
+    """A filter of the lifetime statistics (store/mystats.py) that is not valid: ``field`` names it
+    (game, stakes, kind, currency, from, to, gap), ``reason`` says why."""
+
+    code = "invalid_filter"
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"invalid filter {field!r}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
 class StoreUnavailable(StoreError):
     """The database cannot be reached or cannot write now (connection lost, server stopped or frozen,
     disk full). Nothing was booked; the same request may succeed when the database is back."""

@@ -501,3 +501,59 @@ class SsoTokenRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PlayerNoteRow(Base):
+    """A player's private read on another player (issue 31, migration 0020; store/reads.py): a note
+    (``text``, may be empty) and a colour tag of the fixed palette (``tag``, NULL: none). Only ``owner_id``
+    ever reads or changes it; the operators' notes on accounts are another thing (``account_notes``)."""
+
+    __tablename__ = "player_notes"
+    __table_args__ = (Index("ix_player_notes_target_id", "target_id"),)
+
+    owner_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    target_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    tag: Mapped[str | None] = mapped_column(String(16))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlayerPrefsRow(Base):
+    """A player's table preferences (issue 31, migration 0020; store/reads.py): the names of his tag
+    colours, bet-sizing presets, avatar, table theme and card back, as one JSON object the store checks
+    (``prefs``)."""
+
+    __tablename__ = "player_prefs"
+
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    prefs: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlayerHandFigureRow(Base):
+    """A player's figures of one hand he was dealt into (issue 31, migration 0021; store/mystats.py),
+    written from his own history the first time he asks for his lifetime statistics: ``ended_s`` (Unix
+    seconds, UTC), the hand's game, betting, currency and stakes label, his result after the rake
+    (``net``), and 0/1 counts of VPIP, PFR, 3-bet chance and 3-bet, the second street and the showdown
+    (docs/client.md, "Lifetime statistics"). ``readable`` 0: the history could not be read (no figures)."""
+
+    __tablename__ = "player_hand_figures"
+    __table_args__ = (Index("ix_player_hand_figures_player_id_ended_s", "player_id", "ended_s", "hand_id"),)
+
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(12))  # 'cash' (Rush too) or 'tournament'
+    ended_s: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(64))
+    betting: Mapped[str] = mapped_column(String(8))
+    currency: Mapped[str] = mapped_column(String(8))
+    stakes: Mapped[str] = mapped_column(String(64))
+    readable: Mapped[int] = mapped_column(Integer)
+    net: Mapped[int] = mapped_column(BigInteger)
+    vpip: Mapped[int] = mapped_column(Integer)
+    pfr: Mapped[int] = mapped_column(Integer)
+    three_bet_chance: Mapped[int] = mapped_column(Integer)
+    three_bet: Mapped[int] = mapped_column(Integer)
+    saw_second: Mapped[int] = mapped_column(Integer)
+    showdown: Mapped[int] = mapped_column(Integer)
+    won_showdown: Mapped[int] = mapped_column(Integer)
