@@ -53,6 +53,7 @@ from pokerroom.rooms.notices import (
 )
 from pokerroom.rooms.points import Discipline, PointsPolicy, hand_points, share_points
 from pokerroom.rooms.record import FinishedHand
+from pokerroom.rooms.run_out import run_out_streets
 from pokerroom.rooms.seating import HandPlan, Positions, SeatStatus, plan_hand
 from pokerroom.rooms.table_options import chooser, straddler
 
@@ -799,7 +800,7 @@ class CashTable:
             out.append(self._changed(p))
         self.hand = None
         self._hand_players = {}
-        self.next_hand_at = now + timedelta(seconds=t.between_hands)
+        self.next_hand_at = now + timedelta(seconds=t.pause_after(run_out_streets(hand.events)))
         return out
 
     # ----------------------------------------------------------------------------- store faults

@@ -29,6 +29,9 @@ class Timing:
     post_prompt: float = 15.0  # auto-post off: time to answer "post the blind?"
     between_hands: float = 2.0  # pause after a hand before the next one starts
     choose_game: float = 15.0  # dealer's choice: time to pick the round's game (RULES.md §11.1)
+    # The web client's beat between the streets of an all-in run-out (runout.js BEAT_MS): a hand run out
+    # after the all-in exposure waits this much longer per street run out, plus one for the result.
+    run_out_beat: float = 1.1
 
     def __post_init__(self) -> None:
         for name in (
@@ -41,11 +44,20 @@ class Timing:
             "post_prompt",
             "between_hands",
             "choose_game",
+            "run_out_beat",
         ):
             if getattr(self, name) < 0:
                 raise ConfigError(f"timing {name} must not be negative")
         if self.action <= 0 or self.refill_every <= 0:
             raise ConfigError("the action time and the refill period must be positive")
+
+    def pause_after(self, run_out_streets: int) -> float:
+        """The pause after a hand before the next one: ``between_hands``, and when the hand's board (or
+        stud cards) was run out after the all-in exposure, a beat per street run out and one for the
+        result, so that a player watching the run-out street by street sees it end (issue 31)."""
+        if run_out_streets <= 0:
+            return self.between_hands
+        return self.between_hands + (run_out_streets + 1) * self.run_out_beat
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from pokerroom.eval import equity as run_equity
 from pokerroom.eval import evaluate
 from pokerroom.eval.errors import EvalError
 from pokerroom.server.http import Me
+from pokerroom.variants import VARIANTS
 
 __all__ = ["router"]
 
@@ -84,27 +85,9 @@ def _valid(cards: str) -> bool:
     return bool(re.fullmatch(_CARDS, cards)) and len(cards) >= 4
 
 
-# The table's variant -> its ranking(s): high (or the only one), and the low half of a split game.
-RULES = {
-    "holdem": ("high", None),
-    "irish": ("high", None),
-    "shortdeck": ("short_deck_6a", None),
-    "omaha": ("omaha_high", None),
-    "omaha5": ("omaha_high", None),
-    "omaha6": ("omaha_high", None),
-    "omaha8": ("omaha_high", "omaha_eight_low"),
-    "omaha8_5": ("omaha_high", "omaha_eight_low"),
-    "stud": ("high", None),
-    "stud5": ("high", None),
-    "stud8": ("high", "eight_low"),
-    "razz": ("ace5_low", None),
-    "soko": ("soko", None),
-    "draw": ("high", None),
-    "deuce7": ("deuce7_low", None),
-    "deuce7_triple": ("deuce7_low", None),
-    "draw7a": ("short_deck_7a", None),
-    "badugi": ("badugi", None),
-}
+# The table's variant -> its ranking(s): high (or the only one), and the low half of a split game. Taken
+# from the games themselves, so that every game a table can deal has an answer (5-Card Draw had none).
+RULES: dict[str, tuple[str, str | None]] = {code: (v.high, v.low) for code, v in VARIANTS.items()}
 
 
 @router.get("/hand-value", tags=["tables"])
