@@ -19,7 +19,7 @@ from pokerroom.rooms.tournament import (
     TournamentDirector,
     TournamentPrize,
 )
-from pokerroom.rooms.tournament.deal import DealClosed, DealOffered, DealProposed
+from pokerroom.rooms.tournament.deal import DealAccepted, DealClosed, DealOffered, DealProposed
 from pokerroom.rooms.tournament.icm import deal_amounts
 
 from .tourney_driver import Field, check_end, play
@@ -95,7 +95,7 @@ def test_r258_a_deal_accepted_by_two_of_three_within_the_time_is_not_made() -> N
     d = sng()
     offer, now = offered(d)
     for p in offer.players[:2]:
-        assert d.answer_deal(p, True, now + timedelta(seconds=30)) == []
+        assert d.answer_deal(p, True, now + timedelta(seconds=30)) == [DealAccepted(d.tid, p)]
     assert d.next_deadline(now) == offer.deadline
     out = d.tick(offer.deadline)
     assert DealClosed("s", False, "timeout") in out
@@ -136,3 +136,53 @@ def test_the_operator_can_turn_deals_off_and_deals_are_for_the_final_table() -> 
     d.propose_deal("a", "icm", T0)
     with pytest.raises(TableError):
         d.propose_deal("c", "chip_chop", T0)  # one at a time
+
+
+def test_the_page_shows_both_methods_figures_and_the_offer_with_who_accepted_r256_r257() -> None:
+    """``deal_view`` (what ``GET /api/tournaments/{id}`` carries as ``deal``): before a proposal, the
+    figures of both methods for the stacks now (R256, R257: ``deal_amounts``); once offered, the amounts,
+    who accepted and the seconds left; a repeated acceptance is not told twice."""
+    d = sng()
+    now = T0 + timedelta(seconds=1)
+    view = d.deal_view(now)
+    assert view["allowed"] is True and view["blocked"] is None and "current" not in view
+    preview = view["preview"]
+    assert isinstance(preview, dict)
+    stacks = [d.entrants[p].stack for p in sorted(d.entrants, key=lambda p: -d.entrants[p].stack)]
+    prizes = [*d.prizes, 0][:3]
+    assert preview["stacks"] == stacks and preview["keep"] == 0
+    assert preview["icm"] == deal_amounts(stacks, prizes, "icm")
+    assert preview["chip_chop"] == deal_amounts(stacks, prizes, "chip_chop")
+    offer, now = offered(d, "chip_chop")
+    first = offer.players[0]
+    assert d.answer_deal(first, True, now) == [DealAccepted("s", first)]
+    assert d.answer_deal(first, True, now) == []  # (once)
+    current = d.deal_view(now + timedelta(seconds=15))["current"]
+    assert current == {
+        "state": "offered",
+        "method": "chip_chop",
+        "player": "b",
+        "keep": 0,
+        "players": list(offer.players),
+        "stacks": list(offer.stacks),
+        "amounts": list(offer.amounts),
+        "accepted": [first],
+        "expires_in": 45.0,
+    }
+    assert d.deal_view(now)["blocked"] == "proposed"
+
+
+def test_the_operator_forbids_deals_and_a_pending_deal_ends() -> None:
+    """The console's switch (``set_deals``): off, a deal proposed and not made ends (``void``) and play
+    resumes; no deal may be proposed until deals are allowed again."""
+    d = sng()
+    _, now = offered(d)
+    out = d.set_deals(False, now)
+    assert out == [DealClosed("s", False, "void")] and d.deal is None and not d.config.deals
+    assert d.deal_view(now)["blocked"] == "off" and "preview" not in d.deal_view(now)
+    d.tick(now + timedelta(seconds=1))
+    assert d.tables[1].in_hand  # play resumed
+    with pytest.raises(TableError):
+        d.propose_deal("a", "icm", now)
+    assert d.set_deals(True, now) == [] and d.config.deals
+    assert d.propose_deal("a", "icm", now)[0] == DealProposed("s", "a", "icm")

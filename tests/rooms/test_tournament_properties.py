@@ -5,7 +5,9 @@ reason, places unique and final; at the end prizes + tickets = the pool exactly 
 once, only when the guarantee exceeds the contributions (RULES.md §9.5-§9.11, §8.9). Issue 35: deals at
 the final table proposed and answered at random (accepted, refused, timed out; with part of the pool
 kept to play for): the deals' payments count in the pool paid out to the unit; bounties (knockout and
-progressive): every bounty paid exactly once, apart from the prize pool."""
+progressive): every bounty paid exactly once, apart from the prize pool. Re-entry (R261): busted players
+register again during late registration as new numbered entries, up to ``max_entries``; each entry
+finishes in its own place and is paid at most once."""
 
 from __future__ import annotations
 
@@ -68,8 +70,10 @@ def tournaments(draw: st.DrawFn) -> tuple[TournamentConfig, int, bool, Field]:
         kw["progressive"] = draw(st.booleans())
     kw["deal_keep"] = draw(st.sampled_from([0, 0, BUY_IN // 2]))  # issue 35: deals at the final table
     kw["deal_seconds"] = draw(st.sampled_from([5.0, 60.0]))
-    cfg = TournamentConfig("prop", "Property", **kw)
     late_open = kw.get("late_registration_levels") or kw.get("late_registration_minutes")
+    if late_open and not (rush or sng or kw.get("seat_value") or kw.get("rebuy_levels")):
+        kw["max_entries"] = draw(st.sampled_from([1, 2, 3]))  # issue 35: re-entry (R261)
+    cfg = TournamentConfig("prop", "Property", **kw)
     late = draw(st.integers(0, 20)) if late_open else 0
     bots = Field(
         shove=draw(st.sampled_from([0.3, 0.7, 0.95])),
@@ -79,6 +83,7 @@ def tournaments(draw: st.DrawFn) -> tuple[TournamentConfig, int, bool, Field]:
         step=draw(st.sampled_from([2.0, 5.0])),
         deal=draw(st.sampled_from([0.0, 0.05, 0.3])),
         deal_yes=draw(st.sampled_from([0.6, 0.95])),
+        reenter=draw(st.sampled_from([0.0, 0.5, 1.0])) if kw.get("max_entries", 1) > 1 else 0.0,
     )
     return cfg, players, rush, bots
 

@@ -51,6 +51,7 @@ class Field:
     late: int = 0
     deal: float = 0.0  # per step at the final table: a player proposes a deal (issue 35)
     deal_yes: float = 0.9  # each player's chance to accept it (else he refuses, or lets it time out)
+    reenter: float = 0.0  # per step: a busted player who may re-enter does (R261, issue 35)
     step: float = 3.0  # seconds of fake clock per step
     max_steps: int = 200_000
 
@@ -72,12 +73,13 @@ def check_step(run: Run, now: datetime) -> None:
         assert chips == d.config.starting_stack * entries, "chips are conserved"
         states = d.table_states(now)
         assert "stalled" not in states.values(), f"a table waits for nothing: {states}"
-    for e in d.entrants.values():
+    for key, e in d.entrants.items():  # (a re-entered player's busted entry: its own key, R261)
         if e.place is None:
             continue
-        before = run.places.setdefault(e.player, e.place)
+        before = run.places.setdefault(f"{e.player}/{e.entry}", e.place)
         if before != e.place and not d.config.is_satellite:
-            raise AssertionError(f"{e.player}'s place changed from {before} to {e.place}")
+            raise AssertionError(f"{key}'s place changed from {before} to {e.place}")
+        assert key == e.player or not e.out or e.place is not None or not d._field_closed
     shared = Counter(e.place for e in d.entrants.values() if e.place is not None)
     for place, n in shared.items():
         if n > 1:  # a tie: out in the same hand (or the satellite's seat winners, all first)
@@ -114,6 +116,18 @@ def buy_more(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
             run.out += d.rebuy(e.player, now)
         elif cfg.add_on and not e.add_on and d.rebuy_period_over_soon(now) and rng.random() < f.add_on:
             run.out += d.rebuy(e.player, now, add_on=True)
+
+
+def reenter_some(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
+    """Busted players register again as new entries while they may (RULES.md §11.3, R261)."""
+    d = run.director
+    if not f.reenter or d.config.max_entries < 2 or d.status != "running":
+        return
+    for key, e in list(d.entrants.items()):
+        if key == e.player and d.can_reenter(e.player, now) and rng.random() < f.reenter:
+            run.out += d.register(e.player, e.name, now)
+            assert d.entrants[e.player].entry == e.entry + 1 and d.entrants[e.player].stack > 0
+            check_step(run, now)
 
 
 def deal_some(run: Run, now: datetime, rng: random.Random, f: Field) -> None:
@@ -156,6 +170,7 @@ def play(
             late += 1
             run.out += d.register(f"late{late}", f"late{late}", now)
         buy_more(run, now, rng, f)
+        reenter_some(run, now, rng, f)
         deal_some(run, now, rng, f)
         ticked = d.tick(now)
         run.out += ticked
@@ -187,8 +202,18 @@ def check_end(run: Run) -> None:
     for place, n in sorted(Counter(e.place for e in d.entrants.values()).items()):
         assert place == expect, f"places skip or repeat: {place} after {expect - 1}"
         expect = place + n
-    paid = Counter((type(x), x.player) for x in run.out if isinstance(x, TournamentPrize | TournamentTicket))
-    assert all(n == 1 for n in paid.values()), f"paid twice: {paid.most_common(3)}"
+    paid = Counter(
+        (type(x), x.player, getattr(x, "entry", 1))
+        for x in run.out
+        if isinstance(x, TournamentPrize | TournamentTicket)
+    )
+    assert all(n == 1 for n in paid.values()), f"an entry paid twice: {paid.most_common(3)}"
+    keys = Counter((e.player, e.entry) for e in d.entrants.values())
+    assert all(n == 1 for n in keys.values()), "each entry is one entrant, numbered 1, 2, ... (R261)"
+    for player, entry in keys:
+        assert entry <= cfg.max_entries and all((player, k) in keys for k in range(1, entry))
+    reentries = sum(1 for x in run.out if isinstance(x, TournamentBuyIn) and x.kind == "re_entry")
+    assert reentries == sum(1 for _, entry in keys if entry > 1)
     bought = sum(x.prize for x in run.out if isinstance(x, TournamentBuyIn))  # rebuys, add-ons, late
     entries = sum(e.entries for e in d.entrants.values())
     contributions = (cfg.buy_in - d.bounty_part) * entries  # (the bounties apart: issue 35)

@@ -15,6 +15,7 @@ from pokerroom.rooms import TableConfig, Timing
 from pokerroom.server.address import ROOM, Address, address_of
 from pokerroom.server.commands import (
     COMMANDS,
+    AddRecurring,
     BadCommand,
     CancelTournament,
     CloseGame,
@@ -28,6 +29,7 @@ from pokerroom.server.commands import (
     ResumeActor,
     ScheduleTournament,
     SetPromotions,
+    SetTournamentDeals,
     decode,
 )
 from pokerroom.server.operator import execute
@@ -49,6 +51,8 @@ ANY_COMMAND = st.one_of(
     st.builds(CancelTournament, TEXT),
     st.builds(EndTournament, TEXT),
     st.builds(SetPromotions, FIELDS),
+    st.builds(SetTournamentDeals, TEXT, st.booleans()),
+    st.builds(AddRecurring, FIELDS),
 )
 
 
@@ -69,6 +73,8 @@ def test_every_command_is_covered_and_addressed() -> None:
         "cancel_tournament",
         "end_tournament",
         "set_promotions",
+        "set_tournament_deals",
+        "add_recurring",
     }
     assert HoldTable("t1", True).address == Address("table", "t1")
     assert CloseGame("pool", "r1").address == Address("pool", "r1")
@@ -77,6 +83,8 @@ def test_every_command_is_covered_and_addressed() -> None:
     assert EndTournament("x").address == Address("tournament", "x")
     assert OpenGame("table", {}).address == ROOM
     assert SetPromotions({}).address == ROOM
+    assert SetTournamentDeals("x", False).address == Address("tournament", "x")
+    assert AddRecurring({}).address == ROOM
     assert address_of(HoldTable("t1", True)) == Address("table", "t1")  # the one function for both
 
 

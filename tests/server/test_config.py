@@ -440,8 +440,9 @@ def test_the_shipped_room_is_the_whole_programme() -> None:
     every = {(name, b) for name in RULES_GAMES for b in VARIANTS[name].structures}
     assert played == every
     assert room.pools and all(room.bots.tables[t.table_id] < t.seats for t in room.tables)
-    sngs = [c for c in room.tournaments if c.kind == "sng"]
+    sngs = [c for c in room.tournaments if c.kind == "sng" and not c.mix]
     assert sorted(c.level_minutes for c in sngs) == [3, 5, 10]  # hyper, turbo, normal (R219)
+    assert any(c.mix == "horse" and c.kind == "sng" for c in room.tournaments)  # issue 36: mixed (R251)
     mtts = [c for c in room.tournaments + room.rush_tournaments if c.kind == "mtt"]
     assert any(c.freeroll_pool for c in mtts) and any(c.rebuy_levels and c.add_on for c in mtts)
     assert any(c.guarantee and c.featured for c in mtts)

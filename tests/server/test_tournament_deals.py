@@ -70,8 +70,13 @@ async def test_a_unanimous_deal_is_paid_through_the_ledger_and_recorded(tmp_path
         assert all(m["deal"] == "icm" and m["tournament"] == actor.tid for m in memos)
         assert {r["player"]: r["deal"] for r in d.standings()} == paid
         frames = bots[0].of("tournament_deal")
-        assert [f["state"] for f in frames] == ["proposed", "offered", "closed"]
-        assert frames[1]["amounts"] and sum(frames[1]["amounts"]) == 3000 and frames[2]["made"] is True
+        # every acceptance but the last (which makes the deal) is told to all, by name
+        assert [f["state"] for f in frames] == ["proposed", "offered", "accepted", "accepted", "closed"]
+        assert [f["player"] for f in frames[2:4]] == list(players)[:2]
+        figures = frames[1]["figures"]  # both methods, to compare
+        assert figures["icm"] == frames[1]["amounts"] and sum(figures["chip_chop"]) == 3000
+        assert 0 < frames[1]["expires_in"] <= 60
+        assert frames[1]["amounts"] and sum(frames[1]["amounts"]) == 3000 and frames[4]["made"] is True
         [entry] = await h.store.audit.entries(action="tournament.deal")
         assert entry.target == actor.tid and sum(entry.after["amounts"]) == 3000
     finally:

@@ -209,6 +209,8 @@ def room_settings(config: Any) -> Any:
         payments=config.payments,
         gaming_cooling_hours=config.gaming_cooling_hours,
         fairness_open_stub=config.fairness_open_stub,
+        recurring=config.recurring,
+        demo_account=(DEMO_NAME, DEMO_PASSWORD) if config.demo_account else None,
     )
 
 

@@ -45,7 +45,12 @@ _TABLE: tuple[type[BaseModel], ...] = (
     p.ChooseGame,
 )
 _POOL: tuple[type[BaseModel], ...] = (p.PoolJoin, p.PoolLeave, p.QuickFold, p.PoolAct)
-_TOURNAMENT: tuple[type[BaseModel], ...] = (p.TournamentRegister, p.TournamentUnregister)
+_TOURNAMENT: tuple[type[BaseModel], ...] = (
+    p.TournamentRegister,
+    p.TournamentUnregister,
+    p.TournamentFollow,
+    p.TournamentChat,
+)
 # (``contribute`` goes to the room's dealer, which holds every table's and pool's next seed: fairdeal.py)
 _ROOM: tuple[type[BaseModel], ...] = (p.Ping, p.Hello, p.LastHands, p.VerifyHand, p.Contribute)
 

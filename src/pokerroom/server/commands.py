@@ -31,6 +31,7 @@ from pokerroom.server.cluster.messages import decode as decode_message
 
 __all__ = [
     "COMMANDS",
+    "AddRecurring",
     "BadCommand",
     "CancelTournament",
     "CloseGame",
@@ -47,6 +48,7 @@ __all__ = [
     "ResumeActor",
     "ScheduleTournament",
     "SetPromotions",
+    "SetTournamentDeals",
     "decode",
 ]
 
@@ -222,6 +224,28 @@ class EndTournament(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class AddRecurring(Command):
+    """Add a recurring series from the fields of a ``[[recurring]]`` (``rush`` for a Rush one)."""
+
+    KIND: ClassVar[str] = "add_recurring"
+    fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
+
+
+@dataclass(frozen=True, slots=True)
+class SetTournamentDeals(Command):
+    """Allow or forbid deals at a tournament's final table (docs/tournaments.md); forbidding them ends
+    a deal proposed and not yet made (play resumes)."""
+
+    KIND: ClassVar[str] = "set_tournament_deals"
+    tournament: str = field(metadata=_on("tournament", _str))
+    allowed: bool = field(metadata=_on("allowed", _bool))
+
+    @property
+    def address(self) -> Address:
+        return Address("tournament", self.tournament)
+
+
+@dataclass(frozen=True, slots=True)
 class SetPromotions(Command):
     """The room's promotions from the keys of the configuration file's ``[promotions]``."""
 
@@ -279,6 +303,8 @@ COMMANDS: dict[str, type[Command]] = {
         EditTournament,
         CancelTournament,
         EndTournament,
+        SetTournamentDeals,
+        AddRecurring,
         SetPromotions,
     )
 }

@@ -16,7 +16,13 @@ from typing import Any, Protocol, TypeVar
 from pokerroom.rooms import PointsPolicy, TableConfig
 from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament import TournamentConfig
-from pokerroom.server.config.parse import ConfigInvalid, game_from_fields, promotions_from_fields
+from pokerroom.rooms.tournament.recurring import Recurrence
+from pokerroom.server.config.parse import (
+    ConfigInvalid,
+    game_from_fields,
+    promotions_from_fields,
+    recurring_from_fields,
+)
 from pokerroom.server.schedule import tournament_from_dict
 from pokerroom.store import Store
 
@@ -34,6 +40,8 @@ class _Settings(Protocol):
     def rush_tournaments(self) -> Sequence[TournamentConfig]: ...
     @property
     def points(self) -> PointsPolicy | None: ...
+    @property
+    def recurring(self) -> Sequence[tuple[Recurrence, bool]]: ...
 
 
 S = TypeVar("S", bound=_Settings)
@@ -51,6 +59,7 @@ class ConsoleState:
     scheduled: dict[str, tuple[TournamentConfig, bool]] = field(default_factory=dict)  # id -> (cfg, rush)
     cancelled: set[str] = field(default_factory=set)  # tournaments (or sit-and-go series) it cancelled
     promotions: PointsPolicy | None = None  # its [promotions], over the file's
+    series: dict[str, tuple[Recurrence, bool]] = field(default_factory=dict)  # its [[recurring]] series
 
     async def load(self, store: Store) -> None:
         """What the store kept. An entry whose stored fields no longer pass the configuration checks is
@@ -58,6 +67,12 @@ class ConsoleState:
         for game in await store.games.all():
             if game.kind == "tournament":
                 self._load_tournament(game.id, game.state, game.spec)
+                continue
+            if game.kind == "recurring":
+                try:
+                    self.series[game.id] = recurring_from_fields(game.spec)
+                except ConfigInvalid as exc:
+                    log.warning("console recurring series %s left out: %s", game.id, exc)
                 continue
             if game.kind == "promotions":
                 try:
@@ -90,7 +105,8 @@ class ConsoleState:
     def apply(self, settings: S) -> S:
         """``settings`` (from the configuration file) with what the console changed: a closed table or
         pool removed, an opened one added or put in place of the file's entry with its id, its
-        tournaments added and the cancelled ones removed, its promotions over the file's."""
+        tournaments added and the cancelled ones removed, its promotions over the file's, its recurring
+        series added (over the file's series of the same id)."""
         tables: dict[str, TableConfig] = {c.table_id: c for c in settings.tables}
         pools: dict[str, PoolConfig] = {c.pool_id: c for c in settings.pools}
         for gid, cfg in self.overrides.items():
@@ -104,8 +120,11 @@ class ConsoleState:
         rush = {c.tournament_id: c for c in settings.rush_tournaments}
         for tid, (t_cfg, is_rush) in self.scheduled.items():
             (rush if is_rush else standard)[tid] = t_cfg
+        series = {rec.series: (rec, rush) for rec, rush in settings.recurring}
+        series.update(self.series)  # (the console's series, over a file's with its id)
         return replace(  # type: ignore[type-var]
             settings,
+            recurring=tuple(series.values()),
             points=self.promotions if self.promotions is not None else settings.points,
             tables=tuple(tables.values()),
             pools=tuple(pools.values()),

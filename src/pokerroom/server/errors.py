@@ -33,6 +33,7 @@ SERVER_CODES: dict[str, str] = {
     "bad_action_no": "the action number is ahead of the hand",
     "empty_chat": "a chat line with nothing printable in it",
     "chat_muted": "the room's staff has muted the player's chat (details: until, or null: until lifted)",
+    "chat_off": "the operator has turned chat off here (a tournament's table_chat)",
     "table_closed": "the table has closed (broken up, tournament over, pool closed)",
     "tournament_table": "the request is not possible at a tournament table",
     "tournament_pool": "the request is not possible in a Rush tournament's pool",
@@ -43,6 +44,8 @@ SERVER_CODES: dict[str, str] = {
     "registration_closed": "registration is not open",
     "already_registered": "the player is registered already",
     "no_ticket": "the player has no ticket for this tournament",
+    "no_reentry": "the player's entry is out and he may not enter again (re-entry not offered, or he has"
+    " used all his entries: RULES.md §11.3)",
     "not_playing": "the player is not in the tournament",
     "rebuy_refused": "a rebuy or add-on the tournament does not allow now",
     "unregister_refused": "unregistering is no longer possible",

@@ -283,11 +283,28 @@ class Level(_Frame):
     in_break: bool
 
 
+class TournamentMixPart(_Frame):
+    """A mixed tournament's rotation (RULES.md §11.1, R251; rooms/tournament/mixed.py): the game of the
+    level in force and of the next level."""
+
+    code: str
+    name: str
+    game: str
+    betting: str
+    game_label: str
+    next_game: str
+    next_betting: str
+    next_label: str
+    index: int
+    games: list[MixGamePart]
+
+
 class TournamentPart(_Frame):
     tournament: str
     number: int
     level: Level | None
     bounties: dict[str, int] | None = None  # a bounty tournament: each seat's bounty (RULES.md §11.3)
+    mix: TournamentMixPart | None = None  # a mixed tournament: the game now and next
 
 
 class RushPart(_Frame):
@@ -647,22 +664,40 @@ class TournamentStatus(_Frame):
     status: Literal["finished", "cancelled"]
 
 
+class TournamentChatFrame(_Frame):
+    """A line of a tournament's lobby chat (docs/tournaments.md, "Lobby chat"), to its entrants and its
+    page's followers: ``from`` (a name), ``text`` (escaped, the filtered words masked), ``line`` (its
+    number in the chat log, to report it), ``muted: true`` (a line of a player the reader muted: no text)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    type: Literal["tournament_chat"]
+    tournament: str
+    sender: str = Field(alias="from")
+    text: str
+    line: int | None = None
+    muted: bool | None = None
+
+
 class TournamentDeal(_Frame):
     """A deal at the final table (RULES.md §11.3, docs/tournaments.md): ``proposed`` by ``player`` (the
     tournament pauses at the end of the hand in progress), ``offered`` (each of ``players``, by name,
     biggest stack first, is paid ``amounts``; ``keep`` stays to be played for; every one answers before
-    ``deadline``), ``closed`` (``made``, or not: ``reason`` refused by ``player``, timeout, void)."""
+    ``deadline``, ``expires_in`` seconds from now; ``figures``: both methods' amounts, to compare),
+    ``accepted`` by ``player``, ``closed`` (``made``, or not: ``reason`` refused by ``player``, timeout,
+    void)."""
 
     type: Literal["tournament_deal"]
     tournament: str
-    state: Literal["proposed", "offered", "closed"]
+    state: Literal["proposed", "offered", "accepted", "closed"]
     method: Literal["icm", "chip_chop"] | None = None
     player: str | None = None
     keep: int | None = None
     players: list[str] | None = None
     stacks: list[int] | None = None
     amounts: list[int] | None = None
+    figures: dict[str, list[int] | None] | None = None
     deadline: str | None = None
+    expires_in: float | None = None
     made: bool | None = None
     reason: Literal["accepted", "refused", "timeout", "void"] | None = None
 
@@ -693,4 +728,5 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     TournamentSeat,
     TournamentStatus,
     TournamentDeal,
+    TournamentChatFrame,
 )

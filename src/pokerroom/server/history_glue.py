@@ -44,9 +44,12 @@ def tournament_histories(
     players: Mapping[int, tuple[str, str]],
     info: TournamentInfo,
     proof: DeckProof | None = None,
+    mix: str = "",
 ) -> HandHistory:
-    """The same for a tournament hand: amounts in tournament chips, the tournament in the header."""
+    """The same for a tournament hand: amounts in tournament chips, the tournament in the header (and a
+    mixed tournament's mix, RULES.md §11.1: "H.O.R.S.E. (Razz Limit)")."""
     ctx = HandContext(
+        mix=mix,
         proof=proof,
         hand_id=hand.hand_id,
         table=table,

@@ -14,6 +14,7 @@ from typing import Any
 from pokerroom.rooms import PointsPolicy, TableConfig, TableError
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.commands import (
+    AddRecurring,
     CancelTournament,
     CloseGame,
     Command,
@@ -27,11 +28,18 @@ from pokerroom.server.commands import (
     ResumeActor,
     ScheduleTournament,
     SetPromotions,
+    SetTournamentDeals,
 )
-from pokerroom.server.config.parse import ConfigInvalid, game_from_fields, promotions_from_fields
+from pokerroom.server.config.parse import (
+    ConfigInvalid,
+    game_from_fields,
+    promotions_from_fields,
+    recurring_from_fields,
+)
 from pokerroom.server.errors import Refused
 from pokerroom.server.room import Room
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
+from pokerroom.server.tournament.recurring import open_due, series_row
 
 __all__ = ["execute", "game_row", "game_state", "policy_fields", "tournament_spec"]
 
@@ -138,6 +146,10 @@ async def execute(r: Room, cmd: Command) -> Outcome:
         return await _cancel(r, cmd)
     if isinstance(cmd, EndTournament):
         return await _end(r, cmd)
+    if isinstance(cmd, SetTournamentDeals):
+        return await _deals(r, cmd)
+    if isinstance(cmd, AddRecurring):
+        return await _add_recurring(r, cmd)
     if isinstance(cmd, SetPromotions):
         return await _promotions(r, cmd)
     raise CommandRefused(400, "unknown_command", f"no such command: {type(cmd).__name__}")
@@ -278,6 +290,39 @@ async def _cancel(r: Room, cmd: CancelTournament) -> Outcome:
     after = {"status": actor.director.status, "refunds": refunds, "currency": cfg.currency}
     answer = {"tournament": actor.summary(), "refunds": refunds}
     return Outcome(answer, "tournament.cancel", tid, before, after)
+
+
+async def _add_recurring(r: Room, cmd: AddRecurring) -> Outcome:
+    """Add a recurring series (the fields of a ``[[recurring]]``, checked as the configuration file's):
+    stored (``store.games``, kind ``recurring``) so that a restart keeps it, laid over the settings, and
+    its due occurrences opened now; audited as ``recurring.add``."""
+    try:
+        rec, rush = recurring_from_fields(cmd.fields, now=r.clock.now())
+    except ConfigInvalid as exc:
+        problems = [f"{p.path}: {p.message}" for p in exc.problems]
+        raise CommandRefused(422, "bad_config", "; ".join(problems), problems=problems) from None
+    sid = rec.series
+    if any(other.series == sid for other, _ in r.settings.recurring):
+        raise CommandRefused(422, "bad_config", f"a recurring series {sid!r} exists already", problems=[])
+    await r.store.games.save(sid, "recurring", dict(cmd.fields), "open")
+    r.console.series[sid] = (rec, rush)
+    r.settings = r.console.apply(r.settings)
+    opened = await open_due(r, r.settings.recurring, r.clock.now())
+    row = series_row(rec, rush, r.clock.now(), "console")
+    return Outcome({"series": row, "opened": opened}, "recurring.add", sid, None, dict(cmd.fields))
+
+
+async def _deals(r: Room, cmd: SetTournamentDeals) -> Outcome:
+    """Allow or forbid deals at a tournament's final table (``TournamentActor.set_deals``); audited as
+    ``tournament.deals`` with the setting before and after."""
+    tid = cmd.tournament
+    actor = r.tournaments.get(tid)
+    if actor is None:
+        raise CommandRefused(404, "unknown_tournament", "no such tournament", tournament=tid)
+    before = {"deals": actor.director.config.deals}
+    await actor.call(lambda: actor.set_deals(cmd.allowed))
+    after = {"deals": actor.director.config.deals}
+    return Outcome({"tournament": actor.summary()}, "tournament.deals", tid, before, after)
 
 
 async def _end(r: Room, cmd: EndTournament) -> Outcome:

@@ -255,6 +255,24 @@ class TournamentRegister(_Msg):
     ticket: bool = False
 
 
+class TournamentFollow(_Msg):
+    """Follow a tournament's page (``follow``: true) or stop: its lobby chat's lines (``tournament_chat``)
+    reach a follower as they reach its entrants; answered with an ``ack``."""
+
+    type: Literal["tournament_follow"]
+    tournament: TournamentId
+    follow: bool = True
+
+
+class TournamentChat(_Msg):
+    """Say something in a tournament's lobby chat (as its ``lobby_chat`` allows: ``chat_off``,
+    ``not_registered``); answered with an ``ack``."""
+
+    type: Literal["tournament_chat"]
+    tournament: TournamentId
+    text: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class TournamentUnregister(_Msg):
     """Unregister while registration is open: the whole buy-in comes back (to the ticket if one was
     used); answered with an ``ack`` or an ``error``."""
@@ -287,7 +305,9 @@ ClientMessage = Annotated[
     | QuickFold
     | PoolAct
     | TournamentRegister
-    | TournamentUnregister,
+    | TournamentUnregister
+    | TournamentFollow
+    | TournamentChat,
     Field(discriminator="type"),
 ]
 _client = TypeAdapter(ClientMessage)
@@ -347,4 +367,6 @@ CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (
     PoolAct,
     TournamentRegister,
     TournamentUnregister,
+    TournamentFollow,
+    TournamentChat,
 )

@@ -20,6 +20,7 @@ from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.rush import RushPool
 from pokerroom.rooms.rush_rules import PoolConfig
 from pokerroom.rooms.tournament import RushTournamentDirector, TournamentConfig, TournamentDirector
+from pokerroom.rooms.tournament.recurring import Recurrence
 from pokerroom.server.cash import CashActor
 from pokerroom.server.clock import Clock, SystemClock
 from pokerroom.server.connection import Connection
@@ -39,6 +40,7 @@ from pokerroom.server.tournament import TournamentActor
 from pokerroom.server.tournament.archive import ArchivedTournament, load_archive
 from pokerroom.server.tournament.copies import copy_id, last_copies
 from pokerroom.server.tournament.recovery import recover_tournaments, settings_by_id
+from pokerroom.server.tournament.recurring import due_occurrences, is_occurrence, open_due, open_due_soon
 from pokerroom.store import PLAY, POINTS, Store
 from pokerroom.store.api_keys import ApiKeyPolicy
 
@@ -76,6 +78,10 @@ class RoomSettings:
     payments: str = "manual"  # [room] payments: the cashier's payment provider (server/payments.py)
     gaming_cooling_hours: int = 24  # [responsible_gaming] cooling_hours: before a raised limit holds
     fairness_open_stub: bool = False  # [fairness] open_stub: players' proofs open the undealt stub (issue 34)
+    # [[recurring]] series (issue 35): each with whether it is Rush; server/tournament/recurring.py
+    recurring: tuple[tuple[Recurrence, bool], ...] = ()
+    # [room] demo_account: the demo account's name and password, which the login page offers (issue 31)
+    demo_account: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         games = [t.currency for t in self.tables] + [p.currency for p in self.pools]
@@ -152,7 +158,11 @@ class Room:
             self.add_pool(pool_cfg)
         for tid in self.console.held & set(self.tables):
             await self.hold_table(tid, True, quiet=True)
-        settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
+        due = due_occurrences(self.settings.recurring, self.clock.now())  # (kept ones are taken back)
+        settings = settings_by_id(
+            (*self.settings.tournaments, *(c for c, rush in due if not rush)),
+            (*self.settings.rush_tournaments, *(c for c, rush in due if rush)),
+        )
 
         def reopen(cfg: TournamentConfig, rush: bool, series: str | None, spec: Any) -> TournamentActor:
             return self.open_tournament(cfg, rush=rush, series=series, spec=spec)
@@ -167,6 +177,7 @@ class Room:
         for t_cfg in self.settings.rush_tournaments:
             if t_cfg.tournament_id not in kept:
                 self.add_tournament(t_cfg, rush=True)
+        await open_due(self, self.settings.recurring, self.clock.now())
 
     async def start_hosted(self) -> None:
         """A cluster's host (server/cluster/host.py): nothing opens here and nothing is recovered here;
@@ -439,6 +450,8 @@ class Room:
         kind = RushTournamentDirector if rush else TournamentDirector
         director = kind(cfg, self.rng, self.settings.points)
         actor = TournamentActor(self.services, director, self, series=series, spec=spec)
+        if is_occurrence(self.settings.recurring, cfg.tournament_id):  # its start opens the next (issue 35)
+            actor.on_under_way = lambda _: open_due_soon(self, self.settings.recurring, self.clock.now())
         self.tournaments[cfg.tournament_id] = actor
         actor.start()
         self._opened(actor)

@@ -78,7 +78,7 @@ async def handle(room: Room, conn: Connection, msg: BaseModel) -> None:
         _send(conn, {"type": "pong", "ref": ref})
     elif isinstance(msg, p.Hello):
         await _hello(room, conn, msg)
-    elif isinstance(msg, p.Chat) and not conn.chats.take():
+    elif isinstance(msg, p.Chat | p.TournamentChat) and not conn.chats.take():
         _send(conn, error_frame(Refused("chat_rate_limited", "you are chatting too fast"), ref))
     else:
         handler = HANDLERS.get(type(msg))
@@ -194,6 +194,18 @@ async def _unregister(room: Room, conn: Connection, msg: Any, ref: str | None) -
     _ack(conn, ref)
 
 
+async def _follow(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    t = room.tournament(msg.tournament)
+    await t.call(lambda: t.follow(conn, msg.follow))
+    _ack(conn, ref)
+
+
+async def _tournament_chat(room: Room, conn: Connection, msg: Any, ref: str | None) -> None:
+    t = room.tournament(msg.tournament)
+    await t.call(lambda: t.lobby_chat(conn, msg.text))
+    _ack(conn, ref)
+
+
 # ------------------------------------------------------------------------------------- the room
 
 
@@ -236,6 +248,8 @@ HANDLERS: dict[type[BaseModel], Handler] = {
     p.PoolAct: _pool_act,
     p.TournamentRegister: _register,
     p.TournamentUnregister: _unregister,
+    p.TournamentFollow: _follow,
+    p.TournamentChat: _tournament_chat,
     p.LastHands: _last_hands,
     p.VerifyHand: _verify_hand,
     p.Contribute: _contribute,

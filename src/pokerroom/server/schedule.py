@@ -39,6 +39,7 @@ from typing import Any
 
 from pokerroom.engine import Betting, ConfigError
 from pokerroom.rooms.config import Timing
+from pokerroom.rooms.mixes import MIXES
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game_satellite
 
@@ -116,6 +117,10 @@ def tournament_from_dict(data: Mapping[str, Any], now: datetime | None = None) -
     if not isinstance(tid, str) or not tid or len(tid) > 40 or not all(c.isalnum() or c in "_-" for c in tid):
         raise ScheduleError("a tournament needs an id of 1-40 letters, digits, '_' or '-'", "id")
     _check_types(tid, d)
+    if "mix" in d and ("variant" in d or "betting" in d):  # RULES.md §11.1: the mix names its games
+        raise ScheduleError(f"{tid}: a mixed tournament names its mix, not a game", "mix")
+    if "mix" in d and d["mix"] not in MIXES:
+        raise ScheduleError(f"{tid}: mix is one of {', '.join(MIXES)}", "mix")
     kw: dict[str, Any] = {}
     if "betting" in d:
         try:

@@ -17,14 +17,14 @@ from pokerroom.store.util import Clock, canonical_json, utc_now
 
 __all__ = ["ConsoleGame", "ConsoleGames"]
 
-KINDS = ("table", "pool", "tournament", "promotions")
+KINDS = ("table", "pool", "tournament", "promotions", "recurring")
 STATES = ("open", "paused", "closed")
 
 
 @dataclass(frozen=True)
 class ConsoleGame:
     id: str
-    kind: str  # table | pool | tournament | promotions (under the id 'promotions')
+    kind: str  # table | pool | tournament | promotions (under the id 'promotions') | recurring (a series)
     spec: dict[str, Any]  # the fields of a [[table]] or [[pool]] of the configuration file
     state: str  # open | paused | closed
     updated_at: datetime

@@ -247,19 +247,22 @@ class TournamentTicketRow(Base):
 
 
 class TournamentEntryRow(Base):
-    """A player registered in a tournament: the account his buy-in came from (wallet or ticket account),
-    his chips after his last finished hand and his place once out."""
+    """A player's entry in a tournament: the account its buy-in came from (wallet or ticket account), its
+    chips after its last finished hand and its place once out. ``entry`` numbers a player's entries: 1,
+    then his re-entries (RULES.md §11.3, R261)."""
 
     __tablename__ = "tournament_entries"
 
     tournament_id: Mapped[str] = mapped_column(String(64), ForeignKey("tournaments.id"), primary_key=True)
     player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    entry: Mapped[int] = mapped_column(Integer, primary_key=True, server_default="1")
     name: Mapped[str] = mapped_column(String(20))
     source_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("ledger_accounts.id"))
     ticket_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("tournament_tickets.id"))
     stack: Mapped[int | None] = mapped_column(BigInteger)
     place: Mapped[int | None] = mapped_column(Integer)
     registered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    bounty: Mapped[int | None] = mapped_column(BigInteger)  # its bounty now (a bounty tournament)
 
 
 class TournamentHandRow(Base):
@@ -349,7 +352,7 @@ class ConsoleGameRow(Base):
 
     __tablename__ = "console_games"
     __table_args__ = (
-        CheckConstraint("kind IN ('table', 'pool', 'tournament', 'promotions')", name="kind"),
+        CheckConstraint("kind IN ('table', 'pool', 'tournament', 'promotions', 'recurring')", name="kind"),
         CheckConstraint("state IN ('open', 'paused', 'closed')", name="state"),
     )
 

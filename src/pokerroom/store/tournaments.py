@@ -132,6 +132,9 @@ class TournamentChanges:
     tickets: list[NewTicket] = field(default_factory=list)
     hands: list[TournamentHand] = field(default_factory=list)
     chips: dict[int, tuple[int, int | None]] = field(default_factory=dict)  # player -> (stack, place)
+    # (``chips``: his latest entry's; the places of his earlier entries, re-entry R261:)
+    entry_places: dict[tuple[int, int], int | None] = field(default_factory=dict)  # (player, entry)
+    bounties: dict[int, int] = field(default_factory=dict)  # player -> his latest entry's bounty now
     status: str | None = None
     prizes: Sequence[int] | None = None
     cash_tickets: CashTickets | None = None  # last, after the status
@@ -144,6 +147,8 @@ class TournamentChanges:
             or self.tickets
             or self.hands
             or self.chips
+            or self.entry_places
+            or self.bounties
             or self.status is not None
             or self.prizes is not None
         )
@@ -157,6 +162,8 @@ class StoredEntry:
     ticket_id: int | None
     stack: int | None
     place: int | None
+    entry: int = 1  # a player's first entry, or a re-entry's number (R261)
+    bounty: int | None = None  # its bounty now (a bounty tournament; None: not kept)
 
 
 @dataclass(frozen=True)
@@ -183,6 +190,20 @@ class StoredTicket:
     account_id: int
     won_at: datetime
     used_for: str | None
+
+
+def _latest(tid: str, player_id: int) -> tuple[Any, ...]:
+    """Conditions selecting a player's latest entry in a tournament (the one he plays: R261)."""
+    latest = (
+        select(func.max(TournamentEntryRow.entry))
+        .where(TournamentEntryRow.tournament_id == tid, TournamentEntryRow.player_id == player_id)
+        .scalar_subquery()
+    )
+    return (
+        TournamentEntryRow.tournament_id == tid,
+        TournamentEntryRow.player_id == player_id,
+        TournamentEntryRow.entry == latest,
+    )
 
 
 def _ticket(r: Any) -> StoredTicket:
@@ -249,13 +270,19 @@ class TournamentStore:
                 await conn.execute(
                     select(TournamentEntryRow)
                     .where(TournamentEntryRow.tournament_id.in_([r.id for r in rows]))
-                    .order_by(TournamentEntryRow.registered_at, TournamentEntryRow.player_id)
+                    .order_by(
+                        TournamentEntryRow.registered_at,
+                        TournamentEntryRow.player_id,
+                        TournamentEntryRow.entry,
+                    )
                 )
             ).all()
         by_tid: dict[str, list[StoredEntry]] = {}
         for e in entries:
             by_tid.setdefault(e.tournament_id, []).append(
-                StoredEntry(e.player_id, e.name, e.source_id, e.ticket_id, e.stack, e.place)
+                StoredEntry(
+                    e.player_id, e.name, e.source_id, e.ticket_id, e.stack, e.place, e.entry, e.bounty
+                )
             )
         return [
             StoredTournament(
@@ -300,9 +327,11 @@ class TournamentStore:
         series: str | None = None,
         spec: Mapping[str, Any] | None = None,
         stack: int | None = None,
+        entry: int = 1,
     ) -> None:
         """Book a buy-in and keep the registration, in one transaction (the tournament's row is created
-        with its first registration). ``stack`` is set for a late registration."""
+        with its first registration). ``stack`` is set for a late registration; ``entry`` > 1: a
+        re-entry (R261), a row of its own."""
         now = self.clock()
         async with self.db.write() as conn:
             await conn.execute(
@@ -331,6 +360,7 @@ class TournamentStore:
                     insert(TournamentEntryRow).values(
                         tournament_id=tid,
                         player_id=player_id,
+                        entry=entry,
                         name=name,
                         source_id=source_id,
                         ticket_id=ticket_id,
@@ -361,7 +391,7 @@ class TournamentStore:
         async with self.db.write() as conn:
             await conn.execute(
                 update(TournamentEntryRow)
-                .where(TournamentEntryRow.tournament_id == tid, TournamentEntryRow.player_id == player_id)
+                .where(*_latest(tid, player_id))
                 .values(stack=func.coalesce(TournamentEntryRow.stack, 0) + chips)
             )
             await self._book(conn, booking, now)
@@ -382,11 +412,25 @@ class TournamentStore:
                 await self._ticket(conn, ticket, now)
             for hand in changes.hands:
                 await self._hand(conn, tid, hand)
+            for (player_id, entry), place in sorted(changes.entry_places.items()):
+                await conn.execute(
+                    update(TournamentEntryRow)
+                    .where(
+                        TournamentEntryRow.tournament_id == tid,
+                        TournamentEntryRow.player_id == player_id,
+                        TournamentEntryRow.entry == entry,
+                    )
+                    .values(stack=0, place=place)
+                )
             for player_id, (stack, place) in sorted(changes.chips.items()):
                 await conn.execute(
                     update(TournamentEntryRow)
-                    .where(TournamentEntryRow.tournament_id == tid, TournamentEntryRow.player_id == player_id)
+                    .where(*_latest(tid, player_id))
                     .values(stack=stack, place=place)
+                )
+            for player_id, bounty in sorted(changes.bounties.items()):
+                await conn.execute(
+                    update(TournamentEntryRow).where(*_latest(tid, player_id)).values(bounty=bounty)
                 )
             values: dict[str, Any] = {}
             if changes.status is not None:
@@ -442,18 +486,12 @@ class TournamentStore:
                     TournamentRow.fee,
                 )
                 .join(TournamentRow, TournamentRow.id == TournamentEntryRow.tournament_id)
-                .where(
-                    TournamentEntryRow.tournament_id == tid, TournamentEntryRow.player_id == refund.player_id
-                )
+                .where(*_latest(tid, refund.player_id))
             )
         ).one_or_none()
         if row is None:
             return  # given back already
-        await conn.execute(
-            delete(TournamentEntryRow).where(
-                TournamentEntryRow.tournament_id == tid, TournamentEntryRow.player_id == refund.player_id
-            )
-        )
+        await conn.execute(delete(TournamentEntryRow).where(*_latest(tid, refund.player_id)))
         if row.ticket_id is not None:
             await conn.execute(
                 update(TournamentTicketRow)

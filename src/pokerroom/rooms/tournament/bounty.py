@@ -26,6 +26,7 @@ class TournamentBounty(Effect):
     player: str
     amount: int
     victim: str
+    entry: int = 1  # the victim's entry (re-entry, R261: each entry has its own bounty)
 
 
 def eliminators(hand: HandState, seat: int) -> tuple[int, ...]:

@@ -9,10 +9,15 @@ from fractions import Fraction
 from pokerroom.engine import Betting, ConfigError, VariantSpec
 from pokerroom.rooms.config import Timing
 from pokerroom.rooms.effects import Effect
+from pokerroom.rooms.mixes import get_mix
+from pokerroom.rooms.tournament.mixed import check_mixed
 from pokerroom.rooms.tournament.structure import ANTES
 from pokerroom.variants import get_variant
 
+CHAT_PERMISSIONS = ("off", "players", "everyone")
+
 __all__ = [
+    "CHAT_PERMISSIONS",
     "TournamentBuyIn",
     "TournamentConfig",
     "TournamentOverlay",
@@ -70,8 +75,25 @@ class TournamentConfig:
     progressive: bool = False
     deal_seconds: float = 60.0
     deal_keep: int = 0
+    # Re-entry (RULES.md §11.3, R261): entries a player may have, his first included (1: no re-entry);
+    # a busted player registers again as a new entry while late registration is open.
+    max_entries: int = 1
+    # Chat at its tables (issue 35): "off", "players" (those seated at the table) or "everyone" (any
+    # logged-in player watching it); the room's moderation applies to every line (server/integrity/chat.py).
+    table_chat: str = "players"
+    # Its lobby chat (issue 35): the chat of its page, read by its entrants and whoever follows the page;
+    # who may write: "off" (no lobby chat), "players" (its entrants) or "everyone" (any logged-in follower).
+    lobby_chat: str = "players"
+    # A mixed tournament (RULES.md §11.1, R251): the code of a mix (rooms/mixes.py), one game per level
+    # (rooms/tournament/mixed.py); ``variant`` and ``betting`` are then its first game's.
+    mix: str = ""
 
     def __post_init__(self) -> None:
+        if self.mix:
+            check_mixed(self)
+            first = get_mix(self.mix).games[0]
+            object.__setattr__(self, "variant", first.variant)
+            object.__setattr__(self, "betting", first.betting)
         v = get_variant(self.variant)
         v.check_structure(self.betting)
         if self.kind not in ("sng", "mtt"):
@@ -104,6 +126,18 @@ class TournamentConfig:
             raise ConfigError("late registration is set in levels or in minutes (not both, not negative)")
         if self.deal_seconds <= 0 or self.deal_keep < 0:
             raise ConfigError("a deal's time to answer is positive and the money kept is not negative")
+        if self.table_chat not in CHAT_PERMISSIONS:
+            raise ConfigError(f"table_chat is one of {', '.join(CHAT_PERMISSIONS)}")
+        if self.lobby_chat not in CHAT_PERMISSIONS:
+            raise ConfigError(f"lobby_chat is one of {', '.join(CHAT_PERMISSIONS)}")
+        if self.max_entries < 1:
+            raise ConfigError("max_entries counts a player's entries, his first included (1: no re-entry)")
+        if self.max_entries > 1 and (
+            self.kind != "mtt" or not (self.late_registration_levels or self.late_registration_minutes)
+        ):
+            raise ConfigError("re-entry (max_entries > 1) needs a scheduled tournament, late registration")
+        if self.max_entries > 1 and (self.rebuy_levels or self.add_on or self.seat_value):
+            raise ConfigError("a re-entry tournament has no rebuys, add-on or satellite seats")
 
     @property
     def spec(self) -> VariantSpec:
@@ -120,7 +154,8 @@ class TournamentConfig:
 
 @dataclass(frozen=True, slots=True)
 class TournamentBuyIn(Effect):
-    """Wallet (or a ticket) -> prize pool ``prize`` and house ``fee``; ``kind`` is buy_in, rebuy or add_on."""
+    """Wallet (or a ticket) -> prize pool ``prize`` and house ``fee``; ``kind`` is buy_in, re_entry, rebuy
+    or add_on."""
 
     player: str
     prize: int
@@ -151,6 +186,7 @@ class TournamentPrize(Effect):
     player: str
     place: int
     amount: int
+    entry: int = 1  # which of the player's entries finished there (re-entry, R261)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,9 @@ of :class:`~.director.TournamentDirector`: the state is its own, the money goes 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from pokerroom.rooms.errors import TableError
 from pokerroom.rooms.notices import Notice
@@ -17,7 +18,7 @@ from pokerroom.rooms.tournament.floor import Entrant
 from pokerroom.rooms.tournament.icm import MAX_ICM_PLAYERS, DealMethod, deal_amounts
 from pokerroom.rooms.tournament.table import TournamentTable
 
-__all__ = ["Deal", "DealClosed", "DealOffered", "DealProposed", "FinalTableDeals"]
+__all__ = ["Deal", "DealAccepted", "DealClosed", "DealOffered", "DealProposed", "FinalTableDeals"]
 
 Output = list[object]
 
@@ -56,12 +57,26 @@ class DealOffered(Notice):
 
 
 @dataclass(frozen=True, slots=True)
+class DealAccepted(Notice):
+    """``player`` accepted the deal offered (the others still to answer see who has)."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
 class DealClosed(Notice):
     """The deal is made (``made``) or not: ``reason`` accepted, refused (by ``player``), timeout, void."""
 
     made: bool
     reason: str
     player: str | None = None
+
+
+@lru_cache(maxsize=64)
+def _amounts(stacks: tuple[int, ...], prizes: tuple[int, ...], method: DealMethod, keep: int) -> list[int]:
+    """``deal_amounts``, remembered: a page shows the same stacks' figures to every viewer, every few
+    seconds (an exact ICM of 10 players is 10 x 2^10 fractions)."""
+    return deal_amounts(stacks, prizes, method, keep=keep)
 
 
 class FinalTableDeals:
@@ -127,10 +142,84 @@ class FinalTableDeals:
             return self._deal_step(now)
         if not accept:
             return self._close_deal(now, "refused", player)
+        if player in deal.accepted:
+            return []
         deal.accepted.add(player)
         if deal.accepted == set(deal.players):
             return self._make_deal(now)
+        return [DealAccepted(self.tid, player)]
+
+    def set_deals(self, allowed: bool, now: datetime) -> Output:
+        """The operator allows or forbids deals (``config.deals``); forbidding them ends a deal proposed
+        and not yet made: play resumes with the next hand."""
+        self.config = replace(self.config, deals=allowed)
+        if not allowed and self.deal is not None:
+            return self._close_deal(now, "void")
         return []
+
+    # ----------------------------------------------------------------------------------- the view
+
+    def deal_blocked(self) -> str | None:
+        """Why no deal may be proposed now (``propose_deal``'s checks that do not depend on who asks), or
+        None: deals are on, the tournament plays at its final table with a final pool, none proposed."""
+        cfg = self.config
+        if not cfg.deals:
+            return "off"
+        if self.status != "running" or getattr(self, "rush", None) is not None or len(self.tables) != 1:
+            return "not_final_table"
+        if cfg.is_satellite and self.seats_won:
+            return "satellite"
+        if not self.pool_final:
+            return "pool_not_final"
+        if self.deal is not None:
+            return "proposed"
+        return None
+
+    def deal_figures(self, stacks: list[int]) -> tuple[int, dict[str, list[int] | None]]:
+        """What ``stacks`` (biggest first) would be paid now by each method, and the money kept to play
+        for: ``{"icm": [...] or None (more players than MAX_ICM_PLAYERS), "chip_chop": [...]}``."""
+        n = len(stacks)
+        prizes = [self.prizes[k] if k < len(self.prizes) else 0 for k in range(n)]
+        keep = min(self.config.deal_keep, prizes[0] - min(prizes))
+        at = (tuple(stacks), tuple(prizes))
+        icm = list(_amounts(*at, "icm", keep)) if n <= MAX_ICM_PLAYERS else None
+        return keep, {"icm": icm, "chip_chop": list(_amounts(*at, "chip_chop", keep))}
+
+    def deal_view(self, now: datetime) -> dict[str, object]:
+        """The deal as a tournament's page shows it: whether one may be proposed (``blocked``: why not),
+        the figures of both methods for the stacks now (the players still in, biggest first), and the
+        deal proposed or offered (its amounts, who accepted, the seconds left)."""
+        blocked = self.deal_blocked()
+        view: dict[str, object] = {"allowed": self.config.deals, "blocked": blocked, "made": self.deals_made}
+        holding = sorted((e for e in self.remaining if e.stack > 0), key=lambda e: -e.stack)
+        if blocked in (None, "proposed") and len(holding) >= 2:
+            stacks = [e.stack for e in holding]
+            keep, figures = self.deal_figures(stacks)
+            view["preview"] = {
+                "players": [e.name for e in holding],
+                "stacks": stacks,
+                "keep": keep,
+                **figures,
+            }
+        deal = self.deal
+        if deal is not None:
+            names = self.entrants
+            current: dict[str, object] = {
+                "state": "offered" if deal.deadline is not None else "proposed",
+                "method": deal.method,
+                "player": names[deal.proposer].name,
+            }
+            if deal.deadline is not None:
+                current.update(
+                    keep=deal.keep,
+                    players=[names[p].name for p in deal.players],
+                    stacks=list(deal.stacks),
+                    amounts=list(deal.amounts),
+                    accepted=[names[p].name for p in deal.players if p in deal.accepted],
+                    expires_in=max(0.0, (deal.deadline - now).total_seconds()),
+                )
+            view["current"] = current
+        return view
 
     # ----------------------------------------------------------------------------------- the clock
 

@@ -25,6 +25,7 @@ from pokerroom.rooms.tournament.config import (
 )
 from pokerroom.rooms.tournament.deal import Deal, FinalTableDeals
 from pokerroom.rooms.tournament.floor import Entrant, PlayerMoved, TableFloor
+from pokerroom.rooms.tournament.mixed import level_game
 from pokerroom.rooms.tournament.payouts import (
     SatellitePrizes,
     default_percentages,
@@ -34,10 +35,10 @@ from pokerroom.rooms.tournament.payouts import (
     satellite_prizes,
     split_ties,
 )
-from pokerroom.rooms.tournament.structure import BlindLevel, Schedule, level_stakes
+from pokerroom.rooms.tournament.structure import BlindLevel, Schedule
 from pokerroom.rooms.tournament.table import TableHandEnded, TournamentTable, TPlayer
 
-__all__ = ["Entrant", "Finished", "PlayerMoved", "PrizePoolExceeded", "TournamentDirector"]
+__all__ = ["Entrant", "Finished", "PlayerMoved", "PrizePoolExceeded", "TournamentDirector", "entry_key"]
 
 REBUY_WAIT = 15.0  # seconds a table waits after a hand in which someone went broke in the rebuy period
 
@@ -50,6 +51,11 @@ class Finished(Notice):
 
     cancelled: bool
     standings: tuple[tuple[int, str], ...]
+
+
+def entry_key(player: str, entry: int) -> str:
+    """The key of a player's busted entry once he has re-entered (his live entry is keyed ``player``)."""
+    return f"{player}#{entry}"
 
 
 class PrizePoolExceeded(RuntimeError):
@@ -155,13 +161,21 @@ class TournamentDirector(TableFloor, FinalTableDeals):
         seat is taken (R218)."""
         if not self.registration_open(now):
             raise TableError("registration is not open")
-        if player in self.entrants:
-            raise TableError("you are registered already")
         cfg = self.config
+        entry = 1
+        if player in self.entrants:
+            entry = self.next_entry(player)
+            if entry == 0 and self.entrants[player].out and self.status == "running":
+                raise TableError("no more entries: re-entry is not offered, or you have used them all")
+            if entry == 0:
+                raise TableError("you are registered already")
         if cfg.max_players and len(self.entrants) >= cfg.max_players:
             raise TableError("the tournament is full")
-        self.entrants[player] = Entrant(player, name, ticket=ticket, bounty=self.bounty_part)
-        out: Output = [TournamentBuyIn(self.tid, player, cfg.buy_in, cfg.fee, "buy_in", ticket)]
+        if entry > 1:  # a re-entry (R261): the busted entry keeps its place under a key of its own
+            self._set_aside(player)
+        self.entrants[player] = Entrant(player, name, ticket=ticket, bounty=self.bounty_part, entry=entry)
+        kind = "re_entry" if entry > 1 else "buy_in"
+        out: Output = [TournamentBuyIn(self.tid, player, cfg.buy_in, cfg.fee, kind, ticket)]
         if self.status == "running":  # late registration: a starting stack at the shortest table
             self.bounty_in += self.bounty_part
             self._contribute(cfg.buy_in - self.bounty_part)
@@ -173,7 +187,35 @@ class TournamentDirector(TableFloor, FinalTableDeals):
             out += self._start(now)
         return out
 
+    def next_entry(self, player: str) -> int:
+        """The number the player's next entry would have: 1 (not registered), his next re-entry's
+        (RULES.md §11.3, R261: his entry is out, late registration is open, fewer than ``max_entries``),
+        or 0 when he cannot enter again now."""
+        e = self.entrants.get(player)
+        if e is None:
+            return 1
+        if not e.out or self.status != "running" or e.entry >= self.config.max_entries:
+            return 0
+        return e.entry + 1
+
+    def can_reenter(self, player: str, now: datetime) -> bool:
+        return self.registration_open(now) and self.next_entry(player) > 1
+
+    def _set_aside(self, player: str) -> None:
+        """A busted entry makes way for the player's re-entry: it stays in the field (it finishes in its
+        own place, R261) under the key ``player#n``, in the elimination groups and among those paid."""
+        e = self.entrants.pop(player)
+        key = entry_key(player, e.entry)
+        self.entrants[key] = e
+        for group in self._groups:
+            group[:] = [key if p == player else p for p in group]
+        if player in self._paid:
+            self._paid.discard(player)
+            self._paid.add(key)
+
     def _seat_late(self, player: str, now: datetime) -> Output:
+        """A late entrant or a re-entry: a seat drawn at random among the empty seats of the shortest
+        tables (RULES.md §11.3), a new table when every table is full."""
         cfg = self.config
         open_tables = [t for t in self.tables.values() if t.empty_seats()]
         if not open_tables:
@@ -183,9 +225,13 @@ class TournamentDirector(TableFloor, FinalTableDeals):
             )
             open_tables = [self.tables[number]]
         smallest = min(len(t.seats) for t in open_tables)
-        table = min((t for t in open_tables if len(t.seats) == smallest), key=lambda t: t.number)
-        empty = table.empty_seats()
-        seat = empty[self.rng.randrange(len(empty))]
+        seats = [
+            (t, s)
+            for t in sorted(open_tables, key=lambda t: t.number)
+            if len(t.seats) == smallest
+            for s in t.empty_seats()
+        ]
+        table, seat = seats[self.rng.randrange(len(seats))]
         e = self.entrants[player]
         e.stack, e.table, e.seat = cfg.starting_stack, table.number, seat
         table.add(TPlayer(player, e.name, seat, cfg.starting_stack, cfg.timing.time_bank), moved=True)
@@ -284,7 +330,7 @@ class TournamentDirector(TableFloor, FinalTableDeals):
         """The bounty part of a prize contribution (RULES.md §11.3): rounded down, the rest to the pool."""
         return self.config.buy_in * self.config.bounty // 100
 
-    def _pay_bounty(self, player: str, amount: int, victim: str) -> Output:
+    def _pay_bounty(self, player: str, amount: int, victim: str, entry: int = 1) -> Output:
         """Bounties paid never add up to more than the bounties contributed."""
         if not amount:
             return []
@@ -292,7 +338,7 @@ class TournamentDirector(TableFloor, FinalTableDeals):
             raise PrizePoolExceeded(f"{self.bounty_out} + {amount} bounties paid of {self.bounty_in}")
         self.bounty_out += amount
         self.entrants[player].bounties_won += amount
-        return [TournamentBounty(self.tid, player, amount, victim)]
+        return [TournamentBounty(self.tid, player, amount, victim, entry)]
 
     def _knockouts(self, ended: TableHandEnded, busted: Sequence[str]) -> Output:
         """Each player broke in this hand: his bounty to whoever won the highest pot he was eligible for
@@ -308,7 +354,7 @@ class TournamentDirector(TableFloor, FinalTableDeals):
                 e.bounty = 0
                 continue
             for player, cash, added in knockout(e.bounty, players, self.config.progressive):
-                out += self._pay_bounty(player, cash, victim)
+                out += self._pay_bounty(player, cash, victim, e.entry)
                 self.entrants[player].bounty += added
             e.bounty = 0
         return out
@@ -319,7 +365,7 @@ class TournamentDirector(TableFloor, FinalTableDeals):
         for player in players:
             e = self.entrants[player]
             orphan, self._bounty_orphan = self._bounty_orphan, 0
-            out += self._pay_bounty(player, e.bounty + orphan, player)
+            out += self._pay_bounty(player, e.bounty + orphan, player, e.entry)
             e.bounty = 0
         return out
 
@@ -496,8 +542,9 @@ class TournamentDirector(TableFloor, FinalTableDeals):
             if number not in self.tables or self.status != "running" or table.in_hand:
                 continue
             self._hand_no += 1
-            stakes = level_stakes(self.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante)
-            dealt = table.start_hand(now, stakes, f"{self.tid}-{self._hand_no}")
+            game = level_game(cfg, self.level(now))  # a mixed tournament: the level's game (R251)
+            hand_id = f"{self.tid}-{self._hand_no}"
+            dealt = table.start_hand(now, game.stakes, hand_id, (game.spec, game.betting))
             if not dealt and self.hand_for_hand:  # it cannot deal: it has played its hand-for-hand hand
                 self._hfh_done.add(number)
                 out += self._hfh_check(now)
@@ -716,7 +763,8 @@ class TournamentDirector(TableFloor, FinalTableDeals):
             for p in group:
                 if shares.get(p) and p not in self._paid:
                     self._hand_out(shares[p])
-                    out.append(TournamentPrize(self.tid, p, place, shares[p]))
+                    e = self.entrants[p]
+                    out.append(TournamentPrize(self.tid, e.player, place, shares[p], e.entry))
                     self._paid.add(p)
             place += len(group)
         return out
@@ -780,7 +828,7 @@ class TournamentDirector(TableFloor, FinalTableDeals):
                 e.place = i
                 if e.player not in self._paid and i <= len(self.prizes):
                     self._hand_out(self.prizes[i - 1])
-                    out.append(TournamentPrize(self.tid, e.player, i, self.prizes[i - 1]))
+                    out.append(TournamentPrize(self.tid, e.player, i, self.prizes[i - 1], e.entry))
                     self._paid.add(e.player)
         self.status = "finished"
         for table in self.tables.values():
@@ -803,6 +851,7 @@ class TournamentDirector(TableFloor, FinalTableDeals):
             {
                 "player": e.player,
                 "name": e.name,
+                "entry": e.entry,  # 1, or the number of a re-entry (R261)
                 "stack": e.stack if e.place is None else 0,
                 "place": e.place,
                 "table": e.table,

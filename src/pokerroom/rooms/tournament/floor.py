@@ -42,6 +42,7 @@ class Entrant:
     deal: int = 0  # paid by a deal at the final table (RULES.md §11.3)
     bounty: int = 0  # his bounty now (a bounty tournament, RULES.md §11.3)
     bounties_won: int = 0  # cash won by knockouts
+    entry: int = 1  # the player's first entry, or a re-entry's number (R261)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +163,7 @@ class TableFloor:
 
     def _balance(self, move: tuple[int, int], now: datetime) -> Output:
         src, dst = self.tables[move[0]], self.tables[move[1]]
-        if self.config.spec.is_stud:
+        if src.variant.is_stud:  # the game it deals now (a mixed tournament: the last hand's)
             vacated = dst.vacated[-1] if dst.vacated and dst.vacated[-1] in dst.empty_seats() else None
             seat_to = vacated if vacated is not None else dst.empty_seats()[0]
             seat_from = mover_stud(sorted(src.seats), seat_to)

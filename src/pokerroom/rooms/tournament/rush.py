@@ -38,6 +38,10 @@ def check_rush_config(config: TournamentConfig) -> None:
         raise ConfigError(f"{config.tournament_id}: a Rush tournament has no rebuys and no add-on")
     if config.bounty:  # (its pool phase's knockouts are not decided yet: issue 35)
         raise ConfigError(f"{config.tournament_id}: a Rush tournament has no bounties")
+    if config.max_entries > 1:  # (a broke entry leaves the pool at once; a re-entry would join it anew)
+        raise ConfigError(f"{config.tournament_id}: a Rush tournament has no re-entry")
+    if config.mix:  # a pool deals one game: a mix's level-by-level rotation is not built for it
+        raise ConfigError(f"{config.tournament_id}: a Rush tournament plays one game, not a mix")
 
 
 class RushTournamentDirector(TournamentDirector):

@@ -115,9 +115,15 @@ class TournamentTable:
 
     # --------------------------------------------------------------------------------- hands
 
-    def start_hand(self, now: datetime, stakes: Stakes, hand_id: str) -> Output:
+    def start_hand(
+        self, now: datetime, stakes: Stakes, hand_id: str, game: tuple[VariantSpec, Betting] | None = None
+    ) -> Output:
         """Deal the next hand with ``stakes`` (the level in force now); every player with chips plays
-        (no missed blinds in tournaments), except one moved in between the button and the small blind."""
+        (no missed blinds in tournaments), except one moved in between the button and the small blind.
+        ``game``: a mixed tournament's game of the level (mixed.py), kept for the hands that follow; stud
+        hands leave the button where it was, and the next blind game moves it on from there (R247)."""
+        if game is not None and not self.in_hand:
+            self.variant, self.betting = game
         for p in self.seats.values():
             if p.sit_out_next_hand:
                 p.sitting_out, p.sit_out_next_hand = True, False

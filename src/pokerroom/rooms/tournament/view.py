@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from pokerroom.rooms.tournament.director import TournamentDirector
-from pokerroom.rooms.tournament.structure import level_stakes
+from pokerroom.rooms.tournament.mixed import level_game, mixed_level_view
 from pokerroom.rooms.view import seat_view, table_state
 
 __all__ = ["level_view", "tournament_table_view"]
@@ -18,7 +18,7 @@ def level_view(director: TournamentDirector, now: datetime) -> dict[str, Any] | 
     if d.schedule is None:
         return None
     level = d.level(now)
-    st = level_stakes(level, d.config.betting, d.config.spec.is_stud, d.config.ante)
+    st = level_game(d.config, level).stakes  # a mixed tournament: the stakes of the level's game (R251)
     nxt = d.schedule.next_level_at(now)
     brk = d.schedule.next_break(now)
     return {
@@ -45,14 +45,19 @@ def tournament_table_view(
     cfg = director.config
     you = table.seat_of(viewer) if viewer is not None else None
     dealt = you if you is not None and table.in_hand and you in table.hand_players else None
+    level = director.level(now)
+    game = level_game(cfg, level)  # the game of the next hand; a hand in progress keeps its own (R251)
+    spec, betting, stakes = game.spec, game.betting, game.stakes
+    if table.in_hand and table.hand is not None:
+        spec, betting, stakes = table.variant, table.betting, table.hand.structure.stakes
     return table_state(
         kind="tournament",
         table_id=table.tid,
         name=f"{cfg.name} - table {number}",
-        spec=cfg.spec,
-        betting=cfg.betting,
+        spec=spec,
+        betting=betting,
         currency=cfg.currency,
-        stakes=level_stakes(director.level(now), cfg.betting, cfg.spec.is_stud, cfg.ante),
+        stakes=stakes,
         seats=table.size,
         players={
             str(s): seat_view(
@@ -70,6 +75,8 @@ def tournament_table_view(
             "tournament": director.tid,
             "number": number,
             "level": level_view(director, now),
+            # a mixed tournament (RULES.md §11.1): the mix, the game of this level and of the next
+            **({"mix": mixed_level_view(cfg, level.number)} if cfg.mix else {}),
             **(
                 {"bounties": {str(s): director.entrants[p.player].bounty for s, p in table.seats.items()}}
                 if cfg.bounty

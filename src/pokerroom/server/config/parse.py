@@ -24,9 +24,11 @@ from pokerroom.rooms.points import week_start
 from pokerroom.rooms.rush_rules import PoolConfig, RushTiming
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.promotions import big_game_of_the_week, big_game_satellite
+from pokerroom.rooms.tournament.recurring import Recurrence, occurrences
 from pokerroom.rooms.tournament.rush import check_rush_config
 from pokerroom.server.config.cluster import CLUSTER_KEYS, BusConfig
 from pokerroom.server.config.locate import dotted, locate
+from pokerroom.server.config.recurring import parse_recurring
 from pokerroom.server.integrity.settings import IntegritySettings
 from pokerroom.server.mail import MailSettings, mail_settings
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
@@ -55,6 +57,7 @@ SECTIONS = (
     "table",
     "pool",
     "tournament",
+    "recurring",
     "big_game",
     "promotions",
     "cluster",
@@ -125,6 +128,9 @@ class RoomConfig:
     mail: MailSettings | None = None  # [mail]: the SMTP server for reset codes (issue 29; None: no e-mail)
     gaming_cooling_hours: int = 24  # [responsible_gaming] cooling_hours (issue 29)
     fairness_open_stub: bool = False  # [fairness] open_stub (issue 34, docs/fairness.md)
+    # [[recurring]]: series of scheduled tournaments (issue 35), each with whether it is a Rush one; their
+    # occurrences due within the horizon are in ``tournaments`` / ``rush_tournaments`` too
+    recurring: tuple[tuple[Recurrence, bool], ...] = ()
 
 
 class _Reader:
@@ -638,6 +644,16 @@ def parse_config(
             t_ids.append((("tournament", i, "id"), got_t[0].tournament_id))
             if got_t[2]:
                 t_bots[got_t[0].tournament_id] = got_t[2]
+    recurring: list[tuple[Recurrence, bool]] = []
+    for i, t in enumerate(_array(r, data, "recurring")):  # issue 35: each due occurrence a tournament
+        got_r = parse_recurring(r, t, ("recurring", i), now, _tournament)
+        if got_r is not None:
+            recurring.append(got_r[:2])
+            t_ids.append((("recurring", i, "id"), got_r[0].series))
+            for occurrence in occurrences(got_r[0], now):
+                (rush if got_r[1] else standard).append(occurrence)
+                if got_r[2]:
+                    t_bots[occurrence.tournament_id] = got_r[2]
     for i, g in enumerate(_array(r, data, "big_game")):
         standard += _big_game(r, g, ("big_game", i), now)
     _unique(
@@ -681,6 +697,7 @@ def parse_config(
         gaming_cooling_hours=cooling,
         fairness_open_stub=open_stub,
         mail=mail,
+        recurring=tuple(recurring),
     )
 
 
@@ -778,6 +795,17 @@ def game_from_fields(kind: str, data: Any, *, timing: Timing | None = None) -> T
         raise ConfigInvalid(r.problems or [ConfigProblem("console", 1, kind, "is not valid")])
     cfg: TableConfig | PoolConfig = got[0]
     return cfg
+
+
+def recurring_from_fields(data: Any, *, now: datetime | None = None) -> tuple[Recurrence, bool]:
+    """One ``[[recurring]]`` given as its fields (the console's form), with the file's checks: the
+    series and whether it is a Rush one; raises :class:`ConfigInvalid` naming each problem by its key
+    path."""
+    r = _Reader("", "console")
+    got = parse_recurring(r, data, ("recurring",), now or datetime.now(UTC), _tournament)
+    if r.problems or got is None:
+        raise ConfigInvalid(r.problems or [ConfigProblem("console", 1, "recurring", "is not valid")])
+    return got[0], got[1]
 
 
 def promotions_from_fields(data: Any, *, now: datetime | None = None) -> PointsPolicy:

@@ -9,16 +9,20 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
+from pydantic import StrictBool
 
 from pokerroom.server.commands import (
+    AddRecurring,
     CancelTournament,
     EditTournament,
     EndTournament,
     ResumeActor,
     ScheduleTournament,
+    SetTournamentDeals,
 )
 from pokerroom.server.console.access import Admin, Staff, command, fail, front
 from pokerroom.server.errors import Refused
+from pokerroom.server.tournament.recurring import series_row
 
 __all__ = ["router"]
 
@@ -38,8 +42,32 @@ KINDS: dict[str, dict[str, Any]] = {
 
 @router.get("")
 async def tournaments(me: Staff, request: Request) -> dict[str, Any]:
-    """Every tournament by state (upcoming, running, finished), and the kinds the form offers."""
-    return {**front(request).tournament_lobby(), "kinds": KINDS}
+    """Every tournament by state (upcoming, running, finished), the kinds the form offers, and the
+    recurring series (``[[recurring]]`` of the file and those added here) with their next occurrences."""
+    return {**front(request).tournament_lobby(), "kinds": KINDS, "recurring": _series(request)}
+
+
+def _series(request: Request) -> list[dict[str, Any]]:
+    room = getattr(front(request), "room", None)  # (a cluster's gateway holds no room: none listed)
+    if room is None:
+        return []
+    now = room.clock.now()
+    mine = room.console.series
+    return [
+        series_row(rec, rush, now, "console" if rec.series in mine else "file")
+        for rec, rush in room.settings.recurring
+    ]
+
+
+@router.post("/recurring", status_code=201)
+async def add_recurring(
+    me: Admin, request: Request, body: Annotated[dict[str, Any], Body()]
+) -> dict[str, Any]:
+    """Add a recurring series: the fields of a ``[[recurring]]`` of the configuration file (a
+    ``[[tournament]]``'s, ``id`` the series id, with ``repeat``, ``at``, ``timezone``, ``days``,
+    ``ahead_hours``, ``registration_hours``), checked as the file's (``422 bad_config`` names each
+    problem). Stored: a restart keeps it. Audited as ``recurring.add``."""
+    return await command(request, me, AddRecurring(dict(body)))
 
 
 @router.get("/{tid}")
@@ -90,3 +118,14 @@ async def end(tid: str, me: Admin, request: Request) -> dict[str, Any]:
     holding chips (the lowest prize they were sure of, the rest by chips), each with his fee back. ``409
     not_running`` when it is not running. Audited as ``tournament.end``."""
     return await command(request, me, EndTournament(tid))
+
+
+@router.post("/{tid}/deals")
+async def deals(
+    tid: str, me: Admin, request: Request, allowed: Annotated[StrictBool, Body(embed=True)]
+) -> dict[str, Any]:
+    """Allow (``{"allowed": true}``) or forbid deals at this tournament's final table (docs/tournaments.md,
+    "Deals at the final table"); forbidding them ends a deal proposed and not yet made (play resumes).
+    Kept until the room restarts (its configuration's ``deals`` decides then). Audited as
+    ``tournament.deals``."""
+    return await command(request, me, SetTournamentDeals(tid, allowed))

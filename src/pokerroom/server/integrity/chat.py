@@ -14,7 +14,7 @@ from pokerroom.server.clock import Clock
 from pokerroom.server.connection import Connection
 from pokerroom.server.core import TableCore
 from pokerroom.server.errors import Refused
-from pokerroom.server.ids import player_key, store_id
+from pokerroom.server.ids import PlayerKey, player_key, store_id
 from pokerroom.store import Store
 
 __all__ = ["ChatDesk", "mask"]
@@ -64,8 +64,10 @@ class ChatDesk:
         """Read the filter again at the next line (the operator changed it in this process)."""
         self._read_at = None
 
-    async def say(self, core: TableCore, conn: Connection, table_id: str, clean: str) -> None:
-        """Say ``clean`` (a chat line already made printable and escaped) at the table of ``core``."""
+    async def line(self, conn: Connection, channel: str, clean: str) -> tuple[str, int, set[PlayerKey]]:
+        """A line said in ``channel`` (a table, or a tournament's lobby): refused while the staff mutes
+        the speaker; masked, kept in the chat log. Returns the text shown, the line's number and the
+        players who muted the speaker (they get it without its text)."""
         assert conn.player is not None
         pid = store_id(conn.player)
         muted = await self.store.chat.room_mute(pid)
@@ -73,10 +75,15 @@ class ChatDesk:
             until = None if muted.until is None else muted.until.isoformat()
             raise Refused("chat_muted", "the room's staff has muted your chat", until=until)
         shown = mask(clean, await self.words())
-        line = await self.store.chat.record(table_id, pid, conn.name, clean, shown)
+        line = await self.store.chat.record(channel, pid, conn.name, clean, shown)
         muters = {player_key(i) for i in await self.store.chat.muted_by(pid)}
+        return shown, line.id, muters
+
+    async def say(self, core: TableCore, conn: Connection, table_id: str, clean: str) -> None:
+        """Say ``clean`` (a chat line already made printable and escaped) at the table of ``core``."""
+        shown, line, muters = await self.line(conn, table_id, clean)
         core.broadcast(
-            {"type": "chat", "from": conn.name, "text": shown, "line": line.id},
+            {"type": "chat", "from": conn.name, "text": shown, "line": line},
             withheld=muters,
             stub={"type": "chat", "from": conn.name, "text": "", "muted": True},
         )

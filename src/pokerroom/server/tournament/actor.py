@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
@@ -40,7 +40,7 @@ from pokerroom.rooms.tournament import (
     TournamentTable,
     TournamentTicket,
 )
-from pokerroom.rooms.tournament.deal import DealClosed, DealOffered, DealProposed
+from pokerroom.rooms.tournament.deal import DealAccepted, DealClosed, DealOffered, DealProposed
 from pokerroom.rooms.tournament.view import tournament_table_view
 from pokerroom.server.cash import chat_text, login_of
 from pokerroom.server.connection import Connection, send_frame
@@ -51,8 +51,10 @@ from pokerroom.server.ids import store_id
 from pokerroom.server.integrity.chat import say
 from pokerroom.server.integrity.seating import check_seat
 from pokerroom.server.logs import note_tournament_status
+from pokerroom.server.metrics import game_of
 from pokerroom.server.rush import RushWindows
 from pokerroom.server.services import Services
+from pokerroom.server.tournament.lobby import LobbyChat
 from pokerroom.server.tournament.money import (
     StepChanges,
     TournamentBank,
@@ -126,6 +128,11 @@ class TournamentActor(FaultTolerantActor):
         self._listed: dict[str, TournamentTableEndpoint] = {}  # its tables in the room's endpoints
         self._listed_pool: tuple[str, RushTournamentPool] | None = None  # its pool phase, likewise
         self._offer: DealOffered | None = None  # the deal offered now (audited when made)
+        self.lobby = LobbyChat(  # its page's chat (lobby.py)
+            self.tid, services, lambda: self.director.config.lobby_chat, lambda: self.director.entrants.keys()
+        )
+        # A recurring series occurrence: called once when it gets under way (tournament/recurring.py)
+        self.on_under_way: Callable[[TournamentActor], None] | None = None
 
     # ----------------------------------------------------------------------------------- running
 
@@ -230,15 +237,23 @@ class TournamentActor(FaultTolerantActor):
             raise Refused("deal_refused", str(exc)) from None
         await self.process(out)
 
-    async def _deal_news(self, item: DealProposed | DealOffered | DealClosed) -> None:
+    async def set_deals(self, allowed: bool) -> None:
+        """The operator allows or forbids deals in this tournament (until the room restarts, when its
+        configuration decides again); forbidding them ends a deal proposed and not made (``void``)."""
+        await self.process(self.director.set_deals(allowed, self.clock.now()))
+
+    async def _deal_news(self, item: DealProposed | DealOffered | DealAccepted | DealClosed) -> None:
         """Every entrant hears of the deal (a ``tournament_deal`` frame); a deal made is audited."""
         d = self.director
         names = d.entrants
         frame: dict[str, Any]
         if isinstance(item, DealProposed):
             frame = {"state": "proposed", "method": item.method, "player": names[item.player].name}
+        elif isinstance(item, DealAccepted):
+            frame = {"state": "accepted", "player": names[item.player].name}
         elif isinstance(item, DealOffered):
             self._offer = item
+            _, figures = d.deal_figures(list(item.stacks))
             frame = {
                 "state": "offered",
                 "method": item.method,
@@ -246,7 +261,9 @@ class TournamentActor(FaultTolerantActor):
                 "players": [names[p].name for p in item.players],
                 "stacks": list(item.stacks),
                 "amounts": list(item.amounts),
+                "figures": figures,  # both methods' amounts of these stacks, to compare
                 "deadline": item.deadline.isoformat(),
+                "expires_in": max(0.0, (item.deadline - self.clock.now()).total_seconds()),
             }
         else:
             who = names[item.player].name if item.player is not None else None
@@ -408,7 +425,7 @@ class TournamentActor(FaultTolerantActor):
                 self.hand_finished()
                 self.rush_hands += 1
                 if self.services.metrics is not None:
-                    self.services.metrics.hand(self.kind)
+                    self.services.metrics.hand(self.kind, game_of(item.record.hand))
                 record = item.record
                 proof = self._reveal(record.hand_id, record.table_id, dict(record.players), record.hand)
                 self.services.last_hands.add(replace(record, proof=proof))
@@ -439,20 +456,20 @@ class TournamentActor(FaultTolerantActor):
             self._reveal(item.hand_id, item.table_id, item.players, item.hand)
             self.hands_played += 1
             if self.services.metrics is not None:
-                self.services.metrics.hand(self.kind)
+                self.services.metrics.hand(self.kind, game_of(item.hand))
             self._snapshots(item.table_id)
         elif isinstance(item, TournamentRefund):
             if not item.ticket:
                 await self.services.players.send_balance(item.player, self.currency)
-        elif isinstance(item, TournamentPrize):
-            self.prizes[item.player] = item.amount
+        elif isinstance(item, TournamentPrize):  # (a player's entries' prizes add up: R261)
+            self.prizes[item.player] = self.prizes.get(item.player, 0) + item.amount
             await self.services.players.send_balance(item.player, self.currency)
         elif isinstance(item, TournamentBounty):
             await self.services.players.send_balance(item.player, self.currency)
         elif isinstance(item, TournamentDealPaid):
             self.prizes[item.player] = self.prizes.get(item.player, 0) + item.amount
             await self.services.players.send_balance(item.player, self.currency)
-        elif isinstance(item, DealProposed | DealOffered | DealClosed):
+        elif isinstance(item, DealProposed | DealOffered | DealAccepted | DealClosed):
             await self._deal_news(item)
         elif isinstance(item, TournamentShare):
             self.prizes[item.player] = self.prizes.get(item.player, 0) + item.amount
@@ -472,6 +489,9 @@ class TournamentActor(FaultTolerantActor):
     async def after_step(self, step: Sequence[object]) -> None:
         self._close_gone_tables()
         self.list_endpoints()
+        if self.on_under_way is not None and self.director.status not in ("announced", "registering"):
+            under_way, self.on_under_way = self.on_under_way, None
+            under_way(self)
         note_tournament_status(self)  # (tournament_started, _finished, _cancelled: server/logs.py)
 
     def list_endpoints(self) -> None:
@@ -638,9 +658,20 @@ class TournamentActor(FaultTolerantActor):
         player = login_of(conn)
         clean = chat_text(text)
         core, table = self._table(table_id)
-        if table.seat_of(player) is None:
+        allowed = self.director.config.table_chat  # the operator's setting (issue 35)
+        if allowed == "off":
+            raise Refused("chat_off", "chat is off at this tournament's tables")
+        if table.seat_of(player) is None and (allowed == "players" or not core.watched_by(player)):
             raise Refused("not_seated", "only players at the table may chat")
         await say(self.services.chat, core, conn, table_id, clean)
+
+    async def follow(self, conn: Connection, on: bool) -> None:
+        """A connection opened (``on``) or left the tournament's page: its lobby chat reaches it."""
+        self.lobby.follow(conn, on)
+
+    async def lobby_chat(self, conn: Connection, text: str) -> None:
+        """A line in the tournament's lobby chat (lobby.py: the operator's ``lobby_chat``, moderation)."""
+        await self.lobby.say(conn, text)
 
     # ---------------------------------------------------------------------------- the Rush phase
 

@@ -33,11 +33,18 @@ class ArchivedTournament:
         return {
             "summary": self.summary(),
             "structure": tournament_structure(self.config),
-            "entrants": [{"player": str(e.player_id), "name": e.name} for e in rec.entries],
+            "entrants": [{"player": str(e.player_id), "name": e.name, "entry": e.entry} for e in rec.entries],
             "payouts": [{"place": i, "amount": a} for i, a in enumerate(rec.prizes, start=1)],
             "seats_won": 0,
             "standings": [
-                {"player": str(e.player_id), "name": e.name, "stack": 0, "place": e.place, "table": None}
+                {
+                    "player": str(e.player_id),
+                    "name": e.name,
+                    "entry": e.entry,  # re-entries (R261) numbered
+                    "stack": 0,
+                    "place": e.place,
+                    "table": None,
+                }
                 for e in placed
             ],
             "tables": [],

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from pokerroom.history import TournamentInfo
 from pokerroom.rooms import HandFinished
 from pokerroom.rooms.errors import TableError
+from pokerroom.rooms.mixes import get_mix
 from pokerroom.rooms.tournament import (
     TableHandEnded,
     TournamentBounty,
@@ -80,6 +81,7 @@ class StepChanges:
     prizes: list[int]
     chips: dict[str, tuple[int, int | None]]
     tickets_closed: bool = False
+    bounties: dict[str, int] = field(default_factory=dict)  # each player's live entry's bounty
 
 
 class TournamentBank:
@@ -103,6 +105,7 @@ class TournamentBank:
         self._saved_status = "registering"
         self._saved_prizes: list[int] = []
         self._saved_chips: dict[str, tuple[int, int | None]] = {}
+        self._saved_bounties: dict[str, int] = {}  # (a bounty tournament: each live entry's bounty)
         self._tickets_closed = False  # the unused tickets for it were cashed: it cannot take them now
 
     @property
@@ -120,7 +123,7 @@ class TournamentBank:
     async def prize_pool(self) -> int:
         return await self.account(AccountKind.PRIZE_POOL, ref=self.tid)
 
-    async def entry_booking(self, player: str, source: int, key: str, kind: str) -> Booking:
+    async def entry_booking(self, player: str, source: int, key: str, kind: str, entry: int = 1) -> Booking:
         cfg = self.director.config
         house = await self.account(AccountKind.HOUSE)
         postings = [
@@ -128,9 +131,10 @@ class TournamentBank:
             (await self.prize_pool(), cfg.buy_in),
             (house, cfg.fee),
         ]
-        return Booking(
-            "tourney_buyin", key, postings, {"tournament": self.tid, "player": player, "kind": kind}
-        )
+        memo: dict[str, Any] = {"tournament": self.tid, "player": player, "kind": kind}
+        if entry > 1:
+            memo["entry"] = entry
+        return Booking("tourney_buyin", key, postings, memo)
 
     async def refund(self, player: str, key: str) -> Refund:
         return Refund(store_id(player), await self.prize_pool(), await self.account(AccountKind.HOUSE), key)
@@ -146,7 +150,10 @@ class TournamentBank:
         cfg = d.config
         if not d.registration_open(now):  # (``status``: not open yet, or no more)
             raise Refused("registration_closed", "registration is not open", status=d.status)
-        if player in d.entrants:
+        entry = d.next_entry(player)  # 1, or a re-entry's number (R261)
+        if entry == 0 and d.entrants[player].out and d.status == "running":
+            raise Refused("no_reentry", "no more entries: re-entry is not offered, or you have used them all")
+        if entry == 0:
             raise Refused("already_registered", "you are registered already")
         tournaments = self.store.tournaments
         ticket_id: int | None = None
@@ -162,6 +169,7 @@ class TournamentBank:
         else:
             source = await self.account(AccountKind.WALLET, owner=store_id(player))
         key = f"treg:{self.tid}:{player}:{secrets.token_hex(6)}"
+        kind = "re_entry" if entry > 1 else "buy_in"
         try:
             await tournaments.register(
                 self.tid,
@@ -171,11 +179,12 @@ class TournamentBank:
                 player_id=store_id(player),
                 name=name,
                 source_id=source,
-                booking=await self.entry_booking(player, source, key, "buy_in"),
+                booking=await self.entry_booking(player, source, key, kind, entry),
                 ticket_id=ticket_id,
                 series=self.series,
                 spec=self.spec,
                 stack=cfg.starting_stack if d.status == "running" else None,
+                entry=entry,
             )
         except TournamentRefused as exc:
             raise Refused("registration_closed", str(exc)) from None
@@ -254,9 +263,14 @@ class TournamentBank:
                 changes.bookings.append(
                     Booking(
                         "tourney_prize",
-                        f"tprize:{self.tid}:{self.run}:{item.player}",
+                        f"tprize:{self.tid}:{self.run}:{item.player}:{item.entry}",
                         [(await self.prize_pool(), -item.amount), (wallet, item.amount)],
-                        {"tournament": self.tid, "player": item.player, "place": item.place},
+                        {
+                            "tournament": self.tid,
+                            "player": item.player,
+                            "place": item.place,
+                            "entry": item.entry,
+                        },
                     )
                 )
             elif isinstance(item, TournamentBounty):  # a knockout, or a player's own bounty
@@ -264,7 +278,7 @@ class TournamentBank:
                 changes.bookings.append(
                     Booking(
                         "tourney_bounty",
-                        f"tbounty:{self.tid}:{self.run}:{item.victim}:{item.player}",
+                        f"tbounty:{self.tid}:{self.run}:{item.victim}.{item.entry}:{item.player}",
                         [(await self.prize_pool(), -item.amount), (wallet, item.amount)],
                         {"tournament": self.tid, "player": item.player, "victim": item.victim},
                     )
@@ -326,14 +340,23 @@ class TournamentBank:
             closed = self._tickets_closed
         if d.prizes != self._saved_prizes and status != "registering":
             changes.prizes = list(d.prizes)
-        chips: dict[str, tuple[int, int | None]] = {}
+        chips: dict[str, tuple[int, int | None]] = {}  # by the director's key of each entry
         if status != "registering":
-            for e in d.entrants.values():
+            for key, e in d.entrants.items():
                 held = (0 if e.out else e.stack, e.place)
-                if self._saved_chips.get(e.player) != held:
-                    chips[e.player] = held
-        changes.chips = {store_id(p): c for p, c in chips.items()}
-        return StepChanges(changes, status, list(d.prizes), chips, closed)
+                if self._saved_chips.get(key) != held:
+                    chips[key] = held
+                    if key != e.player:  # a re-entered player's earlier entry (R261)
+                        changes.entry_places[(store_id(e.player), e.entry)] = e.place
+                    else:
+                        changes.chips[store_id(e.player)] = held
+        bounties: dict[str, int] = {}  # kept so that a restart pays each his own bounty exactly
+        if status == "running" and d.config.bounty:
+            for key, e in d.entrants.items():
+                if key == e.player and self._saved_bounties.get(key) != e.bounty:
+                    bounties[key] = e.bounty
+                    changes.bounties[store_id(key)] = e.bounty
+        return StepChanges(changes, status, list(d.prizes), chips, closed, bounties)
 
     async def store_changes(self, step: StepChanges) -> None:
         if step.changes:
@@ -341,6 +364,7 @@ class TournamentBank:
         self._saved_status = step.status
         self._saved_prizes = step.prizes
         self._saved_chips.update(step.chips)
+        self._saved_bounties.update(step.bounties)
         self._tickets_closed = self._tickets_closed or step.tickets_closed
 
     def hand_record(self, item: TableHandEnded | HandFinished, now: datetime) -> TournamentHand:
@@ -365,6 +389,7 @@ class TournamentBank:
             players=players,
             info=info,
             proof=seal.proof(),
+            mix=get_mix(cfg.mix).name if cfg.mix else "",  # a mixed tournament (RULES.md §11.1)
         )
         game = f"{hand.variant.code}/{hand.structure.betting.value}"
         return TournamentHand(hand.hand_id, table, game, now, history)

@@ -7,6 +7,8 @@
 - A tournament that was running cannot go on (its hands and clocks lived in memory): it is cancelled and
   what is left in its prize pool goes to the players still holding chips after their last finished hand
   (``interrupted_shares``: the lowest prize they were sure of, the rest by chips), with their fee back.
+  In a bounty tournament each of them first gets his own bounty as the store kept it after that hand
+  (the rest of the pool is then the prize part only, shared as above): every bounty exact (issue 35).
 - Satellite tickets live in the store; those for a tournament cancelled here are paid to their holders'
   wallets (docs/tournaments.md, "Satellite tickets whose target is gone").
 
@@ -123,7 +125,19 @@ async def _cancel_interrupted(store: Store, rec: StoredTournament) -> None:
     ledger = store.ledger
     pool = await ledger.account(AccountKind.PRIZE_POOL, rec.currency, ref=rec.id)
     left = (await ledger.get_account(pool)).balance
-    stacks = {str(e.player_id): e.stack or 0 for e in rec.entries if e.place is None}
+    stacks: dict[str, int] = {}  # (a re-entered player's busted entries hold 0: R261)
+    for e in rec.entries:
+        if e.place is None:
+            stacks[str(e.player_id)] = stacks.get(str(e.player_id), 0) + (e.stack or 0)
+    bookings = []
+    for e in rec.entries:  # a bounty tournament: each player holding chips gets his own bounty first
+        if e.place is None and e.stack and e.bounty and e.bounty <= left:
+            wallet = await ledger.account(AccountKind.WALLET, rec.currency, owner_id=e.player_id)
+            player = str(e.player_id)
+            memo = {"tournament": rec.id, "player": player, "victim": player, "ended": "restart"}
+            key = f"tinterrupted:{rec.id}:bounty:{player}:{e.entry}"
+            bookings.append(Booking("tourney_bounty", key, [(pool, -e.bounty), (wallet, e.bounty)], memo))
+            left -= e.bounty
     shares = interrupted_shares(left, stacks, rec.prizes)
     postings: list[tuple[int, int]] = [(pool, -left)]
     if shares:
@@ -133,9 +147,9 @@ async def _cancel_interrupted(store: Store, rec: StoredTournament) -> None:
             postings += [(wallet, amount + rec.fee), (house, -rec.fee)]
     elif left:  # nobody holds chips (the last hand was never stored): the house keeps nothing of it
         postings.append((await ledger.account(AccountKind.PROMOTIONS, rec.currency), left))
-    booking = Booking("tourney_cancel", f"tinterrupted:{rec.id}", postings, {"tournament": rec.id})
+    bookings.append(Booking("tourney_cancel", f"tinterrupted:{rec.id}", postings, {"tournament": rec.id}))
     cash = await cash_tickets_for(store, rec.id, "cancelled")
-    changes = TournamentChanges(bookings=[booking], status="cancelled", cash_tickets=cash)
+    changes = TournamentChanges(bookings=bookings, status="cancelled", cash_tickets=cash)
     await store.tournaments.apply(rec.id, changes)
     log.warning(
         "tournament %s was running when the room stopped: cancelled, %d paid from its pool to %d player(s)",

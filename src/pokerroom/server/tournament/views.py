@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from pokerroom.rooms.tournament import BlindLevel, TournamentConfig, TournamentDirector
+from pokerroom.rooms.tournament.mixed import level_game, mix_of
 from pokerroom.rooms.tournament.view import level_view
 
 __all__ = ["director_summary", "tournament_details", "tournament_structure", "tournament_summary"]
@@ -42,10 +43,22 @@ def tournament_summary(
         "add_on": cfg.add_on,
         "late_registration_levels": cfg.late_registration_levels,
         "late_registration_minutes": cfg.late_registration_minutes,
+        "max_entries": cfg.max_entries,  # a player's entries, his first included (R261); 1: no re-entry
         "featured": cfg.featured,
         "bounty": cfg.bounty,  # percent of the prize contribution (RULES.md §11.3), 0: none
         "progressive": cfg.progressive,
+        "table_chat": cfg.table_chat,  # who may chat at its tables: off, players, everyone
+        "lobby_chat": cfg.lobby_chat,  # who may write in its lobby chat: off, players, everyone
+        "deals": cfg.deals,  # deals at the final table allowed (the operator may turn them off)
+        "mix": _mix(cfg),  # a mixed tournament (RULES.md §11.1): one game of it per level
     }
+
+
+def _mix(cfg: TournamentConfig) -> dict[str, Any] | None:
+    mix = mix_of(cfg)
+    if mix is None:
+        return None
+    return {"code": mix.code, "name": mix.name, "games": [g.label for g in mix.games]}
 
 
 def tournament_structure(cfg: TournamentConfig) -> list[dict[str, Any]]:
@@ -57,6 +70,7 @@ def tournament_structure(cfg: TournamentConfig) -> list[dict[str, Any]]:
             "big_blind": lvl.big_blind,
             "ante": lvl.ante,
             "minutes": cfg.level_minutes,
+            **({"game": level_game(cfg, lvl).label} if cfg.mix else {}),  # a mixed tournament's (R251)
         }
         for n in range(1, 19)
         for lvl in (BlindLevel.default(n),)
@@ -79,7 +93,8 @@ def tournament_details(
     return {
         "summary": director_summary(d),
         "structure": tournament_structure(d.config),
-        "entrants": [{"player": e.player, "name": e.name} for e in d.entrants.values()],
+        "entrants": [{"player": e.player, "name": e.name, "entry": e.entry} for e in d.entrants.values()],
+        "registration_open": d.registration_open(now),  # (late registration, re-entry: R261)
         "payouts": [{"place": i, "amount": a} for i, a in enumerate(d.prizes, start=1)],
         "seats_won": d.seats_won,
         "standings": d.standings() if d.status != "registering" else [],
@@ -95,4 +110,5 @@ def tournament_details(
         "prizes": [{"player": p, "amount": a} for p, a in prizes.items()],
         "tickets": [{"player": p, "target": t} for p, t in tickets.items()],
         "level": level_view(d, now),
+        "deal": d.deal_view(now),  # a deal at the final table: possible now, its figures, the one offered
     }
