@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -173,6 +173,27 @@ async def test_a_voided_hand_keeps_the_commands_it_was_played_with(room: Room) -
     assert cancelled.reason == "voided" and not cancelled.mismatches
     assert [c.command for c in await s.journal.commands("h1")] == [{"post": 1}, {"raise": 400}]
     assert (await s.journal.hand("h1")).status == "cancelled"
+
+
+async def test_commands_written_with_the_end_keep_the_times_they_were_played(room: Room) -> None:
+    """The timing detector (server/integrity/timing.py) reads decision times from ``recorded_at``: a
+    command written with the end record keeps the time it was played, not the end's."""
+    s = room.store
+    seat_a, seat_b = await start(room)
+    t0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    played = [t0, t0 + timedelta(seconds=3), t0 + timedelta(seconds=11)]
+    await s.journal.end_hand(
+        "h1",
+        deck_text=DECK,
+        salt=SALT,
+        deltas={seat_a.session_id: 10, seat_b.session_id: -10},
+        rake=0,
+        points={},
+        commands=[{"post": 1}, {"post": 4}, {"fold": 1}],
+        times=played,
+        now=t0 + timedelta(seconds=12),
+    )
+    assert [c.recorded_at for c in await s.journal.commands("h1")] == played
     assert (await s.verify()).ok
 
 

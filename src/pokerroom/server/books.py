@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 from pokerroom.engine import HandState
 from pokerroom.server.fairness import DeckSeal
@@ -24,7 +25,17 @@ __all__ = ["HandBook"]
 
 
 class HandBook:
-    __slots__ = ("commitment", "deck_text", "hand", "journal", "metrics", "opened", "salt", "started")
+    __slots__ = (
+        "commitment",
+        "deck_text",
+        "hand",
+        "journal",
+        "metrics",
+        "opened",
+        "salt",
+        "started",
+        "times",
+    )
     # (the deck's seal, docs/fairness.md: the one the table core publishes, from ``Seals``)
 
     _count = 0  # (books are numbered as they are made: the order their hands started in)
@@ -44,6 +55,7 @@ class HandBook:
         self.deck_text = seal.deck_text
         self.commitment = seal.journal_commitment  # (the journal's own record; players see the root)
         self.started = False  # the start record is in the journal
+        self.times: list[datetime] = []  # when each of the hand's commands was played (``stamp``)
         HandBook._count += 1
         self.opened = HandBook._count
 
@@ -95,8 +107,19 @@ class HandBook:
             points=points,
             history=history,
             commands=self.commands(),
+            times=self.stamp(),
         )
         self._observe(began)
+
+    def stamp(self) -> list[datetime]:
+        """Note the time (the journal's clock) of the commands played since the last call: the actors call
+        it as each step's events go out, so each command keeps the time it was played although it is
+        written with the end record (the integrity detectors read decision times from the journal).
+        Returns every command's time so far."""
+        missing = len(self.hand.commands) - len(self.times)
+        if missing > 0:
+            self.times.extend([self.journal.clock()] * missing)
+        return self.times
 
     def commands(self) -> list[dict[str, object]]:
         """The hand's commands so far, as the journal keeps them (also a voided hand's, when cancelled)."""

@@ -185,7 +185,10 @@ class CashActor(FaultTolerantActor):
         if self.book is not None:  # (its end record, if it was written, stands: HandNotOpen)
             with contextlib.suppress(UnknownHand, HandNotOpen):
                 await self.services.store.journal.cancel_hand(
-                    self.book.hand.hand_id, reason="voided", commands=self.book.commands()
+                    self.book.hand.hand_id,
+                    reason="voided",
+                    commands=self.book.commands(),
+                    times=self.book.stamp(),
                 )
             self.services.seals.done(self.book.hand.hand_id)
         self.book = None
@@ -351,6 +354,7 @@ class CashActor(FaultTolerantActor):
                 seal = self.services.seals.of(hand)
                 self.book = HandBook(self.services.store.journal, hand, self.services.metrics, seal)
             if self.book.started:
+                self.book.stamp()
                 return
             seats = [
                 SeatRecord(
@@ -364,6 +368,8 @@ class CashActor(FaultTolerantActor):
                 seats=seats,
                 stakes=stakes_label(self.table),  # (the stakes of this hand's time: the rake report's)
             )
+        if self.book is not None:
+            self.book.stamp()  # (the time each command was played, written with the end record)
 
     async def _finish(self, item: HandFinished) -> None:
         record = item.record

@@ -154,7 +154,9 @@ class PoolActor(FaultTolerantActor):
         journal = self.services.store.journal
         for book in sorted(self.books.values(), key=lambda b: b.opened, reverse=True):
             with contextlib.suppress(UnknownHand, HandNotOpen):
-                await journal.cancel_hand(book.hand.hand_id, reason="voided", commands=book.commands())
+                await journal.cancel_hand(
+                    book.hand.hand_id, reason="voided", commands=book.commands(), times=book.stamp()
+                )
             self.services.seals.done(book.hand.hand_id)  # a cancelled hand: its deck is never revealed
         self.books.clear()
         self.dealt.clear()
@@ -290,6 +292,9 @@ class PoolActor(FaultTolerantActor):
             sb, bb = (fmt_amount(x, cfg.currency) for x in (cfg.stakes.small_blind, cfg.stakes.big_blind))
             label = f"{sb}/{bb}"
             await opened.open(table_id=tid, currency=cfg.currency, seats=seats, stakes=label, pool=self.pid)
+        book = self.books.get(tid)
+        if book is not None:
+            book.stamp()  # (the time each command was played, written with the end record)
 
     async def _finish(self, record: FinishedHand) -> None:
         # The book leaves only once its end record is written: a store fault makes this step run again

@@ -187,13 +187,21 @@ def _command_text(command: Any) -> str:
         raise InvalidRecord("a command is JSON text or JSON-able data") from None
 
 
-async def _append_commands(conn: AsyncConnection, hand_id: str, bodies: Sequence[str], now: datetime) -> None:
-    """Append the commands of ``bodies`` (a hand's, from its first) that the journal does not hold yet."""
+async def _append_commands(
+    conn: AsyncConnection, hand_id: str, bodies: Sequence[str], now: datetime, times: Sequence[datetime] = ()
+) -> None:
+    """Append the commands of ``bodies`` (a hand's, from its first) that the journal does not hold yet,
+    each at its time in ``times`` (when it was played; ``now`` for any without one)."""
     if not bodies:
         return
     top = int((await conn.execute(_TOP_SEQ, {"hand_id": hand_id})).scalar_one())
     rows = [
-        {"hand_id": hand_id, "seq": seq, "command": body, "recorded_at": now}
+        {
+            "hand_id": hand_id,
+            "seq": seq,
+            "command": body,
+            "recorded_at": times[seq - 1] if seq <= len(times) else now,
+        }
         for seq, body in enumerate(bodies[top:], start=top + 1)
     ]
     if rows:
@@ -379,13 +387,14 @@ class HandJournal:
         points: Mapping[int, int],
         history: HandHistory | None = None,
         commands: Sequence[Any] = (),
+        times: Sequence[datetime] = (),
         now: datetime | None = None,
     ) -> HandEnd:
         """The end record: reveal the deck and salt (checked against the commitment) and book the
         settlement (see :meth:`Ledger.settle_hand`) in the same database transaction, with the hand's
         histories if given and its ``commands`` (all of them, in order: those the journal has not yet,
-        by :meth:`record_command`, are appended). A retry with the same result returns the original
-        (``replayed=True``)."""
+        by :meth:`record_command`, are appended; ``times``: when each was played, else the end's time).
+        A retry with the same result returns the original (``replayed=True``)."""
         _check_hand_id(hand_id)
         bodies = [_command_text(c) for c in commands]
         async with self.db.read() as conn:
@@ -428,7 +437,7 @@ class HandJournal:
             n = (await conn.execute(_MARK_ENDED, values)).rowcount
             if n != 1:
                 raise HandNotOpen(hand_id, "ended")
-            await _append_commands(conn, hand_id, bodies, now)
+            await _append_commands(conn, hand_id, bodies, now, times)
             if history is not None:
                 await insert_history(conn, hand_id, history, players, now, now)
         return HandEnd(hand_id, now, tx, replayed=tx.replayed)
@@ -487,7 +496,13 @@ class HandJournal:
                 raise InvalidRecord(f"seat session {session_id} already left hand {hand_id!r}")
 
     async def cancel_hand(
-        self, hand_id: str, *, reason: str, commands: Sequence[Any] = (), now: datetime | None = None
+        self,
+        hand_id: str,
+        *,
+        reason: str,
+        commands: Sequence[Any] = (),
+        times: Sequence[datetime] = (),
+        now: datetime | None = None,
     ) -> CancelledHand:
         """Cancel an open hand: nothing is booked (its chips never left the seat sessions) except that the
         seats that left it early get their releases back; the cancellation, the stacks and any mismatch
@@ -499,7 +514,7 @@ class HandJournal:
         now = now or self.clock()
         async with self.db.write() as conn:
             cancelled = await self._cancel(conn, hand_id, reason, now)
-            await _append_commands(conn, hand_id, bodies, now)
+            await _append_commands(conn, hand_id, bodies, now, times)
             return cancelled
 
     async def _cancel(self, conn: AsyncConnection, hand_id: str, reason: str, now: datetime) -> CancelledHand:
