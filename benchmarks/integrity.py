@@ -15,21 +15,25 @@ audit histories (``store.audit_hands``) as ``pokerroom integrity report`` does, 
 the planted pairs found (recall), the flagged pairs that were planted (precision), the honest players in
 a flagged pair, the hands dealt, the hands the detector needed to flag each planted pair (the room's
 hands read so far, checked every tenth of the run), and the detector's time per 1,000 hands.
-Collusion and soft play have no detector and no planted scenario yet.
+Collusion and soft play have no detector and no planted scenario yet. ``--save DIR`` keeps each field's
+audit histories (and its seats), ``--load`` scores kept fields again without playing them.
 
     python benchmarks/integrity.py [--players 12 24] [--machines 0.1] [--hands 60] [--seed 1]
     python benchmarks/integrity.py --dumping [--tables 2 6] [--pairs 0.5] [--hands 150] [--seed 1]
+        [--save DIR]
+    python benchmarks/integrity.py --dumping --load DIR [DIR ...]   (score fields kept by --save again)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -40,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server.harness import CHEAP, EPOCH, Harness  # noqa: E402
 
-from pokerroom.bots.dumping import ChipDumper, DumpTaker, Watch, dumping_field  # noqa: E402
+from pokerroom.bots.dumping import ChipDumper, DumpTaker, Seat, Watch, dumping_field  # noqa: E402
 from pokerroom.bots.planted import timing_field  # noqa: E402
 from pokerroom.history import read_phh  # noqa: E402
 from pokerroom.rooms import Timing  # noqa: E402
@@ -77,7 +81,9 @@ async def field(players: int, machines: int, hands: int, seed: int) -> dict[str,
                 assert c.player is not None
                 ids[c.player.id] = p.machine
             await h.run(
-                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()), seconds=hands * 600
+                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()),
+                seconds=hands * 600,
+                limit=hands * 60.0,
             )
             dealt = sum(a.table.hand_count for a in h.room.tables.values())
             began = time.process_time()
@@ -104,7 +110,9 @@ def _seat_of(client: Any) -> int | None:
     return seat
 
 
-async def dumping(n_tables: int, pairs: int, hands: int, seed: int) -> dict[str, object]:
+async def dumping(
+    n_tables: int, pairs: int, hands: int, seed: int, save: Path | None = None
+) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
         clock = ManualClock()
@@ -132,11 +140,39 @@ async def dumping(n_tables: int, pairs: int, hands: int, seed: int) -> dict[str,
                     )
                     clients[p.name].bot.on_event = watch.see
             await h.run(
-                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()), seconds=hands * 600
+                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()),
+                seconds=hands * 600,
+                limit=hands * 60.0,
             )
             stored = await store.audit_hands.since(EPOCH)
         finally:
             await h.close()
+    if save is not None:  # the hands and the field, to run the detector again without playing
+        save.mkdir(parents=True, exist_ok=True)
+        for hid, text in stored:
+            (save / f"{hid}.phh").write_text(text, encoding="utf-8")
+        (save / "field.json").write_text(json.dumps([asdict(p) for p in field_]), encoding="utf-8")
+        (save / "order.json").write_text(json.dumps([hid for hid, _ in stored]), encoding="utf-8")
+    return score_dumping(field_, stored)
+
+
+def load_dumping(directory: Path) -> tuple[list[Seat], list[tuple[str, str]]]:
+    """A field saved by ``--save``: its seats and its hands in the order they were stored (a directory
+    without ``order.json``: by hand number, then table, about the order they were dealt in)."""
+    field_ = [Seat(**row) for row in json.loads((directory / "field.json").read_text(encoding="utf-8"))]
+    order_file = directory / "order.json"
+    if order_file.exists():
+        order = json.loads(order_file.read_text(encoding="utf-8"))
+    else:
+        order = sorted(
+            (p.stem for p in directory.glob("*.phh")),
+            key=lambda h: (int(h.rsplit("-", 1)[1]), h) if h.rsplit("-", 1)[-1].isdigit() else (0, h),
+        )
+    return field_, [(h, (directory / f"{h}.phh").read_text(encoding="utf-8")) for h in order]
+
+
+def score_dumping(field_: list[Seat], stored: list[tuple[str, str]]) -> dict[str, object]:
+    """The detector over a field's stored hands: recall, precision, honest players flagged, hands needed."""
     began = time.process_time()
     parsed = [(hid, read_phh(text)) for hid, text in stored]
     found = dumping_findings(parsed)
@@ -177,9 +213,16 @@ def main_dumping(args: argparse.Namespace) -> None:
         f"{'players':>7} {'pairs':>5} {'hands':>7} {'recall':>7} {'precision':>9} {'honest':>7}"
         f" {'ms/1k hands':>11}  hands needed per pair found"
     )
-    for n in args.tables:
+    runs: list[tuple[int, int, dict[str, object]]] = []
+    for directory in args.load or []:
+        field_, stored = load_dumping(directory)
+        n = len({p.table for p in field_})
+        runs.append((n, sum(p.role == "dumper" for p in field_), score_dumping(field_, stored)))
+    for n in [] if args.load else args.tables:
         pairs = max(1, round(n * args.pairs))
-        r = asyncio.run(dumping(n, pairs, args.hands, args.seed))
+        save = args.save / f"t{n}-h{args.hands}-s{args.seed}" if args.save else None
+        runs.append((n, pairs, asyncio.run(dumping(n, pairs, args.hands, args.seed, save))))
+    for n, pairs, r in runs:
         print(
             f"{n * 6:7} {pairs:5} {r['hands']:7} {r['recall']:7.0%} {r['precision']:9.0%}"
             f" {r['honest_flagged']:7.1%} {r['ms_per_1000_hands']:11.1f}  {r['needed']}"
@@ -199,6 +242,8 @@ def main() -> None:
     ap.add_argument("--dumping", action="store_true", help="the chip-dumping scenario (--tables, --pairs)")
     ap.add_argument("--tables", type=int, nargs="+", default=[2, 6], help="chip dumping: tables per field")
     ap.add_argument("--pairs", type=float, default=0.5, help="chip dumping: share of tables with a pair")
+    ap.add_argument("--save", type=Path, help="chip dumping: keep each field's hands in a directory here")
+    ap.add_argument("--load", type=Path, nargs="+", help="chip dumping: score fields saved by --save")
     args = ap.parse_args()
     if args.dumping:
         if args.hands == 60:

@@ -94,10 +94,46 @@ def test_a_clear_dumper_is_flagged_with_the_hands_that_show_it() -> None:
     f = found[("d", "t")]
     assert f.flagged and f.suspect == 10 and f.faced == 10  # type: ignore[attr-defined]
     assert f.hands == tuple(f"h{i}" for i in range(10)) and f.flow_bb == 100.0  # type: ignore[attr-defined]
-    # six such folds are not enough against a habit of folding half of the time (z 2.4)
-    assert not _by_pair(texts[4:])[("d", "t")].flagged  # type: ignore[attr-defined]
     assert f.z >= 3.0  # type: ignore[attr-defined]
+    # two such folds are not: fewer than three is chance
+    assert not _by_pair(texts[8:])[("d", "t")].flagged  # type: ignore[attr-defined]
     assert [k for k, v in found.items() if v.flagged] == [("d", "t")]  # type: ignore[attr-defined]
+
+
+def test_a_player_who_folds_weak_hands_often_is_judged_by_his_strong_ones() -> None:
+    # The defect of the first score: it expected a strong fold as often as the giver folds ANY hand to
+    # others (here 20 of 30: trash folded), so six folds of aces to t scored z 2.2 and were not flagged.
+    # His strong hands against others (aces re-raised, 10 of 10) are what predicts his strong folds.
+    texts = [_fold_strong("d", "t") for _ in range(6)]
+    texts += [_fold_weak("d", "x") for _ in range(20)] + [_fold_weak("x", "d") for _ in range(10)]
+    f = _by_pair(texts)[("d", "t")]
+    assert f.suspect == 6 and f.faced == 6 and f.z >= 3.0 and f.flagged  # type: ignore[attr-defined]
+    # ... and a player who folds his strong hands to everybody is not flagged for folding them to t
+    timid = [_fold_strong("d", "t") for _ in range(6)] + [_fold_strong("d", "x") for _ in range(10)]
+    assert not _by_pair(timid)[("d", "t")].flagged  # type: ignore[attr-defined]
+
+
+def test_a_calling_station_is_not_expected_to_fold_strong_hands() -> None:
+    # d calls every all-in with trash, against x and y alike (an honest calling station: no pair of his
+    # is flagged for it), and folds aces only to t. His call rate says nothing of his folds: each kind of
+    # chance is measured against the same kind (the first score mixed them: z 1.8, not flagged).
+    texts = [_call_allin_trash("d", o) for o in ("x", "y") * 5]
+    texts += [_fold_weak("x", "d") for _ in range(10)] + [_fold_strong("d", "t") for _ in range(5)]
+    found = _by_pair(texts)
+    assert found[("d", "t")].flagged  # type: ignore[attr-defined]
+    assert not found[("d", "x")].flagged and not found[("d", "y")].flagged  # type: ignore[attr-defined]
+
+
+def test_a_timid_player_facing_a_maniac_is_not_flagged() -> None:
+    # d folds 7 of his 10 strong hands to x (an honest, timid style) and 14 of 15 to t, who raises every
+    # hand (y re-raises t's trash). A rate measured on 10 chances is no exact prediction: taken as one
+    # (without the old score's rate of any fold, which hid it) this scored z 3.2 and flagged an honest pair.
+    texts = [_fold_strong("d", "x") for _ in range(7)] + [_fold_weak("x", "d") for _ in range(3)]
+    texts += [_fold_strong("d", "t") for _ in range(14)] + [_fold_weak("t", "d")]
+    texts += [_fold_weak("t", "y") for _ in range(10)]
+    f = _by_pair(texts)[("d", "t")]
+    assert f.suspect == 14 and f.faced == 15 and not f.flagged  # type: ignore[attr-defined]
+    assert 2.0 < f.z < 3.0  # type: ignore[attr-defined]
 
 
 def test_calls_of_all_ins_with_hopeless_hands_are_flagged() -> None:

@@ -14,8 +14,14 @@ range out (a maniac's opponents hold the better hand more often, whoever they ar
 some chances too (a fold to a scary board, a loose call), but against everybody alike. So the score of an
 ordered pair (giver -> taker) compares the giver's suspect decisions among his chances against this taker
 with the higher of two rates: the giver's own against everybody else, and everybody else's against the
-taker (each drawn toward the room's rate when it rests on few chances): a binomial z-score of the
-excess.
+taker (each drawn toward the rest of the room's rate when it rests on few chances): a z-score of the
+excess, whose spread counts the baseline's own uncertainty (a rate seen on a dozen chances is no exact
+prediction: taking it as one flagged a timid honest player facing a maniac). Each kind of chance (a
+strong fold, a hopeless call) is measured against the same kind only, and never against the giver's
+decisions with any hand: how often a player folds trash, or calls all-ins,
+says nothing of how often he folds strong hands (the first version of this score mixed them, and a
+dumper who folds his weak hands to everyone, as the planted one does, was expected to fold nearly
+every strong hand too).
 A pair is **flagged** when
 
 - the giver made at least ``MIN_SUSPECT`` suspect decisions against the taker (fewer is chance);
@@ -47,7 +53,7 @@ MIN_SUSPECT = 3
 MIN_Z = 3.0
 MIN_FLOW_BB = 10.0
 BASE_FLOOR = 0.02  # the least suspect rate assumed of a giver (few decisions against others say little)
-PRIOR_WEIGHT = 10  # decisions: a rate from fewer leans toward the room's rate
+PRIOR_WEIGHT = 10  # chances: a rate from fewer leans toward the rest of the room's rate
 MAX_RATE = 0.99
 SAMPLES = 200  # Monte Carlo deals per judged decision (exact when the game allows few deals)
 
@@ -70,6 +76,7 @@ class Suspect:
     share: float | None  # the giver's share of the pot against the taker's cards (None: not judged)
     chance: bool  # strong facing a bet, or hopeless facing an all-in (the price far from the share)
     took: bool  # he folded (facing a bet), or called (facing an all-in)
+    price: float = 0.0  # the share of the pot a call would have paid for
 
     @property
     def suspect(self) -> bool:
@@ -82,6 +89,15 @@ class PairStats:
     suspect: int = 0
     hands: list[str] = field(default_factory=list)  # the hands of the suspect decisions
     kinds: list[str] = field(default_factory=list)  # of each chance: "fold" or "call"
+    taken: list[bool] = field(default_factory=list)  # of each chance: suspect or not
+
+    def by_kind(self) -> list[tuple[str, int, int]]:
+        """(kind, chances, suspect) for each kind of chance the pair had."""
+        pairs = list(zip(self.kinds, self.taken, strict=True))
+        return [
+            (kind, self.kinds.count(kind), sum(t for k, t in pairs if k == kind))
+            for kind in sorted(set(self.kinds))
+        ]
 
 
 @dataclass(frozen=True)
@@ -168,10 +184,10 @@ def suspects_of(hand_id: str, hand: PhhHand) -> list[Suspect]:
             share = _share(hand, hole[p], hole[t], board, f"{hand_id}:{a.index}")
             if stack[t] == 0:  # facing an all-in: a chance when hopeless
                 chance = share is not None and share <= HOPELESS and price - share >= MARGIN
-                out.append(Suspect(hand_id, names[p], names[t], "call", share, chance, a.verb == "cc"))
+                out.append(Suspect(hand_id, names[p], names[t], "call", share, chance, a.verb == "cc", price))
             else:  # facing a bet: a chance when strong
                 chance = share is not None and share >= STRONG and share - price >= MARGIN
-                out.append(Suspect(hand_id, names[p], names[t], "fold", share, chance, a.verb == "f"))
+                out.append(Suspect(hand_id, names[p], names[t], "fold", share, chance, a.verb == "f", price))
         if a.verb == "cc":
             paid = min(stack[p], top - bet[p])
             bet[p] += paid
@@ -222,19 +238,16 @@ def dumping_findings(
     pairs: dict[tuple[str, str], PairStats] = {}
     flow: dict[tuple[str, str], float] = {}  # in the hands of the giver's suspect decisions
     shared: dict[frozenset[str], int] = {}
-    took: dict[tuple[str, str, str], list[int]] = {}  # (giver, taker, kind) -> [decisions, taken]
     for hand_id, hand in hands:
         moved = flows_of(hand)
         for s in suspects_of(hand_id, hand):
-            counts = took.setdefault((s.giver, s.taker, s.kind), [0, 0])
-            counts[0] += 1
-            counts[1] += s.took
             if not s.chance:
                 continue
             key = (s.giver, s.taker)
             st = pairs.setdefault(key, PairStats())
             st.faced += 1
             st.kinds.append(s.kind)
+            st.taken.append(s.suspect)
             if s.suspect:
                 st.suspect += 1
                 if hand_id not in st.hands:
@@ -245,39 +258,41 @@ def dumping_findings(
             for b in names:
                 if a < b:
                     shared[frozenset((a, b))] = shared.get(frozenset((a, b)), 0) + 1
-    everyone = PairStats()
-    given: dict[str, PairStats] = {}  # chances, per giver against everybody
-    taken: dict[str, PairStats] = {}  # chances, per taker from everybody
+    everyone: dict[str, list[int]] = {}  # kind -> [chances, suspect], the whole room
+    given: dict[tuple[str, str], list[int]] = {}  # (giver, kind) -> [chances, suspect], against everybody
+    taken: dict[tuple[str, str], list[int]] = {}  # (taker, kind) -> [chances, suspect], from everybody
     for (giver, taker), st in pairs.items():
-        for tot in (everyone, given.setdefault(giver, PairStats()), taken.setdefault(taker, PairStats())):
-            tot.faced += st.faced
-            tot.suspect += st.suspect
-    habit: dict[tuple[str, str], list[int]] = {}  # (giver, kind) -> [decisions, taken], against everybody
-    for (giver, _, kind), (n, k) in took.items():
-        h = habit.setdefault((giver, kind), [0, 0])
-        h[0] += n
-        h[1] += k
-    prior = everyone.suspect / everyone.faced if everyone.faced else 0.0
+        for kind, n, k in st.by_kind():
+            for tot in (everyone.setdefault(kind, [0, 0]), given.setdefault((giver, kind), [0, 0]),
+                        taken.setdefault((taker, kind), [0, 0])):  # fmt: skip
+                tot[0] += n
+                tot[1] += k
+    all_n = sum(n for n, _ in everyone.values())
+    all_k = sum(k for _, k in everyone.values())
     out = []
     for (giver, taker), st in pairs.items():
         if st.suspect == 0:
             continue
-        g, t = given[giver], taken[taker]
         expected = variance = 0.0
-        for kind in st.kinds:
-            n, k = habit[(giver, kind)]
-            mine, k_mine = took[(giver, taker, kind)]
-            rate = min(
-                MAX_RATE,
-                max(
-                    BASE_FLOOR,
-                    _rate(g.suspect - st.suspect, g.faced - st.faced, prior),  # his chances, against others
-                    _rate(t.suspect - st.suspect, t.faced - st.faced, prior),  # others' chances, against him
-                    _rate(k - k_mine, n - mine, prior),  # his habit with any hand, against others
-                ),
+        for kind, n, k in st.by_kind():
+            room_n, room_k = everyone[kind]
+            # the rest of the room's rate of this kind, drawn toward its rate of all kinds (with no
+            # chance at all outside the pair there is no baseline: nothing is unexpected)
+            rest = (all_k - st.suspect) / (all_n - st.faced) if all_n > st.faced else MAX_RATE
+            prior = _rate(room_k - k, room_n - n, rest)
+            g_n, g_k = given[(giver, kind)]
+            t_n, t_k = taken[(taker, kind)]
+            # the higher of two baselines: his chances of this kind against the others, and the others'
+            # chances of this kind against the taker; each with the chances it rests on
+            rate, weight = max(
+                (_rate(g_k - k, g_n - n, prior), g_n - n + PRIOR_WEIGHT),
+                (_rate(t_k - k, t_n - n, prior), t_n - n + PRIOR_WEIGHT),
             )
-            expected += rate
-            variance += rate * (1 - rate)
+            rate = min(MAX_RATE, max(BASE_FLOOR, rate))
+            expected += rate * n
+            # the pair's own binomial spread, and the baseline's: a rate measured on few chances is
+            # uncertain, and a timid player's high rate from a dozen folds is no proof of a low one
+            variance += rate * (1 - rate) * (n + n * n / weight)
         z = (st.suspect - expected) / math.sqrt(variance)
         net = flow.get((giver, taker), 0.0) - flow.get((taker, giver), 0.0)
         flagged = st.suspect >= min_suspect and z >= min_z and net >= min_flow_bb
