@@ -187,6 +187,8 @@ def test_keys_act_only_at_a_table_that_shows_its_decision(room: Room, small_page
     page.select_option("#layout", "1")
     page.evaluate("document.querySelector('#tiles').scrollTop = 0")
     _wait_decision(page, "holdem-nl")
+    # (issue 31: the decision was scrolled into view once; the player scrolls back to the first table)
+    page.evaluate("document.querySelector('#tiles').scrollTop = 0")
     tile = p.tile("holdem-nl")
     top = tile.locator(".bar-host").evaluate("el => el.getBoundingClientRect().top")
     assert top >= 800, "the seated table's action bar is out of view"

@@ -307,6 +307,14 @@ async def unlock(me: AdminMe, request: Request) -> dict[str, Any]:
     return {"ok": True, "player": _player(player)}
 
 
+@router.get("/room", tags=["lobby"])
+async def room_info(request: Request) -> dict[str, Any]:
+    """What the login page says of the room (no login needed): its demo account when ``[room]
+    demo_account`` is on (``{"name", "password"}``, the documented ones), else null."""
+    demo = _room(request).settings.demo_account
+    return {"demo_account": {"name": demo[0], "password": demo[1]} if demo else None}
+
+
 @router.get("/lobby", tags=["lobby"])
 async def lobby(
     request: Request,

@@ -166,6 +166,7 @@ export class AccountDialog {
     mailErr,
     h("button", { type: "submit", text: t("acct.save_email") })) : h("p", { class: "hint", text: t("acct.mail_off") });
     clear(this.body).append(ok, pw, mail);
+    if (this.app.looks) this.body.append(this.app.looks.section()); // avatar, felt, card back (themes.js)
   }
 }
 

@@ -115,14 +115,17 @@ function sizer(ctx, d, word) {
   const after = pot + d.to_call;
   const sizes = [["\u00bd pot", level + Math.floor(after / 2), "bar.half_pot"], ["\u00be pot", level + Math.floor((3 * after) / 4), "bar.three_quarter_pot"],
     ["Pot", level + after, "bar.pot"]];
-  for (const [label, amount, key] of sizes) {
+  // The player's own presets (presets.js) when the tile gives them: [data-preset, amount, label].
+  const buttons = ctx.sizes ? ctx.sizes({ level, after }) : sizes.map(([label, amount, key]) => [label, amount, t(key)]);
+  for (const [label, amount, text] of buttons) {
     presets.append(h("button", { type: "button", class: "preset", "data-preset": label,
-      onclick: () => set(amount), text: t(key) }));
+      onclick: () => set(amount), text }));
   }
   if (ctx.betting === "NL") {
     presets.append(h("button", { type: "button", class: "preset", "data-preset": "max",
       onclick: () => set(d.max_to), text: t("bar.all_in") }));
   }
+  if (ctx.presetTools) presets.append(ctx.presetTools());
   wrap.append(presets, h("div", { class: "sizer-row" }, slider, box, go));
   return wrap;
 }

@@ -174,7 +174,9 @@ export class LastHands {
     if (msg.type === "last_hands") {
       clear(this.list);
       if (!msg.hands.length) this.list.append(h("li", { text: t("last.none") }));
-      for (const x of [...msg.hands].reverse()) {
+      // Newest first, in time order across tables (the server lists them per table session; issue 31).
+      const when = (x) => Date.parse(x.started_at) || 0;
+      for (const x of [...msg.hands].sort((a, b) => when(b) - when(a))) {
         this.list.append(h("li", {}, h("button", { type: "button", class: "link",
           onclick: () => this.app.socket.send({ type: "last_hands", hand_id: x.hand_id }),
           text: `${x.table} \u00b7 ${x.hand_id} \u00b7 ${fmtTime(x.started_at)}` })));

@@ -102,6 +102,15 @@ export function tableName(name, variant, betting, variantName) {
   return name;
 }
 
+// A mix's game as the server labels it ("FL Texas Hold'em": structure, then the game's English name) in
+// the page's language, as a table's name is ("Техасский Холдем FL"); a label of another shape as written.
+export function gameLabel(label) {
+  const m = /^(FL|PL|NL) (.+)$/.exec(label || "");
+  if (lang === "en" || !m) return label || "";
+  const code = Object.keys(en).find((k) => k.startsWith("game.") && en[k] === m[2]);
+  return code ? `${gameName(code.slice(5), m[2])} ${bettingShort(m[1])}` : label;
+}
+
 // FL / PL / NL in words, or as the short code for lists ("Omaha PL").
 export function bettingShort(code) {
   return has(`betting.${code}`) ? t(`betting.${code}`) : code || "";

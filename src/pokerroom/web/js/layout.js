@@ -98,6 +98,23 @@ export class Layout {
       for (const t of tiles) t.el.classList.toggle("behind", t !== this.front);
     } else {
       for (const t of tiles) t.el.classList.remove("behind");
+      // A fitted grid with more tables than it shows at once (one table to a screen): the table that
+      // needs a decision is scrolled into view, unless one on the screen needs one too (issue 31); each
+      // decision once, so that the player may scroll away from it.
+      const next = this.oldestWaiting(tiles);
+      const d = next && next.model.decision;
+      const key = d ? `${next.id}|${d.hand_id}|${d.action_no}` : "";
+      if (d && key !== this.revealed && this.view === "tables" && !tiles.some((t) => t.model.decision && this.shows(t))) {
+        this.revealed = key;
+        this.reveal(next);
+      }
+    }
+    // The lobby in view while a table waits for us: the Tables button says so, unmistakably.
+    const waiting = tiles.filter((t) => t.model.decision).length;
+    const toggle = this.app.$("#tables-toggle");
+    if (toggle) {
+      toggle.classList.toggle("needs-action", waiting > 0 && this.view !== "tables");
+      toggle.dataset.waiting = String(waiting);
     }
     this.renderStrip(tiles, stacked);
     const target = this.keyTarget();
@@ -112,6 +129,29 @@ export class Layout {
       if (since !== undefined && (!best || since < this.waitingSince.get(best))) best = t;
     }
     return best;
+  }
+
+  // A table that starts its first hand for us (a sit-and-go or tournament that began, a new seat): brought
+  // to view in every layout unless a table on the screen waits for our decision.
+  attention(tile) {
+    const tiles = this.tiles();
+    if (tiles.some((t) => t !== tile && t.model.decision && this.shows(t))) return;
+    if (this.host.dataset.layout === "stack") {
+      if (!this.front || !this.front.model.decision) this.front = tile;
+      this.update();
+    } else {
+      this.reveal(tile);
+    }
+  }
+
+  // Scroll a table of a fitted grid wholly into view (when it is not).
+  reveal(tile) {
+    if (this.view !== "tables" || tile.el.classList.contains("behind")) return;
+    const box = tile.el.getBoundingClientRect();
+    const host = this.host.getBoundingClientRect();
+    if (box.top >= host.top - 1 && box.bottom <= host.bottom + 1) return;
+    tile.el.scrollIntoView({ block: "start" });
+    tile.el.dataset.revealed = String(Number(tile.el.dataset.revealed || 0) + 1);
   }
 
   bringForward(tile) {

@@ -1,7 +1,7 @@
 // The lobby: tabs (cash tables; Rush pools and tournaments when the server lists them) and filters.
 import { h, clear, fmt } from "./dom.js";
 import { api } from "./api.js";
-import { bettingShort, errorText, gameName, named, ordinal, t, tableName } from "./i18n.js";
+import { bettingShort, errorText, fmtDateTime, gameLabel, gameName, named, ordinal, t, tableName } from "./i18n.js";
 
 const FILTERS = ["game", "betting", "stakes", "seats"];
 
@@ -54,6 +54,8 @@ export class Lobby {
       this.tabs.append(b);
     }
     this.filterBar.hidden = this.tab === "tournaments";
+    // The preview is of a cash table: beside the cash list only (issue 31).
+    this.previewBox.hidden = this.tab !== "cash" || !this.previewBox.dataset.table;
   }
 
   rows() {
@@ -201,7 +203,7 @@ export class Lobby {
       this.list.append(h("p", { class: "empty", text: t("lobby.nothing") }));
       return;
     }
-    const table = h("table", { class: "lobby-table" });
+    const table = h("table", { class: this.tab === "tournaments" ? "lobby-table t-list" : "lobby-table" });
     if (this.tab === "tournaments") {
       table.append(h("thead", {}, h("tr", {}, ...["lobby.col_tournament", "lobby.col_game", "lobby.col_buy_in", "lobby.col_players", "lobby.col_status", ""].map((k) => h("th", { text: k ? t(k) : "" })))));
       const body = h("tbody");
@@ -240,10 +242,16 @@ export class Lobby {
             onclick: () => this.loadResults(id), text: t("lobby.results") }));
         }
         body.append(h("tr", { "data-tournament": id, "data-registered": r.registered ? "yes" : "no" },
-          h("td", { text: r.name || id }), h("td", { text: `${this.gameName(r)} ${bettingShort(r.betting)}` }),
+          h("td", { text: r.name || id }), h("td", { text: r.mix ? r.mix.name : `${this.gameName(r)} ${bettingShort(r.betting)}` }), // §11.1: a mix
           h("td", { text: buyIn }),
           h("td", { text: `${r.entrants ?? r.players ?? ""}${r.max_players ? "/" + r.max_players : ""}` }),
-          h("td", { class: "t-status", "data-status": r.status || "", text: named("status", r.status || "") }),
+          h("td", { class: "t-status", "data-status": r.status || "" }, named("status", r.status || ""),
+            // an upcoming tournament's start in the viewer's own time zone (issue 35: recurring series)
+            ...(r.start_time && (r.status === "registering" || r.status === "announced")
+              ? [" ", h("time", { class: "t-start", datetime: r.start_time, text: fmtDateTime(r.start_time) })]
+              // a sit-and-go has no clock time: it starts when full (issue 31: the list had no start at all)
+              : !r.start_time && r.kind === "sng" && (r.status === "registering" || r.status === "announced")
+                ? [" ", h("span", { class: "t-start t-when-full", text: t("lobby.starts_when_full", { n: r.max_players }) })] : [])),
           action));
         const details = this.results.get(id);
         if (details) body.append(h("tr", { class: "t-results", "data-results-for": id }, h("td", { colspan: "6" }, this.resultsView(details, r.currency))));
@@ -272,11 +280,11 @@ export class Lobby {
         onclick: (ev) => { if (cash && !ev.target.closest("button")) this.preview(r); } },
         ...columns.map((c) => h("td", { class: `${c.cls || ""}${c.num ? " num" : ""}`.trim(), text: c.text(r) })),
         h("td", {}, this.tab === "cash"
-          ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": t("lobby.open_name", { name: r.name }),
+          ? h("button", { type: "button", class: "open-table", "data-table": id, "aria-label": t("lobby.open_name", { name: nameText(r) }),
             onclick: () => this.app.openTable(id), text: open ? t("lobby.show") : t("lobby.open") })
           : r.state && r.state !== "playing"
             ? h("span", { class: "paused-label", "data-state": r.state, text: t("lobby.paused") })
-            : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": t("lobby.join_name", { name: r.name }),
+            : h("button", { type: "button", class: "join-pool", "data-pool": id, "aria-label": t("lobby.join_name", { name: nameText(r) }),
               onclick: () => this.app.poolDialog.open(r), text: t("lobby.join") }),
           cash && r.state && r.state !== "playing"
             ? h("span", { class: "paused-label", "data-state": r.state, text: ` ${t("lobby.paused")}` }) : null)));
@@ -295,15 +303,16 @@ const GAME_ORDER = (r) => {
 };
 const num = (v) => (v === null || v === undefined ? "\u2013" : fmt(v));
 const CASH_COLUMNS = [
-  { key: "name", label: "lobby.col_table", cls: "t-name", value: (r) => r.name, text: nameText },
-  { key: "game", label: "lobby.col_game", value: GAME_ORDER, text: gameText },
-  { key: "stakes", label: "lobby.col_stakes", value: (r) => bigOf(r), text: stakesText },
+  { key: "name", label: "lobby.col_table", cls: "t-name", value: (r) => r.name, text: tableText },
+  { key: "game", label: "lobby.col_game", value: GAME_ORDER, text: gameOnly },
+  { key: "stakes", label: "lobby.col_stakes", value: (r) => bigOf(r), text: (r) => `${bettingShort(r.betting)} ${stakesText(r)}` },
   { key: "players", label: "lobby.col_players", num: true, first: -1, value: (r) => r.players, text: (r) => `${r.players}/${r.seats}` },
   { key: "waiting", label: "lobby.col_wait", num: true, first: -1, value: (r) => r.waiting ?? 0, text: (r) => String(r.waiting ?? 0) },
   { key: "avg_pot", label: "lobby.col_avg_pot", num: true, first: -1, value: (r) => r.avg_pot ?? -1, text: (r) => num(r.avg_pot) },
-  { key: "players_per_flop", label: "lobby.col_per_flop", num: true, first: -1, value: (r) => r.players_per_flop ?? -1,
-    text: (r) => (r.players_per_flop === null || r.players_per_flop === undefined ? "\u2013" : `${r.players_per_flop}%`) },
-  { key: "hands_per_hour", label: "lobby.col_hands_h", num: true, first: -1, value: (r) => r.hands_per_hour ?? -1, text: (r) => num(r.hands_per_hour) },
+  { key: "players_per_flop", label: "lobby.col_per_flop", num: true, first: -1, value: (r) => sampled(r, "players_per_flop") ?? -1,
+    text: (r) => (sampled(r, "players_per_flop") === null ? "\u2013" : `${r.players_per_flop}%`) },
+  { key: "hands_per_hour", label: "lobby.col_hands_h", num: true, first: -1, value: (r) => sampled(r, "hands_per_hour") ?? -1,
+    text: (r) => num(sampled(r, "hands_per_hour")) },
 ];
 const RUSH_COLUMNS = [
   { key: "name", label: "lobby.col_pool", cls: "t-name", value: (r) => r.name, text: (r) => r.name },
@@ -312,6 +321,14 @@ const RUSH_COLUMNS = [
   { key: "players", label: "lobby.col_players", num: true, first: -1, value: (r) => r.players,
     text: (r) => t("lobby.pool_players", { players: r.players, n: r.entries, seats: r.seats }) },
 ];
+
+// Players per flop and hands per hour mean something over a few hands only: shown once the table has dealt
+// MIN_SAMPLE hands (its "hands"), "–" before (issue 31: "Hands/h 1", "Plrs/flop 0 %" after one hand).
+export const MIN_SAMPLE = 10;
+function sampled(r, key) {
+  const v = r[key];
+  return v === null || v === undefined || (r.hands ?? 0) < MIN_SAMPLE ? null : v;
+}
 
 function compare(a, b) {
   if (typeof a === "string" || typeof b === "string") return String(a).localeCompare(String(b));
@@ -337,8 +354,21 @@ function nameText(r) {
   return tableName(r.name, r.variant, r.betting, r.variant_name);
 }
 
+// The cash list's Table, Game and Stakes columns say different things (issue 31: Table and Game said the same
+// in every row): a table named after its game and structure, as the shipped room's are, is shown by its
+// size ("6 seats"); the game without the structure, which the Stakes column has ("NL 10/20").
+function tableText(r) {
+  const auto = r.variant_name && r.name === `${r.variant_name} ${r.betting}`;
+  if (!auto || r.mix) return nameText(r);
+  return t("lobby.n_seats", { n: r.seats });
+}
+
+function gameOnly(r) {
+  return r.mix ? gameText(r) : gameName(r.variant, r.variant_name);
+}
+
 function gameText(r) {
-  if (r.mix) return t("lobby.mix", { mix: r.mix.name, game: r.mix.game_label, next: r.mix.next_label }); // §11.1
+  if (r.mix) return t("lobby.mix", { mix: r.mix.name, game: gameLabel(r.mix.game_label), next: gameLabel(r.mix.next_label) }); // §11.1
   return `${gameName(r.variant, r.variant_name)} ${bettingShort(r.betting)}`;
 }
 

@@ -13,8 +13,13 @@ import { Fairness } from "./fairness.js";
 import { Layout, TitleFlash } from "./layout.js";
 import { ReplayTile } from "./replay.js";
 import { SessionStats } from "./stats.js";
+import { LifetimeStats } from "./lifetime.js";
 import { bindSwitch, errorText, named, t, translatePage } from "./i18n.js";
 import { AccountDialog, ForgotPage, openFromLink } from "./account.js";
+import { Reads } from "./notes.js";
+import { Presets } from "./presets.js";
+import { autoTopUpStopped } from "./autotopup.js";
+import { Looks } from "./themes.js";
 
 const OPEN_KEY = "pokerroom.open-tables";
 const FOUR_KEY = "pokerroom.four-colour";
@@ -41,8 +46,12 @@ class App {
     this.gaming = new GamingDialog(this); // responsible gaming: limits, breaks, the session reminder
     this.reminder = new SessionReminder(this);
     this.stats = new SessionStats(this);
+    this.lifetime = new LifetimeStats(this); // lifetime statistics from the stored hands (issue 31)
     this.account = new AccountDialog(this); // password, e-mail (docs/accounts.md)
     this.forgot = new ForgotPage(this); // "Forgot password?" and the reset codes
+    this.reads = new Reads(this); // notes and tags on other players (issue 31)
+    this.presets = new Presets(this); // bet-sizing presets of the action bar (issue 31)
+    this.looks = new Looks(this); // avatar, felt colour, card backs (issue 31)
     this.titleFlash = new TitleFlash(document.title);
     this.layout = new Layout(this, this.$("#tiles"), this.$("#strip"));
     this.socket.listeners.add((msg) => this.onMessage(msg));
@@ -101,6 +110,19 @@ class App {
     this.$("#login").hidden = false;
     this.$("#app").hidden = true;
     this.$("#login-form").elements.name.focus();
+    this.showDemo();
+  }
+
+  // A room with the demo account (its [room] demo_account) says so on the login page, never otherwise.
+  async showDemo() {
+    const el = this.$("#demo-hint");
+    try {
+      const demo = (await api.room()).demo_account;
+      el.hidden = !demo;
+      if (demo) el.textContent = t("login.demo", { name: demo.name, password: demo.password });
+    } catch {
+      el.hidden = true; // no answer: nothing said
+    }
   }
 
   loggedIn(player, balances) {
@@ -113,6 +135,9 @@ class App {
     this.setWallets(balances);
     this.socket.connect();
     this.reminder.start();
+    this.reads.load();
+    this.presets.load();
+    this.looks.load();
     this.lobby.refresh();
     this.lobbyTimer = setInterval(() => this.lobby.refresh(), 10000);
     let open = [];
@@ -132,6 +157,7 @@ class App {
     this.$("#gaming-btn").addEventListener("click", () => this.gaming.open());
     this.$("#last-hands-btn").addEventListener("click", () => this.lastHands.open());
     this.$("#stats-btn").addEventListener("click", () => this.stats.open());
+    this.$("#lifetime-btn").addEventListener("click", () => this.lifetime.open());
     this.$("#logout-btn").addEventListener("click", async () => {
       await api.logout().catch(() => null);
       sessionStorage.removeItem(OPEN_KEY);
@@ -142,6 +168,11 @@ class App {
       localStorage.setItem(FOUR_KEY, ev.target.checked ? "1" : "0");
     });
     this.$("#lobby-toggle").addEventListener("click", () => this.layout.setView("lobby"));
+    // On a phone the header's other controls are behind a Menu button (issue 31), on a wider screen in the row.
+    this.$("#menu-btn").addEventListener("click", () => {
+      const open = this.$(".top").classList.toggle("menu-open");
+      this.$("#menu-btn").setAttribute("aria-expanded", open ? "true" : "false");
+    });
     this.$("#tables-toggle").addEventListener("click", () => this.layout.setView("tables"));
     this.$("#layout").addEventListener("change", (ev) => this.layout.setMode(ev.target.value));
     this.$("#title-flash").checked = this.titleFlash.on;
@@ -309,6 +340,14 @@ class App {
       this.openTable(msg.table);
       return;
     }
+    if (msg.type === "tournament_chat") {
+      this.tournamentDialog.onChat(msg); // a tournament's lobby chat (tournament.js)
+      return;
+    }
+    if (msg.type === "tournament_deal") {
+      this.tournamentDialog.deals.onFrame(msg); // a deal at the final table (deal.js)
+      return;
+    }
     if (msg.type === "tournament_status") {
       this.$("#conn").textContent = t("t.status_line", { name: msg.tournament, status: named("status", msg.status) });
       this.lobby.refresh();
@@ -333,6 +372,8 @@ class App {
       location.reload();
     } else if (msg.type === "error" && msg.code === "stale_seed") {
       // our seed contribution came after its deal (docs/fairness.md): the next seed gets one, nothing to say
+    } else if (msg.type === "error" && msg.code === "auto_top_up_stopped" && this.tiles.has((msg.details || {}).table)) {
+      autoTopUpStopped(this.tiles.get(msg.details.table), msg); // the seat's setting is off now (autotopup.js)
     } else if (msg.type === "error") {
       const tile = [...this.tiles.values()].find((t) => t.refs.has(msg.ref));
       if (tile) tile.error(msg);

@@ -29,7 +29,9 @@ export class Motion {
     const felt = this.tile.felt;
     if (e.type === "round_ended") {
       for (const bet of felt.querySelectorAll(".bet")) {
-        const from = [parseFloat(bet.style.left), parseFloat(bet.style.top)];
+        // (our own chips sit in our seat, beside the cards: they fly from the seat)
+        const from = bet.classList.contains("own-bet") ? this.seatPos.get(Number(bet.dataset.seat)) || []
+          : [parseFloat(bet.style.left), parseFloat(bet.style.top)];
         if (from.every(Number.isFinite)) this.pending.push({ from, to: CENTER, text: bet.textContent, kind: "to-pot" });
       }
     } else if (e.type === "pot_awarded") {

@@ -2,7 +2,7 @@
 // list, drawn on a table of its own and stepped through street by street (or action by action), with the
 // cards as the player saw them, then the showdown. It is a table that no socket feeds: each step replays
 // the hand's events from the start.
-import { h, clear } from "./dom.js";
+import { h, clear, s } from "./dom.js";
 import { Tile } from "./tile.js";
 import { TableState } from "./table-state.js";
 import { t } from "./i18n.js";
@@ -63,7 +63,10 @@ export class ReplayTile extends Tile {
     patch2(this.header, [
       h("h2", { text: this.model.state.name }),
       h("span", { class: "spacer" }),
-      h("button", { type: "button", class: "rp-start", onclick: () => this.go(0), text: "\u23ee", "aria-label": t("replay.start") }),
+      // (an icon of our own: the "to start" glyph U+23EE is missing from Debian's fonts)
+      h("button", { type: "button", class: "rp-start", onclick: () => this.go(0), "aria-label": t("replay.start") },
+        s("svg", { class: "icon", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true" },
+          s("path", { d: "M2 2h2.5v12H2zM14 2v12L5 8z", fill: "currentColor" }))),
       h("button", { type: "button", class: "rp-prev", disabled: at === 0, onclick: () => this.go(prev),
         text: `\u25c0 ${t("replay.street")}`, "aria-label": t("replay.prev_street") }),
       h("button", { type: "button", class: "rp-step", disabled: at >= this.events.length,

@@ -1,11 +1,15 @@
 // The all-in run-out, street by street. When the hands are turned face up because nobody can bet any more
 // (the engine's cards_shown with reason "all_in"), the server sends the rest of the hand at once; this
 // plays it back with a beat between streets and asks the server for each face-up hand's equity on the
-// board so far (GET /api/equity). A decision of ours never waits behind it: a turn with our decision or a
-// snapshot plays the rest at once.
+// board so far (GET /api/equity). A decision of ours never waits behind it: a turn with our decision of
+// another hand, or a snapshot, plays the rest at once; our own "run it twice?" question is shown at once and
+// the run-out goes on, street by street, after it. Once the pots are awarded the result stays RESULT_MS
+// on the felt before the next hand's frames are drawn (the server's pause between hands grows by a beat
+// per street run out: Timing.run_out_beat, docs/client.md). The equity is shown during the run-out only.
 import { api } from "./api.js";
 
 export const BEAT_MS = 1100;
+export const RESULT_MS = 1500;
 
 // The variants whose run-out equity the server computes (board games and stud; draw games have nothing left
 // to deal once the hands are face up).
@@ -20,14 +24,25 @@ export class RunOut {
     this.handId = null; // the hand being run out
     this.equity = new Map(); // seat -> share (0..1) on the board so far
     this.asked = "";
+    this.resting = null; // the timer while the result of a run-out stays on the felt
   }
 
   get active() {
     return this.handId !== null;
   }
 
+  // The equity of a seat in the hand being run out (undefined outside a run-out).
+  shareOf(handId, seat) {
+    return this.active && handId === this.handId ? this.equity.get(seat) : undefined;
+  }
+
   // Take a frame that must wait behind the run-out; false: the caller applies it now.
   hold(msg) {
+    if (this.resting && msg.type !== "snapshot" && msg.type !== "table_closed" && !(msg.type === "turn" && msg.decision)) {
+      this.queue.push(msg); // the run-out's result is still being shown
+      return true;
+    }
+    if (this.resting) this.flush();
     if (!this.active) {
       const e = msg.type === "event" ? msg.event : null;
       if (e && e.type === "cards_shown" && e.reason === "all_in") {
@@ -41,6 +56,12 @@ export class RunOut {
       return false;
     }
     const mine = msg.type === "turn" && msg.decision;
+    if (mine && msg.hand_id === this.handId) {
+      // A question of this hand for us ("run it twice?"): shown at once; the run-out goes on after it.
+      const queued = this.queue.splice(0);
+      for (const m of queued) this.tile.apply(m);
+      return false;
+    }
     if (msg.type === "snapshot" || msg.type === "table_closed" || mine) {
       this.flush();
       return false;
@@ -73,7 +94,7 @@ export class RunOut {
       if (street) dealt = true;
       if (e && msg.hand_id === this.handId && e.type === "hand_ended") {
         this.end();
-        this.drain();
+        this.rest();
         return;
       }
       if (msg.hand_id !== undefined && msg.hand_id !== this.handId) {
@@ -86,18 +107,30 @@ export class RunOut {
     this.timer = setTimeout(() => this.step(), BEAT_MS);
   }
 
+  // The result stays on the felt a while; what came meanwhile (the next hand) is drawn after it.
+  rest() {
+    this.resting = setTimeout(() => {
+      this.resting = null;
+      this.drain();
+    }, RESULT_MS);
+  }
+
+  // The frames that waited, through the usual way in (one of them may start the next hand's run-out).
   drain() {
-    while (this.queue.length && !this.active) this.tile.apply(this.queue.shift());
+    while (this.queue.length && !this.active && !this.resting) this.tile.onMessage(this.queue.shift());
   }
 
   end() {
     this.handId = null;
+    this.equity.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
   flush() {
     this.end();
+    if (this.resting) clearTimeout(this.resting);
+    this.resting = null;
     const queued = this.queue.splice(0);
     for (const msg of queued) this.tile.apply(msg);
   }
@@ -130,6 +163,8 @@ export class RunOut {
 
   destroy() {
     this.end();
+    if (this.resting) clearTimeout(this.resting);
+    this.resting = null;
     this.queue = [];
   }
 }

@@ -89,6 +89,7 @@ export class TableState {
     const t = e.type;
     if (t === "hand_started") {
       advanceMix(this.state.cash && this.state.cash.mix, e);
+      advanceLevelMix(this.state.tournament && this.state.tournament.mix, e);
       const players = {};
       e.seats.forEach((seat, i) => {
         players[String(seat)] = { stack: e.stacks[i], bet: 0, paid: 0, folded: false, all_in: false,
@@ -235,6 +236,17 @@ export class TableState {
   }
 }
 
+
+// A mixed tournament (RULES.md §11.1, R251): each level one game of the mix; a hand names its level's
+// game, and the header shows it and the next level's (the snapshot's tournament.mix, kept current).
+export function advanceLevelMix(mix, e) {
+  if (!mix || !mix.games || !mix.games.length) return;
+  const i = mix.games.findIndex((g) => g.variant === e.variant && g.betting === e.betting);
+  if (i < 0) return;
+  const next = mix.games[(i + 1) % mix.games.length];
+  Object.assign(mix, { index: i, game: e.variant, betting: e.betting, game_label: mix.games[i].label,
+    next_game: next.variant, next_betting: next.betting, next_label: next.label });
+}
 
 // A mixed table (RULES.md §11.1): a hand starts in the round's game. A hand in another game than the
 // round's, or after the round's last hand, begins the next round; the header shows the game now, the

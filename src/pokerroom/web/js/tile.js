@@ -6,12 +6,14 @@ import { actionBar } from "./actionbar.js";
 import { TableState } from "./table-state.js";
 import { api } from "./api.js";
 import { LevelClock, rebuyOptions } from "./tournament.js";
+import { canPropose } from "./deal.js";
 import { PreActions } from "./preactions.js";
 import { RunOut } from "./runout.js";
 import { runWords, secondBoard } from "./runtwice.js";
 import { Motion } from "./motion.js";
-import { bettingShort, errorText, fmtNumber, lang, named, ordinal, t, tableName } from "./i18n.js";
+import { bettingShort, errorText, fmtNumber, gameLabel, lang, named, ordinal, t, tableName } from "./i18n.js";
 import { handText, withHand } from "./handwords.js";
+import { autoTopUpControl, forgetAutoTopUp } from "./autotopup.js";
 
 // Stud games have antes and a bring-in, no blinds to post.
 const ANTE_ONLY = new Set(["stud", "stud8", "razz", "stud5", "soko"]);
@@ -136,6 +138,12 @@ export class Tile {
     }
     if (!m.state) return;
     this.render();
+    // The first hand dealt to us here (a sit-and-go that started, a new seat): the table comes to view.
+    const e = msg.type === "event" ? msg.event : null;
+    if (e && e.type === "hand_started" && !this.dealtIn && m.state.you != null && (e.seats || []).includes(m.state.you)) {
+      this.dealtIn = true;
+      this.app.layout.attention(this);
+    }
   }
 
   // The events of each hand we see from its start, for the session statistics (stats.js) at its end.
@@ -164,6 +172,7 @@ export class Tile {
     try {
       const d = await api.tournament(st.tournament.tournament);
       this.tournament = d.summary;
+      this.tournamentDetails = d; // (deal.js: the Propose deal button at the final table)
       const me = this.app.me ? String(this.app.me.id) : "";
       this.standing = (d.standings || []).find((e) => String(e.player) === me) || null;
       const prize = (d.prizes || []).find((x) => String(x.player) === me);
@@ -241,7 +250,10 @@ export class Tile {
     const m = this.model;
     const st = m.state;
     if (!st) return;
-    this.el.setAttribute("aria-label", st.name);
+    // The table's name in the page's language for screen readers too (issue 31), as in its heading.
+    const shownName = tableName(st.name, st.variant, st.betting, st.variant_name);
+    this.el.setAttribute("aria-label", shownName);
+    this.shownName = shownName;
     this.el.dataset.variant = st.variant;
     this.el.dataset.betting = st.betting;
     this.el.dataset.handsPlayed = String(m.handsPlayed);
@@ -271,15 +283,18 @@ export class Tile {
       h("h2", { text: tableName(st.name, st.variant, st.betting, st.variant_name) }),
       h("span", { class: "stakes", text: stakesLabel(st) }),
       st.cash && st.cash.mix ? h("span", { class: "mix", role: "status", text: t(st.cash.mix.hands_left > 0 ? "tile.mix" : "tile.mix_last", {
-        mix: st.cash.mix.name, game: st.cash.mix.game_label, next: st.cash.mix.next_label,
+        mix: st.cash.mix.name, game: gameLabel(st.cash.mix.game_label), next: gameLabel(st.cash.mix.next_label),
         n: st.cash.mix.hands_left }) }) : null,
+      st.tournament && st.tournament.mix ? h("span", { class: "mix", role: "status", text: t("tile.level_mix", {
+        mix: st.tournament.mix.name, game: gameLabel(st.tournament.mix.game_label),
+        next: gameLabel(st.tournament.mix.next_label) }) }) : null,
       st.tournament ? h("span", { class: "next-level", role: "timer", text: this.levelClock ? this.levelClock.text() : "" }) : null,
       h("span", { class: "spacer" }),
       st.tournament ? h("button", { type: "button", class: "t-info-btn",
         onclick: () => this.app.tournamentDialog.open(st.tournament.tournament), text: t("tile.tournament") }) : null,
       h("button", { type: "button", class: "last-hand-btn", onclick: () => this.app.lastHands.open(),
         text: t("tile.last_hand") }),
-      h("button", { type: "button", class: "close-btn", "aria-label": t("tile.close", { name: st.name }),
+      h("button", { type: "button", class: "close-btn", "aria-label": t("tile.close", { name: this.shownName || st.name }),
         onclick: () => this.app.closeTable(this.id), text: "\u00d7" }),
     ].filter(Boolean));
   }
@@ -331,14 +346,22 @@ export class Tile {
     for (let seat = 1; seat <= n; seat += 1) {
       const idx = (((seat - anchor) % n) + n) % n;
       const angle = Math.PI / 2 + (idx * 2 * Math.PI) / n;
-      parts.push(this.renderSeat(seat, angle));
+      const seatEl = this.renderSeat(seat, angle);
+      parts.push(seatEl);
       const hp = hand && hand.players[String(seat)];
       if (hp && hp.bet > 0 && !hand.over) {
         const bx = 50 + 27 * Math.cos(angle);
         const by = 45 + 21 * Math.sin(angle);
-        parts.push(h("div", { class: "bet", "data-seat": seat, "data-amount": hp.bet,
-          "aria-label": t("tile.bet", { amount: fmt(hp.bet, st.currency) }), style: `left:${bx.toFixed(1)}%;top:${by.toFixed(1)}%`,
-          text: fmt(hp.bet, st.currency) }));
+        const chip = h("div", { class: "bet", "data-seat": seat, "data-amount": hp.bet,
+          "aria-label": t("tile.bet", { amount: fmt(hp.bet, st.currency) }), text: fmt(hp.bet, st.currency) });
+        // Our own chips sit beside our cards, never over them (issue 31); the others' toward the pot.
+        if (seat === st.you) {
+          chip.classList.add("own-bet");
+          (seatEl.querySelector(".own-side") || seatEl).prepend(chip);
+        } else {
+          chip.style.cssText = `left:${bx.toFixed(1)}%;top:${by.toFixed(1)}%`;
+          parts.push(chip);
+        }
       }
     }
     patch(this.feltInner, parts);
@@ -352,10 +375,12 @@ export class Tile {
     const sp = st.players[String(seat)];
     const hand = st.hand;
     const hp = hand ? hand.players[String(seat)] : null;
-    const x = 50 + 40 * Math.cos(angle);
+    // (the others a little wider apart than the felt's edge, to leave the foot of the felt to our cards)
+    const x = 50 + (seat === st.you ? 40 : 45) * Math.cos(angle);
     const y = 48 + 36 * Math.sin(angle);
     this.motion.seatPos.set(seat, [Number(x.toFixed(1)), Number(y.toFixed(1))]);
     const el = h("div", { class: "seat", "data-seat": seat, style: `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%` });
+    if (seat !== st.you && Math.sin(angle) > 0.1) el.dataset.low = "yes"; // below the centre: lifted on a short felt
     if (!sp) {
       el.classList.add("empty");
       el.setAttribute("aria-label", t("tile.seat_empty", { seat }));
@@ -415,14 +440,18 @@ export class Tile {
     if (hp && hp.description && hand.over) info.append(h("div", { class: "hand-desc", text: handText(hp.description) }));
     const strength = mine && hp && !hp.folded && !hand.over && this.strengthFor(hand, hp);
     if (strength) info.append(h("div", { class: "hand-strength", text: strength }));
-    const share = this.runout.equity.get(seat);
-    if (share !== undefined && hand && !hand.over && hp && !hp.folded) {
+    const share = hand ? this.runout.shareOf(hand.hand_id, seat) : undefined; // during a run-out only
+    if (share !== undefined && !hand.over && hp && !hp.folded) {
       info.append(h("div", { class: "equity", "data-share": share.toFixed(4), text: `${fmtPercent(share)}` }));
     }
+    if (this.app.reads) this.app.reads.decorate(el, info, sp.name); // the player's reads on him (notes.js)
+    if (this.app.looks) this.app.looks.decorate(info, sp.name); // his avatar (themes.js)
     const clock = h("div", { class: "clock", hidden: !m.clocks.has(seat) },
       h("div", { class: "clock-action" }), h("div", { class: "clock-bank" }));
     const count = h("div", { class: "countdown", role: "timer", "aria-label": t("tile.time_to_act"), hidden: !m.clocks.has(seat) });
-    el.append(cards, info, clock, count);
+    // Our own seat: the cards, and beside them the plate with its clock (readable at six tables, issue 31).
+    if (mine) el.append(cards, h("div", { class: "own-side" }, info, clock, count));
+    else el.append(cards, info, clock, count);
     if (hand && hand.button === seat) el.append(h("div", { class: "dealer-button", "aria-label": t("tile.dealer_button"), text: t("tile.dealer_mark") }));
     return el;
   }
@@ -489,6 +518,9 @@ export class Tile {
       unit: (st.stakes && st.stakes.chip_unit) || 1,
       betting: st.betting,
       pot: m.totalPot(),
+      // the player's bet-sizing presets (presets.js); a replay has none
+      sizes: this.app.presets && st.kind !== "replay" ? (at) => this.app.presets.sizes(at, st) : null,
+      presetTools: this.app.presets && st.kind !== "replay" ? () => this.app.presets.editButton() : null,
       selected: this.selected,
       send: (action) => this.act(action),
     });
@@ -531,6 +563,7 @@ export class Tile {
     if (!this.app.me) return [h("span", { class: "hint", text: t("tile.log_in") })];
     if (st.tournament) return this.tournamentControls(st);
     if (st.you === null || st.you === undefined) {
+      forgetAutoTopUp(this, st); // the setting belongs to a seat: a new one starts without it
       const full = Object.keys(st.players).length >= st.seats;
       if (!full) return [];
       return [h("button", { type: "button", class: "waitlist-btn",
@@ -551,8 +584,10 @@ export class Tile {
     });
     const limits = st.cash.buy_in;
     const room = limits.max ? limits.max - (me.stack || 0) : 10 * limits.min; // max 0: no maximum
+    // At the maximum already: the box is disabled and empty (it showed a meaningless 1, issue 31).
     const topUpBox = h("input", { type: "number", class: "top-up-amount", min: 1, max: Math.max(1, room),
-      value: Math.max(1, limits.max ? room : limits.min), "aria-label": t("tile.top_up_amount") });
+      value: room > 0 ? Math.max(1, limits.max ? room : limits.min) : "", disabled: room <= 0,
+      placeholder: room > 0 ? "" : "\u2014", "aria-label": t("tile.top_up_amount") });
     return [
       ...this.sitButtons(me, sittingOut),
       ANTE_ONLY.has(st.variant) ? null : h("label", { class: "check" }, autoPost, ` ${t("tile.auto_post")}`),
@@ -562,6 +597,7 @@ export class Tile {
           const amount = Math.min(room, Math.max(1, Math.round(Number(topUpBox.value))));
           this.send({ type: "top_up", table: this.id, amount });
         }, text: t("tile.top_up") })),
+      autoTopUpControl(this, st), // top up to a chosen stack between hands (autotopup.js, issue 31)
       h("button", { type: "button", class: "leave-btn", onclick: () => this.send({ type: "leave", table: this.id }),
         text: t("tile.leave_seat") }),
     ].filter(Boolean);
@@ -617,6 +653,8 @@ export class Tile {
       text: out ? t("tile.sit_in") : t("tile.sit_out") }),
     can.rebuy ? h("button", { type: "button", class: "rebuy-btn", onclick: () => this.buy(false), text: t("t.rebuy") }) : null,
     can.addOn ? h("button", { type: "button", class: "add-on-btn", onclick: () => this.buy(true), text: t("t.add_on") }) : null,
+    canPropose(this.tournamentDetails, String(this.app.me ? this.app.me.id : "")) ? h("button", { type: "button", class: "deal-btn",
+      onclick: () => this.app.tournamentDialog.deals.propose(this.tournamentDetails), text: t("deal.propose") }) : null,
     ].filter(Boolean);
   }
 }
@@ -673,6 +711,12 @@ export function dealerLine(text) {
   if (lang === "en") return text;
   const op = /^Operator: (.*)$/s.exec(text);
   if (op) return t("log.operator", { text: op[1] });
+  // a mixed table's round is over (RULES.md §11.1): "The FL Razz round is over; next: FL 7-Card Stud"
+  const round = /^The (.+) round is over; next: (.+)$/s.exec(text);
+  if (round) {
+    const next = round[2] === "dealer's choice" ? t("log.dealers_choice") : gameLabel(round[2]);
+    return t("log.round_over", { game: gameLabel(round[1]), next });
+  }
   const m = /^(.+?) wins ([\d,.]+)(?: \((high|low)\))?(?: with (.+))?$/s.exec(text);
   if (!m) return text;
   const raw = m[2].replace(/,/g, "");

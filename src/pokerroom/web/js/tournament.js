@@ -1,8 +1,9 @@
 // The tournament page (a dialog: structure, entrants, prize pool and payouts, tables, standings, the level
 // clock) and what a tournament table's tile shows of the tournament (level, next level, rebuy, add-on).
-import { h, clear, fmt } from "./dom.js";
+import { h, clear, fmt, unescapeText } from "./dom.js";
 import { api } from "./api.js";
 import { dialog } from "./dialogs.js";
+import { DealDialog, canPropose } from "./deal.js";
 import { bettingShort, errorText, fmtDateTime, gameName, named, ordinal, t } from "./i18n.js";
 
 // "4:05", "1:02:09": a countdown in seconds, for the level clock.
@@ -48,6 +49,23 @@ export function rebuyOptions(summary, level, stack, inHand, addOnTaken = false) 
   };
 }
 
+// A standings row's name: with its entry's number in a re-entry tournament (R261).
+export function entryName(e, s) {
+  return s.max_entries > 1 && e.entry ? t("t.entry_name", { name: e.name, n: e.entry }) : e.name;
+}
+
+// May the player enter (again) now: a late registration, or a re-entry once his entries are all out and
+// he has fewer than the tournament's max_entries (the server decides; this only shows the button).
+export function entryOption(d, me) {
+  const s = d.summary;
+  if (!me || s.status !== "running" || !d.registration_open) return null;
+  const rows = (d.standings || []).filter((e) => String(e.player) === me);
+  if (!rows.length) return (d.entrants || []).some((e) => String(e.player) === me) ? null : "register";
+  const live = rows.some((e) => !e.place && e.stack > 0);
+  const entries = Math.max(...rows.map((e) => e.entry || 1));
+  return !live && entries < (s.max_entries || 1) ? "reenter" : null;
+}
+
 function buyInText(s) {
   if (s.freeroll) return t("t.freeroll");
   return `${fmt(s.buy_in, s.currency)}${s.fee ? " + " + fmt(s.fee, s.currency) : ""}`;
@@ -63,14 +81,85 @@ export class TournamentDialog {
     this.id = null;
     this.clock = null;
     this.timer = null;
+    this.deals = new DealDialog(app); // deals at the final table (deal.js): tournament_deal frames go to it
+    this.chatLines = new Map(); // tournament -> its lobby chat's last lines (docs/tournaments.md, "Lobby chat")
+    this.chatBox = null;
     el.addEventListener("close", () => {
+      if (this.id) this.follow(this.id, false);
       clearInterval(this.timer);
       this.timer = null;
       this.id = null;
     });
   }
 
+  // Follow (or leave) a tournament's page: its lobby chat reaches this connection (tournament_follow).
+  follow(id, on) {
+    if (this.app.socket && this.app.socket.request) {
+      this.app.socket.request({ type: "tournament_follow", tournament: id, follow: on }).catch(() => {});
+    }
+  }
+
+  // A tournament_chat frame: kept (the last 50 of each tournament), shown when its page is open.
+  onChat(msg) {
+    if (msg.muted) return; // a line of a player this player muted (docs/integrity.md)
+    const lines = this.chatLines.get(msg.tournament) || [];
+    lines.push({ from: msg.from, text: unescapeText(msg.text), line: msg.line });
+    this.chatLines.set(msg.tournament, lines.slice(-50));
+    if (this.id === msg.tournament && this.chatBox) this.renderChatLines(msg.tournament);
+  }
+
+  renderChatLines(id) {
+    const list = this.chatBox.querySelector(".t-chat-lines");
+    clear(list).append(...(this.chatLines.get(id) || []).map((l) => h("li", { "data-line": l.line ?? "" },
+      h("b", { text: `${l.from}: ` }), l.text,
+      l.line ? h("button", { type: "button", class: "t-chat-report link", title: t("chat.report"), "aria-label": t("chat.report"),
+        onclick: async () => {
+          const reason = window.prompt(t("chat.report_reason"));
+          if (!reason || reason.trim().length < 3) return;
+          try {
+            await api.reportLine(l.line, reason.trim());
+            this.chatBox.querySelector(".t-chat-msg").textContent = t("chat.reported");
+          } catch (err) {
+            this.chatBox.querySelector(".t-chat-msg").textContent = errorText(err);
+          }
+        }, text: "⚑" }) : null)));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // The lobby chat of the page: kept across the page's refreshes (the same element), with a line to write
+  // in when the tournament's lobby_chat lets this player write (the server decides).
+  chatSection(d, me) {
+    const s = d.summary;
+    if (!s.lobby_chat || s.lobby_chat === "off" || d.archived || ["finished", "cancelled"].includes(s.status)) return null;
+    if (!this.chatBox || this.chatBox.dataset.tournament !== s.tournament) {
+      const input = h("input", { type: "text", name: "t-chat", maxlength: 200, autocomplete: "off", placeholder: t("tile.say"), "aria-label": t("tile.chat_message") });
+      const msg = h("span", { class: "hint t-chat-msg", role: "status" });
+      const form = h("form", { class: "t-chat-form", onsubmit: async (ev) => {
+        ev.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        try {
+          await this.app.socket.request({ type: "tournament_chat", tournament: s.tournament, text });
+          input.value = "";
+          msg.textContent = "";
+        } catch (err) {
+          msg.textContent = errorText(err);
+        }
+      } }, input, h("button", { type: "submit", text: t("tile.send") }), msg);
+      this.chatBox = h("section", { class: "t-chat", "data-tournament": s.tournament },
+        h("h3", { text: t("t.lobby_chat") }), h("ul", { class: "t-chat-lines", "aria-live": "polite" }), form);
+      this.renderChatLines(s.tournament);
+    }
+    const entered = (d.entrants || []).some((e) => String(e.player) === me);
+    const may = Boolean(me) && (s.lobby_chat === "everyone" || entered);
+    this.chatBox.querySelector(".t-chat-form").hidden = !may;
+    this.chatBox.dataset.write = may ? "yes" : "no";
+    return this.chatBox;
+  }
+
   async open(id) {
+    if (this.id && this.id !== id) this.follow(this.id, false);
+    if (this.id !== id) this.follow(id, true);
     this.id = id;
     clear(this.body).append(h("p", { text: t("dlg.loading") }));
     if (!this.el.open) this.el.showModal();
@@ -113,7 +202,7 @@ export class TournamentDialog {
     this.el.dataset.tournament = s.tournament;
     this.el.dataset.status = s.status;
     const facts = [
-      ["lobby.col_game", `${gameName(s.variant, s.variant_name)} ${bettingShort(s.betting)}`],
+      ["lobby.col_game", s.mix ? `${s.mix.name}: ${s.mix.games.join(", ")}` : `${gameName(s.variant, s.variant_name)} ${bettingShort(s.betting)}`],
       ["t.kind", `${named("kind", s.kind)}${s.satellite_to ? t("t.satellite_to", { name: s.satellite_to }) : ""}`],
       ["lobby.col_buy_in", buyInText(s)],
       ["t.starting_stack", fmt(s.starting_stack)],
@@ -125,6 +214,8 @@ export class TournamentDialog {
     if (s.guarantee) facts.push(["t.guarantee", fmt(s.guarantee, cur)]);
     if (s.rebuy_levels) facts.push(["t.rebuys", t(s.add_on ? "t.rebuy_levels_add_on" : "t.rebuy_levels", { n: s.rebuy_levels })]);
     if (s.late_registration_levels) facts.push(["t.late_reg", t("t.rebuy_levels", { n: s.late_registration_levels })]);
+    if (s.late_registration_minutes) facts.push(["t.late_reg", t("t.late_reg_minutes", { n: s.late_registration_minutes })]);
+    if (s.max_entries > 1) facts.push(["t.reentry", t("t.max_entries", { n: s.max_entries })]);
     const parts = [h("dl", { class: "t-facts" }, ...facts.flatMap(([k, v]) => [h("dt", { text: t(k) }), h("dd", { text: v })]))];
     if (d.level && d.level.number) {
       const l = d.level;
@@ -134,6 +225,8 @@ export class TournamentDialog {
       h("p", { class: "t-clock", role: "timer", text: this.clock.text() }));
     }
     parts.push(this.actions(d, me));
+    const chat = this.chatSection(d, me);
+    if (chat) parts.push(chat);
     parts.push(h("h3", { text: t("t.prize_pool", { amount: fmt(s.prize_pool, cur) }) }));
     const payouts = d.payouts || [];
     if (d.seats_won) parts.push(h("p", { class: "t-seats", text: t("t.seats_won", { n: d.seats_won, name: s.satellite_to }) }));
@@ -142,18 +235,25 @@ export class TournamentDialog {
         "data-amount": String(p.amount), text: `${ordinal(p.place)}: ${fmt(p.amount, cur)}` })))
       : h("p", { class: "hint", text: t("t.payouts_later") }));
     const standings = d.standings || [];
+    const dealt = standings.some((e) => e.deal); // a deal was made at the final table: what each was paid
+    if (dealt) parts.push(h("p", { class: "t-deal-made", text: t("deal.in_standings") }));
+    const current = d.deal && d.deal.current;
+    if (current) parts.push(h("p", { class: "t-deal-current", role: "status", text: t("deal.proposed", { name: current.player, method: t(current.method === "icm" ? "deal.icm" : "deal.chip_chop") }) }));
     if (standings.length) {
+      const head = ["#", t("t.player"), t("t.chips"), t("lobby.col_table"), ...(dealt ? [t("deal.col")] : [])];
       parts.push(h("h3", { text: t("t.standings") }), h("table", { class: "t-standings-table" },
-        h("thead", {}, h("tr", {}, ...["#", t("t.player"), t("t.chips"), t("lobby.col_table")].map((x) => h("th", { text: x })))),
+        h("thead", {}, h("tr", {}, ...head.map((x) => h("th", { text: x })))),
         h("tbody", {}, ...standings.map((e, i) => h("tr", { class: String(e.player) === me ? "me" : "",
           "data-player": String(e.player) },
-        h("td", { text: e.place ? ordinal(e.place) : fmt(i + 1) }), h("td", { text: e.name }),
-        h("td", { text: e.place ? "" : fmt(e.stack) }), h("td", { text: e.table ?? "" }))))));
+        h("td", { text: e.place ? ordinal(e.place) : fmt(i + 1) }), h("td", { text: entryName(e, s) }),
+        h("td", { text: e.place ? "" : fmt(e.stack) }), h("td", { text: e.table ?? "" }),
+        dealt ? h("td", { class: "t-deal", "data-amount": String(e.deal || 0), text: e.deal ? fmt(e.deal, cur) : "" }) : null)))));
     }
     const tables = d.tables || [];
     if (tables.length) {
-      parts.push(h("h3", { text: t("t.tables") }), h("ul", { class: "t-tables" }, ...tables.map((x) => h("li", {},
-        `${t("t.table_line", { table: x.table, n: x.players, chips: x.stacks.map((c) => fmt(c)).join(", ") })} `,
+      // (a table by its number in the tournament, not its raw id: issue 31)
+      parts.push(h("h3", { text: t("t.tables") }), h("ul", { class: "t-tables" }, ...tables.map((x, i) => h("li", { "data-table": x.table },
+        `${t("t.table_line", { table: `${t("tile.table")} ${i + 1}`, n: x.players, chips: x.stacks.map((c) => fmt(c)).join(", ") })} `,
         h("button", { type: "button", class: "t-watch", "data-table": x.table,
           onclick: () => { this.el.close(); this.app.openTable(x.table); }, text: t("t.watch") })))));
     }
@@ -165,9 +265,12 @@ export class TournamentDialog {
       h("thead", {}, h("tr", {}, ...["t.level", "t.blinds", "t.ante_col", "t.minutes_col"].map((k) => h("th", { text: t(k) })))),
       h("tbody", {}, ...(d.structure || []).map((l) => h("tr", { "data-level": String(l.level),
         class: d.level && d.level.number === l.level ? "current" : "" },
-      h("td", { text: String(l.level) }), h("td", { text: `${fmt(l.small_blind)}/${fmt(l.big_blind)}` }),
+      h("td", { text: l.game ? `${l.level} \u00b7 ${l.game}` : String(l.level) }), // a mix's game (R251)
+      h("td", { text: `${fmt(l.small_blind)}/${fmt(l.big_blind)}` }),
       h("td", { text: l.ante ? fmt(l.ante) : "" }), h("td", { text: String(l.minutes) }))))));
+    const typing = this.chatBox && this.chatBox.contains(document.activeElement); // (a refresh keeps the focus)
     clear(this.body).append(...parts);
+    if (typing && this.chatBox.isConnected) this.chatBox.querySelector("input").focus();
   }
 
   actions(d, me) {
@@ -191,12 +294,17 @@ export class TournamentDialog {
         ? h("button", { type: "button", class: "t-unregister", onclick: run(() => this.app.socket.request({ type: "tournament_unregister", tournament: s.tournament }), t("t.unregistered")), text: t("t.unregister") })
         : h("button", { type: "button", class: "primary t-register", onclick: run(() => this.app.socket.request({ type: "tournament_register", tournament: s.tournament }), t("t.registered")), text: t("t.register_for", { buy_in: buyInText(s) }) }));
     }
+    const again = entryOption(d, me);
+    const enter = () => this.app.socket.request({ type: "tournament_register", tournament: s.tournament });
+    if (again === "register") box.append(h("button", { type: "button", class: "primary t-register", onclick: run(enter, t("t.registered")), text: t("t.register_for", { buy_in: buyInText(s) }) }));
+    if (again === "reenter") box.append(h("button", { type: "button", class: "primary t-reenter", onclick: run(enter, t("t.reentered")), text: t("t.reenter_for", { buy_in: buyInText(s) }) }));
     const mine = (d.standings || []).find((e) => String(e.player) === me && !e.place);
     if (mine) {
       const can = rebuyOptions(s, d.level, mine.stack, false, mine.add_on);
       if (can.rebuy) box.append(h("button", { type: "button", class: "t-rebuy", onclick: run(() => api.rebuy(s.tournament), t("t.rebought")), text: t("t.rebuy_for", { buy_in: buyInText(s) }) }));
       if (can.addOn) box.append(h("button", { type: "button", class: "t-add-on", onclick: run(() => api.rebuy(s.tournament, true), t("t.add_on_taken")), text: t("t.add_on_for", { buy_in: buyInText(s) }) }));
     }
+    if (canPropose(d, me)) box.append(h("button", { type: "button", class: "t-deal-propose", onclick: () => this.deals.propose(d), text: t("deal.propose") }));
     box.append(msg);
     return box;
   }

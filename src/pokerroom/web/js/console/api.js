@@ -30,6 +30,8 @@ export const api = {
   editTournament: (id, fields) => call("PUT", `${C}/tournaments/${enc(id)}`, fields),
   cancelTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/cancel`),
   resumeTournament: (id) => call("POST", `${C}/tournaments/${enc(id)}/resume`),
+  addRecurring: (fields) => call("POST", `${C}/tournaments/recurring`, fields),
+  setTournamentDeals: (id, allowed) => call("POST", `${C}/tournaments/${enc(id)}/deals`, { allowed }),
   promotions: () => call("GET", `${C}/promotions`),
   setPromotions: (fields) => call("PUT", `${C}/promotions`, { fields }),
   report: (name, days) => call("GET", `${C}/reports/${name}?days=${days}`),

@@ -13,7 +13,70 @@ function exampleFor(kind, preset) {
   return out;
 }
 
-function details(d) {
+// The deal at the final table: the one proposed or offered now, what a deal paid (the standings' deal),
+// and the operator's switch to allow or forbid deals in this tournament (docs/console.md).
+function dealSection(ui, d) {
+  const s = d.summary;
+  const deal = d.deal || {};
+  const paid = (d.standings || []).filter((e) => e.deal);
+  const box = h("div", { id: "tournament-deal" }, h("h2", { text: "Deal at the final table" }));
+  box.append(h("p", { class: "deal-setting", text: `Deals ${s.deals ? "allowed" : "off"} in this tournament.` }));
+  const cur = deal.current;
+  if (cur) {
+    const line = cur.state === "offered"
+      ? `${cur.method} deal offered by ${cur.player}: ${cur.players.map((n, i) => `${n} ${fmt(cur.amounts[i])}`).join(", ")}${cur.keep ? `; ${fmt(cur.keep)} left to play for` : ""}; accepted by ${cur.accepted.length} of ${cur.players.length}`
+      : `${cur.method} deal proposed by ${cur.player}: the tournament pauses at the end of the hand`;
+    box.append(h("p", { class: "deal-current", text: line }));
+  }
+  if (paid.length) {
+    box.append(h("table", { class: "deal-paid" }, h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Paid by the deal" })),
+      paid.map((e) => h("tr", { "data-player": String(e.player) }, h("td", { text: e.name }), h("td", { class: "num", text: fmt(e.deal) })))));
+  }
+  if (ui.isAdmin() && ["announced", "registering", "running"].includes(s.status)) {
+    box.append(h("button", { type: "button", class: "deal-switch", "data-deals": s.deals ? "on" : "off",
+      text: s.deals ? "Forbid deals" : "Allow deals",
+      onclick: () => ui.act(`${s.name}: deals ${s.deals ? "forbidden" : "allowed"}`, () => api.setTournamentDeals(s.tournament, !s.deals)) }));
+  }
+  return box;
+}
+
+// The recurring series ([[recurring]] of the configuration file, and those added here) with their next
+// occurrences; an admin adds one from the fields of a [[recurring]] (checked as the file's: docs/console.md).
+const RECURRING_EXAMPLE = { id: "nightly", name: "Nightly Hold'em", kind: "mtt", ...COMMON, repeat: "daily", at: "20:00",
+  timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" };
+
+function recurringSection(ui, rows, admin) {
+  const box = h("section", { id: "recurring" }, h("h2", { text: `Recurring series (${rows.length})` }));
+  const when = (r) => r.repeat === "weekly" ? `weekly on ${r.days.join(", ")}` : r.repeat;
+  box.append(h("table", { id: "recurring-series" },
+    h("tr", {}, ["Series", "Name", "When", "Buy-in", "Next occurrences", "From"].map((x) => h("th", { text: x }))),
+    rows.map((r) => h("tr", { "data-series": r.series },
+      h("td", { text: r.series }), h("td", { text: r.name }),
+      h("td", { text: `${when(r)} at ${r.at} (${r.timezone})` }),
+      h("td", { class: "num", text: `${fmt(r.buy_in)} + ${fmt(r.fee)}` }),
+      h("td", {}, h("ul", { class: "next" }, r.next.map((n) => h("li", { "data-tournament": n.tournament },
+        h("time", { datetime: n.start, text: new Date(n.start).toLocaleString() }), ` (${n.tournament})`)))),
+      h("td", { text: r.source })))));
+  if (admin) {
+    const area = h("textarea", { name: "recurring-fields" });
+    area.value = JSON.stringify(RECURRING_EXAMPLE, null, 2);
+    box.append(h("form", { id: "recurring-form", onsubmit: (ev) => {
+      ev.preventDefault();
+      let fields;
+      try {
+        fields = JSON.parse(area.value);
+      } catch (e) {
+        ui.status(`The fields are not JSON: ${e.message}`, true);
+        return;
+      }
+      ui.act(`Series ${fields.id} added`, () => api.addRecurring(fields));
+    } }, h("label", {}, "Fields of a [[recurring]] (a [[tournament]]'s, with repeat, at, timezone, days), as JSON", area),
+    h("button", { type: "submit", class: "primary", text: "Add series" })));
+  }
+  return box;
+}
+
+function details(ui, d) {
   return h(
     "div",
     { id: "tournament-detail" },
@@ -26,6 +89,7 @@ function details(d) {
     h("table", {}, (d.standings || []).map((s) => h("tr", {}, h("td", { text: s.place ?? "" }), h("td", { text: s.name ?? s.player ?? "" }), h("td", { class: "num", text: fmt(s.stack ?? 0) })))),
     h("h2", { text: "Prizes" }),
     h("table", {}, (d.prizes || []).map((p) => h("tr", {}, h("td", { text: p.player }), h("td", { class: "num", text: fmt(p.amount) })))),
+    d.archived ? null : dealSection(ui, d),
   );
 }
 
@@ -77,6 +141,7 @@ export async function tournamentsPage(ui, args) {
       area.focus();
     };
   }
+  page.append(recurringSection(ui, data.recurring || [], admin));
   for (const group of ["upcoming", "running", "finished"]) {
     const rows = data[group] || [];
     page.append(
@@ -121,6 +186,6 @@ export async function tournamentsPage(ui, args) {
       ),
     );
   }
-  if (args[0]) page.prepend(details(await api.tournament(args[0])));
+  if (args[0]) page.prepend(details(ui, await api.tournament(args[0])));
   return page;
 }

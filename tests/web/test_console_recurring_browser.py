@@ -1,0 +1,73 @@
+"""Recurring series from the console's tournaments page in chromium (issue 35): an admin adds a weekly
+series from the fields of a ``[[recurring]]``; a wrong field is refused with the configuration file's
+message (nothing added); the page lists the series with its next occurrences at the local time of day in
+the series' zone, the next one is open in the lobby, and the audit log has ``recurring.add``. (The
+endpoint: tests/server/test_console_recurring.py.)"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from .conftest import Room
+from .player import PASSWORD
+from .test_tournament_deal_browser import ADMIN, BROWSER, deal_room, players  # noqa: F401 (fixtures)
+
+WEEKLY = {
+    "id": "sunday-major",
+    "name": "Sunday Major",
+    "kind": "mtt",
+    "variant": "holdem",
+    "betting": "NL",
+    "buy_in": 500,
+    "fee": 50,
+    "currency": "PLAY",
+    "repeat": "weekly",
+    "days": ["sun", "wed"],
+    "at": "18:30",
+    "timezone": "America/New_York",
+}
+
+
+def test_an_admin_adds_a_weekly_series_from_the_console(deal_room: Room, players: list[Any]) -> None:  # noqa: F811
+    ctx = BROWSER[0].new_context(locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{deal_room.url}/static/console.html")
+        form = page.locator("#console-login-form")
+        form.locator("input[name=name]").fill(ADMIN)
+        form.locator("input[name=password]").fill(PASSWORD)
+        page.click("#console-login-btn")
+        page.wait_for_selector("#console:not([hidden])")
+        page.goto(f"{deal_room.url}/static/console.html#tournaments")
+        page.locator("#recurring-series").wait_for()
+        assert page.locator("#recurring-series tr[data-series]").count() == 0
+        area = page.locator("#recurring-form textarea[name=recurring-fields]")
+        area.fill(json.dumps({**WEEKLY, "days": ["someday"]}))
+        page.click("#recurring-form button[type=submit]")
+        page.locator("#console-status.error", has_text="bad_config").wait_for()
+        assert "days" in page.locator("#console-status").inner_text()
+        assert page.locator("#recurring-series tr[data-series]").count() == 0
+        page.locator("#recurring-form textarea[name=recurring-fields]").fill(json.dumps(WEEKLY))
+        page.click("#recurring-form button[type=submit]")
+        page.locator("#console-status", has_text="Series sunday-major added").wait_for()
+        row = page.locator('#recurring-series tr[data-series="sunday-major"]')
+        row.wait_for()
+        assert "weekly on sun, wed at 18:30 (America/New_York)" in row.inner_text()
+        starts = row.locator("ul.next time").evaluate_all("ts => ts.map(t => t.getAttribute('datetime'))")
+        assert len(starts) == 3
+        local = [datetime.fromisoformat(s).astimezone(ZoneInfo("America/New_York")) for s in starts]
+        assert all((t.hour, t.minute) == (18, 30) and t.strftime("%a") in ("Sun", "Wed") for t in local)
+        first = row.locator("ul.next li").first.get_attribute("data-tournament")
+        lobby = page.request.get(f"{deal_room.url}/api/tournaments").json()
+        assert first in [t["tournament"] for t in lobby["upcoming"]]  # open for registration
+        page.goto(f"{deal_room.url}/static/console.html#audit")
+        page.locator('#audit-log tr[data-action="recurring.add"]').first.wait_for()
+        assert errors == []
+    finally:
+        ctx.close()
