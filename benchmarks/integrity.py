@@ -15,13 +15,20 @@ audit histories (``store.audit_hands``) as ``pokerroom integrity report`` does, 
 the planted pairs found (recall), the flagged pairs that were planted (precision), the honest players in
 a flagged pair, the hands dealt, the hands the detector needed to flag each planted pair (the room's
 hands read so far, checked every tenth of the run), and the detector's time per 1,000 hands.
-Collusion and soft play have no detector and no planted scenario yet. ``--save DIR`` keeps each field's
-audit histories (and its seats), ``--load`` scores kept fields again without playing them.
+``--save DIR`` keeps each field's audit histories (and its seats), ``--load`` scores kept fields again
+without playing them.
+
+With ``--pair soft`` or ``--pair whipsaw`` it runs a planted-pair scenario (``pokerroom.bots.planted``:
+two ``SoftPlayer`` who check down against each other, or two ``Whipsawer`` who re-raise each other's
+opening bets with a third player in the hand) at tables of ``--size`` players, some holding one pair
+among honest bots of the three strategies, and prints the soft-play (or collusive-betting) detector's
+recall, precision, honest players in a flagged pair and time per 1,000 hands.
 
     python benchmarks/integrity.py [--players 12 24] [--machines 0.1] [--hands 60] [--seed 1]
     python benchmarks/integrity.py --dumping [--tables 2 6] [--pairs 0.5] [--hands 150] [--seed 1]
         [--save DIR]
     python benchmarks/integrity.py --dumping --load DIR [DIR ...]   (score fields kept by --save again)
+    python benchmarks/integrity.py --pair soft|whipsaw [--tables 4] [--size 4] [--pairs 0.5] [--hands 150]
 """
 
 from __future__ import annotations
@@ -45,13 +52,15 @@ sys.path.insert(0, str(ROOT))
 from tests.server.harness import CHEAP, EPOCH, Harness  # noqa: E402
 
 from pokerroom.bots.dumping import ChipDumper, DumpTaker, Seat, Watch, dumping_field  # noqa: E402
-from pokerroom.bots.planted import timing_field  # noqa: E402
+from pokerroom.bots.planted import InHand, SoftPlayer, Whipsawer, pair_field, timing_field  # noqa: E402
 from pokerroom.history import read_phh  # noqa: E402
 from pokerroom.rooms import Timing  # noqa: E402
 from pokerroom.server.clock import ManualClock  # noqa: E402
 from pokerroom.server.demo import demo_tables  # noqa: E402
 from pokerroom.server.integrity.dumping import dumping_findings  # noqa: E402
+from pokerroom.server.integrity.softplay import softplay_findings  # noqa: E402
 from pokerroom.server.integrity.timing import Decision, timing_findings  # noqa: E402
+from pokerroom.server.integrity.whipsaw import whipsaw_findings  # noqa: E402
 from pokerroom.server.room import Room, RoomSettings  # noqa: E402
 from pokerroom.store import Database, Store  # noqa: E402
 
@@ -233,6 +242,85 @@ def main_dumping(args: argparse.Namespace) -> None:
             print(f"        falsely flagged: {line}")
 
 
+async def planted_pairs(
+    kind: str, n_tables: int, pairs: int, size: int, hands: int, seed: int
+) -> dict[str, float]:
+    """A field of ``pair_field`` played out, then the soft-play or collusive-betting detector over it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        clock = ManualClock()
+        store = Store(
+            Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
+        )
+        timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
+        base = demo_tables(timing, games=("holdem",))[0]
+        tables = tuple(replace(base, table_id=f"bench-{i}", name=f"Bench {i}") for i in range(n_tables))
+        room = Room(store, RoomSettings(tables=tables), clock=clock, rng=random.Random(seed))
+        await room.start()
+        h = Harness(room, store, clock, path)
+        field_ = pair_field(n_tables, pairs, kind, seed=seed, size=size, prefix="bench")
+        strategy_of = SoftPlayer if kind == "soft" else Whipsawer
+        try:
+            clients = {}
+            for i, p in enumerate(field_):
+                strategy = STRATEGIES[i % 3] if p.role == "honest" else "strength"
+                clients[p.name] = await h.cash_bot(p.name, tables[p.table].table_id, strategy, seed=seed + i)
+            for p in field_:
+                if p.role != "honest":
+                    watch = InHand()
+                    clients[p.name].bot.strategy = strategy_of(
+                        partial(_seat_of, clients[p.partner]), watch, samples=100, opponents_sampled=3
+                    )
+                    clients[p.name].bot.on_event = watch.see
+            await h.run(
+                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()),
+                seconds=hands * 600,
+                limit=hands * 60.0,
+            )
+            stored = await store.audit_hands.since(EPOCH)
+        finally:
+            await h.close()
+    began = time.process_time()
+    parsed = [(hid, read_phh(text)) for hid, text in stored]
+    rows: dict[frozenset[str], tuple[bool, str]] = {}
+    if kind == "soft":
+        for sp in softplay_findings(parsed):
+            rows[frozenset((sp.a, sp.b))] = (sp.flagged, f"z {sp.z:.1f}, {sp.aggressive}/{sp.spots} bets")
+    else:
+        for w in whipsaw_findings(parsed):
+            rows[frozenset((w.a, w.b))] = (w.flagged, f"z {w.z:.1f}, {w.whipsaws}/{w.chances} whipsaws")
+    spent = time.process_time() - began
+    found = {pair for pair, (flagged, _) in rows.items() if flagged}
+    planted = {frozenset((p.name, p.partner)) for p in field_ if p.role != "honest"}
+    for pair in sorted(planted | found, key=sorted):
+        what = "planted" if pair in planted else "falsely flagged"
+        print(f"        {what}: {' + '.join(sorted(pair))}: {rows.get(pair, (False, 'never met'))[1]}")
+    honest = {p.name for p in field_ if p.role == "honest"}
+    accused = {name for pair in found - planted for name in pair} & honest
+    hit = len(found & planted)
+    return {
+        "recall": hit / len(planted) if planted else 1.0,
+        "precision": hit / len(found) if found else 1.0,
+        "honest_flagged": len(accused) / len(honest) if honest else 0.0,
+        "hands": len(parsed),
+        "ms_per_1000_hands": 1000 * spent / max(len(parsed), 1) * 1000,
+    }
+
+
+def main_pairs(args: argparse.Namespace) -> None:
+    print(
+        f"{'players':>7} {'pairs':>5} {'hands':>7} {'recall':>7} {'precision':>9} {'honest':>7}"
+        f" {'ms/1k hands':>11}"
+    )
+    for n in args.tables:
+        pairs = max(1, round(n * args.pairs))
+        r = asyncio.run(planted_pairs(args.pair, n, pairs, args.size, args.hands, args.seed))
+        print(
+            f"{n * args.size:7} {pairs:5} {r['hands']:7.0f} {r['recall']:7.0%} {r['precision']:9.0%}"
+            f" {r['honest_flagged']:7.1%} {r['ms_per_1000_hands']:11.1f}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, nargs="+", default=[12, 24])
@@ -244,7 +332,14 @@ def main() -> None:
     ap.add_argument("--pairs", type=float, default=0.5, help="chip dumping: share of tables with a pair")
     ap.add_argument("--save", type=Path, help="chip dumping: keep each field's hands in a directory here")
     ap.add_argument("--load", type=Path, nargs="+", help="chip dumping: score fields saved by --save")
+    ap.add_argument("--pair", choices=("soft", "whipsaw"), help="a planted-pair scenario (--tables, --pairs)")
+    ap.add_argument("--size", type=int, default=6, help="planted pairs: players a table")
     args = ap.parse_args()
+    if args.pair:
+        if args.hands == 60:
+            args.hands = 150
+        main_pairs(args)
+        return
     if args.dumping:
         if args.hands == 60:
             args.hands = 150

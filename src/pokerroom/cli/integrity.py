@@ -1,5 +1,5 @@
 """``pokerroom integrity report``: the detectors of issue 30 over the stored hands (so far the bots
-spotted by their timing, and chip dumping: docs/integrity.md)."""
+spotted by their timing, chip dumping, soft play and collusive betting: docs/integrity.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import typer
 from pokerroom.cli.app import app
 from pokerroom.history import HistoryError, read_phh
 from pokerroom.server.integrity.dumping import MIN_Z, DumpingFinding, dumping_findings
+from pokerroom.server.integrity.softplay import SoftPlayFinding, softplay_findings
 from pokerroom.server.integrity.timing import MAX_CV, MIN_DECISIONS, Decision, TimingFinding, timing_findings
+from pokerroom.server.integrity.whipsaw import WhipsawFinding, whipsaw_findings
 from pokerroom.store import Store
 from pokerroom.store.db import Database
 
@@ -43,8 +45,10 @@ def report(
     decision times' median and spread, flagged when they hardly vary or are nearly all instant. Chip
     dumping: each pair (giver -> taker) with suspect decisions in the cash, Rush and tournament hands of
     the period (strong hands folded to the taker's bets, his all-ins called with hopeless ones), flagged
-    when they stand out from the giver's play against others and the chips went the taker's way. Exit 1
-    when a player or a pair is flagged."""
+    when they stand out from the giver's play against others and the chips went the taker's way. Soft
+    play: pairs who bet or raise against each other heads-up far less than their own styles predict.
+    Collusive betting: pairs who raise a third player out between them more often than their own
+    re-raise rates predict. Exit 1 when a player or a pair is flagged."""
 
     async def run() -> tuple[list[TimingFinding], dict[int, str], list[DumpingFinding], int]:
         store = Store(Database(url, schema=schema))
@@ -61,18 +65,26 @@ def report(
                     texts[hand_id] = text
                 except HistoryError:
                     unread.append(hand_id)
+            soft.extend(softplay_findings(parsed))
+            whip.extend(whipsaw_findings(parsed))
             return found, names, dumping_findings(parsed, min_z=min_z), len(parsed)
         finally:
             await store.close()
 
     unread: list[str] = []
     texts: dict[str, str] = {}
+    soft: list[SoftPlayFinding] = []
+    whip: list[WhipsawFinding] = []
     found, names, dumping, hands = asyncio.run(run())
+    soft_flagged = [f for f in soft if f.flagged]
+    whip_flagged = [f for f in whip if f.flagged]
     flagged = [f for f in found if f.flagged]
     dumped = [d for d in dumping if d.flagged]
     if evidence is not None:  # the operator's own directory: audit copies, every hole card in them
         evidence.mkdir(parents=True, exist_ok=True)
-        for hand_id in {h for d in dumped for h in d.hands}:
+        evident = {h for d in dumped for h in d.hands}
+        evident |= {h for x in soft_flagged for h in x.hands} | {h for x in whip_flagged for h in x.hands}
+        for hand_id in evident:
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in hand_id)
             (evidence / f"{safe}.phh").write_text(texts[hand_id], encoding="utf-8")
     if as_json:
@@ -80,9 +92,11 @@ def report(
         document = {
             "bots_by_timing": rows,
             "chip_dumping": [d.to_dict() for d in dumping],
+            "soft_play": [f.to_dict() for f in soft],
+            "collusive_betting": [f.to_dict() for f in whip],
             "hands_read": hands,
             "hands_unreadable": unread,
-            "flagged": len(flagged) + len(dumped),
+            "flagged": len(flagged) + len(dumped) + len(soft_flagged) + len(whip_flagged),
         }
         typer.echo(json.dumps(document, indent=2))
     else:
@@ -107,5 +121,23 @@ def report(
                 f" (expected {d.expected:.1f}), z {d.z:.1f}, {d.flow_bb:+.0f} bb to the taker"
                 f" in {d.shared_hands} hands together; hands {', '.join(d.hands[:10])}"
             )
-    if flagged or dumped:
+        typer.echo(f"soft play: {len(soft)} pairs met heads-up, {len(soft_flagged)} flagged")
+        for sp in soft_flagged or soft[:10]:
+            mark = "FLAGGED" if sp.flagged else "ok"
+            typer.echo(
+                f"  {mark:7} {sp.a} + {sp.b}: {sp.aggressive} bets or raises in {sp.spots} heads-up spots"
+                f" (expected {sp.expected:.1f}: {sp.a} {sp.aggressive_ab}/{sp.spots_ab}, {sp.b}"
+                f" {sp.aggressive_ba}/{sp.spots_ba}), z {sp.z:.1f};"
+                f" checked down in {', '.join(sp.hands[:10])}"
+            )
+        typer.echo(
+            f"collusive betting: {len(whip)} pairs raised a third player out, {len(whip_flagged)} flagged"
+        )
+        for w in whip_flagged or whip[:10]:
+            mark = "FLAGGED" if w.flagged else "ok"
+            typer.echo(
+                f"  {mark:7} {w.a} + {w.b}: {w.whipsaws} of {w.chances} chances (expected {w.expected:.1f}),"
+                f" z {w.z:.1f}, raised out {', '.join(w.victims[:5])}; hands {', '.join(w.hands[:10])}"
+            )
+    if flagged or dumped or soft_flagged or whip_flagged:
         raise typer.Exit(1)

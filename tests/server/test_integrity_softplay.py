@@ -1,0 +1,198 @@
+"""Issue 30, item 2: soft play found in the hands. Unit tests of the score on hand-made audit histories
+(a soft-playing pair found; honest passive players, who check against everybody, not flagged; a timid
+player facing an aggressive one not flagged); then the planted soft-playing pair of the bots package
+played on the server's harness and found by ``pokerroom integrity report``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerroom.bots.planted import InHand, SoftPlayer, Whipsawer, pair_field
+from pokerroom.cli import app
+from pokerroom.history import PhhHand, read_phh
+from pokerroom.rooms import Timing
+from pokerroom.server.clock import ManualClock
+from pokerroom.server.demo import demo_tables
+from pokerroom.server.integrity.softplay import decisions_of, softplay_findings
+from pokerroom.server.room import Room, RoomSettings
+from pokerroom.store import Database, Store
+
+from .harness import CHEAP, EPOCH, Harness
+
+HOLES = ("AsAh", "7c2d")
+BOARD = ("d db 3h8s9d", "d db Jc", "d db Qd")
+
+
+def _hand(names: tuple[str, str], actions: list[str]) -> str:
+    """A heads-up no-limit hold'em audit history: blinds 1/2, stacks 200, the first name the small blind."""
+    lines = [f'"d dh p{i + 1} {h}"' for i, h in enumerate(HOLES)] + [f'"{a}"' for a in actions]
+    return "\n".join(
+        [
+            'variant = "NT"',
+            "antes = [0, 0]",
+            "blinds_or_straddles = [1, 2]",
+            "min_bet = 2",
+            "starting_stacks = [200, 200]",
+            f"actions = [{', '.join(lines)}]",
+            f'players = ["{names[0]}", "{names[1]}"]',
+        ]
+    )
+
+
+def _check_down(a: str, b: str) -> str:
+    # a limps, b checks; both check every street: 8 spots with a bet open, none aggressive
+    acts = ["p1 cc", "p2 cc"]
+    for street in BOARD:
+        acts += [street, "p2 cc", "p1 cc"]
+    return _hand((a, b), acts)
+
+
+def _aggressive(a: str, b: str) -> str:
+    # a raises, b calls; b checks the flop, a bets, b folds: a 2 aggressive of 2 spots, b 0 of 2
+    return _hand((a, b), ["p1 cbr 6", "p2 cc", BOARD[0], "p2 cc", "p1 cbr 6", "p2 f"])
+
+
+def _passive(a: str, b: str) -> str:
+    # b raises, a calls; a checks the flop, b bets, a folds: a passive (0 of 2), b aggressive (2 of 2)
+    return _hand((a, b), ["p1 cc", "p2 cbr 6", "p1 cc", BOARD[0], "p2 cbr 6", "p1 f"])
+
+
+def _parsed(texts: list[str]) -> list[tuple[str, PhhHand]]:
+    return [(f"h{i}", read_phh(t)) for i, t in enumerate(texts)]
+
+
+def _by_pair(texts: list[str]) -> dict[frozenset[str], object]:
+    return {frozenset((f.a, f.b)): f for f in softplay_findings(_parsed(texts))}
+
+
+def test_a_spot_is_a_heads_up_decision_with_a_bet_open() -> None:
+    ds = list(decisions_of("h", read_phh(_aggressive("a", "b"))))
+    assert [(d.actor, d.verb, d.street, d.can_raise, len(d.live)) for d in ds] == [
+        ("a", "cbr", 0, True, 2),
+        ("b", "cc", 0, True, 2),
+        ("b", "cc", 1, True, 2),
+        ("a", "cbr", 1, True, 2),
+        ("b", "f", 1, True, 2),
+    ]
+    # facing an all-in no raise is open: no spot
+    allin = _hand(("a", "b"), ["p1 cbr 200", "p2 f"])
+    assert [d.can_raise for d in decisions_of("h", read_phh(allin))] == [True, False]
+
+
+def test_a_soft_playing_pair_is_flagged_with_the_hands_that_show_it() -> None:
+    # s and t check down against each other ten times; each raises and bets against x and y
+    texts = [_check_down("s", "t") for _ in range(5)] + [_check_down("t", "s") for _ in range(5)]
+    for o in ("x", "y") * 5:
+        texts += [_aggressive("s", o), _aggressive("t", o), _passive(o, "s"), _passive(o, "t")]
+    found = _by_pair(texts)
+    f = found[frozenset(("s", "t"))]
+    assert f.flagged and f.spots == 80 and f.aggressive == 0  # type: ignore[attr-defined]
+    assert f.z >= 3.0 and f.hands == tuple(f"h{i}" for i in range(10))  # type: ignore[attr-defined]
+    assert [k for k, v in found.items() if v.flagged] == [frozenset(("s", "t"))]  # type: ignore[attr-defined]
+    # one check-down is too few spots (8, under MIN_SPOTS) to say anything, whatever its z
+    few = _by_pair([_check_down("s", "t")] + texts[10:])[frozenset(("s", "t"))]
+    assert not few.flagged  # type: ignore[attr-defined]
+
+
+def test_honest_passive_players_are_not_flagged() -> None:
+    # p and q check down against each other, and are just as passive against x and y (who bet at them)
+    texts = [_check_down("p", "q") for _ in range(10)]
+    for o in ("x", "y") * 5:
+        texts += [_passive("p", o), _passive("q", o), _check_down("p", o), _check_down(o, "q")]
+    texts += [_aggressive("x", "y"), _aggressive("y", "x")] * 10  # the room's rate is far above theirs
+    found = _by_pair(texts)
+    assert not any(v.flagged for v in found.values())  # type: ignore[attr-defined]
+    f = found[frozenset(("p", "q"))]
+    assert f.spots == 80 and f.aggressive == 0 and f.z < 3.0  # type: ignore[attr-defined]
+
+
+def test_a_timid_player_facing_an_aggressive_one_is_not_a_soft_pair() -> None:
+    # t never raises against m but does against others; m raises t every time: one side soft is no pair
+    texts = [_passive("t", "m") for _ in range(20)]
+    for o in ("x", "y") * 5:
+        texts += [_aggressive("t", o), _aggressive("m", o)]
+    f = _by_pair(texts)[frozenset(("t", "m"))]
+    assert not f.flagged  # type: ignore[attr-defined]
+
+
+async def play_planted_pair(
+    path: Path, kind: type[SoftPlayer] | type[Whipsawer], honest: list[str], hands: int
+) -> dict[str, object]:
+    """``honest`` bots (their strategies) and a planted pair ``pair_a``, ``pair_b`` of ``kind`` at one
+    6-max no-limit hold'em table on the virtual clock for ``hands`` hands; then ``pokerroom integrity
+    report`` over the stored hands: the ``--json`` document, its exit code under ``exit``, the text
+    report under ``text``."""
+    clock = ManualClock()
+    store = Store(
+        Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
+    )
+    timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
+    settings = RoomSettings(tables=tuple(demo_tables(timing, games=("holdem",))))
+    room = Room(store, settings, clock=clock, rng=random.Random(7))
+    await room.start()
+    h = Harness(room, store, clock, path)
+    table = "holdem-nl"
+    try:
+        for i, strategy in enumerate(honest):
+            await h.cash_bot(f"hon{i + 1}", table, strategy, seed=i)
+        a = await h.cash_bot("pair_a", table, "strength", seed=10)
+        b = await h.cash_bot("pair_b", table, "strength", seed=11)
+        aw, bw = InHand(), InHand()
+        a.bot.strategy = kind(lambda: b.bot.seat, aw, samples=100, opponents_sampled=3)
+        b.bot.strategy = kind(lambda: a.bot.seat, bw, samples=100, opponents_sampled=3)
+        a.bot.on_event, b.bot.on_event = aw.see, bw.see
+        await h.run(lambda: h.room.tables[table].table.hand_count >= hands, seconds=7200)
+    finally:
+        await h.close()
+    out = await asyncio.to_thread(  # (the command runs its own event loop)
+        CliRunner().invoke,
+        app,
+        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
+         "--min-decisions", "100000", "--json"],
+    )  # fmt: skip
+    report: dict[str, object] = json.loads(out.output)
+    report["exit"] = out.exit_code
+    text = await asyncio.to_thread(
+        CliRunner().invoke,
+        app,
+        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
+         "--min-decisions", "100000"],
+    )  # fmt: skip
+    report["text"] = text.output
+    return report
+
+
+@pytest.mark.asyncio
+async def test_the_planted_soft_pair_is_found_and_no_honest_pair_is(tmp_path: Path) -> None:
+    # two honest bots and the pair, 200 hands: the pair checks down whenever only the two are left
+    report = await play_planted_pair(tmp_path / "soft.db", SoftPlayer, ["strength", "random"], 200)
+    rows = report["soft_play"]
+    assert isinstance(rows, list) and report["hands_read"] >= 195  # type: ignore[operator]
+    flagged = [r for r in rows if r["flagged"]]
+    assert [r["players"] for r in flagged] == [["pair_a", "pair_b"]]
+    pair = flagged[0]
+    assert pair["aggressive"] == 0 and pair["spots"] >= 40 and pair["z"] >= 3.0
+    assert all(d["spots"] > 0 for d in pair["directions"]) and pair["hands"]
+    assert report["exit"] == 1
+    assert "soft play: " in str(report["text"]) and ", 1 flagged" in str(report["text"])
+    line = f"FLAGGED pair_a + pair_b: 0 bets or raises in {pair['spots']} heads-up spots"
+    assert line in str(report["text"])
+
+
+def test_the_planted_pair_field_is_seeded_and_puts_one_pair_at_the_chosen_tables() -> None:
+    field = pair_field(4, 2, "soft", seed=3)
+    assert field == pair_field(4, 2, "soft", seed=3) and len(field) == 24
+    planted = [p for p in field if p.role == "soft"]
+    assert len(planted) == 4 and len({p.table for p in planted}) == 2
+    for p in planted:
+        partner = next(q for q in field if q.name == p.partner)
+        assert partner.partner == p.name and partner.table == p.table and partner.role == "soft"
+    assert all(p.partner == "" for p in field if p.role == "honest")
+    with pytest.raises(ValueError):
+        pair_field(2, 3, "soft", seed=1)
