@@ -92,7 +92,9 @@ class LoadReport:
             f"max {self.latency_max_ms:.1f} ms (ack p99 {self.ack_p99_ms:.1f} ms)\n"
             f"  errors           {self.errors} ({codes})\n"
             + "".join(
-                f"  {game:<16} {g.get('hands', 0)} hands, {g.get('actions', 0)} actions\n"
+                f"  {game:<16} {g['hands']} hands, {g.get('actions', 0)} actions\n"
+                if any(x.get("hands") for x in self.games.values())
+                else f"  {game:<16} {g.get('actions', 0)} actions (its hands: not on this /metrics)\n"
                 for game, g in sorted(self.games.items())
             )
             + "  server CPU       "
