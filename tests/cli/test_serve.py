@@ -67,7 +67,8 @@ def test_serve_opens_the_room_with_the_client_and_bots(tmp_path: Path) -> None:
         groups = httpx.get(f"http://127.0.0.1:{port}/api/tournaments", timeout=10).json()
         rows = [r for rows in groups.values() for r in rows]
         sngs = [r for r in rows if r["kind"] == "sng"]
-        assert sorted(r["level_minutes"] for r in sngs) == [3, 5, 10]
+        assert sorted(r["level_minutes"] for r in sngs if not r.get("mix")) == [3, 5, 10]
+        assert [r["mix"]["code"] for r in sngs if r["mix"]] == ["horse"]  # and a H.O.R.S.E. one (issue 36)
         assert all(0 < r["entrants"] < r["max_players"] for r in sngs), sngs
         mtts = [r for r in rows if r["kind"] == "mtt"]
         assert any(r["freeroll"] for r in mtts) and any(r["rebuy_levels"] and r["add_on"] for r in mtts)
