@@ -45,6 +45,10 @@ def _record_leaks(bots: list[Any], leaks: list[tuple[str, str, str]]) -> None:
 
         def seen(msg: dict[str, Any], bot: Any = bot) -> None:
             own = bot.seat
+            if msg.get("type") == "snapshot" and (msg.get("state") or {}).get("you") is not None:
+                # a snapshot names the viewer's own seat: the bot's idea of it lags when a table moves
+                # to another host, and a snapshot has no hand id to check its cards by the history
+                own = msg["state"]["you"]
             if "entry" in msg and hasattr(bot, "entries"):  # a Rush entry's frame: that entry's seat
                 entry = bot.entries.get(msg["entry"])
                 own = entry.seat if entry is not None else None
