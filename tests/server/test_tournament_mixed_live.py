@@ -52,9 +52,9 @@ async def test_r251_a_horse_sit_and_go_deals_each_level_in_its_game_to_the_end(t
             run_bots(s.url, 2, ["random"], think=(0, 0.01), prefix="mixer", tournament=actor.tid)
         )
         d = actor.director
-        for _ in range(2400):  # the table's snapshot while it plays (generous: 2 minutes)
-            if d.tables or bots.done():
-                break
+        # the table's snapshot while it plays: as soon as the director has a table (or the bots are done)
+        deadline = asyncio.get_running_loop().time() + 120
+        while not (d.tables or bots.done()) and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
         if d.tables and d.schedule is not None:  # (seen at the start: level 1, whatever the clock did since)
             number = next(iter(d.tables))

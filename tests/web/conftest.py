@@ -221,3 +221,9 @@ def page(browser: Any) -> Iterator[Any]:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+def painted(page: Any) -> None:
+    """Wait until the page has drawn what the last change asked for: two animation frames (the first runs
+    before the layout of the change, the second after it is painted), not a fixed time."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Room, _need_browser, browser_page, room_in_thread, web_room
+from tests.web.conftest import Room, _need_browser, browser_page, painted, room_in_thread, web_room
 from tests.web.player import Player
 
 MOUNT = """async ([state, decision]) => {
@@ -173,7 +173,7 @@ def test_own_cards_readable_and_uncovered_at_one_to_six_tables(
         for layout in ("1", "2", "4", "6"):
             page.evaluate("(m) => window.pokerroom.layout.setMode(m)", layout)
             page.evaluate("document.querySelector('#tiles').scrollTop = 0")
-            page.wait_for_timeout(50)
+            painted(page)
             page.screenshot(path=str(screenshots / f"pass2-own-cards-{variant}-{layout}-1280x800.png"))
             shown = tables[: int(layout)]
             for t in shown:

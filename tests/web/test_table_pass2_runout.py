@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.web.conftest import Room
+from tests.web.conftest import Room, painted
 from tests.web.player import Player
 from tests.web.test_table_pass2_felt import quiet_room
 from tests.web.test_table_play import FRAMES, HAND, STATE
@@ -101,7 +101,7 @@ def test_the_result_stays_a_second_and_no_equity_outside_the_run_out(room: Room,
     frames = _events(HAND, FRAMES) + _events(NEXT, NEXT_FRAMES)
     page.evaluate(WATCH, [{**STATE, "table": "rt-result"}, frames])
     seen = _seen_until(page, f"s.hand === '{NEXT}' && s.board === 0 && !s.over")
-    page.wait_for_timeout(300)  # (what the next hand draws after its first frames)
+    painted(page)  # (what the next hand draws after its first frames)
     seen = list(page.evaluate("window.seen"))
     during = [s for s in seen if s["hand"] == HAND and not s["over"]]
     assert any(s["eq"] for s in during), f"the equity is shown during the run-out: {seen}"

@@ -15,7 +15,7 @@ from pokerroom.bots.runner import start_bots
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import RoomSettings
 from tests.server.conftest import serve_room
-from tests.web.conftest import TIMING, Room, _need_browser, browser_page, room_in_thread
+from tests.web.conftest import TIMING, Room, _need_browser, browser_page, painted, room_in_thread
 from tests.web.player import Player
 
 NL = "holdem-nl"
@@ -111,7 +111,7 @@ def test_the_players_presets_size_his_bets(room: Room, browser: Any) -> None:
             bar = tile.locator(".actionbar[data-kind=bet]")
             if bar.count() == 0 or bar.locator(".raise-amount").count() == 0:
                 _act_passively(bar)
-                page.wait_for_timeout(80)
+                painted(page)
                 continue
             # One look at the page, in one task of its event loop: the decision the bar shows, its street
             # and pot, the size buttons, and the raise box after a click on one of them.
@@ -132,7 +132,7 @@ def test_the_players_presets_size_his_bets(room: Room, browser: Any) -> None:
             assert got["value"] == want, (got, want)
             checked.add(street)
             _act_passively(bar)
-            page.wait_for_timeout(60)
+            painted(page)
         assert page.request.get(room.url + "/api/prefs").json()["presets"] == {
             "preflop": [2.2, 3.5],
             "postflop": [40, 60],
