@@ -52,6 +52,8 @@ def test_r89_blinds_are_the_two_occupied_seats_left_of_the_button(
 
 @pytest.mark.parametrize(("button", "other"), [(6, 3), (3, 6)])
 def test_r90_heads_up_button_posts_sb_acts_first_preflop_last_after(button: int, other: int) -> None:
+    """R90: heads-up the button posts the SB and acts first preflop; the BB acts first on the flop, turn and
+    river."""
     hand = start("holdem", FL, S2_4, {3: DEEP, 6: DEEP}, button=button)
     assert _blind_seats(hand) == (button, other)
     assert bet(hand).seat == button
@@ -196,6 +198,7 @@ def test_r104_timeout_folds_facing_a_bet_and_checks_when_free() -> None:
 
 
 def test_r105_two_hole_cards_one_at_a_time_from_left_of_the_button() -> None:
+    """R105: two hole cards each, dealt one at a time from the first seat left of the button."""
     # Seats 1, 3, 5 with button 3: dealing starts with seat 5.
     text = "Ac Kd Qh Js Tc 9d"
     hand = start("holdem", FL, S2_4, {1: DEEP, 3: DEEP, 5: DEEP}, text, button=3)
@@ -206,6 +209,7 @@ def test_r105_two_hole_cards_one_at_a_time_from_left_of_the_button() -> None:
 
 
 def test_r105_dealing_starts_left_of_a_dead_button() -> None:
+    """R105: with a dead button the deal starts with the first dealt-in seat left of it."""
     text = "Ac Kd Qh Js Tc 9d"
     hand = start(
         "holdem", FL, S2_4, {1: DEEP, 3: DEEP, 5: DEEP}, text, button=4, blinds=Blinds((5, 100), (1, 200))
@@ -216,6 +220,7 @@ def test_r105_dealing_starts_left_of_a_dead_button() -> None:
 
 
 def test_r106_a_hand_to_the_river_burns_exactly_three_cards() -> None:
+    """R106: a hand dealt to the river burns exactly three cards, before the flop, the turn and the river."""
     text = "Ac Kd Qh Js  2c  5h 6h 7h  2d  8c  2h  9s"
     hand = start("holdem", FL, S2_4, {1: DEEP, 2: DEEP}, text, button=2)
     while not hand.is_over:
@@ -228,6 +233,7 @@ def test_r106_a_hand_to_the_river_burns_exactly_three_cards() -> None:
 
 
 def test_r107_postflop_first_is_the_sb_when_still_in() -> None:
+    """R107: postflop the SB, still in, acts first."""
     hand = start("holdem", FL, S2_4, [DEEP] * 4, button=1)  # SB 2, BB 3, UTG 4
     hand.apply(Call(4))
     hand.apply(Call(1))
@@ -237,6 +243,7 @@ def test_r107_postflop_first_is_the_sb_when_still_in() -> None:
 
 
 def test_r107_postflop_first_is_the_next_active_seat_when_the_sb_folded() -> None:
+    """R107: the SB folded: postflop the next active seat left of the button acts first."""
     hand = start("holdem", FL, S2_4, [DEEP] * 4, button=1)
     hand.apply(Call(4))
     hand.apply(Call(1))
@@ -246,7 +253,7 @@ def test_r107_postflop_first_is_the_next_active_seat_when_the_sb_folded() -> Non
 
 
 def test_r107_dead_small_blind_hand_flop_starts_left_of_the_button() -> None:
-    """R94's hand h+1: seat 3 sits out, BB seat 4, no SB, button seat 2 → UTG 5, flop starts with 4."""
+    """R107: R94's hand h+1: seat 3 sits out, BB seat 4, no SB, button seat 2 → UTG 5, flop starts with 4."""
     seats = dict.fromkeys((1, 2, 4, 5, 6), DEEP)
     hand = start("holdem", FL, S2_4, seats, button=2, blinds=Blinds(small=None, big=(4, 200)))
     assert posts(hand) == [(4, "big_blind", 200)]
@@ -259,7 +266,7 @@ def test_r107_dead_small_blind_hand_flop_starts_left_of_the_button() -> None:
 
 @pytest.mark.parametrize(("sb_folds", "first"), [(False, 4), (True, 5)])
 def test_r107_dead_button_flop_starts_clockwise_from_the_button_seat(sb_folds: bool, first: int) -> None:
-    """R94's hand h+2: dead button on seat 3 (not dealt in), SB 4, BB 5."""
+    """R107: R94's hand h+2: dead button on seat 3 (not dealt in), SB 4, BB 5."""
     seats = dict.fromkeys((1, 2, 4, 5, 6), DEEP)
     hand = start("holdem", FL, S2_4, seats, button=3, blinds=Blinds((4, 100), (5, 200)))
     assert bet(hand).seat == 6
@@ -271,6 +278,7 @@ def test_r107_dead_button_flop_starts_clockwise_from_the_button_seat(sb_folds: b
 
 
 def test_r108_the_button_stays_when_its_player_folds() -> None:
+    """R108: the button player folds; the button stays on his seat for the rest of the hand."""
     hand = start("holdem", FL, S2_4, [DEEP] * 4, button=1)
     hand.apply(Call(4))
     hand.apply(Fold(1))  # the button folds
@@ -285,6 +293,7 @@ def test_r108_the_button_stays_when_its_player_folds() -> None:
 
 
 def test_r109_unraised_bb_checks_and_the_flop_is_dealt() -> None:
+    """R109: an unraised BB may check; his check ends the round and the flop is dealt."""
     hand = start("holdem", FL, S2_4, [DEEP] * 3)  # SB 1, BB 2, UTG 3
     hand.apply(Call(3))
     hand.apply(Call(1))
@@ -296,6 +305,7 @@ def test_r109_unraised_bb_checks_and_the_flop_is_dealt() -> None:
 
 
 def test_r109_unraised_bb_raises_and_everyone_acts_again() -> None:
+    """R109: an unraised BB raises; every player still in acts again."""
     hand = start("holdem", FL, S2_4, [DEEP] * 3)
     hand.apply(Call(3))
     hand.apply(Call(1))
@@ -311,6 +321,7 @@ def test_r109_unraised_bb_raises_and_everyone_acts_again() -> None:
 
 
 def test_r110_sb_completes_an_unraised_bb_by_adding_half() -> None:
+    """R110: the SB ($5 in) facing an unraised BB of $10 adds $5 to call."""
     hand = start("holdem", NL, Stakes.blinds(500, 1000), [DEEP] * 3)  # SB 1, BB 2, button 3
     hand.apply(Call(3))
     d = bet(hand)
@@ -320,6 +331,7 @@ def test_r110_sb_completes_an_unraised_bb_by_adding_half() -> None:
 
 
 def test_r111_check_raise_is_allowed() -> None:
+    """R111: a player who checked may raise after a later bet in the same round."""
     hand = start("holdem", FL, S2_4, [DEEP] * 3)
     hand.apply(Call(3))
     hand.apply(Call(1))

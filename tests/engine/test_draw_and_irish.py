@@ -82,6 +82,8 @@ def test_r149_irish_deals_four_hole_cards() -> None:
 
 
 def test_r150_irish_exactly_two_cards_are_discarded() -> None:
+    """R150: Irish: after the flop betting round each active player must discard exactly 2 cards;
+    discarding 0, 1, 3 or 4 is rejected."""
     hand = _irish_at_discard()
     assert hand.pending == DiscardDecision((1, 2, 3), 2)
     hole = hand.hole_cards(1)
@@ -108,6 +110,7 @@ def test_r150_no_discard_during_the_flop_betting() -> None:
 
 
 def test_r151_the_turn_waits_for_every_discard() -> None:
+    """R151: Irish: the turn is not dealt until every active player has discarded."""
     hand = _irish_at_discard()
     assert len(hand.board) == 3
     # The players discard in any order (simultaneously).
@@ -121,6 +124,7 @@ def test_r151_the_turn_waits_for_every_discard() -> None:
 
 
 def test_r152_an_all_in_player_discards_too() -> None:
+    """R152: Irish: an all-in player also discards."""
     hand = _irish_at_discard(stacks={1: DEEP, 2: DEEP, 3: 100})  # seat 3 all-in with the BB call
     assert hand.players[3].all_in
     assert hand.pending == DiscardDecision((1, 2, 3), 2)
@@ -132,6 +136,7 @@ def test_r152_an_all_in_player_discards_too() -> None:
 
 
 def test_r153_irish_timeout_keeps_the_best_pair_with_the_flop() -> None:
+    """R153: Irish timeout: hole A♠ K♠ 7♦ 2♣, flop A♥ 7♣ 3♦ → the server keeps A♠ 7♦."""
     hand = _irish_at_discard()
     events = hand.apply(TimeOut(1))
     assert of(events, Discarded)[0].cards == cards("Ks 2c")
@@ -188,6 +193,8 @@ def test_r156_all_in_exposure_after_the_discard_shows_kept_cards_only() -> None:
 
 
 def test_r157_irish_fold_to_a_flop_bet_skips_the_discard() -> None:
+    """R157: Irish: if one player bets on the flop and all others fold, the hand ends with no discard
+    phase."""
     hand = _irish()
     _call_round(hand)
     hand.apply(RaiseTo(1, 100))
@@ -210,6 +217,8 @@ def _draw(
 
 
 def test_r158_triple_draw_bet_draw_bet_draw_bet_draw_bet() -> None:
+    """R158: 2-7 Triple Draw: a hand that reaches showdown has exactly 4 betting rounds and 3 draws, in the
+    order bet, draw, bet, draw, bet, draw, bet."""
     hand = _draw("deuce7_triple", NL, 3)
     while not hand.is_over:
         p = hand.pending
@@ -236,6 +245,8 @@ def _first_draw(game: str, n: int, text: str = "") -> HandState:
 
 
 def test_r159_draw_zero_to_five_holds_five_again() -> None:
+    """R159: Draw: a player may discard 0 to 5 cards and then holds 5 cards again; discarding k cards gives
+    exactly k new cards."""
     hand = _first_draw("deuce7_triple", 6)
     stub = list(hand.deck.order())[30:]  # type: ignore[attr-defined]
     taken = 0
@@ -266,6 +277,8 @@ def test_r159_six_cards_or_foreign_cards_are_rejected() -> None:
 def test_r160_draws_go_clockwise_from_the_first_active_left_of_the_button(
     button: int, order: list[int]
 ) -> None:
+    """R160: Draw: players draw in turn from the first active player left of the button, each receiving
+    replacements before the next player draws."""
     hand = start("deuce7_triple", NL, BLINDS, [DEEP] * 6, button=button)
     while isinstance(hand.pending, BetDecision):
         d = bet(hand)
@@ -299,6 +312,8 @@ def test_r161_the_number_drawn_is_public_the_cards_are_not() -> None:
 
 
 def test_r162_stub_exhaustion_reshuffles_earlier_discards_but_not_his_own() -> None:
+    """R162: Draw stub exhaustion: a player drawing 5 with 2 cards left in the stub receives those 2, then
+    3 cards from a reshuffle of earlier discards that excludes his own current 5 discards."""
     hand = _first_draw("deuce7_triple", 6)
     earlier: list[Card] = []
     for seat in range(1, 6):  # 5 x 4 = 20 cards drawn: 2 left in the stub
@@ -318,6 +333,7 @@ def test_r162_stub_exhaustion_reshuffles_earlier_discards_but_not_his_own() -> N
 
 
 def test_r163_fl_triple_draw_small_bets_twice_then_big_bets() -> None:
+    """R163: FL 2-7 Triple Draw $2/$4: bets are $2 in rounds 1 and 2 and $4 in rounds 3 and 4."""
     hand = _draw("deuce7_triple", FL, 3, stakes=S2_4)
     assert bet(hand).choices == (400,)
     units = []
@@ -338,6 +354,7 @@ def test_r163_fl_triple_draw_small_bets_twice_then_big_bets() -> None:
 
 
 def test_r164_draw_timeout_stands_pat() -> None:
+    """R164: A draw timeout stands pat."""
     hand = _first_draw("deuce7_triple", 3)
     hole = hand.hole_cards(1)
     (drew,) = of(hand.apply(TimeOut(1)), Drew)
@@ -346,6 +363,7 @@ def test_r164_draw_timeout_stands_pat() -> None:
 
 
 def test_r165_triple_draw_unraised_bb_may_check() -> None:
+    """R165: 2-7 Triple Draw: an unraised BB may check in the first round."""
     hand = _draw("deuce7_triple", FL, 3, stakes=S2_4)
     hand.apply(Call(3))
     hand.apply(Call(1))
@@ -365,6 +383,7 @@ def test_r166_draw_tables_refuse_one_player_too_many(game: str, most: int) -> No
 
 
 def test_r167_five_card_draw_no_opening_requirement() -> None:
+    """R167: 5-Card Draw: UTG may open with a raise holding any cards (no opening requirement)."""
     text = interleave("7c 5d 4h 3s 2c", "Ac Ad Kc Kd Qc", "Ah As Kh Ks Qd")
     hand = _draw("draw5", FL, 3, text, stakes=S2_4)  # UTG is seat 3 with nothing
     hand2 = _draw(
@@ -379,6 +398,7 @@ def test_r167_five_card_draw_no_opening_requirement() -> None:
 
 @pytest.mark.parametrize(("sb_folds", "first"), [(False, 1), (True, 2)])
 def test_r168_after_the_draw_fal_acts_first(sb_folds: bool, first: int) -> None:
+    """R168: 5-Card Draw after the draw: the FAL acts first with fold, check or bet."""
     hand = _draw("draw5", FL, 4, stakes=S2_4)  # button 4: SB 1, BB 2
     hand.apply(Call(3))
     hand.apply(Call(4))
@@ -391,6 +411,7 @@ def test_r168_after_the_draw_fal_acts_first(sb_folds: bool, first: int) -> None:
 
 
 def test_r169_five_card_draw_2_4_amounts() -> None:
+    """R169: 5-Card Draw $2/$4 FL: SB $1, BB $2, a first-round raise is to $4, a post-draw bet is $4."""
     hand = _draw("draw5", FL, 3, stakes=S2_4)
     assert [(e[0], e[2]) for e in posts(hand)] == [(1, 100), (2, 200)]
     assert bet(hand).choices == (400,)

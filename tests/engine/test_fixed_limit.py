@@ -67,6 +67,7 @@ def test_r53_sb_calls_by_adding_5() -> None:
 
 
 def test_r54_bb_facing_two_raises() -> None:
+    """R54: in R53's spot, after the SB calls, the BB ($2 in) owes $4 and may raise only to $8, adding $6."""
     hand = _r53_spot()
     hand.apply(Call(2))
     d = bet(hand)
@@ -76,6 +77,7 @@ def test_r54_bb_facing_two_raises() -> None:
 
 
 def test_r54_bb_calls_by_adding_4() -> None:
+    """R54: in R53's spot the BB ($2 in) calls by adding $4."""
     hand = _r53_spot()
     hand.apply(Fold(2))
     hand.apply(Call(3))
@@ -83,6 +85,8 @@ def test_r54_bb_calls_by_adding_4() -> None:
 
 
 def test_r55_no_raise_after_the_cap_preflop() -> None:
+    """R55: $2/$4 preflop, five players: after the raise to $8 nobody may raise again; the calls end the
+    round."""
     hand = _r53_spot()
     hand.apply(RaiseTo(2, 800))  # bet (BB) + 3 raises: capped
     for seat in (3, 4, 5):
@@ -93,6 +97,8 @@ def test_r55_no_raise_after_the_cap_preflop() -> None:
 
 
 def test_r56_fl_5_10_sizes_are_exact() -> None:
+    """R56: $5/$10: a preflop raise is exactly to $10, a flop bet $5, a turn bet $10, a river raise +$10;
+    other sizes are rejected."""
     hand = start("holdem", FL, S5_10, [DEEP] * 3)  # button 3: SB 1, BB 2, UTG 3
     assert bet(hand).choices == (1000,)
     for wrong in (600, 999, 1001, 1500, 2000):
@@ -178,6 +184,8 @@ def test_r59_tournament_heads_up_keeps_the_cap() -> None:
 
 
 def test_r60_cap_stays_when_a_player_folds_during_the_round() -> None:
+    """R60: cash table, three players start the turn and one folds during it: the bet and three raises still
+    cap the round."""
     hand = _to_turn(3)
     hand.apply(RaiseTo(1, 400))
     hand.apply(Fold(2))  # two players left, but the round started with three
@@ -188,6 +196,7 @@ def test_r60_cap_stays_when_a_player_folds_during_the_round() -> None:
 
 
 def test_r61_utg_cannot_check_preflop() -> None:
+    """R61: FL preflop, UTG may fold, call or raise; a check is neither offered nor accepted."""
     hand = start("holdem", FL, S2_4, [DEEP] * 4, button=4)  # SB 1, BB 2, UTG 3
     d = bet(hand)
     assert (d.seat, d.fold, d.check, d.call, d.raise_kind, d.choices) == (
@@ -203,6 +212,8 @@ def test_r61_utg_cannot_check_preflop() -> None:
 
 
 def test_r62_half_bet_rule_short_all_in_does_not_reopen() -> None:
+    """R62: $20 round, A bets 20, B all-in 25: C may call 25 or raise to 40; after C's call A may call 5 or
+    fold, not raise."""
     # A = seat 2, B = seat 3 (all-in for 25 on the flop), C = seat 4; seat 1 (button) folds preflop.
     hand = start("holdem", FL, S20_40, {1: DEEP, 2: DEEP, 3: 4500, 4: DEEP}, button=1)
     hand.apply(Call(4))
@@ -221,6 +232,8 @@ def test_r62_half_bet_rule_short_all_in_does_not_reopen() -> None:
 
 
 def test_r63_half_bet_rule_all_in_of_half_a_bet_reopens() -> None:
+    """R63: $20 round, A bets 20, B all-in 30 (a raise): C may raise only to 50; after C's call A may re-raise
+    to 50."""
     hand = start("holdem", FL, S20_40, {1: DEEP, 2: DEEP, 3: 5000, 4: DEEP}, button=1)
     hand.apply(Call(4))
     hand.apply(Fold(1))
@@ -240,6 +253,8 @@ def test_r63_half_bet_rule_all_in_of_half_a_bet_reopens() -> None:
 
 
 def test_r64_short_all_in_bet_counts_as_the_bet() -> None:
+    """R64: $20 round, a first-to-act all-in bet of 15 is the bet; the raise over it is to 35 (30 is
+    rejected)."""
     hand = start("holdem", FL, S20_40, {1: DEEP, 2: DEEP, 3: 3500, 4: DEEP}, button=1)
     hand.apply(Call(4))
     hand.apply(Call(1))
@@ -271,6 +286,7 @@ def _flop_15_30(short_stack: int) -> HandState:
 
 
 def test_r65_short_stack_may_call_all_in() -> None:
+    """R65: $15/$30 flop, a player with $7 calls a $15 bet all-in for $7."""
     hand = _flop_15_30(700)
     hand.apply(RaiseTo(2, 1500))
     d = bet(hand)
@@ -281,6 +297,8 @@ def test_r65_short_stack_may_call_all_in() -> None:
 
 
 def test_r65_short_all_in_bet_does_not_count() -> None:
+    """R65: $15/$30 flop, unopened, a player with $7 bets it all-in; the next player may call $7 or complete
+    to $15."""
     hand = _flop_15_30(700)
     hand.apply(Check(2))
     d = bet(hand)

@@ -48,6 +48,7 @@ def _flop(stacks: dict[int, int], blinds: tuple[int, int] = (500, 1000)) -> Hand
 
 
 def test_r75_postflop_bet_below_the_bb_only_all_in() -> None:
+    """R75: a postflop bet below the BB is rejected, except an all-in for less."""
     hand = _flop({1: DEEP, 2: 1000 + 700, 3: DEEP})
     d = bet(hand)
     assert (d.seat, d.raise_kind, d.min_to) == (1, "bet", 1000)
@@ -65,6 +66,7 @@ def test_r75_postflop_bet_below_the_bb_only_all_in() -> None:
 
 
 def test_r75_all_in_of_any_size_is_accepted() -> None:
+    """R75: an all-in bet of any size is accepted."""
     hand = _flop({1: 1000 + 123_457, 2: DEEP, 3: DEEP})
     hand.apply(RaiseTo(1, 123_457))  # not a round number, but the whole stack
     assert actions(hand)[-1] == (1, "bet", 123_457)
@@ -84,6 +86,7 @@ def _nl_50_100(b_stack: int) -> HandState:
 
 
 def test_r76_short_all_in_does_not_reopen_for_the_raiser() -> None:
+    """R76: NL 50/100, A raises to 300, B all-in 450, C calls: A may only call 150 or fold."""
     hand = _nl_50_100(450)
     hand.apply(RaiseTo(4, 300))  # A: increment 200
     hand.apply(RaiseTo(5, 450))  # B all-in: increment 150 < 200
@@ -100,6 +103,7 @@ def test_r76_short_all_in_does_not_reopen_for_the_raiser() -> None:
 
 
 def test_r77_full_all_in_raise_reopens() -> None:
+    """R77: NL 50/100, A raises to 300, B all-in 500 (a full raise): A may re-raise, at least to 700."""
     hand = _nl_50_100(500)
     hand.apply(RaiseTo(4, 300))
     hand.apply(RaiseTo(5, 500))  # increment 200: a full raise
@@ -115,6 +119,7 @@ def test_r77_full_all_in_raise_reopens() -> None:
 
 
 def test_r78_short_all_ins_add_up_and_reopen() -> None:
+    """R78: A bets 100, B all-in 150, C all-in 200: A may raise, at least to 300."""
     # Flop of NL 50/100: A = seat 1 bets 100, B = seat 2 all-in 150, C = seat 3 all-in 200.
     hand = _flop({1: DEEP, 2: 100 + 150, 3: 100 + 200, 4: DEEP}, blinds=(50, 100))
     hand.apply(RaiseTo(1, 100))

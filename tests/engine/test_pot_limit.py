@@ -39,12 +39,14 @@ def test_r67_utg_may_call_or_raise_to_at_most_35() -> None:
 
 
 def test_r68_pot_after_utg_pot_raise_is_50() -> None:
+    """R68: after UTG raises to 35 (blinds 5/10) the pot is 50."""
     hand = _hand()
     hand.apply(RaiseTo(4, 3500))
     assert hand.pot_total() == 5000
 
 
 def test_r69_next_player_calls_35_or_raises_to_at_most_120() -> None:
+    """R69: after UTG's raise to 35 the next player owes 35 and may raise to at most 120; 125 is rejected."""
     hand = _hand()
     hand.apply(RaiseTo(4, 3500))
     d = bet(hand)
@@ -57,6 +59,7 @@ def test_r69_next_player_calls_35_or_raises_to_at_most_120() -> None:
 
 
 def test_r69_call_puts_in_35() -> None:
+    """R69: after UTG's raise to 35 the next player calls by putting in 35."""
     hand = _hand()
     hand.apply(RaiseTo(4, 3500))
     hand.apply(Call(5))
@@ -64,6 +67,7 @@ def test_r69_call_puts_in_35() -> None:
 
 
 def test_r70_sb_max_raise_after_utg_pot_raise() -> None:
+    """R70: UTG raises to 35, all fold to the SB (5 in, pot 50): he may raise to at most 115, adding 110."""
     hand = _hand()
     hand.apply(RaiseTo(4, 3500))
     for seat in (5, 6, 1):
@@ -77,6 +81,7 @@ def test_r70_sb_max_raise_after_utg_pot_raise() -> None:
 
 
 def test_r71_max_raise_after_a_utg_limp_is_45() -> None:
+    """R71: blinds 5/10, UTG limps: the next player may raise to at most 45."""
     hand = _hand()
     hand.apply(Call(4))
     d = bet(hand)
@@ -87,6 +92,7 @@ def test_r71_max_raise_after_a_utg_limp_is_45() -> None:
 
 
 def test_r72_dead_small_blind_counts_in_the_pot() -> None:
+    """R72: blinds 5/10 and a dead SB of 5 in the middle: UTG may raise to at most 40."""
     # Seat 5 returns with a missed small blind and posts it dead (RULES.md §4.7).
     hand = _hand(Blinds(small=(2, 500), big=(3, 1000), dead=((5, 500),)))
     d = bet(hand)

@@ -149,6 +149,8 @@ def test_r80_uncalled_part_returned_before_pots() -> None:
 
 
 def test_r81_fold_to_a_flop_bet_ends_the_hand_without_showdown() -> None:
+    """R81: all fold to a flop bet: the hand ends, no turn or river, no showdown, the winner's cards
+    unshown."""
     text = board_deck(["Ac Ad", "Kc Kd", "Qc Qd"], "2c 7d 9h Js 3s")
     stacks = {1: DEEP, 2: DEEP, 3: DEEP}
     hand = _flop_nl(stacks, text)
@@ -294,6 +296,7 @@ def test_r172_river_bettor_shows_first() -> None:
 
 
 def test_r173_last_aggressor_of_the_turn_shows_first_when_the_river_is_checked() -> None:
+    """R173: Showdown order: river checked; on the turn A bet and C raised, A called → C shows first."""
     text = board_deck(["Ac Ad", "4c 4d", "Kc Kd"], "2c 7d 9h Js 3s")
     hand = start("holdem", NL, Stakes.blinds(50, 100), [DEEP] * 3, text)
     while hand.street < 2:
@@ -309,6 +312,8 @@ def test_r173_last_aggressor_of_the_turn_shows_first_when_the_river_is_checked()
 
 
 def test_r174_no_bet_in_the_whole_hand_first_active_left_of_the_button_shows_first() -> None:
+    """R174: Showdown order: no bet or raise in the whole hand (limped and checked down) → the first active
+    player left of the button shows first."""
     # Button 2, SB 3 folds: seat 4 (BB) is the first active seat left of the button, then 1, then 2.
     text = board_deck(["Kc Kd", "4c 4d", "6c 6d", "8c 8d"], "2c 7d 9h Js 3s")  # dealt 3, 4, 1, 2
     hand = start("holdem", NL, Stakes.blinds(50, 100), [DEEP] * 4, text, button=2)
@@ -330,6 +335,8 @@ def _r175_hand(auto_muck: bool) -> HandState:
 
 
 def test_r175_worse_hand_auto_mucked_and_tie_auto_shown() -> None:
+    """R175: A later hand that ties or beats the best shown hand is shown automatically; a worse hand is
+    offered show or muck (auto-muck setting mucks it)."""
     hand = _r175_hand(auto_muck=True)
     assert shown(hand) == [1, 3]
     assert mucked(hand) == [2]
@@ -338,6 +345,8 @@ def test_r175_worse_hand_auto_mucked_and_tie_auto_shown() -> None:
 
 @pytest.mark.parametrize("choice", ["show", "muck", "timeout"])
 def test_r175_worse_hand_offered_show_or_muck(choice: str) -> None:
+    """R175: A later hand that ties or beats the best shown hand is shown automatically; a worse hand is
+    offered show or muck (auto-muck setting mucks it)."""
     hand = _r175_hand(auto_muck=False)
     assert shown(hand) == [1]
     assert hand.pending == ShowDecision(2)
@@ -349,6 +358,8 @@ def test_r175_worse_hand_offered_show_or_muck(choice: str) -> None:
 
 @pytest.mark.parametrize(("first_hole", "low_half"), [("Kh Kc 6c 7c", "low"), ("Kh Kc Ac 2c", "tie")])
 def test_r176_hi_lo_worse_high_with_a_low_that_ties_or_beats_is_shown(first_hole: str, low_half: str) -> None:
+    """R176: Hi/lo: a later hand that is worse for high but ties or beats the best shown low is shown
+    automatically."""
     # Seat 1 shows first (quad kings, low 7-6-5-4-3 or the wheel); seat 2's wheel is worse for high;
     # seat 3 is worse for both and is mucked.
     text = board_deck([first_hole, "Ad 2d Jh Js", "8c 6d Qh Qd"], "3c 4d 5h Kd Ks")
@@ -361,6 +372,8 @@ def test_r176_hi_lo_worse_high_with_a_low_that_ties_or_beats_is_shown(first_hole
 
 
 def test_r177_side_pot_winner_is_shown_though_worse_than_the_all_in_hand() -> None:
+    """R177: Side pots: C (first to show) loses to all-in A, and B is worse than A but better than C; B is
+    shown automatically and wins the side pot against C."""
     # C = seat 1 (SB), A = seat 2 (BB, all-in), B = seat 3 (button). C bets the river and shows first.
     text = board_deck(["4c 4d", "Ac Ad", "Kc Kd"], "2c 7d 9h Js 3s")
     hand = start("holdem", NL, Stakes.blinds(50, 100), {1: DEEP, 2: 300, 3: DEEP}, text)

@@ -64,6 +64,8 @@ def test_r185_pot_of_39_cents_rakes_1() -> None:
 
 
 def test_r186_rake_after_the_uncalled_bet_is_returned() -> None:
+    """R186: Rake is taken on the pot after the uncalled part is returned: a $5.00 flop bet into a $10.00
+    pot, all fold → rake on $10.00 only."""
     # Heads-up, blinds 2.50/5.00, the SB calls: a $10.00 pot on the flop; a $5.00 bet, the other folds.
     hand = start("holdem", NL, Stakes.blinds(250, 500), {1: DEEP, 2: DEEP}, rake=RAKE)
     hand.apply(Call(2))

@@ -496,6 +496,7 @@ def test_r139_razz_best_a5_low_wins() -> None:
 
 
 def test_r240_razz_cards_one_two_and_seven_down() -> None:
+    """R240: Razz: each player ends with 7 cards, cards 1, 2 and 7 face down and cards 3–6 face up."""
     hand = start("razz", FL, S2_4, [DEEP] * 2)
     _play_out(hand)
     ups = [e.up for e in of(hand.events, CardsDealt) if e.seat == 1]

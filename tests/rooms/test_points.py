@@ -20,6 +20,7 @@ def test_r188_ten_points_per_dollar_of_rake() -> None:
 
 
 def test_r189_points_shared_by_contribution() -> None:
+    """R189: Loyalty points: contributions of $30 and $10 to that hand → 15.00 and 5.00 points."""
     assert share_points(2000, {1: 3000, 2: 1000}, [1, 2]) == {1: 1500, 2: 500}
 
 
@@ -57,12 +58,15 @@ def policy(**kw: object) -> PointsPolicy:
 
 
 def test_r192_game_of_the_week_doubles() -> None:
+    """R192: Game of the Week: the same hand in the featured discipline credits 2 × the points (40.00 for
+    $2.00 rake)."""
     monday = datetime(2026, 12, 1, 12, tzinfo=ROOM)
     assert hand_points(200, policy().multiplier_pct(PL_HOLDEM, monday)) == 4000
     assert policy().multiplier_pct(NL_HOLDEM, monday) == 100
 
 
 def test_r193_happy_hour_multiplies_with_the_game_of_the_week() -> None:
+    """R193: Happy hour ×2 during the Game of the Week → 4 × the base points."""
     hh = HappyHour(frozenset({1}), time(18), time(20), 200)
     tuesday_evening = datetime(2026, 12, 1, 19, tzinfo=ROOM)
     p = policy(happy_hours=(hh,))
@@ -72,6 +76,8 @@ def test_r193_happy_hour_multiplies_with_the_game_of_the_week() -> None:
 
 
 def test_r194_the_week_runs_monday_to_sunday_in_the_rooms_time_zone() -> None:
+    """R194: Game of the Week: a hand starting Sunday 23:59:59 counts for that week; a hand starting Monday
+    00:00:00 counts for the next week's discipline."""
     p = PointsPolicy(tz=ROOM, game_of_the_week={date(2026, 11, 30): PL_HOLDEM, date(2026, 12, 7): NL_HOLDEM})
     sunday_last_second = datetime(2026, 12, 6, 23, 59, 59, tzinfo=ROOM)
     monday_first_second = datetime(2026, 12, 7, 0, 0, 0, tzinfo=ROOM)
