@@ -21,11 +21,13 @@ from pokerroom.server.commands import (
     CloseGame,
     Command,
     CommandRefused,
+    EditRecurring,
     EditTournament,
     EndTournament,
     HoldTable,
     MessageTable,
     OpenGame,
+    RemoveRecurring,
     ResumeActor,
     ScheduleTournament,
     SetPromotions,
@@ -53,6 +55,8 @@ ANY_COMMAND = st.one_of(
     st.builds(SetPromotions, FIELDS),
     st.builds(SetTournamentDeals, TEXT, st.booleans()),
     st.builds(AddRecurring, FIELDS),
+    st.builds(EditRecurring, TEXT, FIELDS),
+    st.builds(RemoveRecurring, TEXT),
 )
 
 
@@ -75,6 +79,8 @@ def test_every_command_is_covered_and_addressed() -> None:
         "set_promotions",
         "set_tournament_deals",
         "add_recurring",
+        "edit_recurring",
+        "remove_recurring",
     }
     assert HoldTable("t1", True).address == Address("table", "t1")
     assert CloseGame("pool", "r1").address == Address("pool", "r1")
@@ -85,6 +91,7 @@ def test_every_command_is_covered_and_addressed() -> None:
     assert SetPromotions({}).address == ROOM
     assert SetTournamentDeals("x", False).address == Address("tournament", "x")
     assert AddRecurring({}).address == ROOM
+    assert EditRecurring("s", {}).address == ROOM and RemoveRecurring("s").address == ROOM
     assert address_of(HoldTable("t1", True)) == Address("table", "t1")  # the one function for both
 
 

@@ -39,12 +39,14 @@ __all__ = [
     "CommandDone",
     "CommandFailed",
     "CommandRefused",
+    "EditRecurring",
     "EditTournament",
     "EndTournament",
     "HoldTable",
     "MessageTable",
     "OpenGame",
     "Outcome",
+    "RemoveRecurring",
     "ResumeActor",
     "ScheduleTournament",
     "SetPromotions",
@@ -232,6 +234,23 @@ class AddRecurring(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class EditRecurring(Command):
+    """Replace a recurring series the console added by these fields (the same id; docs/console.md)."""
+
+    KIND: ClassVar[str] = "edit_recurring"
+    series: str = field(metadata=_on("series", _str))
+    fields: dict[str, Any] = field(default_factory=dict, metadata=_on("fields", _object))
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveRecurring(Command):
+    """Remove a recurring series the console added: no new occurrence is announced (docs/console.md)."""
+
+    KIND: ClassVar[str] = "remove_recurring"
+    series: str = field(metadata=_on("series", _str))
+
+
+@dataclass(frozen=True, slots=True)
 class SetTournamentDeals(Command):
     """Allow or forbid deals at a tournament's final table (docs/tournaments.md); forbidding them ends
     a deal proposed and not yet made (play resumes)."""
@@ -305,6 +324,8 @@ COMMANDS: dict[str, type[Command]] = {
         EndTournament,
         SetTournamentDeals,
         AddRecurring,
+        EditRecurring,
+        RemoveRecurring,
         SetPromotions,
     )
 }

@@ -69,6 +69,8 @@ class ConsoleState:
                 self._load_tournament(game.id, game.state, game.spec)
                 continue
             if game.kind == "recurring":
+                if game.state == "closed":  # (removed from the console: its fields kept for the record)
+                    continue
                 try:
                     self.series[game.id] = recurring_from_fields(game.spec)
                 except ConfigInvalid as exc:

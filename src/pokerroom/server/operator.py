@@ -19,12 +19,14 @@ from pokerroom.server.commands import (
     CloseGame,
     Command,
     CommandRefused,
+    EditRecurring,
     EditTournament,
     EndTournament,
     HoldTable,
     MessageTable,
     OpenGame,
     Outcome,
+    RemoveRecurring,
     ResumeActor,
     ScheduleTournament,
     SetPromotions,
@@ -39,7 +41,7 @@ from pokerroom.server.config.parse import (
 from pokerroom.server.errors import Refused
 from pokerroom.server.room import Room
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
-from pokerroom.server.tournament.recurring import open_due, series_row
+from pokerroom.server.tournament.recurring import due_occurrences, open_due, series_row, withdraw_open
 
 __all__ = ["execute", "game_row", "game_state", "policy_fields", "tournament_spec"]
 
@@ -150,6 +152,10 @@ async def execute(r: Room, cmd: Command) -> Outcome:
         return await _deals(r, cmd)
     if isinstance(cmd, AddRecurring):
         return await _add_recurring(r, cmd)
+    if isinstance(cmd, EditRecurring):
+        return await _edit_recurring(r, cmd)
+    if isinstance(cmd, RemoveRecurring):
+        return await _remove_recurring(r, cmd)
     if isinstance(cmd, SetPromotions):
         return await _promotions(r, cmd)
     raise CommandRefused(400, "unknown_command", f"no such command: {type(cmd).__name__}")
@@ -310,6 +316,65 @@ async def _add_recurring(r: Room, cmd: AddRecurring) -> Outcome:
     opened = await open_due(r, r.settings.recurring, r.clock.now())
     row = series_row(rec, rush, r.clock.now(), "console")
     return Outcome({"series": row, "opened": opened}, "recurring.add", sid, None, dict(cmd.fields))
+
+
+async def _console_series(r: Room, sid: str) -> dict[str, Any]:
+    """The stored fields of a series the console added; ``409 recurring_in_file`` for one of the
+    configuration file (edit the file), ``404 unknown_series`` for none."""
+    if sid not in r.console.series:
+        if any(rec.series == sid for rec, _ in r.settings.recurring):
+            raise CommandRefused(
+                409,
+                "recurring_in_file",
+                "this series is in the configuration file: edit it there",
+                series=sid,
+            )
+        raise CommandRefused(404, "unknown_series", "no recurring series has this id", series=sid)
+    known = await r.store.games.get(sid)
+    return dict(known.spec) if known is not None else {}
+
+
+async def _edit_recurring(r: Room, cmd: EditRecurring) -> Outcome:
+    """Replace a series the console added (checked as ``[[recurring]]``, the same id): its occurrences
+    open and not started are settled first (``withdraw_open``: kept as announced with registrations,
+    withdrawn without), then the edited rule opens what is due; audited as ``recurring.edit``."""
+    sid = cmd.series
+    before = await _console_series(r, sid)
+    fields = dict(cmd.fields)
+    if fields.get("id", sid) != sid:
+        problem = f"recurring.id: the series is {sid!r} (remove it and add another to change its id)"
+        raise CommandRefused(422, "bad_config", problem, problems=[problem])
+    fields["id"] = sid
+    try:
+        rec, rush = recurring_from_fields(fields, now=r.clock.now())
+    except ConfigInvalid as exc:
+        problems = [f"{p.path}: {p.message}" for p in exc.problems]
+        raise CommandRefused(422, "bad_config", "; ".join(problems), problems=problems) from None
+    settled = await withdraw_open(r, sid, before, r.console.series[sid][1])
+    await r.store.games.save(sid, "recurring", fields, "open")
+    r.console.series[sid] = (rec, rush)
+    r.settings = r.console.apply(r.file_settings)
+    now = r.clock.now()
+    for cfg, is_rush in due_occurrences([(rec, rush)], now):  # (a withdrawn id may have a store row)
+        if cfg.tournament_id in settled["withdrawn"] and cfg.tournament_id not in r.tournaments:
+            r.add_tournament(cfg, rush=is_rush)
+    opened = [t for t in settled["withdrawn"] if t in r.tournaments]
+    opened += await open_due(r, r.settings.recurring, now)
+    row = series_row(rec, rush, now, "console")
+    answer = {"series": row, "opened": opened, **settled}
+    return Outcome(answer, "recurring.edit", sid, before, {**fields, **settled})
+
+
+async def _remove_recurring(r: Room, cmd: RemoveRecurring) -> Outcome:
+    """Remove a series the console added: no occurrence of it is announced any more; those open and not
+    started are settled (``withdraw_open``); audited as ``recurring.remove``."""
+    sid = cmd.series
+    before = await _console_series(r, sid)
+    settled = await withdraw_open(r, sid, before, r.console.series[sid][1])
+    await r.store.games.save(sid, "recurring", before, "closed")  # (its fields kept, for the record)
+    del r.console.series[sid]
+    r.settings = r.console.apply(r.file_settings)
+    return Outcome({"series": sid, **settled}, "recurring.remove", sid, before, {"removed": True, **settled})
 
 
 async def _deals(r: Room, cmd: SetTournamentDeals) -> Outcome:

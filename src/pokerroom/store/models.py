@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     DateTime,
     Dialect,
@@ -263,6 +264,19 @@ class TournamentEntryRow(Base):
     place: Mapped[int | None] = mapped_column(Integer)
     registered_at: Mapped[datetime] = mapped_column(UTCDateTime)
     bounty: Mapped[int | None] = mapped_column(BigInteger)  # its bounty now (a bounty tournament)
+    deal: Mapped[int | None] = mapped_column(BigInteger)  # what deals at the final table paid it (0024)
+
+
+class TournamentSwitchRow(Base):
+    """The operator's word on deals in one tournament (``POST /api/console/tournaments/{id}/deals``):
+    read when the tournament opens, so that a restart keeps it (migration 0024). A row of its own: a
+    tournament nobody registered for has no ``tournaments`` row."""
+
+    __tablename__ = "tournament_switches"
+
+    tournament_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    deals: Mapped[bool] = mapped_column(Boolean)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class TournamentHandRow(Base):

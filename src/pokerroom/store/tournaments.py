@@ -31,6 +31,7 @@ from pokerroom.store.models import (
     TournamentHandRow,
     TournamentPlayerHandRow,
     TournamentRow,
+    TournamentSwitchRow,
     TournamentTicketRow,
     TransactionRow,
 )
@@ -135,6 +136,7 @@ class TournamentChanges:
     # (``chips``: his latest entry's; the places of his earlier entries, re-entry R261:)
     entry_places: dict[tuple[int, int], int | None] = field(default_factory=dict)  # (player, entry)
     bounties: dict[int, int] = field(default_factory=dict)  # player -> his latest entry's bounty now
+    deals: dict[int, int] = field(default_factory=dict)  # player -> what deals paid his latest entry
     status: str | None = None
     prizes: Sequence[int] | None = None
     cash_tickets: CashTickets | None = None  # last, after the status
@@ -149,6 +151,7 @@ class TournamentChanges:
             or self.chips
             or self.entry_places
             or self.bounties
+            or self.deals
             or self.status is not None
             or self.prizes is not None
         )
@@ -164,6 +167,7 @@ class StoredEntry:
     place: int | None
     entry: int = 1  # a player's first entry, or a re-entry's number (R261)
     bounty: int | None = None  # its bounty now (a bounty tournament; None: not kept)
+    deal: int | None = None  # what deals at the final table paid it (None: none)
 
 
 @dataclass(frozen=True)
@@ -281,7 +285,15 @@ class TournamentStore:
         for e in entries:
             by_tid.setdefault(e.tournament_id, []).append(
                 StoredEntry(
-                    e.player_id, e.name, e.source_id, e.ticket_id, e.stack, e.place, e.entry, e.bounty
+                    e.player_id,
+                    e.name,
+                    e.source_id,
+                    e.ticket_id,
+                    e.stack,
+                    e.place,
+                    e.entry,
+                    e.bounty,
+                    None if e.deal is None else int(e.deal),
                 )
             )
         return [
@@ -298,6 +310,34 @@ class TournamentStore:
             )
             for r in rows
         ]
+
+    async def deal_switches(self, ids: Iterable[str]) -> dict[str, bool]:
+        """The operator's word on deals (allowed or not) in each of these tournaments that has one."""
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        async with self.db.read() as conn:
+            rows = (
+                await conn.execute(
+                    select(TournamentSwitchRow.tournament_id, TournamentSwitchRow.deals).where(
+                        TournamentSwitchRow.tournament_id.in_(wanted)
+                    )
+                )
+            ).all()
+        return {r.tournament_id: bool(r.deals) for r in rows}
+
+    async def set_deal_switch(self, tid: str, allowed: bool) -> None:
+        """Keep the operator's word on deals in ``tid`` (it wins over the tournament's configuration when
+        the tournament opens again: a restart, a cluster's host taking it over)."""
+        now = self.clock()
+        async with self.db.write() as conn:
+            await conn.execute(
+                self._insert_ignore(TournamentSwitchRow)
+                .values(tournament_id=tid, deals=allowed, updated_at=now)
+                .on_conflict_do_update(
+                    index_elements=["tournament_id"], set_={"deals": allowed, "updated_at": now}
+                )
+            )
 
     async def tickets(self, player_id: int, *, target: str | None = None) -> list[StoredTicket]:
         """A player's unused tickets (for ``target`` only if given), oldest first."""
@@ -431,6 +471,10 @@ class TournamentStore:
             for player_id, bounty in sorted(changes.bounties.items()):
                 await conn.execute(
                     update(TournamentEntryRow).where(*_latest(tid, player_id)).values(bounty=bounty)
+                )
+            for player_id, deal in sorted(changes.deals.items()):
+                await conn.execute(
+                    update(TournamentEntryRow).where(*_latest(tid, player_id)).values(deal=deal)
                 )
             values: dict[str, Any] = {}
             if changes.status is not None:

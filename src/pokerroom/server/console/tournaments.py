@@ -14,8 +14,10 @@ from pydantic import StrictBool
 from pokerroom.server.commands import (
     AddRecurring,
     CancelTournament,
+    EditRecurring,
     EditTournament,
     EndTournament,
+    RemoveRecurring,
     ResumeActor,
     ScheduleTournament,
     SetTournamentDeals,
@@ -44,19 +46,24 @@ KINDS: dict[str, dict[str, Any]] = {
 async def tournaments(me: Staff, request: Request) -> dict[str, Any]:
     """Every tournament by state (upcoming, running, finished), the kinds the form offers, and the
     recurring series (``[[recurring]]`` of the file and those added here) with their next occurrences."""
-    return {**front(request).tournament_lobby(), "kinds": KINDS, "recurring": _series(request)}
+    return {**front(request).tournament_lobby(), "kinds": KINDS, "recurring": await _series(request)}
 
 
-def _series(request: Request) -> list[dict[str, Any]]:
+async def _series(request: Request) -> list[dict[str, Any]]:
+    """Each series' row; one added here carries its stored ``fields`` (what the page's Edit fills in)."""
     room = getattr(front(request), "room", None)  # (a cluster's gateway holds no room: none listed)
     if room is None:
         return []
     now = room.clock.now()
     mine = room.console.series
-    return [
-        series_row(rec, rush, now, "console" if rec.series in mine else "file")
-        for rec, rush in room.settings.recurring
-    ]
+    stored = {g.id: g.spec for g in await room.store.games.all() if g.kind == "recurring"} if mine else {}
+    rows = []
+    for rec, rush in room.settings.recurring:
+        row = series_row(rec, rush, now, "console" if rec.series in mine else "file")
+        if rec.series in mine:
+            row["fields"] = stored.get(rec.series, {})
+        rows.append(row)
+    return rows
 
 
 @router.post("/recurring", status_code=201)
@@ -68,6 +75,28 @@ async def add_recurring(
     ``ahead_hours``, ``registration_hours``), checked as the file's (``422 bad_config`` names each
     problem). Stored: a restart keeps it. Audited as ``recurring.add``."""
     return await command(request, me, AddRecurring(dict(body)))
+
+
+@router.put("/recurring/{sid}")
+async def edit_recurring(
+    sid: str, me: Admin, request: Request, body: Annotated[dict[str, Any], Body()]
+) -> dict[str, Any]:
+    """Edit a series added here: the same fields as adding one, for the same id (``422 bad_config``
+    names each problem). Its occurrences open and not started are settled first: one with registrations
+    stays as it was announced, one nobody registered for is withdrawn and the edited rule opens its own
+    (``kept``, ``withdrawn``, ``opened``). A series of the configuration file: ``409 recurring_in_file``
+    (edit the file); none with this id: ``404 unknown_series``. Stored; audited as ``recurring.edit``
+    (the fields before and after)."""
+    return await command(request, me, EditRecurring(sid, dict(body)))
+
+
+@router.delete("/recurring/{sid}")
+async def remove_recurring(sid: str, me: Admin, request: Request) -> dict[str, Any]:
+    """Remove a series added here: no occurrence of it is announced any more. Those open with
+    registrations stay as announced and are played (``kept``); those nobody registered for are withdrawn
+    (``withdrawn``); started ones play on. ``409 recurring_in_file``, ``404 unknown_series`` as for an
+    edit. Stored; audited as ``recurring.remove`` (the fields before)."""
+    return await command(request, me, RemoveRecurring(sid))
 
 
 @router.get("/{tid}")
@@ -126,6 +155,6 @@ async def deals(
 ) -> dict[str, Any]:
     """Allow (``{"allowed": true}``) or forbid deals at this tournament's final table (docs/tournaments.md,
     "Deals at the final table"); forbidding them ends a deal proposed and not yet made (play resumes).
-    Kept until the room restarts (its configuration's ``deals`` decides then). Audited as
-    ``tournament.deals``."""
+    Stored: when the tournament opens again (a restart, a cluster's host taking it over) the operator's
+    word wins over its configuration's ``deals``. Audited as ``tournament.deals``."""
     return await command(request, me, SetTournamentDeals(tid, allowed))

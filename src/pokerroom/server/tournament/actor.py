@@ -9,6 +9,7 @@ over) every watcher gets ``table_closed`` with the table and seat its player mov
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
@@ -128,6 +129,8 @@ class TournamentActor(FaultTolerantActor):
         self._listed: dict[str, TournamentTableEndpoint] = {}  # its tables in the room's endpoints
         self._listed_pool: tuple[str, RushTournamentPool] | None = None  # its pool phase, likewise
         self._offer: DealOffered | None = None  # the deal offered now (audited when made)
+        self._switch_unread = True  # the operator's stored word on deals: read as its first job
+        self._switch_warned = False
         self.lobby = LobbyChat(  # its page's chat (lobby.py)
             self.tid, services, lambda: self.director.config.lobby_chat, lambda: self.director.entrants.keys()
         )
@@ -138,6 +141,13 @@ class TournamentActor(FaultTolerantActor):
 
     def task_name(self) -> str:
         return f"tournament {self.tid}"
+
+    def start(self) -> None:
+        """Run the actor; its first job reads the operator's stored deal switch (``set_deals``), before
+        any request reaches it."""
+        super().start()
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.inbox.appendleft((self._read_deal_switch, done))
 
     def log_fields(self) -> dict[str, str]:
         return {"tournament": self.tid}
@@ -154,6 +164,8 @@ class TournamentActor(FaultTolerantActor):
         return deadline
 
     async def tick(self) -> bool:
+        if self._switch_unread and self.pause is None:  # (the store was away when it started)
+            await self._read_deal_switch()
         if self.pause is not None:
             return await self.try_resume()
         if self.broken or self.suspended is not None or self.director.status in ("finished", "cancelled"):
@@ -238,9 +250,27 @@ class TournamentActor(FaultTolerantActor):
         await self.process(out)
 
     async def set_deals(self, allowed: bool) -> None:
-        """The operator allows or forbids deals in this tournament (until the room restarts, when its
-        configuration decides again); forbidding them ends a deal proposed and not made (``void``)."""
+        """The operator allows or forbids deals in this tournament; forbidding them ends a deal proposed
+        and not made (``void``). Stored first (``tournament_switches``): when the tournament opens again
+        (a restart, a cluster's host taking it over) the operator's word wins over its configuration."""
+        await self.services.store.tournaments.set_deal_switch(self.tid, allowed)
+        self._switch_unread = False
         await self.process(self.director.set_deals(allowed, self.clock.now()))
+
+    async def _read_deal_switch(self) -> None:
+        """Apply the operator's stored word on deals, if any (``set_deals``); a store that is away now is
+        asked again at the next tick."""
+        try:
+            stored = await self.services.store.tournaments.deal_switches([self.tid])
+        except Exception as exc:  # (never fails the actor: its configuration's word holds meanwhile)
+            if not self._switch_warned:
+                self._switch_warned = True
+                log.warning("tournament %s: its deal switch could not be read yet: %s", self.tid, exc)
+            return
+        self._switch_unread = False
+        allowed = stored.get(self.tid)
+        if allowed is not None and allowed != self.director.config.deals:
+            await self.process(self.director.set_deals(allowed, self.clock.now()))
 
     async def _deal_news(self, item: DealProposed | DealOffered | DealAccepted | DealClosed) -> None:
         """Every entrant hears of the deal (a ``tournament_deal`` frame); a deal made is audited."""

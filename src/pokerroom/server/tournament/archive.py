@@ -2,12 +2,15 @@
 from the store (the tournament's row, its entries' finishing places, its payout table), since their actors
 lived in memory. Read once at start-up; a tournament that ends while the room runs is shown by its actor.
 
-What the store does not keep is not shown: the tables, the clock and per-player prize amounts (those are
-in each player's ledger history)."""
+Each entry's deal at the final table (RULES.md §11.3) comes from the store too (``tournament_entries.deal``,
+written in the step that paid it): the standings' ``deal`` after a restart is what it was before, and the
+operator's deal switch (``tournament_switches``) is the summary's ``deals``. What the store does not keep
+is not shown: the tables, the clock and per-player prize amounts (those are in each player's ledger
+history)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pokerroom.rooms.tournament import TournamentConfig
@@ -30,6 +33,8 @@ class ArchivedTournament:
     def details(self) -> dict[str, Any]:
         rec = self.record
         placed = sorted((e for e in rec.entries if e.place is not None), key=lambda e: (e.place, e.name))
+        # (an interrupted tournament's players still holding chips have no place: by chips, after them)
+        held = sorted((e for e in rec.entries if e.place is None), key=lambda e: (-(e.stack or 0), e.name))
         return {
             "summary": self.summary(),
             "structure": tournament_structure(self.config),
@@ -41,11 +46,12 @@ class ArchivedTournament:
                     "player": str(e.player_id),
                     "name": e.name,
                     "entry": e.entry,  # re-entries (R261) numbered
-                    "stack": 0,
+                    "stack": 0 if e.place is not None else e.stack or 0,
                     "place": e.place,
                     "table": None,
+                    "deal": e.deal or 0,  # paid by a deal at the final table (stored: a restart keeps it)
                 }
-                for e in placed
+                for e in [*placed, *held]
             ],
             "tables": [],
             "hand_for_hand": False,
@@ -62,8 +68,11 @@ async def load_archive(
     """The last ``limit`` finished or cancelled tournaments whose configuration is still known (from the
     settings, or kept with an admin's request), by id."""
     out: dict[str, ArchivedTournament] = {}
-    for rec in await store.tournaments.finished(limit):
+    records = await store.tournaments.finished(limit)
+    switches = await store.tournaments.deal_switches([rec.id for rec in records])  # (the operator's word)
+    for rec in records:
         found = config_for(rec, settings)
         if found is not None:
-            out[rec.id] = ArchivedTournament(found[0], rec)
+            cfg = found[0] if rec.id not in switches else replace(found[0], deals=switches[rec.id])
+            out[rec.id] = ArchivedTournament(cfg, rec)
     return out

@@ -82,6 +82,7 @@ class StepChanges:
     chips: dict[str, tuple[int, int | None]]
     tickets_closed: bool = False
     bounties: dict[str, int] = field(default_factory=dict)  # each player's live entry's bounty
+    deals: dict[str, int] = field(default_factory=dict)  # what deals paid each player's live entry
 
 
 class TournamentBank:
@@ -106,6 +107,7 @@ class TournamentBank:
         self._saved_prizes: list[int] = []
         self._saved_chips: dict[str, tuple[int, int | None]] = {}
         self._saved_bounties: dict[str, int] = {}  # (a bounty tournament: each live entry's bounty)
+        self._saved_deals: dict[str, int] = {}  # (what deals at the final table paid each live entry)
         self._tickets_closed = False  # the unused tickets for it were cashed: it cannot take them now
 
     @property
@@ -356,7 +358,12 @@ class TournamentBank:
                 if key == e.player and self._saved_bounties.get(key) != e.bounty:
                     bounties[key] = e.bounty
                     changes.bounties[store_id(key)] = e.bounty
-        return StepChanges(changes, status, list(d.prizes), chips, closed, bounties)
+        deals: dict[str, int] = {}  # kept so that the archived page shows them after a restart
+        for key, e in d.entrants.items():
+            if key == e.player and e.deal and self._saved_deals.get(key, 0) != e.deal:
+                deals[key] = e.deal
+                changes.deals[store_id(key)] = e.deal
+        return StepChanges(changes, status, list(d.prizes), chips, closed, bounties, deals)
 
     async def store_changes(self, step: StepChanges) -> None:
         if step.changes:
@@ -365,6 +372,7 @@ class TournamentBank:
         self._saved_prizes = step.prizes
         self._saved_chips.update(step.chips)
         self._saved_bounties.update(step.bounties)
+        self._saved_deals.update(step.deals)
         self._tickets_closed = self._tickets_closed or step.tickets_closed
 
     def hand_record(self, item: TableHandEnded | HandFinished, now: datetime) -> TournamentHand:

@@ -81,10 +81,16 @@ async def recover_one(
 def settings_by_id(
     tournaments: Sequence[TournamentConfig], rush_tournaments: Sequence[TournamentConfig]
 ) -> dict[str, tuple[TournamentConfig, bool]]:
-    """The room's tournaments and sit-and-go series by id, each with whether it is a Rush tournament."""
-    return {c.tournament_id: (c, False) for c in tournaments} | {
-        c.tournament_id: (c, True) for c in rush_tournaments
-    }
+    """The room's tournaments and sit-and-go series by id, each with whether it is a Rush tournament. Of
+    two with one id the first given wins: the room gives its own tournaments before a recurring series'
+    occurrences, so that an occurrence kept as announced when its series was edited (the console's
+    tournament, server/tournament/recurring.py) is taken back as announced."""
+    out: dict[str, tuple[TournamentConfig, bool]] = {}
+    for c in tournaments:
+        out.setdefault(c.tournament_id, (c, False))
+    for c in rush_tournaments:
+        out.setdefault(c.tournament_id, (c, True))
+    return out
 
 
 def config_for(

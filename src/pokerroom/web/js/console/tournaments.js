@@ -41,24 +41,44 @@ function dealSection(ui, d) {
 }
 
 // The recurring series ([[recurring]] of the configuration file, and those added here) with their next
-// occurrences; an admin adds one from the fields of a [[recurring]] (checked as the file's: docs/console.md).
+// occurrences; an admin adds one from the fields of a [[recurring]] (checked as the file's: docs/console.md),
+// and edits or removes one added here (a file's series is edited in the file). An edit or a removal keeps
+// the occurrences open with registrations as announced and withdraws those nobody registered for.
 const RECURRING_EXAMPLE = { id: "nightly", name: "Nightly Hold'em", kind: "mtt", ...COMMON, repeat: "daily", at: "20:00",
   timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC" };
 
 function recurringSection(ui, rows, admin) {
   const box = h("section", { id: "recurring" }, h("h2", { text: `Recurring series (${rows.length})` }));
   const when = (r) => r.repeat === "weekly" ? `weekly on ${r.days.join(", ")}` : r.repeat;
+  const area = h("textarea", { name: "recurring-fields" });
+  const submit = h("button", { type: "submit", class: "primary", text: "Add series" });
+  let editing = null; // the series being edited (PUT), or null (a new one: POST)
+  const controls = (r) => {
+    if (!admin) return null;
+    if (r.source !== "console") return h("span", { class: "muted", text: "edit the configuration file" });
+    return h("div", { class: "actions" },
+      h("button", { type: "button", text: "Edit", "data-edit-series": r.series, onclick: () => {
+        editing = r.series;
+        area.value = JSON.stringify(r.fields || {}, null, 2);
+        submit.textContent = `Save ${r.series}`;
+        area.focus();
+      } }),
+      h("button", { type: "button", text: "Remove", "data-remove-series": r.series, onclick: () => {
+        if (!window.confirm(`Remove the series ${r.series}? No new occurrence is announced; those with registrations stay.`)) return;
+        ui.act(`Series ${r.series} removed`, () => api.removeRecurring(r.series));
+      } }));
+  };
   box.append(h("table", { id: "recurring-series" },
-    h("tr", {}, ["Series", "Name", "When", "Buy-in", "Next occurrences", "From"].map((x) => h("th", { text: x }))),
+    h("tr", {}, ["Series", "Name", "When", "Buy-in", "Next occurrences", "From", ""].map((x) => h("th", { text: x }))),
     rows.map((r) => h("tr", { "data-series": r.series },
       h("td", { text: r.series }), h("td", { text: r.name }),
       h("td", { text: `${when(r)} at ${r.at} (${r.timezone})` }),
       h("td", { class: "num", text: `${fmt(r.buy_in)} + ${fmt(r.fee)}` }),
       h("td", {}, h("ul", { class: "next" }, r.next.map((n) => h("li", { "data-tournament": n.tournament },
         h("time", { datetime: n.start, text: new Date(n.start).toLocaleString() }), ` (${n.tournament})`)))),
-      h("td", { text: r.source })))));
+      h("td", { text: r.source }),
+      h("td", {}, controls(r))))));
   if (admin) {
-    const area = h("textarea", { name: "recurring-fields" });
     area.value = JSON.stringify(RECURRING_EXAMPLE, null, 2);
     box.append(h("form", { id: "recurring-form", onsubmit: (ev) => {
       ev.preventDefault();
@@ -69,9 +89,10 @@ function recurringSection(ui, rows, admin) {
         ui.status(`The fields are not JSON: ${e.message}`, true);
         return;
       }
-      ui.act(`Series ${fields.id} added`, () => api.addRecurring(fields));
+      if (editing) ui.act(`Series ${editing} edited`, () => api.editRecurring(editing, fields));
+      else ui.act(`Series ${fields.id} added`, () => api.addRecurring(fields));
     } }, h("label", {}, "Fields of a [[recurring]] (a [[tournament]]'s, with repeat, at, timezone, days), as JSON", area),
-    h("button", { type: "submit", class: "primary", text: "Add series" })));
+    submit));
   }
   return box;
 }
@@ -89,7 +110,7 @@ function details(ui, d) {
     h("table", {}, (d.standings || []).map((s) => h("tr", {}, h("td", { text: s.place ?? "" }), h("td", { text: s.name ?? s.player ?? "" }), h("td", { class: "num", text: fmt(s.stack ?? 0) })))),
     h("h2", { text: "Prizes" }),
     h("table", {}, (d.prizes || []).map((p) => h("tr", {}, h("td", { text: p.player }), h("td", { class: "num", text: fmt(p.amount) })))),
-    d.archived ? null : dealSection(ui, d),
+    dealSection(ui, d), // (an archived tournament's too: its deals come from the store after a restart)
   );
 }
 
