@@ -258,7 +258,9 @@ def test_receive_logs_a_bad_message_and_drops_it(caplog: pytest.LogCaptureFixtur
     assert receive(GatewayBeat("g1").encode(), GatewayBeat, where="x") == GatewayBeat("g1")
 
 
-class _Browser:
+class Browser:
+    """A browser as a gateway sees it (player 7, ann): what it is sent (also tests/cluster/test_parts.py)."""
+
     player = "7"
     name = "ann"
 
@@ -272,7 +274,7 @@ class _Browser:
 @pytest.mark.asyncio
 async def test_a_gateway_drops_what_it_cannot_read_and_goes_on(caplog: pytest.LogCaptureFixture) -> None:
     gw = Gateway(None, None, None, Subjects("club"), "g1")  # type: ignore[arg-type]
-    browser = _Browser()
+    browser = Browser()
     cid = gw._cid(browser)  # type: ignore[arg-type]
     with caplog.at_level(logging.WARNING, logger="pokerroom.cluster"):
         await gw._frames(SimpleNamespace(data=b"garbage"))  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ from pokerroom.server.cluster.messages import (
 from pokerroom.server.cluster.placement import REJOIN, SPARE, Placement
 from pokerroom.server.cluster.remote import Outbox
 from pokerroom.server.cluster.subjects import ANY, Subjects
+from tests.cluster.test_messages import Browser
 
 
 @pytest.mark.asyncio
@@ -221,17 +222,6 @@ def test_a_host_back_on_the_bus_takes_no_expired_lease_before_it_hears_who_is_ba
     assert not placement.spare("h2", SPARE)  # heard but not renewing (no database): taken over
 
 
-class _Seen:
-    player = "7"
-    name = "ann"
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def send(self, text: str) -> None:
-        self.texts.append(text)
-
-
 @pytest.mark.asyncio
 async def test_a_gateway_passes_a_tables_frames_on_only_from_the_host_that_holds_it() -> None:
     """A host stopped and resumed (its lease taken over meanwhile) may still deal a moment on its old
@@ -239,7 +229,7 @@ async def test_a_gateway_passes_a_tables_frames_on_only_from_the_host_that_holds
     "Per hand"); the players there must not see that. A gateway relays a table's frames only from the host
     its directory names for the table (the newest fence), and from anyone while it names nobody."""
     gw = Gateway(None, None, _Bus(), Subjects("club"), "g1")  # type: ignore[arg-type]
-    seen = _Seen()
+    seen = Browser()
     cid = gw._cid(seen)  # type: ignore[arg-type]
 
     def batch(host: str, table: str, seq: int) -> Any:

@@ -482,6 +482,20 @@ async def test_bad_filters_are_typed_errors_and_anonymous_callers_are_refused(
 
 
 @pytest.mark.asyncio
+async def test_the_openapi_document_lists_the_filters_of_both_endpoints(tmp_path: Path) -> None:
+    """The filters are one dependency of both endpoints: /openapi.json still describes each of them on
+    both, with ``gap``'s bounds (docs/protocol.md: 5-1440 minutes, 30 by default)."""
+    async with serve_room(tmp_path, RoomSettings(), durable=False) as s:
+        spec = (await _get(s, None, "/openapi.json")).json()
+    for path in ("/api/my/stats", "/api/my/stats/sessions.csv"):
+        query = {q["name"]: q for q in spec["paths"][path]["get"]["parameters"] if q["in"] == "query"}
+        assert list(query) == ["game", "stakes", "kind", "currency", "from", "to", "gap"], path
+        assert all(q["description"] and not q["required"] for q in query.values()), path
+        gap = query["gap"]["schema"]
+        assert (gap["minimum"], gap["maximum"], gap["default"]) == (5, 1440, 30), path
+
+
+@pytest.mark.asyncio
 async def test_the_figures_are_written_a_bounded_batch_at_a_time_and_the_query_count_is_fixed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -13,6 +15,7 @@ from pokerroom.store import (
     AccountKind,
     BadSequence,
     DeckMismatch,
+    HandEnd,
     HandExists,
     HandHistory,
     HandNotOpen,
@@ -74,6 +77,22 @@ async def start(
     return s
 
 
+async def finish(
+    room: Room,
+    hand_id: str = "h1",
+    deltas: Mapping[int, int] | None = None,
+    *,
+    rake: int = 0,
+    points: Mapping[int, int] | None = None,
+    **more: Any,
+) -> HandEnd:
+    """The end record of ``hand_id`` revealing this file's deck and salt (``more``: ``end_hand``'s other
+    arguments: history, commands, times, now)."""
+    return await room.store.journal.end_hand(
+        hand_id, deck_text=DECK, salt=SALT, deltas=deltas or {}, rake=rake, points=points or {}, **more
+    )
+
+
 def views(room: Room, hand_id: str) -> HandHistory:
     return HandHistory(
         full_phh=f'variant = "NT"\nhand = "{hand_id}"\nhole = ["AsKd", "7c2h"]\n',
@@ -93,11 +112,10 @@ async def test_a_whole_hand_start_commands_end(room: Room) -> None:
     seat_a, seat_b = await start(room)
     for seq, cmd in enumerate([{"fold": 4}, '{"check": 1}'], 1):
         await s.journal.record_command("h1", seq, cmd)
-    end = await s.journal.end_hand(
+    end = await finish(
+        room,
         "h1",
-        deck_text=DECK,
-        salt=SALT,
-        deltas={seat_a.session_id: 150, seat_b.session_id: -160},
+        {seat_a.session_id: 150, seat_b.session_id: -160},
         rake=10,
         points={room.alice: 50, room.bob: 50},
         history=views(room, "h1"),
@@ -110,11 +128,10 @@ async def test_a_whole_hand_start_commands_end(room: Room) -> None:
     assert rec.result["rake"] == 10
     assert DECK not in repr(rec) and SALT not in repr(rec)
     assert [c.command for c in await s.journal.commands("h1")] == [{"fold": 4}, {"check": 1}]
-    again = await s.journal.end_hand(
+    again = await finish(
+        room,
         "h1",
-        deck_text=DECK,
-        salt=SALT,
-        deltas={seat_a.session_id: 150, seat_b.session_id: -160},
+        {seat_a.session_id: 150, seat_b.session_id: -160},
         rake=10,
         points={room.alice: 50, room.bob: 50},
     )
@@ -127,20 +144,18 @@ async def test_a_hands_commands_go_with_its_end_record_in_one_transaction(room: 
     end record carries them all, after any the journal already had, and a retry adds none twice."""
     s = room.store
     x, y = await start(room, "h0", "t0")  # (a first hand makes the room's rake and points accounts)
-    await s.journal.end_hand(
-        "h0", deck_text=DECK, salt=SALT, deltas={x.session_id: 5, y.session_id: -10}, rake=5, points={}
-    )
+    await finish(room, "h0", {x.session_id: 5, y.session_id: -10}, rake=5)
     seat_a, seat_b = await start(room)
     await s.journal.record_command("h1", 1, {"post": 1})  # one already journaled the old way
     commands = [{"post": 1}, '{"fold": 4}', {"check": 1}]
     before = s.db.commits
-    end = dict(deck_text=DECK, salt=SALT, deltas={seat_a.session_id: 150, seat_b.session_id: -160})
-    await s.journal.end_hand("h1", **end, rake=10, points={}, commands=commands)  # type: ignore[arg-type]
+    deltas = {seat_a.session_id: 150, seat_b.session_id: -160}
+    await finish(room, "h1", deltas, rake=10, commands=commands)
     assert s.db.commits == before + 1  # the end record, its settlement and its commands together
     expected = [{"post": 1}, {"fold": 4}, {"check": 1}]
     assert [c.command for c in await s.journal.commands("h1")] == expected
     assert [c.seq for c in await s.journal.commands("h1")] == [1, 2, 3]
-    again = await s.journal.end_hand("h1", **end, rake=10, points={}, commands=commands)  # type: ignore[arg-type]
+    again = await finish(room, "h1", deltas, rake=10, commands=commands)
     assert again.replayed
     assert [c.command for c in await s.journal.commands("h1")] == expected
 
@@ -149,20 +164,16 @@ async def test_a_failed_end_record_writes_none_of_its_commands(room: Room) -> No
     s = room.store
     seat_a, seat_b = await start(room)
     with pytest.raises(InsufficientFunds):  # (Bob has 10,000: the transaction fails, and all of it)
-        await s.journal.end_hand(
+        await finish(
+            room,
             "h1",
-            deck_text=DECK,
-            salt=SALT,
-            deltas={seat_a.session_id: 10_990, seat_b.session_id: -11_000},
+            {seat_a.session_id: 10_990, seat_b.session_id: -11_000},
             rake=10,
-            points={},
             commands=[{"fold": 4}],
         )
     assert await s.journal.commands("h1") == []
     with pytest.raises(InvalidRecord):
-        await s.journal.end_hand(
-            "h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, commands=[b"x"]
-        )
+        await finish(room, commands=[b"x"])
     assert (await s.journal.hand("h1")).status == "open"
 
 
@@ -182,13 +193,10 @@ async def test_commands_written_with_the_end_keep_the_times_they_were_played(roo
     seat_a, seat_b = await start(room)
     t0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
     played = [t0, t0 + timedelta(seconds=3), t0 + timedelta(seconds=11)]
-    await s.journal.end_hand(
+    await finish(
+        room,
         "h1",
-        deck_text=DECK,
-        salt=SALT,
-        deltas={seat_a.session_id: 10, seat_b.session_id: -10},
-        rake=0,
-        points={},
+        {seat_a.session_id: 10, seat_b.session_id: -10},
         commands=[{"post": 1}, {"post": 4}, {"fold": 1}],
         times=played,
         now=t0 + timedelta(seconds=12),
@@ -284,7 +292,7 @@ async def test_commands_are_numbered_one_by_one(room: Room) -> None:
 async def test_no_commands_after_the_end(room: Room) -> None:
     s = room.store
     await start(room)
-    await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={})
+    await finish(room)
     with pytest.raises(HandNotOpen) as err:
         await s.journal.record_command("h1", 1, {"late": True})
     assert err.value.status == "ended"
@@ -308,44 +316,26 @@ async def test_end_record_and_settlement_commit_together_or_not_at_all(room: Roo
     s = room.store
     a, b = await start(room)
     with pytest.raises(InsufficientFunds):
-        await s.journal.end_hand(
-            "h1",
-            deck_text=DECK,
-            salt=SALT,
-            deltas={a.session_id: 10_001, b.session_id: -10_001},
-            rake=0,
-            points={},
-        )
+        await finish(room, "h1", {a.session_id: 10_001, b.session_id: -10_001})
     rec = await s.journal.hand("h1")
     assert rec.status == "open" and rec.deck is None and rec.result is None
     assert await s.ledger.transaction("hand:h1") is None
     # A history that names a player not dealt in aborts the whole end record too.
     bad = HandHistory("x = 1\n", {room.admin: PlayerView("x = 1\n", "PS")})
     with pytest.raises(InvalidRecord):
-        await s.journal.end_hand(
-            "h1",
-            deck_text=DECK,
-            salt=SALT,
-            deltas={a.session_id: 1, b.session_id: -1},
-            rake=0,
-            points={},
-            history=bad,
-        )
+        await finish(room, "h1", {a.session_id: 1, b.session_id: -1}, history=bad)
     assert (await s.journal.hand("h1")).status == "open"
     assert await s.ledger.transaction("hand:h1") is None
     assert (await s.verify()).ok
 
 
 async def test_the_end_record_only_settles_the_hands_own_seats(room: Room) -> None:
-    s = room.store
     a, _ = await start(room)
     other = await room.store.ledger.buy_in(room.alice, "t2", "USD", 100, idempotency_key="t2")
     with pytest.raises(InvalidRecord):
-        await s.journal.end_hand(
-            "h1", deck_text=DECK, salt=SALT, deltas={a.session_id: 5, other.session_id: -5}, rake=0, points={}
-        )
+        await finish(room, "h1", {a.session_id: 5, other.session_id: -5})
     with pytest.raises(InvalidRecord):
-        await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={room.admin: 5})
+        await finish(room, points={room.admin: 5})
 
 
 async def test_recover_cancels_open_hands_and_returns_every_stack(room: Room, clock: FakeClock) -> None:
@@ -354,9 +344,7 @@ async def test_recover_cancels_open_hands_and_returns_every_stack(room: Room, cl
     await s.journal.record_command("h1", 1, {"bet": 500})
     c, d = await seats(room, "t2", 20_000)
     await start(room, "h2", "t2", [c, d])
-    await s.journal.end_hand(
-        "h2", deck_text=DECK, salt=SALT, deltas={c.session_id: 90, d.session_id: -100}, rake=10, points={}
-    )
+    await finish(room, "h2", {c.session_id: 90, d.session_id: -100}, rake=10)
     await start(
         room,
         "h3",
@@ -375,7 +363,7 @@ async def test_recover_cancels_open_hands_and_returns_every_stack(room: Room, cl
     assert await s.journal.recover() == []
     assert await s.journal.open_hands() == []
     with pytest.raises(HandNotOpen):
-        await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={})
+        await finish(room)
     with pytest.raises(HandNotOpen):
         await s.journal.cancel_hand("h1", reason="again")
     # The chips never moved: the sessions can be cashed out in full.
@@ -392,9 +380,7 @@ async def test_histories_are_paged_newest_first_and_show_only_the_players_view(
     ids = [f"hand-{n}" for n in range(5)]
     for hid in ids:
         await start(room, hid, s=seat_list)
-        await s.journal.end_hand(
-            hid, deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, history=views(room, hid)
-        )
+        await finish(room, hid, history=views(room, hid))
         clock.advance(timedelta(seconds=30))
     page1 = await s.histories.player_hands(room.alice, limit=2)
     page2 = await s.histories.player_hands(room.alice, limit=2, offset=2)
@@ -415,9 +401,7 @@ async def test_exports_phhs_and_pokerstars_text(room: Room, clock: FakeClock) ->
     seat_list = await seats(room)
     for hid in ("x1", "x2", "x3"):
         await start(room, hid, s=seat_list)
-        await s.journal.end_hand(
-            hid, deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, history=views(room, hid)
-        )
+        await finish(room, hid, history=views(room, hid))
         clock.advance(timedelta(seconds=1))
     phhs = await s.histories.export_phhs(room.alice)
     parsed = tomllib.loads(phhs)
@@ -433,7 +417,7 @@ async def test_histories_can_be_stored_after_the_end_record(room: Room) -> None:
     await start(room)
     with pytest.raises(InvalidRecord):  # not ended yet
         await s.histories.store("h1", views(room, "h1"))
-    await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={}, rake=0, points={})
+    await finish(room)
     await s.histories.store("h1", views(room, "h1"))
     with pytest.raises(InvalidRecord):  # only once
         await s.histories.store("h1", views(room, "h1"))
@@ -471,12 +455,10 @@ async def test_a_released_seat_books_its_result_at_once_and_plays_on(room: Room)
         await s.journal.release_seat("h1", a.session_id, -100)  # a different result
     with pytest.raises(InvalidRecord):
         await s.journal.release_seat("h1", b.session_id, 5)  # a result is <= 0
-    with pytest.raises(InvalidRecord):
-        await s.journal.end_hand(
-            "h1", deck_text=DECK, salt=SALT, deltas={a.session_id: 0, b.session_id: 0}, rake=0, points={}
-        )  # the released seat is no longer in the hand
+    with pytest.raises(InvalidRecord):  # the released seat is no longer in the hand
+        await finish(room, "h1", {a.session_id: 0, b.session_id: 0})
     # The end record pays the escrow out: Bob wins Alice's 150 minus 10 rake.
-    await s.journal.end_hand("h1", deck_text=DECK, salt=SALT, deltas={b.session_id: 140}, rake=10, points={})
+    await finish(room, "h1", {b.session_id: 140}, rake=10)
     assert await s.ledger.system_balance(AccountKind.ESCROW, "USD", ref="h1") == 0
     assert (await s.ledger.session(b.session_id)).balance == 10_140
     assert (await s.verify()).ok

@@ -8,7 +8,7 @@ import contextlib
 import gc
 import os
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.demo import demo_pools, demo_tables, demo_tournaments
 from pokerroom.server.room import RoomSettings
 from tests.server.conftest import LiveServer, serve_room
+from tests.web.player import PASSWORD
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -130,17 +131,19 @@ class Room:
 def room_in_thread(
     name: str,
     manager: contextlib.AbstractAsyncContextManager[LiveServer],
-    setup: Callable[[Room], Awaitable[None]],
+    setup: Callable[[Room], Awaitable[None]] | None = None,
 ) -> Iterator[Room]:
     """A live room served from an event loop of its own thread (the browser tests are synchronous):
-    ``setup`` runs there once it is up (accounts, bots); on exit its bots stop, then the room."""
+    ``setup`` runs there once it is up (accounts, bots; none by default); on exit its bots stop, then the
+    room."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name=name, daemon=True)
     thread.start()
 
     async def start() -> Room:
         r = Room(await manager.__aenter__(), loop)
-        await setup(r)
+        if setup is not None:
+            await setup(r)
         return r
 
     r = asyncio.run_coroutine_threadsafe(start(), loop).result(120)
@@ -183,8 +186,39 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
         yield r
 
 
-@pytest.fixture(scope="module")
-def browser(room: Room) -> Iterator[Any]:
+@contextlib.contextmanager
+def holdem_room(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    setup: Callable[[Room], Awaitable[None]] | None = None,
+) -> Iterator[Room]:
+    """A room of the demo's hold'em cash tables only (a store that is not durable), named ``name``:
+    the ``room`` of a test module that plays at one or two of them (``setup``: its bots, if any)."""
+    _need_browser()
+    tmp = tmp_path_factory.mktemp(name)
+    manager = serve_room(
+        tmp, RoomSettings(tables=tuple(demo_tables(TIMING, games=("holdem",)))), durable=False
+    )
+    with room_in_thread(name, manager, setup) as r:
+        yield r
+
+
+def bots_at(
+    table: str, count: int = 2, think: tuple[float, float] = (0.05, 0.2), **options: Any
+) -> Callable[[Room], Awaitable[None]]:
+    """A room's ``setup`` that seats ``count`` bots at ``table`` (``options``: ``start_bots``' others,
+    e.g. ``prefix``, ``seed``, ``strategies``)."""
+
+    async def setup(r: Room) -> None:
+        r.bots += await start_bots(r.url, count, tables=[table], think=think, **options)
+
+    return setup
+
+
+@contextlib.contextmanager
+def headless_chromium() -> Iterator[Any]:
+    """Debian's chromium, headless, for a module's pages (closed on exit; a browser that fails to close
+    does not fail the tests it served)."""
     sync_playwright = _need_browser()
     with sync_playwright() as pw:
         b = pw.chromium.launch(
@@ -195,7 +229,14 @@ def browser(room: Room) -> Iterator[Any]:
         try:
             yield b
         finally:
-            b.close()
+            with contextlib.suppress(Exception):
+                b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(room: Room) -> Iterator[Any]:
+    with headless_chromium() as b:
+        yield b
 
 
 @contextlib.contextmanager
@@ -227,3 +268,32 @@ def painted(page: Any) -> None:
     """Wait until the page has drawn what the last change asked for: two animation frames (the first runs
     before the layout of the change, the second after it is painted), not a fixed time."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def sign_up(page: Any, url: str, name: str) -> None:
+    """Register ``name`` (the test password) on the room's login form and wait for the app: what
+    ``Player.register`` does, for a room without the cash tables it then waits for in the lobby."""
+    page.goto(f"{url}/")
+    page.locator("#login-form input[name=name]").fill(name)
+    page.locator("#login-form input[name=password]").fill(PASSWORD)
+    page.click("#register-btn")
+    page.wait_for_selector("#app:not([hidden])")
+
+
+def overlap(a: Mapping[str, float], b: Mapping[str, float]) -> float:
+    """The area two boxes (Playwright's ``bounding_box``: x, y, width, height) share, in px²."""
+    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0.0, w) * max(0.0, h)
+
+
+# The start of a page script that draws a table from frames the test gives it (in an ``async`` function
+# whose ``state`` is a snapshot's state): a tile for ``state.table``, in view; ``app`` and ``tile`` are the
+# rest of the script's.
+NEW_TILE = """
+    const { Tile } = await import("/static/js/tile.js");
+    const app = window.pokerroom;
+    const tile = new Tile(app, state.table);
+    app.tiles.set(state.table, tile);
+    document.querySelector("#tiles").append(tile.el);
+    app.layout.setView("tables");"""

@@ -17,7 +17,7 @@ from tests.server.conftest import LiveServer, serve_room
 from tests.server.test_my_stats import _known_room
 from tests.server.wire import PASSWORD
 
-from .conftest import SCREENSHOTS, Room, _need_browser, browser_page, room_in_thread
+from .conftest import SCREENSHOTS, Room, _need_browser, browser_page, overlap, room_in_thread
 
 
 @contextlib.asynccontextmanager
@@ -59,12 +59,6 @@ def _inside(inner: dict[str, float], outer: dict[str, float], slack: float = 1.0
         and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
         and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack
     )
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
-    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
-    hgt = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
-    return max(0.0, w) * max(0.0, hgt)
 
 
 def test_the_page_draws_the_graph_filters_and_downloads_the_sessions(room: Room, browser: Any) -> None:
@@ -154,7 +148,7 @@ def test_the_page_fits_the_screen(room: Room, browser: Any, width: int, height: 
         for i, a in enumerate(filters):
             assert _inside(a, box), a
             for b in filters[i + 1 :]:
-                assert _overlap(a, b) == 0, (a, b)
+                assert overlap(a, b) == 0, (a, b)
         parts = [d.locator(sel).bounding_box() for sel in (".life-filters", ".life-totals", ".life-chart")]
         assert all(p is not None for p in parts)
         for i, a in enumerate(parts):
@@ -162,7 +156,7 @@ def test_the_page_fits_the_screen(room: Room, browser: Any, width: int, height: 
                 a is not None and a["x"] >= box["x"] and a["x"] + a["width"] <= box["x"] + box["width"] + 1
             ), a
             for b in parts[i + 1 :]:
-                assert b is not None and _overlap(a, b) == 0, (a, b)
+                assert b is not None and overlap(a, b) == 0, (a, b)
         graph = d.locator(".life-graph").bounding_box()
         assert graph is not None and graph["width"] >= min(width * 0.8, 600) and graph["height"] >= 100, graph
         # the tables scroll inside the dialog rather than push it wider than the screen

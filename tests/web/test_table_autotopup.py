@@ -12,11 +12,8 @@ from typing import Any
 
 import pytest
 
-from pokerroom.server.demo import demo_tables
-from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, Role
-from tests.server.conftest import serve_room
-from tests.web.conftest import TIMING, Room, _need_browser, browser_page, room_in_thread
+from tests.web.conftest import Room, browser_page, holdem_room
 from tests.web.player import PASSWORD, Player
 
 TABLE = "holdem-nl"
@@ -24,16 +21,8 @@ TABLE = "holdem-nl"
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
-    _need_browser()
-    tmp = tmp_path_factory.mktemp("autotopup-room")
-    manager = serve_room(
-        tmp, RoomSettings(tables=tuple(demo_tables(TIMING, games=("holdem",)))), durable=False
-    )
-
-    async def setup(r: Room) -> None:
-        pass  # (no bots: the player is alone, so no hand changes his stack)
-
-    with room_in_thread("autotopup-room", manager, setup) as r:
+    # (no bots: the player is alone, so no hand changes his stack)
+    with holdem_room(tmp_path_factory, "autotopup-room") as r:
         yield r
 
 

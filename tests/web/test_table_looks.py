@@ -11,11 +11,7 @@ from typing import Any
 
 import pytest
 
-from pokerroom.bots.runner import start_bots
-from pokerroom.server.demo import demo_tables
-from pokerroom.server.room import RoomSettings
-from tests.server.conftest import serve_room
-from tests.web.conftest import TIMING, Room, _need_browser, browser_page, room_in_thread
+from tests.web.conftest import Room, bots_at, browser_page, holdem_room
 from tests.web.player import Player
 
 TABLE = "holdem-nl"
@@ -39,16 +35,7 @@ GEOMETRY = """([table, name]) => {
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
-    _need_browser()
-    tmp = tmp_path_factory.mktemp("looks-room")
-    manager = serve_room(
-        tmp, RoomSettings(tables=tuple(demo_tables(TIMING, games=("holdem",)))), durable=False
-    )
-
-    async def setup(r: Room) -> None:
-        r.bots += await start_bots(r.url, 2, tables=[TABLE], think=(0.05, 0.2), prefix="lkbot", seed=8)
-
-    with room_in_thread("looks-room", manager, setup) as r:
+    with holdem_room(tmp_path_factory, "looks-room", bots_at(TABLE, prefix="lkbot", seed=8)) as r:
         yield r
 
 

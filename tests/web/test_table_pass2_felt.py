@@ -5,26 +5,33 @@ room of its own; screenshots go to artifacts/screenshots/ and are checked by bou
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import Room, _need_browser, browser_page, painted, room_in_thread, web_room
+from tests.web.conftest import (
+    NEW_TILE,
+    Room,
+    _need_browser,
+    browser_page,
+    overlap,
+    painted,
+    room_in_thread,
+    web_room,
+)
 from tests.web.player import Player
 
-MOUNT = """async ([state, decision]) => {
-    const { Tile } = await import("/static/js/tile.js");
-    const app = window.pokerroom;
-    const tile = new Tile(app, state.table);
-    app.tiles.set(state.table, tile);
-    document.querySelector("#tiles").append(tile.el);
-    app.layout.setView("tables");
+MOUNT = (
+    "async ([state, decision]) => {"
+    + NEW_TILE
+    + """
     tile.apply({ type: "snapshot", table: state.table, state });
     if (decision) tile.apply({ type: "turn", table: state.table, hand_id: state.hand.hand_id, seat: state.you,
       action_no: state.hand.action_no, action_left: 12, bank_left: 5, decision });
 }"""
+)
 
 DECISION = {
     "kind": "bet",
@@ -104,24 +111,13 @@ def quiet_room(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[
     """The demo room without bots (the tables of these tests are drawn from the frames the tests give): the
     body of each test_table_pass2 module's own ``room`` fixture."""
     _need_browser()
-
-    async def setup(r: Room) -> None:
-        return None
-
-    with room_in_thread(name, web_room(tmp_path_factory.mktemp(name)), setup) as r:
+    with room_in_thread(name, web_room(tmp_path_factory.mktemp(name))) as r:
         yield r
 
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     yield from quiet_room(tmp_path_factory, "pass2-felt")
-
-
-def _overlap(a: Mapping[str, float], b: Mapping[str, float]) -> float:
-    """The area two boxes share (px²)."""
-    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
-    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
-    return max(0.0, w) * max(0.0, h)
 
 
 def own_cards(page: Any, table: str) -> list[dict[str, float]]:
@@ -145,7 +141,7 @@ def covering(page: Any, table: str) -> list[tuple[str, float, list[int]]]:
         if box is None or not box["width"]:
             continue
         for c in cards:
-            share = _overlap(c, box) / (c["width"] * c["height"])
+            share = overlap(c, box) / (c["width"] * c["height"])
             if share > 0.001:
                 what = str(el.evaluate(WHAT))
                 found.append((what, round(share, 3), [round(box[k]) for k in ("x", "y", "width", "height")]))

@@ -11,10 +11,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.web.conftest import Room, painted
+from tests.web.conftest import NEW_TILE, Room, painted
 from tests.web.player import Player
 from tests.web.test_table_pass2_felt import quiet_room
-from tests.web.test_table_play import FRAMES, HAND, STATE
+from tests.web.test_table_play import FRAMES, HAND, STATE, heads_up_deal, streets
 
 
 @pytest.fixture(scope="module")
@@ -24,13 +24,10 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 
 # Mount a table, record what it shows at every change (the page's clock, the hand, the board, the equity,
 # the results), give it the snapshot and then every frame of ``frames`` at once.
-WATCH = """async ([state, frames]) => {
-    const { Tile } = await import("/static/js/tile.js");
-    const app = window.pokerroom;
-    const tile = new Tile(app, state.table);
-    app.tiles.set(state.table, tile);
-    document.querySelector("#tiles").append(tile.el);
-    app.layout.setView("tables");
+WATCH = (
+    "async ([state, frames]) => {"
+    + NEW_TILE
+    + """
     window.seen = [];
     const record = () => {
       const q = (sel) => [...tile.el.querySelectorAll(sel)];
@@ -56,23 +53,11 @@ WATCH = """async ([state, frames]) => {
     tile.onMessage({ type: "snapshot", table: state.table, state });
     window.feed(frames);
 }"""
+)
 
 NEXT = "runout-2"
 # The next hand, dealt at once after the first (the server's pause was shorter than the run-out).
-NEXT_FRAMES = [
-    {
-        "type": "hand_started",
-        "seats": [1, 4],
-        "stacks": [400, 1000],
-        "variant": "holdem",
-        "betting": "NL",
-        "button": 4,
-    },
-    {"type": "posted", "seat": 4, "amount": 1, "what": "small_blind", "all_in": False},
-    {"type": "posted", "seat": 1, "amount": 2, "what": "big_blind", "all_in": False},
-    {"type": "cards_dealt", "seat": 1, "cards": ["??", "??"], "up": [False, False]},
-    {"type": "cards_dealt", "seat": 4, "cards": ["??", "??"], "up": [False, False]},
-]
+NEXT_FRAMES = heads_up_deal([400, 1000], button=4)
 
 
 def _events(hand: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -129,18 +114,8 @@ RIT_REST: list[dict[str, Any]] = [
     {"type": "run_twice_answered", "seat": 4, "agree": True},
     {"type": "run_twice_answered", "seat": 1, "agree": True},
     {"type": "run_twice_decided", "runs": 2},
-    {"type": "street_started", "index": 1, "name": "flop", "run": 1},
-    {"type": "board_dealt", "cards": ["2c", "7d", "9h"], "run": 1},
-    {"type": "street_started", "index": 2, "name": "turn", "run": 1},
-    {"type": "board_dealt", "cards": ["Jc"], "run": 1},
-    {"type": "street_started", "index": 3, "name": "river", "run": 1},
-    {"type": "board_dealt", "cards": ["3s"], "run": 1},
-    {"type": "street_started", "index": 1, "name": "flop", "run": 2},
-    {"type": "board_dealt", "cards": ["Kd", "8c", "4h"], "run": 2},
-    {"type": "street_started", "index": 2, "name": "turn", "run": 2},
-    {"type": "board_dealt", "cards": ["5d"], "run": 2},
-    {"type": "street_started", "index": 3, "name": "river", "run": 2},
-    {"type": "board_dealt", "cards": ["6s"], "run": 2},
+    *streets(["2c", "7d", "9h"], "Jc", "3s", run=1),
+    *streets(["Kd", "8c", "4h"], "5d", "6s", run=2),
     {"type": "pot_awarded", "winners": [1], "shares": [200], "amount": 200, "description": "a pair of aces",
      "half": "", "run": 1},
     {"type": "pot_awarded", "winners": [4], "shares": [200], "amount": 200,

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tests.waiting import wait_until
-from tests.web.conftest import Room
+from tests.web.conftest import NEW_TILE, Room
 from tests.web.player import Player, Seen, page_pause, step_through_replay
 
 
@@ -212,33 +212,47 @@ def test_call_amount_pre_action_is_dropped_when_the_amount_changes(room: Room, p
     assert out["draw"] is None
 
 
+def heads_up_deal(stacks: list[int], button: int) -> list[dict[str, Any]]:
+    """The first frames of a heads-up hold'em NL hand at seats 1 and 4 (blinds 1/2): the button posts the
+    small blind, the other seat the big one, then two cards face down to each."""
+    other = 4 if button == 1 else 1
+    return [
+        {
+            "type": "hand_started",
+            "seats": [1, 4],
+            "stacks": stacks,
+            "variant": "holdem",
+            "betting": "NL",
+            "button": button,
+        },
+        {"type": "posted", "seat": button, "amount": 1, "what": "small_blind", "all_in": False},
+        {"type": "posted", "seat": other, "amount": 2, "what": "big_blind", "all_in": False},
+        *({"type": "cards_dealt", "seat": s, "cards": ["??", "??"], "up": [False, False]} for s in (1, 4)),
+    ]
+
+
+def streets(flop: list[str], turn: str, river: str, run: int | None = None) -> list[dict[str, Any]]:
+    """The frames that deal a hold'em board street by street (``run``: which board of a hand run twice)."""
+    out: list[dict[str, Any]] = []
+    for index, (name, cards) in enumerate((("flop", flop), ("turn", [turn]), ("river", [river])), 1):
+        out += [
+            {"type": "street_started", "index": index, "name": name},
+            {"type": "board_dealt", "cards": cards},
+        ]
+    return out if run is None else [{**f, "run": run} for f in out]
+
+
 # A whole all-in hand as the server sends it: both players all-in preflop, the hands face up (the engine's
 # all-in exposure), then flop, turn and river, the showdown and the pot, all in one burst.
 HAND = "runout-1"
 FRAMES: list[dict[str, Any]] = [
-    {
-        "type": "hand_started",
-        "seats": [1, 4],
-        "stacks": [200, 200],
-        "variant": "holdem",
-        "betting": "NL",
-        "button": 1,
-    },
-    {"type": "posted", "seat": 1, "amount": 1, "what": "small_blind", "all_in": False},
-    {"type": "posted", "seat": 4, "amount": 2, "what": "big_blind", "all_in": False},
-    {"type": "cards_dealt", "seat": 1, "cards": ["??", "??"], "up": [False, False]},
-    {"type": "cards_dealt", "seat": 4, "cards": ["??", "??"], "up": [False, False]},
+    *heads_up_deal([200, 200], button=1),
     {"type": "action", "seat": 1, "action": "raise", "amount": 199, "total": 200, "all_in": True},
     {"type": "action", "seat": 4, "action": "call", "amount": 198, "total": 200, "all_in": True},
     {"type": "round_ended", "pots": [400]},
     {"type": "cards_shown", "seat": 4, "cards": ["Ks", "Kc"], "reason": "all_in", "description": ""},
     {"type": "cards_shown", "seat": 1, "cards": ["Ah", "Ad"], "reason": "all_in", "description": ""},
-    {"type": "street_started", "index": 1, "name": "flop"},
-    {"type": "board_dealt", "cards": ["2c", "7d", "9h"]},
-    {"type": "street_started", "index": 2, "name": "turn"},
-    {"type": "board_dealt", "cards": ["Jc"]},
-    {"type": "street_started", "index": 3, "name": "river"},
-    {"type": "board_dealt", "cards": ["3s"]},
+    *streets(["2c", "7d", "9h"], "Jc", "3s"),
     {
         "type": "pot_awarded",
         "winners": [1],
@@ -285,13 +299,9 @@ def test_all_in_run_out_street_by_street_with_equity(room: Room, page: Any, scre
         want[len(board) // 2] = r.json()["hands"]
     # Seats 1 and 4 show AhAd and KsKc: the page lists hands in seat order.
     page.evaluate(
-        """async ([state, frames, hand]) => {
-            const { Tile } = await import("/static/js/tile.js");
-            const app = window.pokerroom;
-            const tile = new Tile(app, state.table);
-            app.tiles.set(state.table, tile);
-            document.querySelector("#tiles").append(tile.el);
-            app.layout.setView("tables");
+        "async ([state, frames, hand]) => {"
+        + NEW_TILE
+        + """
             window.seen = [];
             const board = () => tile.el.querySelectorAll(".board .card").length;
             const record = () => {
@@ -496,13 +506,9 @@ def test_hand_strength_label(room: Room, page: Any) -> None:
     p = Player(page, room.url)
     p.register()
     page.evaluate(
-        """async (state) => {
-            const { Tile } = await import("/static/js/tile.js");
-            const app = window.pokerroom;
-            const tile = new Tile(app, state.table);
-            app.tiles.set(state.table, tile);
-            document.querySelector("#tiles").append(tile.el);
-            app.layout.setView("tables");
+        "async (state) => {"
+        + NEW_TILE
+        + """
             const seat = (cards) => ({ stack: 100, bet: 0, paid: 10, folded: false, all_in: false, cards,
               up: cards.map(() => false), shown: false });
             const hand = { hand_id: "hs-1", variant: "holdem", betting: "NL", button: 1, board: [],

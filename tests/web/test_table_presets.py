@@ -12,10 +12,7 @@ from typing import Any
 import pytest
 
 from pokerroom.bots.runner import start_bots
-from pokerroom.server.demo import demo_tables
-from pokerroom.server.room import RoomSettings
-from tests.server.conftest import serve_room
-from tests.web.conftest import TIMING, Room, _need_browser, browser_page, painted, room_in_thread
+from tests.web.conftest import Room, browser_page, holdem_room, painted
 from tests.web.player import Player
 
 NL = "holdem-nl"
@@ -24,12 +21,6 @@ FL = "holdem-fl"
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
-    _need_browser()
-    tmp = tmp_path_factory.mktemp("presets-room")
-    manager = serve_room(
-        tmp, RoomSettings(tables=tuple(demo_tables(TIMING, games=("holdem",)))), durable=False
-    )
-
     async def setup(r: Room) -> None:
         r.bots += await start_bots(
             r.url, 1, strategies=("caller",), tables=[NL], think=(0.05, 0.2), prefix="psnl", seed=5
@@ -38,7 +29,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
             r.url, 1, strategies=("caller",), tables=[FL], think=(0.05, 0.2), prefix="psfl", seed=6
         )
 
-    with room_in_thread("presets-room", manager, setup) as r:
+    with holdem_room(tmp_path_factory, "presets-room", setup) as r:
         yield r
 
 

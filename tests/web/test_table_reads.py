@@ -11,11 +11,7 @@ from typing import Any
 
 import pytest
 
-from pokerroom.bots.runner import start_bots
-from pokerroom.server.demo import demo_tables
-from pokerroom.server.room import RoomSettings
-from tests.server.conftest import serve_room
-from tests.web.conftest import TIMING, Room, _need_browser, browser_page, room_in_thread
+from tests.web.conftest import Room, bots_at, browser_page, holdem_room, overlap
 from tests.web.player import Player, Seen
 
 TABLE = "holdem-nl"
@@ -24,27 +20,12 @@ TABLE = "holdem-nl"
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     """The hold'em tables with two bots at TABLE."""
-    _need_browser()
-    tmp = tmp_path_factory.mktemp("reads-room")
-    manager = serve_room(
-        tmp, RoomSettings(tables=tuple(demo_tables(TIMING, games=("holdem",)))), durable=False
-    )
-
-    async def setup(r: Room) -> None:
-        r.bots += await start_bots(r.url, 2, tables=[TABLE], think=(0.05, 0.2), prefix="rdbot", seed=31)
-
-    with room_in_thread("reads-room", manager, setup) as r:
+    with holdem_room(tmp_path_factory, "reads-room", bots_at(TABLE, prefix="rdbot", seed=31)) as r:
         yield r
 
 
 def _seat_of(tile: Any, name: str) -> Any:
     return tile.locator(".seat", has=tile.page.locator(".plate .name", has_text=name))
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
-    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
-    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
-    return max(0.0, w) * max(0.0, h)
 
 
 def test_a_note_and_a_tag_on_an_opponent_follow_him_and_stay_private(
@@ -98,7 +79,7 @@ def test_a_note_and_a_tag_on_an_opponent_follow_him_and_stay_private(
             arg=[bot],
         ).json_value()
         for part in ("name", "stack"):
-            assert _overlap(boxes["button"], boxes[part]) == 0, (part, boxes)
+            assert overlap(boxes["button"], boxes[part]) == 0, (part, boxes)
         tile.screenshot(path=str(screenshots / "reads-tag-1280x800.png"))
 
         # The colours' names are the player's: "Red" becomes "maniac" on the seat.

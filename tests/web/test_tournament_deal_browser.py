@@ -10,40 +10,34 @@ with the next hand (R258). (The server's side: tests/server/test_tournament_deal
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pokerroom.engine import Betting
 from pokerroom.rooms import Timing
-from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.rooms.tournament.icm import deal_amounts
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import Role
 from tests.server.conftest import serve_room
 from tests.waiting import wait_until
 
-from .conftest import CHROMIUM, Room, _need_browser, room_in_thread
+from .conftest import FAST_SNG, Room, _need_browser, headless_chromium, room_in_thread, sign_up
 from .player import PASSWORD, Player, page_pause
 
 # Three players who never act: every decision times out fast (a check or a fold), so a hand ends soon.
-TRIO = TournamentConfig(
-    "dealtrio",
-    "Deal Trio",
-    kind="sng",
-    variant="holdem",
-    betting=Betting.NO_LIMIT,
-    buy_in=100,
-    fee=10,
+# (the fast sit-and-go of the browser tests, three-handed, deep and with a long level)
+TRIO = replace(
+    FAST_SNG,
+    tournament_id="dealtrio",
+    name="Deal Trio",
     starting_stack=3000,
     table_size=3,
     max_players=3,
     level_minutes=30.0,
     timing=Timing(action=1.0, time_bank=0.0, between_hands=0.5, offer_time=5, disconnect_grace=60),
-    currency="PLAY",
 )
 ADMIN = "dealboss"
 BROWSER: list[Any] = []  # (the players' browser: the console's page opens a context of its own in it)
@@ -64,31 +58,17 @@ def deal_room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 @pytest.fixture(scope="module")
 def players(deal_room: Room) -> Iterator[list[Player]]:
     """Three players, each logged in in a browser context of his own."""
-    sync_playwright = _need_browser()
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        try:
-            out = []
-            BROWSER[:] = [b]
-            for _ in range(3):
-                ctx = b.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
-                page = ctx.new_page()
-                page.set_default_timeout(20_000)
-                p = Player(page, deal_room.url)
-                page.goto(f"{deal_room.url}/")
-                page.locator("#login-form input[name=name]").fill(p.name)
-                page.locator("#login-form input[name=password]").fill(PASSWORD)
-                page.click("#register-btn")
-                page.wait_for_selector("#app:not([hidden])")
-                out.append(p)
-            yield out
-        finally:
-            with contextlib.suppress(Exception):
-                b.close()
+    with headless_chromium() as b:
+        out = []
+        BROWSER[:] = [b]
+        for _ in range(3):
+            ctx = b.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+            page = ctx.new_page()
+            page.set_default_timeout(20_000)
+            p = Player(page, deal_room.url)
+            sign_up(page, deal_room.url, p.name)
+            out.append(p)
+        yield out
 
 
 def _room_call(room: Room, fn: Any) -> Any:

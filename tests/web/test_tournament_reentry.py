@@ -19,42 +19,25 @@ from pokerroom.rooms.tournament.recurring import Recurrence
 from pokerroom.server.room import RoomSettings
 from tests.server.conftest import serve_room
 
-from .conftest import Room, _need_browser, browser_page, room_in_thread
-from .player import PASSWORD, Player
+from .conftest import Room, _need_browser, browser_page, headless_chromium, room_in_thread, sign_up
+from .player import Player
 
 
 @pytest.fixture(scope="module")
 def bare_room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     """A room with nothing in it: the pages and their modules are all this test needs."""
     _need_browser()
-
-    async def setup(r: Room) -> None:
-        return None
-
     tmp: Path = tmp_path_factory.mktemp("reentry-room")
     template = TournamentConfig("evening", "Evening", buy_in=100, start_time=datetime.now(UTC))
     evening = Recurrence(template, "daily", time(20, 0), "Europe/Sofia", ahead_hours=1)  # the next one
-    with room_in_thread(
-        "reentry-room", serve_room(tmp, RoomSettings(recurring=((evening, False),))), setup
-    ) as r:
+    with room_in_thread("reentry-room", serve_room(tmp, RoomSettings(recurring=((evening, False),)))) as r:
         yield r
 
 
 @pytest.fixture(scope="module")
 def chromium(bare_room: Room) -> Iterator[Any]:
-    sync_playwright = _need_browser()
-    from .conftest import CHROMIUM
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
+    with headless_chromium() as b:
+        yield b
 
 
 def details(me_rows: list[dict[str, Any]], *, open_: bool = True, max_entries: int = 3) -> dict[str, Any]:
@@ -143,11 +126,7 @@ def test_the_lobby_lists_a_start_in_the_viewers_time_zone(bare_room: Room, chrom
     for zone in ("Europe/Sofia", "America/New_York"):
         with browser_page(chromium, timezone_id=zone) as page:
             player = Player(page, bare_room.url)  # (registered by hand: this room has no cash tables)
-            page.goto(f"{bare_room.url}/")
-            page.locator("#login-form input[name=name]").fill(player.name)
-            page.locator("#login-form input[name=password]").fill(PASSWORD)
-            page.click("#register-btn")
-            page.wait_for_selector("#app:not([hidden])")
+            sign_up(page, bare_room.url, player.name)
             page.click('.tab[data-tab="tournaments"]')
             start = page.locator('tr[data-tournament^="evening-"] time.t-start')
             start.wait_for()

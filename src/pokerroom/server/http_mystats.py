@@ -13,11 +13,12 @@ results: a fixed number of queries whatever the number of hands.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
 from pokerroom.history import HistoryError
@@ -59,23 +60,6 @@ def _day(text: str | None, name: str) -> date | None:
         return date.fromisoformat(text)
     except ValueError:
         raise InvalidStatsFilter(name, "a date written YYYY-MM-DD") from None
-
-
-def _filter(
-    game: str | None,
-    stakes: str | None,
-    kind: str | None,
-    currency: str | None,
-    since: str | None,
-    until: str | None,
-) -> StatsFilter:
-    """The filters of a request, checked (``to`` is a whole day: the hands up to its end, UTC)."""
-    first, last = _day(since, "from"), _day(until, "to")
-    start = epoch(datetime(first.year, first.month, first.day, tzinfo=UTC)) if first else None
-    end = epoch(datetime(last.year, last.month, last.day, tzinfo=UTC) + timedelta(days=1)) if last else None
-    return StatsFilter(game or None, stakes or None, kind or None, currency or None, start, end).checked(
-        tuple(VARIANTS)
-    )
 
 
 def _figures_row(u: Unfigured) -> dict[str, Any]:
@@ -208,10 +192,17 @@ To = Annotated[
 Gap = Annotated[int, Query(ge=5, le=1440, description="minutes without a hand that end a session")]
 
 
-@router.get("/stats")
-async def my_stats(
-    me: Me,
-    request: Request,
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """The query of both endpoints: the filters, checked, and the minutes that end a session."""
+
+    filter: StatsFilter
+    since: str | None  # the days as written (echoed in the answer's ``filters``)
+    until: str | None
+    gap: int
+
+
+async def _query(
     game: Game = None,
     stakes: Stakes = None,
     kind: Kind = None,
@@ -219,39 +210,43 @@ async def my_stats(
     since: From = None,
     until: To = None,
     gap: Gap = DEFAULT_GAP_MIN,
-) -> dict[str, Any]:
+) -> _Query:
+    """The seven query parameters of ``/stats`` and ``/stats/sessions.csv`` (a dependency of both, so the
+    OpenAPI document lists them for each), checked: ``to`` is a whole day, the hands up to its end, UTC."""
+    first, last = _day(since, "from"), _day(until, "to")
+    start = epoch(datetime(first.year, first.month, first.day, tzinfo=UTC)) if first else None
+    end = epoch(datetime(last.year, last.month, last.day, tzinfo=UTC) + timedelta(days=1)) if last else None
+    f = StatsFilter(game or None, stakes or None, kind or None, currency or None, start, end).checked(
+        tuple(VARIANTS)
+    )
+    return _Query(f, since or None, until or None, gap)
+
+
+StatsQuery = Annotated[_Query, Depends(_query)]
+
+
+@router.get("/stats")
+async def my_stats(me: Me, request: Request, q: StatsQuery) -> dict[str, Any]:
     """The player's lifetime statistics from his stored hands, in one currency (``currency``, else the
     one he has most hands in): totals and one row per game, betting and stakes (hands, net, VPIP, PFR,
     3-bet, WTSD, W$SD), the profit graph (at most 400 points), his sessions (the latest 100; all in the
     CSV) and how many hands are still ``pending`` (ask again). ``400 invalid_filter`` names a bad filter."""
-    f = _filter(game, stakes, kind, currency, since, until)
-    answer, _ = await _collect(request, me.id, f, gap)
+    answer, _ = await _collect(request, me.id, q.filter, q.gap)
     answer["filters"] = {
-        "game": f.game,
-        "stakes": f.stakes,
-        "kind": f.kind,
-        "from": since or None,
-        "to": until or None,
+        "game": q.filter.game,
+        "stakes": q.filter.stakes,
+        "kind": q.filter.kind,
+        "from": q.since,
+        "to": q.until,
     }
     return answer
 
 
 @router.get("/stats/sessions.csv", response_class=Response)
-async def my_sessions_csv(
-    me: Me,
-    request: Request,
-    game: Game = None,
-    stakes: Stakes = None,
-    kind: Kind = None,
-    currency: Currency = None,
-    since: From = None,
-    until: To = None,
-    gap: Gap = DEFAULT_GAP_MIN,
-) -> Response:
+async def my_sessions_csv(me: Me, request: Request, q: StatsQuery) -> Response:
     """The session summary as CSV, oldest first: start and end (the first and last hand's end, UTC),
     minutes, hands, profit (currency units: cents become 12.50) and currency, under the same filters."""
-    f = _filter(game, stakes, kind, currency, since, until)
-    answer, sessions = await _collect(request, me.id, f, gap)
+    answer, sessions = await _collect(request, me.id, q.filter, q.gap)
     cur = answer["currency"] or ""
     rows = [
         (
