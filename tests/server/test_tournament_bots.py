@@ -4,6 +4,7 @@ is nearer than the time the bots still to come are expected to take."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pokerroom.bots.runner import start_tournament_bots
+from pokerroom.bots.runner import start_tournament_bots, until_over
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.room import RoomSettings
 
@@ -62,3 +63,51 @@ async def test_each_bot_is_registered_before_the_next_logs_in_and_a_near_start_i
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+
+
+class _Stuck:
+    """A bot that never learns the tournament ended (it missed the last ``tournament_status`` frame)."""
+
+    name = "stuck"
+
+    def running(self) -> bool:
+        return True
+
+
+@pytest.mark.asyncio
+async def test_the_bots_run_ends_when_the_room_says_the_tournament_is_over_though_a_bot_missed_it(
+    tmp_path: Path,
+) -> None:
+    """A tournament bot whose connection was down when the tournament ended never sees the frame that
+    ends it; ``pokerroom bots --tournament`` used to wait for it for ever (a stalled run). It now asks the
+    room, and ends with the tournament."""
+    async with serve_room(tmp_path, RoomSettings(tournaments=(mtt(),)), durable=False) as s:
+        forever = asyncio.create_task(asyncio.Event().wait())
+        waiting = asyncio.create_task(until_over(s.url, "later", [(_Stuck(), forever)], poll=0.05))
+        try:
+            # while the tournament is on it keeps waiting (ten polls; a slow machine cannot make this fail)
+            done, _ = await asyncio.wait({waiting}, timeout=0.5)
+            assert not done
+            await s.room.cancel_tournament("later")
+            await asyncio.wait_for(waiting, 60)
+        finally:
+            forever.cancel()
+            waiting.cancel()
+
+
+@pytest.mark.allow_errors("pokerroom.bots", reason="a bot that dies is logged at ERROR")
+@pytest.mark.asyncio
+async def test_a_bot_that_died_is_not_waited_for_and_its_error_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def dies() -> None:
+        raise RuntimeError("a strategy that cannot play this game")
+
+    async with serve_room(tmp_path, RoomSettings(tournaments=(mtt(),)), durable=False) as s:
+        task = asyncio.create_task(dies())
+        with caplog.at_level(logging.ERROR, logger="pokerroom.bots"):
+            await asyncio.wait_for(until_over(s.url, "later", [(_Stuck(), task)], poll=3600), 60)
+        errors = [r.getMessage() for r in caplog.records if r.name == "pokerroom.bots"]
+        assert errors == [
+            "tournament bot stuck stopped: RuntimeError('a strategy that cannot play this game')"
+        ]

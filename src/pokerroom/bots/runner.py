@@ -205,6 +205,50 @@ async def _start_time(http: httpx.AsyncClient, base_url: str, tournament: str) -
         return None
 
 
+async def until_over(
+    base_url: str,
+    tournament: str,
+    started: Sequence[tuple[Any, asyncio.Task[Any]]],
+    *,
+    poll: float = 5.0,
+) -> None:
+    """Wait until the tournament is over for every bot: each has stopped, busted or seen it end. A bot
+    whose task died (its error is logged) is not waited for, and the room is asked every ``poll`` seconds
+    whether the tournament has ended, so that a bot that missed the last ``tournament_status`` frame (its
+    connection was down at that moment) does not keep the run going for ever."""
+    loop = asyncio.get_running_loop()
+    asked = loop.time()
+    told: set[str] = set()
+    async with httpx.AsyncClient(timeout=30) as http:
+        while True:
+            for bot, task in started:
+                if (
+                    task.done()
+                    and not task.cancelled()
+                    and task.exception() is not None
+                    and bot.name not in told
+                ):
+                    told.add(bot.name)
+                    log.error("tournament bot %s stopped: %r", bot.name, task.exception())
+            if not any(bot.running() and not task.done() for bot, task in started):
+                return
+            if loop.time() - asked >= poll:
+                asked = loop.time()
+                if await _tournament_over(http, base_url, tournament):
+                    return
+            await asyncio.sleep(0.5)
+
+
+async def _tournament_over(http: httpx.AsyncClient, base_url: str, tournament: str) -> bool:
+    """Whether the room says the tournament has finished or was cancelled (False when it cannot say)."""
+    try:
+        r = await http.get(f"{base_url}/api/tournaments/{tournament}")
+        status = r.json().get("summary", {}).get("status") if r.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return False
+    return status in ("finished", "cancelled")
+
+
 async def run_bots(
     base_url: str,
     count: int,
@@ -227,8 +271,7 @@ async def run_bots(
         started = await start_bots(base_url, count, strategies, think=think, prefix=prefix, stats=stats)
     try:
         if duration is None and tournament is not None:
-            while any(bot.running() for bot, _ in started):  # until the tournament is over
-                await asyncio.sleep(0.5)
+            await until_over(base_url, tournament, started)
         elif duration is None:
             await asyncio.gather(*(t for _, t in started))
         else:
