@@ -2,8 +2,9 @@
 
 Each field is honest bots (the room's strategies, thinking as the room's bots do: a uniform wait of
 0.5-2 s) with planted machine-timed bots (a fixed 1 s before every action: ``pokerroom.bots.planted``),
-seated at 6-max no-limit hold'em tables and played on the server's virtual clock (tests/server/harness.py,
-the store on the same clock, so the journal's times are the room's). Then the detector reads the journal
+seated at 6-max no-limit hold'em tables and played on the server's virtual clock (the planted-table
+harness the detectors' tests use too: tests/server/planted_room.py, the store on the same clock, so the
+journal's times are the room's). Then the detector reads the journal
 (``store.hand_times``) as ``pokerroom integrity report`` does, and this prints per field: the planted
 bots found (recall), the flagged that were planted (precision), the honest flagged, the hands dealt, and
 the detector's time per 1,000 hands (to judge a day of a 1,000-table room: about 1.7 million hands).
@@ -29,6 +30,14 @@ recall, precision, honest players in a flagged pair and time per 1,000 hands.
         [--save DIR]
     python benchmarks/integrity.py --dumping --load DIR [DIR ...]   (score fields kept by --save again)
     python benchmarks/integrity.py --pair soft|whipsaw [--tables 4] [--size 4] [--pairs 0.5] [--hands 150]
+    python benchmarks/integrity.py --rush [--players 50 500] [--rounds 2000] [--together 0.3] [--seed 1]
+
+With ``--rush`` it scores Rush pools without playing them (``pokerroom.bots.planted.rush_rounds``: who is
+dealt in with whom, a round every 20 s, each player present for a random stretch of the period, tables of
+6): 5 % of the players in planted pairs seated together in a share ``--together`` of the rounds both
+play, beyond chance; it prints the Rush detector's recall, precision, honest players in a flagged pair,
+the hands needed (the pool's hands read when each planted pair was first flagged, checked every tenth of
+the run) and CPU per 1,000 hands, and the session detector's CPU over the same hands (each a minute).
 """
 
 from __future__ import annotations
@@ -40,63 +49,43 @@ import random
 import sys
 import tempfile
 import time
-from dataclasses import asdict, replace
-from functools import partial
+from dataclasses import asdict
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from tests.server.harness import CHEAP, EPOCH, Harness  # noqa: E402
+from tests.server.harness import EPOCH  # noqa: E402
+from tests.server.planted_room import open_planted_room, play_hands, seat_field  # noqa: E402
 
-from pokerroom.bots.dumping import ChipDumper, DumpTaker, Seat, Watch, dumping_field  # noqa: E402
-from pokerroom.bots.planted import InHand, SoftPlayer, Whipsawer, pair_field, timing_field  # noqa: E402
+from pokerroom.bots.dumping import Seat, dumping_field  # noqa: E402
+from pokerroom.bots.planted import HONEST, pair_field, rush_rounds, timing_field  # noqa: E402
 from pokerroom.history import read_phh  # noqa: E402
-from pokerroom.rooms import Timing  # noqa: E402
-from pokerroom.server.clock import ManualClock  # noqa: E402
-from pokerroom.server.demo import demo_tables  # noqa: E402
 from pokerroom.server.integrity.dumping import dumping_findings  # noqa: E402
+from pokerroom.server.integrity.rush import PoolHand, rush_findings  # noqa: E402
 from pokerroom.server.integrity.softplay import softplay_findings  # noqa: E402
-from pokerroom.server.integrity.timing import Decision, timing_findings  # noqa: E402
+from pokerroom.server.integrity.timing import Decision, Played, session_findings, timing_findings  # noqa: E402
 from pokerroom.server.integrity.whipsaw import whipsaw_findings  # noqa: E402
-from pokerroom.server.room import Room, RoomSettings  # noqa: E402
-from pokerroom.store import Database, Store  # noqa: E402
-
-STRATEGIES = ("strength", "caller", "random")
 
 
 async def field(players: int, machines: int, hands: int, seed: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.db"
-        clock = ManualClock()
-        store = Store(
-            Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
-        )
-        timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
-        base = demo_tables(timing, games=("holdem",))[0]
         n_tables = max(1, -(-players // 6))
-        tables = tuple(replace(base, table_id=f"bench-{i}", name=f"Bench {i}") for i in range(n_tables))
-        room = Room(store, RoomSettings(tables=tables), clock=clock, rng=random.Random(seed))
-        await room.start()
-        h = Harness(room, store, clock, path)
+        h, tables = await open_planted_room(Path(tmp) / "bench.db", seed=seed, tables=n_tables)
         planted = timing_field(players - machines, machines, seed=seed, prefix="bench")
         ids: dict[int, bool] = {}
         try:
             for i, p in enumerate(planted):
-                c = await h.cash_bot(p.name, tables[i % n_tables].table_id, STRATEGIES[i % 3], seed=seed + i)
+                c = await h.cash_bot(p.name, tables[i % n_tables], HONEST[i % 3], seed=seed + i)
                 c.bot.think = p.think
                 assert c.player is not None
                 ids[c.player.id] = p.machine
-            await h.run(
-                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()),
-                seconds=hands * 600,
-                limit=hands * 60.0,
-            )
+            await play_hands(h, hands)
             dealt = sum(a.table.hand_count for a in h.room.tables.values())
             began = time.process_time()
-            times = await store.hand_times.decisions(since=EPOCH)
+            times = await h.store.hand_times.decisions(since=EPOCH)
             found = timing_findings({p: [Decision(x, s) for x, s in rows] for p, rows in times.items()})
             spent = time.process_time() - began
         finally:
@@ -114,46 +103,16 @@ async def field(players: int, machines: int, hands: int, seed: int) -> dict[str,
     }
 
 
-def _seat_of(client: Any) -> int | None:
-    seat: int | None = client.bot.seat
-    return seat
-
-
 async def dumping(
     n_tables: int, pairs: int, hands: int, seed: int, save: Path | None = None
 ) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.db"
-        clock = ManualClock()
-        store = Store(
-            Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
-        )
-        timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
-        base = demo_tables(timing, games=("holdem",))[0]
-        tables = tuple(replace(base, table_id=f"bench-{i}", name=f"Bench {i}") for i in range(n_tables))
-        room = Room(store, RoomSettings(tables=tables), clock=clock, rng=random.Random(seed))
-        await room.start()
-        h = Harness(room, store, clock, path)
+        h, tables = await open_planted_room(Path(tmp) / "bench.db", seed=seed, tables=n_tables)
         field_ = dumping_field(n_tables, pairs, seed=seed, prefix="bench")
         try:
-            clients = {}
-            for i, p in enumerate(field_):
-                strategy = STRATEGIES[i % 3] if p.role == "honest" else "caller"
-                clients[p.name] = await h.cash_bot(p.name, tables[p.table].table_id, strategy, seed=seed + i)
-            for p in field_:
-                if p.role != "honest":
-                    kind = ChipDumper if p.role == "dumper" else DumpTaker
-                    watch = Watch()
-                    clients[p.name].bot.strategy = kind(
-                        partial(_seat_of, clients[p.partner]), watch, samples=100, opponents_sampled=3
-                    )
-                    clients[p.name].bot.on_event = watch.see
-            await h.run(
-                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()),
-                seconds=hands * 600,
-                limit=hands * 60.0,
-            )
-            stored = await store.audit_hands.since(EPOCH)
+            await seat_field(h, field_, tables, seed=seed, planted_as="caller")
+            await play_hands(h, hands)
+            stored = await h.store.audit_hands.since(EPOCH)
         finally:
             await h.close()
     if save is not None:  # the hands and the field, to run the detector again without playing
@@ -247,37 +206,12 @@ async def planted_pairs(
 ) -> dict[str, float]:
     """A field of ``pair_field`` played out, then the soft-play or collusive-betting detector over it."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.db"
-        clock = ManualClock()
-        store = Store(
-            Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
-        )
-        timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
-        base = demo_tables(timing, games=("holdem",))[0]
-        tables = tuple(replace(base, table_id=f"bench-{i}", name=f"Bench {i}") for i in range(n_tables))
-        room = Room(store, RoomSettings(tables=tables), clock=clock, rng=random.Random(seed))
-        await room.start()
-        h = Harness(room, store, clock, path)
+        h, tables = await open_planted_room(Path(tmp) / "bench.db", seed=seed, tables=n_tables)
         field_ = pair_field(n_tables, pairs, kind, seed=seed, size=size, prefix="bench")
-        strategy_of = SoftPlayer if kind == "soft" else Whipsawer
         try:
-            clients = {}
-            for i, p in enumerate(field_):
-                strategy = STRATEGIES[i % 3] if p.role == "honest" else "strength"
-                clients[p.name] = await h.cash_bot(p.name, tables[p.table].table_id, strategy, seed=seed + i)
-            for p in field_:
-                if p.role != "honest":
-                    watch = InHand()
-                    clients[p.name].bot.strategy = strategy_of(
-                        partial(_seat_of, clients[p.partner]), watch, samples=100, opponents_sampled=3
-                    )
-                    clients[p.name].bot.on_event = watch.see
-            await h.run(
-                lambda: all(a.table.hand_count >= hands for a in h.room.tables.values()),
-                seconds=hands * 600,
-                limit=hands * 60.0,
-            )
-            stored = await store.audit_hands.since(EPOCH)
+            await seat_field(h, field_, tables, seed=seed)
+            await play_hands(h, hands)
+            stored = await h.store.audit_hands.since(EPOCH)
         finally:
             await h.close()
     began = time.process_time()
@@ -321,6 +255,79 @@ def main_pairs(args: argparse.Namespace) -> None:
         )
 
 
+def rush(players: int, rounds: int, together: float, seed: int) -> dict[str, object]:
+    """A Rush pool of ``players`` over ``rounds`` rounds, 5 % of them in planted pairs; the detectors."""
+    rng = random.Random(seed)
+    ids = list(range(1, players + 1))
+    present = {}
+    for p in ids:  # each plays a stretch of the period: a quarter of it to all of it
+        length = rng.randrange(rounds // 4, rounds + 1)
+        first = rng.randrange(0, rounds - length + 1)
+        present[p] = range(first, first + length)
+    planted = rng.sample(ids, max(2, players // 20) // 2 * 2)
+    pairs = [(planted[i], planted[i + 1]) for i in range(0, len(planted), 2)]
+    for a, b in pairs:  # a pair plays the same stretch
+        present[b] = present[a]
+    dealt = rush_rounds(ids, rounds, rng, start=EPOCH, pairs=pairs, together=together, present=present)
+    hands = [PoolHand(*h) for h in dealt]
+    began = time.process_time()
+    found = rush_findings(hands)
+    spent = time.process_time() - began
+    wanted = {tuple(sorted(p)) for p in pairs}
+    needed: dict[tuple[int, int], int] = {}
+    for step in range(1, 11):
+        upto = len(hands) * step // 10
+        for f in rush_findings(hands[:upto]):
+            if f.flagged and (f.a, f.b) in wanted:
+                needed.setdefault((f.a, f.b), upto)
+    flagged = {(f.a, f.b) for f in found if f.flagged}
+    honest = set(ids) - set(planted)
+    accused = {p for pair in flagged - wanted for p in pair} & honest
+    hit = len(flagged & wanted)
+    played: dict[int, list[Played]] = {}
+    for h in hands:
+        for p in h.players:
+            played.setdefault(p, []).append(
+                Played(h.hand_id, h.started_at, h.started_at + timedelta(minutes=1))
+            )
+    began = time.process_time()
+    session_findings(played)
+    session_spent = time.process_time() - began
+    return {
+        "pairs": len(pairs),
+        "hands": len(hands),
+        "recall": hit / len(wanted),
+        "precision": hit / len(flagged) if flagged else 1.0,
+        "honest_flagged": len(accused) / len(honest),
+        "needed": sorted(needed.values()),
+        "ms_per_1000_hands": 1000 * spent / max(len(hands), 1) * 1000,
+        "session_ms_per_1000_hands": 1000 * session_spent / max(len(hands), 1) * 1000,
+        "planted": sorted(
+            f"{f.a}+{f.b}: {f.together} together, expected {f.expected:.1f}, z {f.z:.1f}"
+            for f in found
+            if (f.a, f.b) in wanted
+        ),
+    }
+
+
+def main_rush(args: argparse.Namespace) -> None:
+    print(
+        f"{'players':>7} {'pairs':>5} {'hands':>8} {'recall':>7} {'precision':>9} {'honest':>7}"
+        f" {'ms/1k hands':>11} {'sessions':>8}  hands needed per pair found"
+    )
+    for n in args.players:
+        r = rush(n, args.rounds, args.together, args.seed)
+        print(
+            f"{n:7} {r['pairs']:5} {r['hands']:8} {r['recall']:7.0%} {r['precision']:9.0%}"
+            f" {r['honest_flagged']:7.1%} {r['ms_per_1000_hands']:11.1f}"
+            f" {r['session_ms_per_1000_hands']:8.1f}"
+            f"  {r['needed']}"
+        )
+        if args.verbose:
+            for line in r["planted"]:  # type: ignore[attr-defined]
+                print(f"        planted: {line}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, nargs="+", default=[12, 24])
@@ -334,7 +341,16 @@ def main() -> None:
     ap.add_argument("--load", type=Path, nargs="+", help="chip dumping: score fields saved by --save")
     ap.add_argument("--pair", choices=("soft", "whipsaw"), help="a planted-pair scenario (--tables, --pairs)")
     ap.add_argument("--size", type=int, default=6, help="planted pairs: players a table")
+    ap.add_argument("--rush", action="store_true", help="Rush pools with planted pairs (--players, --rounds)")
+    ap.add_argument("--rounds", type=int, default=2000, help="Rush: rounds dealt (a round every 20 s)")
+    ap.add_argument(
+        "--together", type=float, default=0.3, help="Rush: a pair's extra share of rounds together"
+    )
+    ap.add_argument("--verbose", action="store_true", help="Rush: each planted pair's figures")
     args = ap.parse_args()
+    if args.rush:
+        main_rush(args)
+        return
     if args.pair:
         if args.hands == 60:
             args.hands = 150

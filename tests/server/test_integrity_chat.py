@@ -1,22 +1,30 @@
 """Issue 30, item 4 through the protocol (the server's harness, a manual clock): the operator's word
 filter masks the words it lists in the chat frames every watcher gets and the log keeps what was typed; a
 player's mute withholds the muted player's lines from him alone (a frame with no text and the same
-``seq``); the staff's mute refuses the player's lines (``chat_muted``) until it ends."""
+``seq``); the staff's mute refuses the player's lines (``chat_muted``) until it ends. And the log's
+retention (``[integrity] chat_log_days``), on injected clocks."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from pokerroom.rooms import Timing
+from pokerroom.server.clock import ManualClock
 from pokerroom.server.demo import demo_tables, demo_tournaments
-from pokerroom.server.integrity.chat import mask
+from pokerroom.server.integrity import IntegritySettings
+from pokerroom.server.integrity.chat import ChatDesk, mask
 from pokerroom.server.room import RoomSettings
+from tests.store.conftest import Room, clock, db_target, pg_schema, room, sqlite_template, store
+from tests.store.storehelpers import FakeClock
 
 from .harness import Client, Harness
+
+__all__ = ["clock", "db_target", "pg_schema", "room", "sqlite_template", "store"]  # (the fixtures)
 
 TIMING = Timing(action=5.0, time_bank=1.0, between_hands=0.5, disconnect_grace=5)
 
@@ -141,3 +149,56 @@ async def test_a_tournament_tables_chat_is_filtered_and_logged_the_same_way(tmp_
         assert (logged.text, logged.shown, logged.name) == ("darn cards", "**** cards", "ann")
     finally:
         await h.close()
+
+
+# --------------------------------------------------------------------------------- the log's retention
+
+
+@pytest.mark.asyncio
+async def test_the_log_keeps_a_line_chat_log_days_then_the_desk_deletes_it_once_an_hour(room: Room) -> None:
+    # the desk on a manual clock, the store on an injected one: both moved by hand
+    s = room.store
+    at = [datetime(2026, 12, 1, 12, tzinfo=UTC)]
+    s.chat.clock = lambda: at[0]
+    desk_clock = ManualClock(at[0])
+    settings = [IntegritySettings(chat_log_days=2)]
+    desk = ChatDesk(s, desk_clock, lambda: settings[0])
+    ann = SimpleNamespace(player=str(room.alice), name="alice")
+    bob = SimpleNamespace(player=str(room.bob), name="bob")
+
+    async def say(conn: SimpleNamespace, text: str) -> int:
+        _, line, _ = await desk.line(conn, "t1", text)  # type: ignore[arg-type]
+        return line
+
+    old = await say(ann, "old line")
+    reported = await say(bob, "rude old line")
+    await s.chat.report(room.alice, "chat", "rude", table_id="t1", line_id=reported)
+    at[0] += timedelta(days=2, minutes=1)
+    desk_clock.advance(30 * 60)  # within the hour since the last prune: nothing is deleted yet
+    fresh = await say(ann, "new line")
+    assert [x.id for x in await s.chat.search()] == [fresh, reported, old]
+    desk_clock.advance(31 * 60)  # an hour since: the next line prunes the one older than 2 days
+    newer = await say(bob, "newer line")
+    kept = [x.id for x in await s.chat.search()]
+    assert kept == [newer, fresh, reported]  # the reported line stays with its report
+    (report,) = await s.chat.reports()
+    assert report.line is not None and report.line.id == reported
+    # 0 keeps every line for ever
+    settings[0] = IntegritySettings(chat_log_days=0)
+    at[0] += timedelta(days=30)
+    desk_clock.advance(2 * 3600)
+    await say(ann, "a month later")
+    assert len(await s.chat.search()) == 4
+
+
+@pytest.mark.asyncio
+async def test_the_store_prunes_by_its_clock_and_spares_reported_lines(room: Room, clock: FakeClock) -> None:
+    s = room.store
+    a = await s.chat.record("t1", room.alice, "alice", "one", "one")
+    b = await s.chat.record("t1", room.bob, "bob", "two", "two")
+    await s.chat.report(room.alice, "chat", "spam", table_id="t1", line_id=b.id)
+    clock.advance(timedelta(days=1))
+    c = await s.chat.record("t1", room.bob, "bob", "three", "three")
+    assert await s.chat.prune(timedelta(days=1, seconds=1)) == 0
+    assert await s.chat.prune(timedelta(hours=23)) == 1
+    assert [x.id for x in await s.chat.search()] == [c.id, b.id] and a.id < b.id

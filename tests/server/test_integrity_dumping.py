@@ -5,25 +5,19 @@ the stored audit histories and by ``pokerroom integrity report``."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pokerroom.bots.dumping import ChipDumper, DumpTaker, Watch, dumping_field
-from pokerroom.cli import app
+from pokerroom.bots.dumping import Seat, dumping_field
+from pokerroom.bots.planted import plant
 from pokerroom.history import read_phh
-from pokerroom.rooms import Timing
-from pokerroom.server.clock import ManualClock
-from pokerroom.server.demo import demo_tables
 from pokerroom.server.integrity.dumping import MIN_FLOW_BB, dumping_findings, flows_of, suspects_of
-from pokerroom.server.room import Room, RoomSettings
-from pokerroom.store import Database, Store
 
-from .harness import CHEAP, EPOCH, Harness
+from .harness import EPOCH
+from .planted_room import integrity_report, open_planted_room
 
 AA, KK, TRASH, AK = "AsAh", "KsKh", "7c2d", "AdKc"
 
@@ -180,16 +174,8 @@ def test_a_pair_that_plays_many_hands_together_is_not_flagged() -> None:
 
 @pytest.mark.asyncio
 async def test_the_planted_dumper_is_found_in_the_stored_hands_and_no_honest_pair_is(tmp_path: Path) -> None:
-    clock = ManualClock()
     path = tmp_path / "dumping.db"
-    store = Store(
-        Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
-    )
-    timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
-    settings = RoomSettings(tables=tuple(demo_tables(timing, games=("holdem",))))
-    room = Room(store, settings, clock=clock, rng=random.Random(7))
-    await room.start()
-    h = Harness(room, store, clock, path)
+    h, _ = await open_planted_room(path, seed=7)
     table = "holdem-nl"
     try:
         honest = [("hon1", "caller"), ("hon2", "random"), ("hon3", "strength"), ("hon4", "random")]
@@ -197,12 +183,10 @@ async def test_the_planted_dumper_is_found_in_the_stored_hands_and_no_honest_pai
             await h.cash_bot(name, table, strategy, seed=i)
         dumper = await h.cash_bot("dumper", table, "caller", seed=10)
         taker = await h.cash_bot("taker", table, "caller", seed=11)
-        dw, tw = Watch(), Watch()
-        dumper.bot.strategy = ChipDumper(lambda: taker.bot.seat, dw, samples=100, opponents_sampled=3)
-        taker.bot.strategy = DumpTaker(lambda: dumper.bot.seat, tw, samples=100, opponents_sampled=3)
-        dumper.bot.on_event, taker.bot.on_event = dw.see, tw.see
+        pair = [Seat("dumper", "dumper", "taker", 0), Seat("taker", "taker", "dumper", 0)]
+        plant(pair, {"dumper": dumper.bot, "taker": taker.bot})
         await h.run(lambda: h.room.tables[table].table.hand_count >= 150, seconds=7200)
-        stored = await store.audit_hands.since(EPOCH)
+        stored = await h.store.audit_hands.since(EPOCH)
     finally:
         await h.close()
     found = dumping_findings((hid, read_phh(text)) for hid, text in stored)
@@ -211,14 +195,11 @@ async def test_the_planted_dumper_is_found_in_the_stored_hands_and_no_honest_pai
     assert flagged == [("dumper", "taker")]  # found; no honest pair flagged
     evidence = next(f for f in found if f.flagged)
     assert set(evidence.hands) <= {hid for hid, _ in stored} and len(evidence.hands) >= 3
-    out = await asyncio.to_thread(  # (the command runs its own event loop)
-        CliRunner().invoke,
-        app,
-        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
-         "--min-decisions", "100000", "--json", "--evidence", str(tmp_path / "evidence")],
-    )  # fmt: skip
-    assert out.exit_code == 1, out.output
-    report = json.loads(out.output)
+    code, output = await integrity_report(
+        path, "--min-decisions", "100000", "--json", "--evidence", str(tmp_path / "evidence")
+    )
+    assert code == 1, output
+    report = json.loads(output)
     rows = [r for r in report["chip_dumping"] if r["flagged"]]
     assert [(r["giver"], r["taker"]) for r in rows] == [("dumper", "taker")]
     assert rows[0]["hands"] == list(evidence.hands)
@@ -228,14 +209,9 @@ async def test_the_planted_dumper_is_found_in_the_stored_hands_and_no_honest_pai
     assert all(sorted(r["players"]) == ["dumper", "taker"] for r in whipsaws)
     assert not any(r["flagged"] for r in report["soft_play"])
     assert report["flagged"] == 1 + len(whipsaws)
-    text = await asyncio.to_thread(
-        CliRunner().invoke,
-        app,
-        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
-         "--min-decisions", "100000"],
-    )  # fmt: skip
-    assert text.exit_code == 1 and "1 flagged" in text.output
-    assert f"FLAGGED dumper -> taker: {rows[0]['suspect']} suspect of" in text.output
+    code, text = await integrity_report(path, "--min-decisions", "100000")
+    assert code == 1 and "1 flagged" in text
+    assert f"FLAGGED dumper -> taker: {rows[0]['suspect']} suspect of" in text
     written = sorted(p.stem for p in (tmp_path / "evidence").iterdir())
     assert written == sorted(set(evidence.hands).union(*(r["hands"] for r in whipsaws)))
     assert read_phh((tmp_path / "evidence" / f"{written[0]}.phh").read_text()).players  # the audit copy

@@ -5,26 +5,18 @@ played on the server's harness and found by ``pokerroom integrity report``."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pokerroom.bots.planted import InHand, SoftPlayer, Whipsawer, pair_field
-from pokerroom.cli import app
+from pokerroom.bots.dumping import Seat
+from pokerroom.bots.planted import SoftPlayer, Whipsawer, pair_field, plant
 from pokerroom.history import PhhHand, read_phh
-from pokerroom.rooms import Timing
-from pokerroom.server.clock import ManualClock
-from pokerroom.server.demo import demo_tables
 from pokerroom.server.integrity.softplay import decisions_of, softplay_findings
-from pokerroom.server.room import Room, RoomSettings
-from pokerroom.store import Database, Store
 
-from .harness import CHEAP, EPOCH, Harness
+from .planted_room import integrity_report, open_planted_room
 
 HOLES = ("AsAh", "7c2d")
 BOARD = ("d db 3h8s9d", "d db Jc", "d db Qd")
@@ -129,43 +121,22 @@ async def play_planted_pair(
     6-max no-limit hold'em table on the virtual clock for ``hands`` hands; then ``pokerroom integrity
     report`` over the stored hands: the ``--json`` document, its exit code under ``exit``, the text
     report under ``text``."""
-    clock = ManualClock()
-    store = Store(
-        Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
-    )
-    timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
-    settings = RoomSettings(tables=tuple(demo_tables(timing, games=("holdem",))))
-    room = Room(store, settings, clock=clock, rng=random.Random(7))
-    await room.start()
-    h = Harness(room, store, clock, path)
+    h, _ = await open_planted_room(path, seed=7)
     table = "holdem-nl"
     try:
         for i, strategy in enumerate(honest):
             await h.cash_bot(f"hon{i + 1}", table, strategy, seed=i)
         a = await h.cash_bot("pair_a", table, "strength", seed=10)
         b = await h.cash_bot("pair_b", table, "strength", seed=11)
-        aw, bw = InHand(), InHand()
-        a.bot.strategy = kind(lambda: b.bot.seat, aw, samples=100, opponents_sampled=3)
-        b.bot.strategy = kind(lambda: a.bot.seat, bw, samples=100, opponents_sampled=3)
-        a.bot.on_event, b.bot.on_event = aw.see, bw.see
+        pair = [Seat("pair_a", kind.name, "pair_b", 0), Seat("pair_b", kind.name, "pair_a", 0)]
+        plant(pair, {"pair_a": a.bot, "pair_b": b.bot})
         await h.run(lambda: h.room.tables[table].table.hand_count >= hands, seconds=7200)
     finally:
         await h.close()
-    out = await asyncio.to_thread(  # (the command runs its own event loop)
-        CliRunner().invoke,
-        app,
-        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
-         "--min-decisions", "100000", "--json"],
-    )  # fmt: skip
-    report: dict[str, object] = json.loads(out.output)
-    report["exit"] = out.exit_code
-    text = await asyncio.to_thread(
-        CliRunner().invoke,
-        app,
-        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
-         "--min-decisions", "100000"],
-    )  # fmt: skip
-    report["text"] = text.output
+    code, output = await integrity_report(path, "--min-decisions", "100000", "--json")
+    report: dict[str, object] = json.loads(output)
+    report["exit"] = code
+    report["text"] = (await integrity_report(path, "--min-decisions", "100000"))[1]
     return report
 
 

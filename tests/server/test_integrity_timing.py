@@ -1,28 +1,21 @@
-"""Issue 30, item 3 (the one detector built so far): bots spotted by their timing. Unit tests of the score
-on hand-made decision times; then a planted scenario (the bots package's ``timing_field``) played on the
-server's harness with the store on the same manual clock, read back from the hand journal, flagged by
-the detector and by ``pokerroom integrity report``."""
+"""Issue 30, item 3: bots spotted by their timing (their sessions: test_integrity_sessions.py). Unit
+tests of the score on hand-made decision times; then a planted scenario (the bots package's
+``timing_field``) played on the server's harness with the store on the same manual clock, read back from
+the hand journal, flagged by the detector and by ``pokerroom integrity report``."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from pokerroom.bots.planted import MACHINE_THINK, timing_field
-from pokerroom.cli import app
-from pokerroom.rooms import Timing
-from pokerroom.server.clock import ManualClock
-from pokerroom.server.demo import demo_tables
 from pokerroom.server.integrity.timing import Decision, timing_findings
-from pokerroom.server.room import Room, RoomSettings
-from pokerroom.store import Database, Store
 
-from .harness import CHEAP, EPOCH, Harness
+from .harness import EPOCH
+from .planted_room import integrity_report, open_planted_room
 
 
 def _made(times: list[float]) -> list[Decision]:
@@ -55,16 +48,9 @@ def test_the_planted_field_is_seeded_and_mixes_the_machines_in() -> None:
 async def test_a_planted_machine_is_flagged_from_the_journal_and_the_honest_bots_are_not(
     tmp_path: Path,
 ) -> None:
-    clock = ManualClock()
     path = tmp_path / "timing.db"
-    store = Store(
-        Database(f"sqlite+aiosqlite:///{path}", sqlite_synchronous="OFF"), hasher=CHEAP, clock=clock.now
-    )
-    timing = Timing(action=10.0, time_bank=0.0, between_hands=0.5, disconnect_grace=5)
-    settings = RoomSettings(tables=tuple(demo_tables(timing, games=("holdem",))))
-    room = Room(store, settings, clock=clock, rng=random.Random(11))
-    await room.start()
-    h = Harness(room, store, clock, path)
+    h, _ = await open_planted_room(path, seed=11)
+    store = h.store
     try:
         table = "holdem-nl"
         field = timing_field(3, 1, seed=4)
@@ -85,14 +71,9 @@ async def test_a_planted_machine_is_flagged_from_the_journal_and_the_honest_bots
         assert abs(by_id[ids[machine]].median - MACHINE_THINK[0]) < 0.05
     finally:
         await h.close()
-    out = await asyncio.to_thread(  # (the command runs its own event loop)
-        CliRunner().invoke,
-        app,
-        ["integrity", "report", "--url", f"sqlite+aiosqlite:///{path}", "--since", EPOCH.strftime("%Y-%m-%d"),
-         "--min-decisions", "30", "--json"],
-    )  # fmt: skip
-    assert out.exit_code == 1, out.output
-    report = json.loads(out.output)
+    code, output = await integrity_report(path, "--min-decisions", "30", "--json")
+    assert code == 1, output
+    report = json.loads(output)
     assert [r["name"] for r in report["bots_by_timing"] if r["flagged"]] == [machine] and report[
         "flagged"
     ] == 1

@@ -6,19 +6,30 @@ planted ones wait ``MACHINE_THINK`` every time.
 And planted pairs (:func:`pair_field`) for the soft-play and collusive-betting detectors: two
 :class:`SoftPlayer` who check down against each other, or two :class:`Whipsawer` who re-raise each
 other's opening bets with a third player in the hand. The two of a pair know each other's seat
-(colluders talk outside the room: here a callable gives it) and watch their table (:class:`InHand`)."""
+(colluders talk outside the room: here a callable gives it) and watch their table (:class:`InHand`).
+
+:func:`plant` gives the planted players of a field (this module's pairs, or the chip dumpers of
+:mod:`pokerroom.bots.dumping`) their strategies once their bots are seated: the one place the detectors'
+tests and benchmark (benchmarks/integrity.py) do it.
+
+And a Rush pool's seating (:func:`rush_rounds`), without playing the hands: who is dealt in with whom,
+round after round, honest (the pool mixes its players at random) or with planted pairs seated together
+more often, for the Rush detector's tests and benchmark."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
-from pokerroom.bots.dumping import Watch
+from pokerroom.bots.dumping import ChipDumper, DumpTaker, Seat, Watch
 from pokerroom.bots.strategies import BotView, HandStrength
 
 __all__ = [
+    "HONEST",
     "HONEST_THINK",
     "MACHINE_THINK",
     "OPEN_AT",
@@ -28,9 +39,12 @@ __all__ = [
     "SoftPlayer",
     "Whipsawer",
     "pair_field",
+    "plant",
+    "rush_rounds",
     "timing_field",
 ]
 
+HONEST = ("strength", "caller", "random")  # the honest strategies of a field, in turn
 HONEST_THINK = (0.5, 2.0)  # the room's bots (BotClient's default)
 MACHINE_THINK = (1.0, 1.0)  # a program that waits one second, always
 OPEN_AT = 0.5  # a Whipsawer opens the betting for his partner to re-raise with this share heads-up
@@ -125,15 +139,7 @@ class Whipsawer(HandStrength):
         return super().decide(view, rng)
 
 
-@dataclass(frozen=True)
-class PairSeat:
-    """One player of a planted pair field: ``role`` honest or the pair's role; ``partner`` the other of
-    his pair ("" for the honest); ``table`` the index of his table."""
-
-    name: str
-    role: str
-    partner: str
-    table: int
+PairSeat = Seat  # one player of a planted field: name, role ("honest" or the pair's), partner, table
 
 
 def pair_field(
@@ -152,4 +158,67 @@ def pair_field(
         for n in names:
             partner = next((p for p in pair if p != n), "") if n in pair else ""
             out.append(PairSeat(n, role if n in pair else "honest", partner, t))
+    return out
+
+
+# role -> (strategy, the watch it reads)
+PLANTED: dict[str, tuple[Callable[..., HandStrength], type[Watch]]] = {
+    "dumper": (ChipDumper, Watch),
+    "taker": (DumpTaker, Watch),
+    "soft": (SoftPlayer, InHand),
+    "whipsaw": (Whipsawer, InHand),
+}
+
+
+def _seat_of(bot: Any) -> int | None:
+    seat: int | None = bot.seat
+    return seat
+
+
+def plant(field: Iterable[Seat], bots: Mapping[str, Any], *, samples: int = 100, opponents: int = 3) -> None:
+    """Give each planted player of ``field`` (a role of :data:`PLANTED`) his role's strategy, knowing his
+    partner's seat, and his watch of the table as his bot's ``on_event``. ``bots``: each player's seated
+    bot client by name (:class:`~pokerroom.bots.client.BotClient`). ``samples`` and ``opponents``: the
+    strategies' equity estimate (as ``HandStrength``'s ``samples`` and ``opponents_sampled``)."""
+    for p in field:
+        if p.role == "honest":
+            continue
+        kind, watching = PLANTED[p.role]
+        watch = watching()
+        bot = bots[p.name]
+        seat = partial(_seat_of, bots[p.partner])
+        bot.strategy = kind(seat, watch, samples=samples, opponents_sampled=opponents)
+        bot.on_event = watch.see
+
+
+def rush_rounds(
+    players: Sequence[int],
+    rounds: int,
+    rng: random.Random,
+    *,
+    start: datetime,
+    every: timedelta = timedelta(seconds=20),
+    size: int = 6,
+    pairs: Sequence[tuple[int, int]] = (),
+    together: float = 0.0,
+    present: Mapping[int, range] | None = None,
+    pool: str = "rush",
+) -> list[tuple[str, str, datetime, tuple[int, ...]]]:
+    """A Rush pool's hands, ``(hand id, pool, start, the accounts dealt in)`` as the store gives them: in
+    each of ``rounds`` rounds (``every`` apart from ``start``) the players present (``present``: the rounds
+    of each; all by default) are shuffled into tables of ``size`` (the last one smaller, at least two:
+    one left alone waits). Each planted pair of ``pairs`` both present is put at one table in about a
+    share ``together`` of the rounds (beyond the chance of the shuffle)."""
+    out: list[tuple[str, str, datetime, tuple[int, ...]]] = []
+    for r in range(rounds):
+        here = [p for p in players if present is None or r in present.get(p, range(rounds))]
+        rng.shuffle(here)
+        for a, b in pairs:
+            if a in here and b in here and rng.random() < together:
+                here.remove(b)
+                here.insert(here.index(a) // size * size, b)  # at a's table (the table's last leaves it)
+        for t in range(0, len(here), size):
+            table = tuple(here[t : t + size])
+            if len(table) >= 2:
+                out.append((f"{pool}-{r}-{t // size}", pool, start + r * every, table))
     return out

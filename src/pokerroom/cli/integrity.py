@@ -1,5 +1,6 @@
-"""``pokerroom integrity report``: the detectors of issue 30 over the stored hands (so far the bots
-spotted by their timing, chip dumping, soft play and collusive betting: docs/integrity.md)."""
+"""``pokerroom integrity report``: the detectors of issue 30 over the stored hands (the bots spotted by
+their timing and by their sessions and hours, chip dumping, soft play, collusive betting, and Rush pairs
+dealt in together more often than chance: docs/integrity.md)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,10 @@ from pathlib import Path
 import typer
 
 from pokerroom.cli.app import app
-from pokerroom.history import HistoryError, read_phh
-from pokerroom.server.integrity.dumping import MIN_Z, DumpingFinding, dumping_findings
-from pokerroom.server.integrity.softplay import SoftPlayFinding, softplay_findings
-from pokerroom.server.integrity.timing import MAX_CV, MIN_DECISIONS, Decision, TimingFinding, timing_findings
-from pokerroom.server.integrity.whipsaw import WhipsawFinding, whipsaw_findings
+from pokerroom.server.integrity.dumping import MIN_Z
+from pokerroom.server.integrity.report import Report, ReportOptions, run_report
+from pokerroom.server.integrity.rush import ALPHA, MIN_RATIO, WINDOW
+from pokerroom.server.integrity.timing import MAX_CV, MAX_DAY, MAX_SESSION, MIN_DECISIONS, SESSION_BREAK
 from pokerroom.store import Store
 from pokerroom.store.db import Database
 
@@ -24,6 +24,37 @@ app.add_typer(integrity_app, name="integrity")
 
 
 _SINCE = typer.Option(None, "--since", help="Read the hands started since (UTC): not --days.")
+_BREAK = typer.Option(
+    SESSION_BREAK.total_seconds() / 60,
+    "--session-break",
+    min=1.0,
+    help="Sessions: a pause this long (minutes) ends one.",
+)
+_MAX_SESSION = typer.Option(
+    MAX_SESSION.total_seconds() / 3600, "--max-session-hours", min=0.1, help="Sessions: flag a longer one."
+)
+_MAX_DAY = typer.Option(
+    MAX_DAY.total_seconds() / 3600,
+    "--max-day-hours",
+    min=0.1,
+    help="Sessions: flag more play in one day (UTC).",
+)
+_WINDOW = typer.Option(
+    WINDOW.total_seconds() / 60, "--rush-window", min=0.1, help="Rush: minutes a window of the pool's mix."
+)
+_ALPHA = typer.Option(
+    ALPHA,
+    "--rush-alpha",
+    min=0.0,
+    max=1.0,
+    help="Rush: flag a pair whose chance, over the pool's pairs, is below.",
+)
+_RATIO = typer.Option(
+    MIN_RATIO,
+    "--rush-min-ratio",
+    min=1.0,
+    help="Rush: flag a pair together at least this many times as expected.",
+)
 _EVIDENCE = typer.Option(
     None, "--evidence", help="Write the audit PHH of each flagged pair's hands into this directory."
 )
@@ -38,6 +69,12 @@ def report(
     min_decisions: int = typer.Option(MIN_DECISIONS, "--min-decisions", min=2),
     max_cv: float = typer.Option(MAX_CV, "--max-cv", min=0.0),
     min_z: float = typer.Option(MIN_Z, "--min-z", min=0.0, help="Chip dumping: the z-score to flag."),
+    session_break: float = _BREAK,
+    max_session_hours: float = _MAX_SESSION,
+    max_day_hours: float = _MAX_DAY,
+    rush_window: float = _WINDOW,
+    rush_alpha: float = _ALPHA,
+    rush_min_ratio: float = _RATIO,
     as_json: bool = typer.Option(False, "--json", help="One JSON document instead of text."),
     evidence: Path | None = _EVIDENCE,
 ) -> None:
@@ -48,57 +85,49 @@ def report(
     when they stand out from the giver's play against others and the chips went the taker's way. Soft
     play: pairs who bet or raise against each other heads-up far less than their own styles predict.
     Collusive betting: pairs who raise a third player out between them more often than their own
-    re-raise rates predict. Exit 1 when a player or a pair is flagged."""
+    re-raise rates predict. Sessions: each player's sessions (hands with no pause of --session-break),
+    flagged for one longer than --max-session-hours or more than --max-day-hours in a day. Rush: pairs
+    dealt in together in a pool more often than the pool's mix predicts. Exit 1 when a player or a pair
+    is flagged."""
 
-    async def run() -> tuple[list[TimingFinding], dict[int, str], list[DumpingFinding], int]:
+    async def run() -> Report:
         store = Store(Database(url, schema=schema))
         try:
             start = since.replace(tzinfo=UTC) if since else datetime.now(UTC) - timedelta(days=days)
-            times = await store.hand_times.decisions(since=start)
-            made = {p: [Decision(h, s) for h, s in rows] for p, rows in times.items()}
-            found = timing_findings(made, min_decisions=min_decisions, max_cv=max_cv)
-            names = {f.player_id: (await store.accounts.get(f.player_id)).name for f in found}
-            parsed = []
-            for hand_id, text in await store.audit_hands.since(start):
-                try:
-                    parsed.append((hand_id, read_phh(text)))
-                    texts[hand_id] = text
-                except HistoryError:
-                    unread.append(hand_id)
-            soft.extend(softplay_findings(parsed))
-            whip.extend(whipsaw_findings(parsed))
-            return found, names, dumping_findings(parsed, min_z=min_z), len(parsed)
+            options = ReportOptions(
+                min_decisions=min_decisions,
+                max_cv=max_cv,
+                min_z=min_z,
+                session_break=timedelta(minutes=session_break),
+                max_session=timedelta(hours=max_session_hours),
+                max_day=timedelta(hours=max_day_hours),
+                rush_window=timedelta(minutes=rush_window),
+                rush_alpha=rush_alpha,
+                rush_min_ratio=rush_min_ratio,
+            )
+            return await run_report(store, start, options=options)
         finally:
             await store.close()
 
-    unread: list[str] = []
-    texts: dict[str, str] = {}
-    soft: list[SoftPlayFinding] = []
-    whip: list[WhipsawFinding] = []
-    found, names, dumping, hands = asyncio.run(run())
+    r = asyncio.run(run())
+    names, texts, unread, hands = r.names, r.texts, r.unread, r.hands_read
+    found, dumping, soft, whip, sessions, rush = r.timing, r.dumping, r.soft, r.whip, r.sessions, r.rush
     soft_flagged = [f for f in soft if f.flagged]
     whip_flagged = [f for f in whip if f.flagged]
     flagged = [f for f in found if f.flagged]
     dumped = [d for d in dumping if d.flagged]
+    long_flagged = [f for f in sessions if f.flagged]
+    rush_flagged = [x for x in rush if x.flagged]
     if evidence is not None:  # the operator's own directory: audit copies, every hole card in them
         evidence.mkdir(parents=True, exist_ok=True)
         evident = {h for d in dumped for h in d.hands}
         evident |= {h for x in soft_flagged for h in x.hands} | {h for x in whip_flagged for h in x.hands}
+        evident |= {h for x in rush_flagged for h in x.hands if h in texts}  # (Rush hands with audit copies)
         for hand_id in evident:
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in hand_id)
             (evidence / f"{safe}.phh").write_text(texts[hand_id], encoding="utf-8")
     if as_json:
-        rows = [{**f.to_dict(), "name": names[f.player_id]} for f in found]
-        document = {
-            "bots_by_timing": rows,
-            "chip_dumping": [d.to_dict() for d in dumping],
-            "soft_play": [f.to_dict() for f in soft],
-            "collusive_betting": [f.to_dict() for f in whip],
-            "hands_read": hands,
-            "hands_unreadable": unread,
-            "flagged": len(flagged) + len(dumped) + len(soft_flagged) + len(whip_flagged),
-        }
-        typer.echo(json.dumps(document, indent=2))
+        typer.echo(json.dumps(r.document(), indent=2))
     else:
         typer.echo(
             f"bots by timing: {len(found)} players with {min_decisions}+ decisions, {len(flagged)} flagged"
@@ -139,5 +168,29 @@ def report(
                 f"  {mark:7} {w.a} + {w.b}: {w.whipsaws} of {w.chances} chances (expected {w.expected:.1f}),"
                 f" z {w.z:.1f}, raised out {', '.join(w.victims[:5])}; hands {', '.join(w.hands[:10])}"
             )
-    if flagged or dumped or soft_flagged or whip_flagged:
+        typer.echo(
+            f"bots by sessions: {len(sessions)} players, {len(long_flagged)} flagged"
+            f" (a break is {session_break:g} min; flagged over {max_session_hours:g} h a session"
+            f" or {max_day_hours:g} h a day)"
+        )
+        for sf in long_flagged or sessions[:10]:
+            mark = "FLAGGED" if sf.flagged else "ok"
+            busiest = max((h for _, h in sf.hours_by_day), default=0.0)
+            typer.echo(
+                f"  {mark:7} {names[sf.player_id]:20} {sf.hands:6} hands in {len(sf.sessions)} sessions,"
+                f" longest {sf.longest.length.total_seconds() / 3600:.1f} h, at most {busiest:.1f} h a day"
+                + (f"; {sf.reason}" if sf.flagged else "")
+            )
+        typer.echo(
+            f"rush: {r.rush_hands} pool hands read, {len(rush)} pairs dealt in together,"
+            f" {len(rush_flagged)} flagged"
+        )
+        for x in rush_flagged or rush[:10]:
+            mark = "FLAGGED" if x.flagged else "ok"
+            typer.echo(
+                f"  {mark:7} {names[x.a]} + {names[x.b]} in {x.pool_id}: {x.together} hands together"
+                f" (expected {x.expected:.1f} of {x.hands_a} and {x.hands_b} hands), z {x.z:.1f},"
+                f" p {x.p:.2g} over {x.pairs} pairs; hands {', '.join(x.hands[:10])}"
+            )
+    if flagged or dumped or soft_flagged or whip_flagged or long_flagged or rush_flagged:
         raise typer.Exit(1)

@@ -121,7 +121,7 @@ class Room:
             settings.points,
             self.metrics,
             seat_rule=lambda: self.settings.integrity,
-            chat=ChatDesk(store, self.clock),
+            chat=ChatDesk(store, self.clock, lambda: self.settings.integrity),
             seals=Seals(dealing.dealer, lambda: self.settings.fairness_open_stub),
         )
         self.endpoints = self.services.endpoints  # what client messages reach (server/endpoints.py)

@@ -1,12 +1,13 @@
 """Game integrity (issue 30): chat kept civil. The chat log of every table (``chat_log``: what was typed
 and what was shown after the word filter), the word filter the operator edits (``chat_words``), mutes
 (``chat_mutes``: a player's for himself, or the operator's for everyone, for a time, with a reason), and
-players' reports of a chat line or a hand to the operator (``integrity_reports``)."""
+players' reports of a chat line or a hand to the operator (``integrity_reports``). The log keeps a line
+``[integrity] chat_log_days`` (:meth:`ChatStore.prune`), a reported line as long as its report."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -216,6 +217,15 @@ class ChatStore:
             )
             line_id = int(got.scalar_one())
         return ChatLine(line_id, now, table_id, player_id, name, text, shown)
+
+    async def prune(self, keep: timedelta) -> int:
+        """Delete the lines older than ``keep`` (``[integrity] chat_log_days``), except those a player
+        reported (kept with their report); how many went."""
+        reported = select(ReportRow.line_id).where(ReportRow.line_id.is_not(None))
+        async with self.db.write() as conn:
+            old = ChatLineRow.at < self.clock() - keep
+            got = await conn.execute(delete(ChatLineRow).where(old, ChatLineRow.id.not_in(reported)))
+        return int(got.rowcount or 0)
 
     async def line(self, line_id: int) -> ChatLine | None:
         async with self.db.read() as conn:

@@ -28,6 +28,7 @@ from pokerroom.store.models import (
     HandSeatRow,
     PlayerRow,
     TournamentHandRow,
+    TournamentPlayerHandRow,
     UTCDateTime,
 )
 from pokerroom.store.util import Clock, utc_now
@@ -356,6 +357,82 @@ class HandTimes:
                 if kind != "timeout" and player is not None and before is not None:
                     out.setdefault(player, []).append((hand_id, max(0.0, (at - before).total_seconds())))
                 before = None if kind == "timeout" else at
+        return out
+
+    async def names(self, player_ids: Iterable[int]) -> dict[int, str]:
+        """The accounts' names, by id (the report names the players its id-keyed findings name)."""
+        ids = sorted(set(player_ids))
+        out: dict[int, str] = {}
+        async with self.db.read() as conn:
+            for chunk in range(0, len(ids), 500):
+                q = select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(ids[chunk : chunk + 500]))
+                out.update({int(i): str(n) for i, n in await conn.execute(q)})
+        return out
+
+    async def pool_hands(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> list[tuple[str, str, datetime, tuple[int, ...]]]:
+        """``(hand id, pool, start, the accounts dealt in)`` of each Rush hand that ended (started in
+        [since, until)), oldest first (the Rush detector: server/integrity/rush.py)."""
+        hands = select(HandRow.id, HandRow.pool_id, HandRow.started_at).where(
+            HandRow.status == "ended", HandRow.pool_id.is_not(None)
+        )
+        if since is not None:
+            hands = hands.where(HandRow.started_at >= since)
+        if until is not None:
+            hands = hands.where(HandRow.started_at < until)
+        chosen = hands.subquery()
+        query = (
+            select(chosen.c.id, chosen.c.pool_id, chosen.c.started_at, HandSeatRow.player_id)
+            .join(HandSeatRow, HandSeatRow.hand_id == chosen.c.id)
+            .order_by(chosen.c.started_at, chosen.c.id, HandSeatRow.seat)
+        )
+        out: list[tuple[str, str, datetime, tuple[int, ...]]] = []
+        async with self.db.read() as conn:
+            current: tuple[str, str, datetime] | None = None
+            players: list[int] = []
+            for hand_id, pool_id, started, player in await conn.execute(query):
+                if current is None or current[0] != hand_id:
+                    if current is not None:
+                        out.append((*current, tuple(players)))
+                    current, players = (str(hand_id), str(pool_id), started), []
+                players.append(int(player))
+            if current is not None:
+                out.append((*current, tuple(players)))
+        return out
+
+    async def played(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> dict[int, list[tuple[str, datetime, datetime]]]:
+        """Per player, ``(hand id, start, end)`` of each hand he was dealt in that ended (cash and Rush:
+        started in [since, until), from its start to its end; tournament: ended in it, a moment at its
+        end), in time order (the session detector: server/integrity/timing.py)."""
+        cash = (
+            select(HandSeatRow.player_id, HandRow.id, HandRow.started_at, HandRow.ended_at)
+            .join(HandRow, HandRow.id == HandSeatRow.hand_id)
+            .where(HandRow.status == "ended")
+        )
+        if since is not None:
+            cash = cash.where(HandRow.started_at >= since)
+        if until is not None:
+            cash = cash.where(HandRow.started_at < until)
+        cup = select(
+            TournamentPlayerHandRow.player_id,
+            TournamentPlayerHandRow.hand_id,
+            TournamentPlayerHandRow.ended_at,
+        )
+        if since is not None:
+            cup = cup.where(TournamentPlayerHandRow.ended_at >= since)
+        if until is not None:
+            cup = cup.where(TournamentPlayerHandRow.ended_at < until)
+        out: dict[int, list[tuple[str, datetime, datetime]]] = {}
+        async with self.db.read() as conn:
+            for pid, hand_id, started, ended in await conn.execute(cash):
+                out.setdefault(int(pid), []).append((str(hand_id), started, ended or started))
+            for pid, hand_id, ended in await conn.execute(cup):
+                out.setdefault(int(pid), []).append((str(hand_id), ended, ended))
+        for hands in out.values():
+            hands.sort(key=lambda h: (h[1], h[0]))
         return out
 
 

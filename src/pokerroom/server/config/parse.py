@@ -744,14 +744,15 @@ def _operator_api(r: _Reader, data: Any) -> ApiKeyPolicy:
 
 
 def _integrity(r: _Reader, data: Any) -> IntegritySettings:
-    """``[integrity]``: keep linked players apart (``separate_linked_players``), and how many days a login
-    is kept (``login_history_days``)."""
+    """``[integrity]``: keep linked players apart (``separate_linked_players``), how many days a login
+    is kept (``login_history_days``) and a chat line (``chat_log_days``, 0: for ever)."""
     path: Path = ("integrity",)
-    section = r.table(data, path, ("separate_linked_players", "login_history_days"))
+    section = r.table(data, path, ("separate_linked_players", "login_history_days", "chat_log_days"))
     default = IntegritySettings()
     return IntegritySettings(
         separate_linked=r.boolean(section, "separate_linked_players", path, default.separate_linked),
         login_history_days=r.integer(section, "login_history_days", path, default.login_history_days, 1),
+        chat_log_days=r.integer(section, "chat_log_days", path, default.chat_log_days, 0),
     )
 
 

@@ -12,6 +12,7 @@ from pokerroom.server.console import (
     auditlog,
     cashier,
     dashboard,
+    findings,
     games,
     gaming,
     integrity,
@@ -28,5 +29,6 @@ router = APIRouter()
 _PAGES: tuple[ModuleType, ...] = (dashboard, players, games, tournaments, promotions, reports, auditlog)
 _PAGES += (reset, integrity, cashier)
 _PAGES += (gaming,)  # responsible gaming (issue 29)
+_PAGES += (findings,)  # the integrity report's findings (issue 30)
 for _module in _PAGES:
     router.include_router(_module.router)

@@ -2,12 +2,14 @@
 while the operator has muted the player (``chat_muted``), the operator's word filter masks the words it
 lists (each letter a ``*``), the line is kept in the chat log (``store.chat``), and the players who muted
 the speaker for themselves get the line without its text (``"muted": true``, the same ``seq``: their
-table's sequence has no gap)."""
+table's sequence has no gap). The log keeps a line ``[integrity] chat_log_days``: at a line, at most once
+an hour (``PRUNE_EVERY``) in each process, the older lines are deleted."""
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from pokerroom.server.clock import Clock
@@ -15,11 +17,13 @@ from pokerroom.server.connection import Connection
 from pokerroom.server.core import TableCore
 from pokerroom.server.errors import Refused
 from pokerroom.server.ids import PlayerKey, player_key, store_id
+from pokerroom.server.integrity.settings import IntegritySettings
 from pokerroom.store import Store
 
 __all__ = ["ChatDesk", "mask"]
 
 WORDS_FOR = timedelta(seconds=5)  # how long a host keeps the filter's words before reading them again
+PRUNE_EVERY = timedelta(hours=1)  # how often a host deletes the chat lines older than the room keeps
 
 
 def _one(word: str) -> str:
@@ -47,11 +51,25 @@ def mask(text: str, words: list[str]) -> str:
 class ChatDesk:
     """The room's chat rules (one per room, shared by its tables through the services)."""
 
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, clock: Clock, settings: Callable[[], IntegritySettings] = IntegritySettings
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.settings = settings  # the room's [integrity] (read at each prune: a reload applies)
         self._words: list[str] = []
         self._read_at: datetime | None = None
+        self._pruned_at: datetime | None = None
+
+    async def prune(self) -> int:
+        """Delete the chat lines older than the room keeps them (``chat_log_days``; 0 keeps them all) if
+        the last prune of this process is ``PRUNE_EVERY`` ago; how many went."""
+        now = self.clock.now()
+        keep = self.settings().chat_keep
+        if keep is None or (self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY):
+            return 0
+        self._pruned_at = now
+        return await self.store.chat.prune(keep)
 
     async def words(self) -> list[str]:
         now = self.clock.now()
@@ -76,6 +94,7 @@ class ChatDesk:
             raise Refused("chat_muted", "the room's staff has muted your chat", until=until)
         shown = mask(clean, await self.words())
         line = await self.store.chat.record(channel, pid, conn.name, clean, shown)
+        await self.prune()
         muters = {player_key(i) for i in await self.store.chat.muted_by(pid)}
         return shown, line.id, muters
 

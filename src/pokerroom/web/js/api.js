@@ -38,6 +38,7 @@ export const api = {
   logout: () => call("POST", "/api/logout"),
   muteChat: (name) => call("POST", "/api/chat/mutes", { name }),
   reportLine: (line, reason) => call("POST", "/api/reports", { kind: "chat", line, reason }),
+  reportHand: (hand, reason) => call("POST", "/api/reports", { kind: "hand", hand, reason }),
   account: () => call("GET", "/api/account"),
   refill: () => call("POST", "/api/account/play-money"),
   ledger: (currency = "PLAY", limit = 50) => call("GET", `/api/account/ledger?currency=${currency}&limit=${limit}`),

@@ -6,6 +6,7 @@ import { handText, withHand } from "./handwords.js";
 import { bettingShort, errorText, fmtDateTime, fmtTime, gameName, named, t } from "./i18n.js";
 import { describeRunTwice, runWords } from "./runtwice.js";
 import { moneySection } from "./cashier.js";
+import { reportHandBox } from "./reporthand.js";
 
 export function dialog(title, cls) {
   const body = h("div", { class: "dialog-body" });
@@ -145,7 +146,8 @@ export class Cashier {
     this.replayTile = this.app.replayTile({ ...msg, table: msg.table_name || msg.table });
     const names = msg.players || {};
     const lines = describeHand(msg.events, (seat) => names[String(seat)] || t("tile.seat_n", { seat }), msg.seat);
-    clear(this.replayBox).append(h("h3", { text: `${msg.table_name || msg.table} ${msg.hand_id}` }), this.replayTile.el,
+    clear(this.replayBox).append(h("h3", { text: `${msg.table_name || msg.table} ${msg.hand_id}` }),
+      reportHandBox(msg.hand_id), this.replayTile.el,
       h("details", { class: "hand-text" }, h("summary", { text: t("cash.as_text") }),
         h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
     this.replayBox.scrollIntoView({ block: "nearest" });
@@ -187,7 +189,8 @@ export class LastHands {
       const lines = describeHand(msg.events, who, msg.seat);
       if (this.replay) this.replay.destroy();
       this.replay = this.app.replayTile(msg); // the hand on a table, street by street (replay.js)
-      clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }), this.replay.el,
+      clear(this.detail).append(h("h3", { text: `${msg.table || ""} ${msg.hand_id}` }), reportHandBox(msg.hand_id),
+        this.replay.el,
         h("details", { class: "hand-text", open: true }, h("summary", { text: t("last.as_text") }),
           h("ol", { class: "hand-events" }, lines.map((t) => h("li", { text: t })))));
       const proof = msg.proof || this.app.fairness.proofs.get(msg.hand_id);

@@ -50,4 +50,7 @@ export const api = {
   closeReport: (id) => call("POST", `${C}/integrity/reports/${enc(id)}/close`),
   notes: (id) => call("GET", `${C}/integrity/players/${enc(id)}/notes`),
   addNote: (id, text) => call("POST", `${C}/integrity/players/${enc(id)}/notes`, { text }),
+  findings: (days) => call("GET", `${C}/integrity/report?days=${enc(days)}`),
+  findingsRun: (id) => call("GET", `${C}/integrity/report/${enc(id)}`),
+  auditHand: (id) => call("GET", `${C}/integrity/hands/${enc(id)}/replay`),
 };

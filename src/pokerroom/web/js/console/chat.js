@@ -108,7 +108,7 @@ export async function chatPage(ui) {
   return page;
 }
 
-// Players' reports of a chat line or a hand, newest first; administrators close them.
+// Players' reports of a chat line or a hand (a link to the replayer), newest first; administrators close them.
 export async function playerReportsPage(ui) {
   const data = await api.playerReports();
   return h(
@@ -128,10 +128,13 @@ export async function playerReportsPage(ui) {
             r.reporter.name,
             r.kind,
             r.table ?? "",
-            r.kind === "chat" && r.line ? `${r.line.player.name}: ${r.line.text}` : r.hand ?? "",
+            // a reported hand opens in the console's replayer, every card shown (findings.js)
+            r.kind === "chat" && r.line
+              ? `${r.line.player.name}: ${r.line.text}`
+              : r.hand ? h("a", { class: "hand-link", href: `#hand/${encodeURIComponent(r.hand)}`, text: r.hand }) : "",
             r.reason,
             r.status === "closed" ? `closed by ${r.closed_by}` : "open",
-          ].map((t) => h("td", { text: t })),
+          ].map((t) => (t instanceof Node ? h("td", {}, t) : h("td", { text: t }))),
           h(
             "td",
             {},

@@ -1,5 +1,5 @@
 // The operator's console: one page per hash (#dashboard, #tables, #tournaments, #players, #promotions,
-// #reports, #audit, #integrity, #chat, #player-reports), for administrators and support. Everything it changes goes through /api/console (audited).
+// #reports, #audit, #integrity, #findings, #hand/ID, #chat, #player-reports), for administrators and support. Everything it changes goes through /api/console (audited).
 import { api } from "./api.js";
 import { clear } from "../dom.js";
 import { dashboardPage } from "./dashboard.js";
@@ -10,6 +10,7 @@ import { reportsPage } from "./reports.js";
 import { promotionsPage } from "./promotions.js";
 import { auditPage } from "./audit.js";
 import { integrityPage } from "./integrity.js";
+import { findingsPage, handPage } from "./findings.js";
 import { chatPage, playerReportsPage } from "./chat.js";
 import { apiKeysPage } from "./apikeys.js";
 import { cashierPage } from "./cashier.js";
@@ -24,6 +25,8 @@ const PAGES = {
   reports: reportsPage,
   audit: auditPage,
   integrity: integrityPage,
+  findings: findingsPage,
+  hand: handPage, // a stored hand in the replayer (from the findings and the players' reports)
   chat: chatPage,
   "player-reports": playerReportsPage,
   "api-keys": apiKeysPage,
