@@ -10,9 +10,10 @@ import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 
-from pokerroom.bots.runner import start_tournament_bots, until_over
+from pokerroom.bots.runner import _tournament_over, start_tournament_bots, until_over
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.room import RoomSettings
 
@@ -111,3 +112,21 @@ async def test_a_bot_that_died_is_not_waited_for_and_its_error_is_logged(
         assert errors == [
             "tournament bot stuck stopped: RuntimeError('a strategy that cannot play this game')"
         ]
+
+
+@pytest.mark.asyncio
+async def test_the_end_is_read_from_a_summary_and_from_a_cluster_gateways_archived_lobby_row() -> None:
+    answers = {
+        "/api/tournaments/running": {"summary": {"status": "running"}},
+        "/api/tournaments/done": {"summary": {"status": "finished"}},
+        "/api/tournaments/archived": {"tournament": "archived", "status": "cancelled", "archived": True},
+    }
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = answers.get(request.url.path)
+        return httpx.Response(200, json=body) if body else httpx.Response(404, json={"detail": {}})
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(reply)) as http:
+        names = ("running", "done", "archived", "gone")
+        seen = {t: await _tournament_over(http, "http://room", t) for t in names}
+    assert seen == {"running": False, "done": True, "archived": True, "gone": False}

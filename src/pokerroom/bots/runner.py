@@ -243,7 +243,10 @@ async def _tournament_over(http: httpx.AsyncClient, base_url: str, tournament: s
     """Whether the room says the tournament has finished or was cancelled (False when it cannot say)."""
     try:
         r = await http.get(f"{base_url}/api/tournaments/{tournament}")
-        status = r.json().get("summary", {}).get("status") if r.status_code == 200 else None
+        body = r.json() if r.status_code == 200 else {}
+        # (a running or archived one names its status in its summary; a cluster gateway's answer for a
+        # finished one is its lobby row, status at the top)
+        status = (body.get("summary") or body).get("status")
     except (httpx.HTTPError, ValueError, AttributeError):
         return False
     return status in ("finished", "cancelled")
