@@ -6,6 +6,7 @@ file has it, otherwise the smallest power of ten that makes every amount whole (
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
@@ -167,27 +168,70 @@ class _Lines:
 
 # Actions already read, for each (players, deck), by their text: the same text always reads the same,
 # and most texts recur ("p2 f", "p3 cc", the same deal). Only successes are kept; a table is emptied
-# when it is full.
-_SEEN: dict[tuple[int, DeckSpec], dict[str, tuple[PhhAction, Decimal | None]]] = {}
+# when it is full. Each entry: the action (index and line of its first reading), its amount as written,
+# and that amount as an integer when it is whole and not huge (``None`` otherwise).
+_Seen = tuple[PhhAction, Decimal | None, int | None]
+_SEEN: dict[tuple[int, DeckSpec], dict[str, _Seen]] = {}
 _SEEN_MAX = 20_000
 
 
 def _parse_action(
-    raw: str,
-    index: int,
-    line: int | None,
-    n: int,
-    spec: DeckSpec,
-    seen: dict[str, tuple[PhhAction, Decimal | None]],
-) -> tuple[PhhAction, Decimal | None]:
+    raw: str, index: int, line: int | None, n: int, spec: DeckSpec, seen: dict[str, _Seen]
+) -> _Seen:
+    """The action ``raw`` as read before (its index and line are the first reading's: the caller puts
+    its own), or read now."""
     known = seen.get(raw)
     if known is None:
-        known = _parse_new_action(raw, index, line, n, spec)
+        a, amount = _parse_new_action(raw, index, line, n, spec)
+        # (a whole amount of at most 19 digits: a larger one, 1e999999 say, is left to the general reading,
+        # which converts it only once the whole hand has been read, as before)
+        whole = None
+        if amount is not None and amount.adjusted() < 19 and amount == amount.to_integral_value():
+            whole = int(amount)
+        known = (a, amount, whole)
         if len(seen) >= _SEEN_MAX:
             seen.clear()
         seen[raw] = known
-    a, amount = known
-    return PhhAction(index, line, a.actor, a.verb, a.cards, None, a.show, a.dash, a.comment), amount
+    return known
+
+
+# A PhhAction is a frozen dataclass: its generated __init__ sets each field through object.__setattr__,
+# at a cost that shows when a file is read (one action per entry). Reading sets the slots directly,
+# in the order of the fields (the class has no __post_init__ to skip; tests/history/test_reader_fast.py
+# holds the two constructions equal).
+_ACTION_FIELDS = ("index", "line", "actor", "verb", "cards", "amount", "show", "dash", "comment")
+if tuple(f.name for f in dataclasses.fields(PhhAction)) != _ACTION_FIELDS or hasattr(
+    PhhAction, "__post_init__"
+):  # pragma: no cover - a change to PhhAction must be made here too
+    raise ImportError("reader.py: PhhAction's fields changed; update _ACTION_FIELDS and _new_action")
+_SET = tuple(PhhAction.__dict__[name].__set__ for name in _ACTION_FIELDS)
+_NEW = object.__new__
+
+
+def _new_action(
+    index: int,
+    line: int | None,
+    actor: int | None,
+    verb: str,
+    cards: tuple[Card | None, ...],
+    amount: int | None,
+    show: bool | None,
+    dash: bool,
+    comment: str,
+) -> PhhAction:
+    """``PhhAction(index, line, actor, verb, cards, amount, show, dash, comment)``, made faster."""
+    a: PhhAction = _NEW(PhhAction)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SET
+    s0(a, index)
+    s1(a, line)
+    s2(a, actor)
+    s3(a, verb)
+    s4(a, cards)
+    s5(a, amount)
+    s6(a, show)
+    s7(a, dash)
+    s8(a, comment)
+    return a
 
 
 def _parse_new_action(
@@ -437,10 +481,182 @@ def parse_hand(
 ) -> PhhHand:
     """Check one hand's TOML table and convert it (``text`` only serves to report line numbers)."""
     variant, betting, code = _variant(fields)
-    stud = variant.is_stud
     if not isinstance(fields.get("starting_stacks"), list) or not fields["starting_stacks"]:
         raise PhhFieldError("expected an array of starting stacks", field="starting_stacks")
     n = len(fields["starting_stacks"])
+    # Nearly every file writes whole amounts: they are read as integers, without decimals; anything
+    # else (or anything wrong) takes the general reading, which makes the checks in their order.
+    amounts = _whole_amounts(fields, n, variant, betting, text, offset)
+    if amounts is None:
+        amounts = _amounts(fields, n, variant, betting, text, offset)
+    return _hand(fields, variant, betting, code, n, amounts, name)
+
+
+class _Amounts:
+    """What the amounts and actions of a hand read to: minor units (``scale`` per PHH unit)."""
+
+    __slots__ = (
+        "actions",
+        "antes",
+        "blinds",
+        "finishing",
+        "rake",
+        "scale",
+        "singles",
+        "starting",
+        "unknown",
+        "winnings",
+    )
+
+    def __init__(
+        self,
+        scale: int,
+        starting: tuple[int, ...],
+        unknown: tuple[int, ...],
+        antes: tuple[int, ...],
+        blinds: tuple[int, ...],
+        singles: dict[str, int],
+        finishing: tuple[int, ...] | None,
+        winnings: tuple[int, ...] | None,
+        rake: int | None,
+        actions: tuple[PhhAction, ...],
+    ) -> None:
+        self.scale = scale
+        self.starting = starting
+        self.unknown = unknown
+        self.antes = antes
+        self.blinds = blinds
+        self.singles = singles
+        self.finishing = finishing
+        self.winnings = winnings
+        self.rake = rake
+        self.actions = actions
+
+
+def _whole(value: object, n: int) -> list[int] | None:
+    """``value`` when it is a list of ``n`` plain non-negative integers, else ``None``."""
+    if type(value) is not list or len(value) != n:
+        return None
+    for v in value:
+        if type(v) is not int or v < 0:
+            return None
+    return value
+
+
+def _times(values: list[int], scale: int) -> tuple[int, ...]:
+    return tuple(values) if scale == 1 else tuple(v * scale for v in values)
+
+
+def _whole_amounts(
+    fields: Mapping[str, Any], n: int, variant: VariantSpec, betting: Betting, text: str | None, offset: int
+) -> _Amounts | None:
+    """The amounts of a hand that writes only whole amounts, read as integers; ``None`` for any other
+    hand, or at anything that :func:`_amounts` would refuse before the actions (it then reads the hand
+    again and raises its error, in its order)."""
+    stacks = _whole(fields.get("starting_stacks"), n)
+    if stacks is None:
+        return None
+    antes = _whole(fields["antes"], n) if "antes" in fields else [0] * n
+    if antes is None:
+        return None
+    if variant.is_stud:
+        if "blinds_or_straddles" in fields:
+            given = _whole(fields["blinds_or_straddles"], n)
+            if given is None or any(given):
+                return None
+        blinds = [0] * n
+    else:
+        given = _whole(fields.get("blinds_or_straddles"), n)
+        if given is None:
+            return None
+        blinds = given
+    singles: dict[str, int] = {}
+    needed = ("small_bet", "big_bet") if betting is Betting.FIXED_LIMIT else ("min_bet",)
+    for key in ("bring_in", "small_bet", "big_bet", "min_bet", "_chip_unit"):
+        if key in fields:
+            value = fields[key]
+            if type(value) is not int or value < 0:
+                return None
+            singles[key] = value
+        elif key in needed or (key == "bring_in" and variant.is_stud):
+            return None
+    finishing = _whole(fields["finishing_stacks"], n) if "finishing_stacks" in fields else None
+    winnings = _whole(fields["winnings"], n) if "winnings" in fields else None
+    rake = fields.get("_rake")
+    if (
+        ("finishing_stacks" in fields and finishing is None)
+        or ("winnings" in fields and winnings is None)
+        or ("_rake" in fields and (type(rake) is not int or rake < 0))
+    ):
+        return None
+    raw_actions = fields.get("actions")
+    if type(raw_actions) is not list or n < 2:
+        return None
+    for raw in raw_actions:
+        if type(raw) is not str:
+            return None
+    try:
+        variant.check_players(n)
+    except ConfigError:
+        return None
+    scale = fields.get("_minor_units")
+    if scale is None:
+        scale = 1
+    elif type(scale) is not int or scale < 1:
+        return None
+    if 0 in stacks:
+        return None
+    spec = variant.deck_for(n)
+    lines = _Lines(text, offset)
+    seen = _SEEN.get((n, spec))
+    if seen is None:
+        seen = _SEEN[n, spec] = {}
+    actions: list[PhhAction] = []
+    make, get = _new_action, seen.get
+    # (_Lines.find, inline: the line of each action, counting lines once going forward)
+    whole_text, pos, counted, line_no = lines.text, lines.pos, lines.counted, lines.line_no
+    for i, raw in enumerate(raw_actions):
+        line: int | None = None
+        if whole_text and raw:
+            at = whole_text.find(raw, pos)
+            if at >= 0:
+                pos = at + len(raw)
+                line_no += whole_text.count("\n", counted, at)
+                counted = at
+                line = line_no
+        known = get(raw)
+        if known is None:
+            try:
+                known = _parse_action(raw, i, line, n, spec, seen)
+            except PhhActionError as exc:
+                exc.line = exc.line or line
+                raise
+        a, amount, whole = known
+        if amount is None:
+            actions.append(make(i, line, a.actor, a.verb, a.cards, None, a.show, a.dash, a.comment))
+        elif whole is None:  # an amount with decimals: the scale is not 1
+            return None
+        else:
+            actions.append(make(i, line, a.actor, a.verb, (), whole * scale, None, False, a.comment))
+    return _Amounts(
+        scale,
+        _times(stacks, scale),
+        (),
+        _times(antes, scale),
+        _times(blinds, scale),
+        {k: v * scale for k, v in singles.items()},
+        _times(finishing, scale) if finishing is not None else None,
+        _times(winnings, scale) if winnings is not None else None,
+        rake * scale if rake is not None else None,
+        tuple(actions),
+    )
+
+
+def _amounts(
+    fields: Mapping[str, Any], n: int, variant: VariantSpec, betting: Betting, text: str | None, offset: int
+) -> _Amounts:
+    """The amounts of any hand (decimals, ``inf`` stacks), with every check of the amounts and actions."""
+    stud = variant.is_stud
     stacks_d = _numbers(fields, "starting_stacks", n, allow_inf=True)
     antes_d = _numbers(fields, "antes", n) if "antes" in fields else [Decimal(0)] * n
     if stud:
@@ -482,11 +698,11 @@ def parse_hand(
     for i, raw in enumerate(raw_actions):
         line = lines.find(raw)
         try:
-            action, amount = _parse_action(raw, i, line, n, spec, seen)
+            a, amount, _ = _parse_action(raw, i, line, n, spec, seen)
         except PhhActionError as exc:
             exc.line = exc.line or line
             raise
-        actions.append(action)
+        actions.append(PhhAction(i, line, a.actor, a.verb, a.cards, None, a.show, a.dash, a.comment))
         if amount is not None:
             raw_amounts.append((i, amount))
             amounts.append(amount)
@@ -504,7 +720,32 @@ def parse_hand(
     starting = tuple(stand_in if s.is_infinite() else _scaled(s, scale) for s in stacks_d)
     if any(s <= 0 for s in starting):
         raise PhhFieldError("every starting stack must be positive", field="starting_stacks")
-    seats, button = _seats(fields, n, stud)
+    return _Amounts(
+        scale,
+        starting,
+        unknown,
+        tuple(_scaled(a, scale) for a in antes_d),
+        tuple(_scaled(b, scale) for b in blinds_d),
+        {k: _scaled(v, scale) for k, v in singles.items()},
+        tuple(_scaled(s, scale) for s in finishing_d) if finishing_d is not None else None,
+        tuple(_scaled(s, scale) for s in winnings_d) if winnings_d is not None else None,
+        _scaled(rake_d, scale) if rake_d is not None else None,
+        tuple(actions),
+    )
+
+
+def _hand(
+    fields: Mapping[str, Any],
+    variant: VariantSpec,
+    betting: Betting,
+    code: str,
+    n: int,
+    amounts: _Amounts,
+    name: str | None,
+) -> PhhHand:
+    """The checks after the amounts and actions, and the hand."""
+    scale = amounts.scale
+    seats, button = _seats(fields, n, variant.is_stud)
     names = _string_list(fields, "players", n)
     rake_rule = None
     if "_rake_percent_bp" in fields or "_rake_cap" in fields:
@@ -515,10 +756,15 @@ def parse_hand(
         except ConfigError as exc:
             raise PhhFieldError(str(exc), field="_rake_percent_bp") from None
     dead_raw = fields.get("_dead")
-    dead = (
-        tuple(_scaled(d, scale) for d in _numbers(fields, "_dead", n)) if dead_raw is not None else (0,) * n
-    )
-    antes = tuple(_scaled(a, scale) for a in antes_d)
+    if dead_raw is None:
+        dead: tuple[int, ...] = (0,) * n
+    else:
+        whole = _whole(dead_raw, n)
+        if whole is not None:
+            dead = tuple(d * scale for d in whole)
+        else:
+            dead = tuple(_scaled(d, scale) for d in _numbers(fields, "_dead", n))
+    antes = amounts.antes
     if any(d > a for d, a in zip(dead, antes, strict=True)):
         raise PhhFieldError("dead money is part of the antes array and cannot exceed it", field="_dead")
     run_it_twice, selections = _runouts(fields, n)
@@ -529,33 +775,34 @@ def parse_hand(
     bomb_pot = fields.get("_bomb_pot", False)
     if not isinstance(bomb_pot, bool):
         raise PhhFieldError("expected a boolean", field="_bomb_pot")
-    if bomb_pot and (variant.is_stud or any(b for b in blinds_d)):
+    if bomb_pot and (variant.is_stud or any(amounts.blinds)):
         raise PhhFieldError("a bomb pot has antes and no blinds", field="_bomb_pot")
+    singles = amounts.singles
     return PhhHand(
         variant=variant,
         betting=betting,
         variant_field=code,
         scale=scale,
-        chip_unit=_scaled(singles["_chip_unit"], scale) if "_chip_unit" in singles else 1,
+        chip_unit=singles.get("_chip_unit", 1),
         antes=antes,
-        blinds_or_straddles=tuple(_scaled(b, scale) for b in blinds_d),
-        bring_in=_scaled(singles.get("bring_in", Decimal(0)), scale),
-        small_bet=_scaled(singles.get("small_bet", Decimal(0)), scale),
-        big_bet=_scaled(singles.get("big_bet", Decimal(0)), scale),
-        min_bet=_scaled(singles.get("min_bet", Decimal(0)), scale),
-        starting_stacks=starting,
-        unknown_stacks=unknown,
-        actions=tuple(actions),
+        blinds_or_straddles=amounts.blinds,
+        bring_in=singles.get("bring_in", 0),
+        small_bet=singles.get("small_bet", 0),
+        big_bet=singles.get("big_bet", 0),
+        min_bet=singles.get("min_bet", 0),
+        starting_stacks=amounts.starting,
+        unknown_stacks=amounts.unknown,
+        actions=amounts.actions,
         seats=seats,
         button=button,
         posts=_posts(fields, n, scale),
         dead=dead,
         rake_rule=rake_rule,
-        rake=_scaled(rake_d, scale) if rake_d is not None else None,
+        rake=amounts.rake,
         cap=cap,
         heads_up_uncapped=hu,
-        finishing_stacks=tuple(_scaled(s, scale) for s in finishing_d) if finishing_d is not None else None,
-        winnings=tuple(_scaled(s, scale) for s in winnings_d) if winnings_d is not None else None,
+        finishing_stacks=amounts.finishing,
+        winnings=amounts.winnings,
         players=names or (),
         context=_context(fields, seats, names, scale),
         fields=dict(fields),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pokerroom.cards import Card, DeckSpec
 from pokerroom.engine import (
@@ -22,7 +22,6 @@ from pokerroom.engine import (
     Check,
     Command,
     Discard,
-    DiscardDecision,
     Draw,
     EngineError,
     Fold,
@@ -38,11 +37,18 @@ from pokerroom.engine import (
     Structure,
 )
 from pokerroom.engine.events import CardsShown
+from pokerroom.engine.setup import Phase
 from pokerroom.engine.stud import bring_in_seat, first_to_act
 from pokerroom.history.errors import PhhActionError, PhhFieldError, PhhReplayError
 from pokerroom.history.model import PhhAction, PhhHand
 
 __all__ = ["Replay", "ScriptedSource", "replay"]
+
+_BETTING: Final = Phase.BETTING
+_DISCARD: Final = Phase.DISCARD
+_SHOWDOWN: Final = Phase.SHOWDOWN
+_RUN_TWICE: Final = Phase.RUN_TWICE
+_DONE: Final = Phase.DONE
 
 
 class ScriptedSource:
@@ -95,7 +101,7 @@ class ScriptedSource:
 
     def unused_script(self) -> int:
         """Scripted cards the engine never asked for (the history dealt more than our rules do)."""
-        return sum(len(q) for q in self._hole.values()) + len(self._board)
+        return sum(map(len, self._hole.values())) + len(self._board)
 
     def to_data(self) -> dict[str, Any]:
         return {"kind": "scripted", "spec": self.spec.size}
@@ -137,22 +143,27 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
             f"({a.label}) {what} a card the player does not hold", action=a.index, line=a.line
         )
 
-    dealt: set[Card] = set()
+    draw = hand.variant.is_draw  # (a property that walks the streets: asked once)
+    dealt: set[int] = set()  # card indices (a card's hash is a Python call)
     for a in hand.actions:
-        if a.verb in ("db", "dh") and not hand.variant.is_draw:
-            for c in a.cards:
-                if c is not None and c in dealt:
-                    raise PhhActionError(f"({a.label}) a card is dealt twice", action=a.index, line=a.line)
-                if c is not None:
-                    dealt.add(c)
-        if a.verb == "db":
-            script.board.extend(_Token(c) for c in a.cards)
-        elif a.verb == "dh":
-            assert a.actor is not None
+        verb = a.verb
+        if verb == "db" or verb == "dh":
+            if not draw:
+                for c in a.cards:
+                    if c is not None:
+                        if c.index in dealt:
+                            raise PhhActionError(
+                                f"({a.label}) a card is dealt twice", action=a.index, line=a.line
+                            )
+                        dealt.add(c.index)
             toks = [_Token(c) for c in a.cards]
-            script.hole.setdefault(a.actor, []).extend(toks)
-            holding[a.actor].extend(toks)
-        elif a.verb == "sd" and a.actor is not None:
+            if verb == "db":
+                script.board.extend(toks)
+            else:
+                assert a.actor is not None
+                script.hole.setdefault(a.actor, []).extend(toks)
+                holding[a.actor].extend(toks)
+        elif verb == "sd" and a.actor is not None:
             gone: list[_Token] = []
             for c in a.cards:
                 if c is not None:
@@ -170,18 +181,18 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
                 holding[a.actor].remove(tok)
                 gone.append(tok)
             script.discards[a.index] = gone
-        elif a.verb == "sm" and a.actor is not None and a.show and not a.dash:
+        elif verb == "sm" and a.actor is not None and a.show and not a.dash:
             for c in a.cards:
                 if c is not None:
                     resolve(a.actor, c, a, "shows")
-    tokens = [t for toks in script.hole.values() for t in toks] + script.board
-    known = [t.card for t in tokens if t.card is not None]
-    if len(set(known)) != len(known) and not hand.variant.is_draw:
+    known = [t.card.index for toks in script.hole.values() for t in toks if t.card is not None]
+    known += [t.card.index for t in script.board if t.card is not None]
+    used = set(known)
+    if len(used) != len(known) and not draw:
         # a card may come back only through a draw game's reshuffle of the discards
         raise PhhActionError("the same card is dealt twice")
     spec = hand.variant.deck_for(hand.player_count)
-    used = set(known)
-    spare = [c for c in spec.cards() if c not in used]
+    spare = [c for c in spec.cards() if c.index not in used]
     if hand.variant.is_stud:
         _fill_stud_up_cards(hand, script, spare)
     for group in [*script.hole.values(), script.board]:
@@ -284,6 +295,54 @@ class Replay:
         return all(self.finishing_stacks[i] == self.hand.finishing_stacks[i] for i in known)
 
 
+# Blinds and structures are immutable values that recur from hand to hand (a session's histories share
+# their stakes): each is made once per distinct input (bounded tables, emptied when full).
+_MEMO_MAX = 4096
+_BLINDS: dict[tuple[object, ...], Blinds] = {}
+_STRUCTURES: dict[tuple[object, ...], Structure] = {}
+
+
+def _memo_blinds(hand: PhhHand) -> Blinds:
+    key = (
+        hand.variant.is_stud,
+        hand.bomb_pot,
+        hand.seats,
+        hand.antes,
+        hand.dead,
+        hand.blinds_or_straddles,
+        hand.posts,
+    )
+    blinds = _BLINDS.get(key)
+    if blinds is None:
+        blinds = _blinds(hand)
+        if len(_BLINDS) >= _MEMO_MAX:
+            _BLINDS.clear()
+        _BLINDS[key] = blinds
+    return blinds
+
+
+def _memo_structure(hand: PhhHand) -> Structure:
+    key = (
+        hand.variant.is_stud,
+        hand.betting,
+        hand.blinds_or_straddles[0],
+        hand.chip_unit,
+        hand.small_bet,
+        hand.big_bet,
+        hand.bring_in,
+        hand.min_bet,
+        hand.cap,
+        hand.heads_up_uncapped,
+    )
+    structure = _STRUCTURES.get(key)
+    if structure is None:
+        structure = _structure(hand)  # (a refusal raises: only structures that can be played are kept)
+        if len(_STRUCTURES) >= _MEMO_MAX:
+            _STRUCTURES.clear()
+        _STRUCTURES[key] = structure
+    return structure
+
+
 def _blinds(hand: PhhHand) -> Blinds:
     """Forced bets by seat. PHH arrays are positional (p1 = small blind); heads-up they are
     reverse-assigned (p1, the big blind, posts ``blinds_or_straddles[1]`` and ``antes[1]``)."""
@@ -339,28 +398,89 @@ def _structure(hand: PhhHand) -> Structure:
         raise PhhFieldError(f"the stakes cannot be played: {exc}") from None
 
 
-def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, _Script]:
-    """The engine hand at its start, dealt from the history's cards (before any player action)."""
+# The cards of a history: each player's in dealing order, the board, the cards of each discard (by the
+# index of its action), and the cards the history never names.
+_Deal = tuple[dict[int, list[Card]], list[Card], dict[int, tuple[Card, ...]], list[Card]]
+
+
+def _deal(hand: PhhHand) -> _Deal:
+    """The cards the history deals: :func:`_known_deal` when it names every card and discards none,
+    else :func:`_script`, which resolves unknown cards from later shows and fills the rest."""
+    known = _known_deal(hand)
+    if known is not None:
+        return known
     script, spare = _script(hand)
-    spec = hand.variant.deck_for(hand.player_count)
-    hole = {hand.seat_of(p): [t.card for t in toks if t.card is not None] for p, toks in script.hole.items()}
+    hole = {p: [t.card for t in toks if t.card is not None] for p, toks in script.hole.items()}
     board = [t.card for t in script.board if t.card is not None]
+    discards = {i: tuple(t.card for t in toks if t.card is not None) for i, toks in script.discards.items()}
+    return hole, board, discards, spare
+
+
+def _known_deal(hand: PhhHand) -> _Deal | None:
+    """The deal of a history that names every card it deals and discards none (most histories), read
+    as :func:`_script` reads it, with the same errors in the same order, without following each card;
+    ``None`` at the first unknown card or discard (:func:`_script` then reads the history)."""
+    draw = hand.variant.is_draw
+    hole: dict[int, list[Card]] = {}
+    board: list[Card] = []
+    dealt: set[int] = set()  # card indices
+    for a in hand.actions:
+        verb = a.verb
+        if verb == "dh" or verb == "db":
+            cards = a.cards
+            for c in cards:
+                if c is None:
+                    return None
+                if not draw:
+                    if c.index in dealt:
+                        raise PhhActionError(
+                            f"({a.label}) a card is dealt twice", action=a.index, line=a.line
+                        )
+                    dealt.add(c.index)
+            if verb == "db":
+                board.extend(cards)  # type: ignore[arg-type]
+            else:
+                assert a.actor is not None
+                hole.setdefault(a.actor, []).extend(cards)  # type: ignore[arg-type]
+        elif verb == "sd" and a.actor is not None:
+            return None
+        elif verb == "sm" and a.actor is not None and a.show and not a.dash:
+            held = {c.index for c in hole.get(a.actor, ())}
+            for c in a.cards:
+                if c is not None and c.index not in held:
+                    raise PhhActionError(
+                        f"({a.label}) shows a card the player does not hold", action=a.index, line=a.line
+                    )
+    if draw:  # (cards may come back through a reshuffle: not checked above)
+        dealt = {c.index for cards in hole.values() for c in cards} | {c.index for c in board}
+    spare = [c for c in hand.variant.deck_for(hand.player_count).cards() if c.index not in dealt]
+    return hole, board, {}, spare
+
+
+def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, dict[int, tuple[Card, ...]]]:
+    """The engine hand at its start, dealt from the history's cards (before any player action), its
+    card source, and the cards of each discard by the index of its action."""
+    by_player, board, discards, spare = _deal(hand)
+    spec = hand.variant.deck_for(hand.player_count)
+    seats = hand.seats
+    hole = {seats[p - 1]: cards for p, cards in by_player.items()}
     source = ScriptedSource(spec, hole, board, spare)
+    structure = _memo_structure(hand)
     try:
         state = HandState.start(
             variant=hand.variant,
-            structure=_structure(hand),
-            seats=[SeatSetup(hand.seat_of(p), s, False) for p, s in enumerate(hand.starting_stacks, 1)],
+            structure=structure,
+            seats=[SeatSetup(seat, s, False) for seat, s in zip(seats, hand.starting_stacks, strict=True)],
             deck=source,
             button=hand.button,
-            blinds=_blinds(hand),
+            blinds=_memo_blinds(hand),
             rake=hand.rake_rule,
             hand_id=hand.context.hand_id,
             run_it_twice=hand.run_it_twice,
         )
     except EngineError as exc:
         raise PhhReplayError(f"the hand cannot start: {exc}", engine_code=exc.code) from None
-    return state, source, script
+    return state, source, discards
 
 
 def _raise_to(state: HandState, seat: int, amount: int, pending: object) -> int:
@@ -380,30 +500,39 @@ def _raise_to(state: HandState, seat: int, amount: int, pending: object) -> int:
     return amount
 
 
-def _command(state: HandState, hand: PhhHand, a: PhhAction, script: _Script, notes: list[str]) -> Command:
+def _command(
+    state: HandState,
+    hand: PhhHand,
+    a: PhhAction,
+    discards: dict[int, tuple[Card, ...]],
+    notes: list[str],
+) -> Command:
     assert a.actor is not None
-    seat = hand.seat_of(a.actor)
-    pending = state.pending
-    if a.verb == "f":
+    seat = hand.seats[a.actor - 1]
+    verb = a.verb
+    if verb == "f":
         return Fold(seat)
-    if a.verb == "cc":
-        if isinstance(pending, BetDecision) and pending.seat == seat and pending.check:
-            return Check(seat)
+    if verb == "cc":
+        # (``pending`` builds the decision with all its options: asked only where the command needs it)
+        if state.phase is _BETTING:
+            pending = state.pending
+            if isinstance(pending, BetDecision) and pending.seat == seat and pending.check:
+                return Check(seat)
         return Call(seat)
-    if a.verb == "cbr":
+    if verb == "cbr":
         assert a.amount is not None
-        amount = _raise_to(state, seat, a.amount, pending)
+        amount = _raise_to(state, seat, a.amount, state.pending) if state.phase is _BETTING else a.amount
         if amount != a.amount:
             notes.append(
                 f"p{a.actor} raises to {a.amount} (all any opponent can call): read as the full raise to "
                 f"{amount}; the excess comes back uncalled"
             )
         return RaiseTo(seat, amount)
-    if a.verb == "pb":
+    if verb == "pb":
         return BringIn(seat)
     # sd: a draw, or the Irish discard
-    cards = tuple(t.card for t in script.discards.get(a.index, ()) if t.card is not None)
-    if isinstance(pending, DiscardDecision):
+    cards = discards.get(a.index, ())
+    if state.phase is _DISCARD:
         return Discard(seat, cards)
     return Draw(seat, cards)
 
@@ -415,58 +544,64 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
     action's index and line). With ``strict_cards`` a history that names more or fewer cards than the
     engine deals is an error; otherwise it is noted.
     """
-    state, source, script = start_state(hand)
+    state, source, discards = start_state(hand)
     notes: list[str] = []
     shows: dict[int, PhhAction] = {}
+    apply = state.apply
     for a in hand.actions:
-        if a.actor is None or a.verb == "dh":
+        verb = a.verb
+        if a.actor is None or verb == "dh":
             continue
-        if a.verb == "sm":
+        if verb == "sm":
             shows[a.actor] = a
             continue
-        if state.is_over:
+        # The engine's phase says what it waits for (its ``pending`` is built from it, at a cost)
+        phase = state.phase
+        if phase is _DONE:
             raise PhhReplayError(
                 f"({a.label}) the hand is already over under our rules",
                 action=a.index,
                 line=a.line,
                 engine_code="hand_over",
             )
-        if isinstance(state.pending, RunTwiceDecision):
+        if phase is _RUN_TWICE:
             _answer_runouts(state, hand, notes)
-        pending = state.pending
-        if isinstance(pending, ShowDecision):
+        if state.phase is _SHOWDOWN:
             _answer_shows(state, hand, shows, notes)
-        cmd = _command(state, hand, a, script, notes)
+        cmd = _command(state, hand, a, discards, notes)
         try:
-            state.apply(cmd)
+            apply(cmd)
         except EngineError as exc:
             raise PhhReplayError(
                 f"({a.label}) refused by the engine: {exc}", action=a.index, line=a.line, engine_code=exc.code
             ) from None
-    if isinstance(state.pending, RunTwiceDecision):
+    if state.phase is _RUN_TWICE:
         _answer_runouts(state, hand, notes)
-    if isinstance(state.pending, ShowDecision):
+    if state.phase is _SHOWDOWN:
         _answer_shows(state, hand, shows, notes)
-    for event in state.events:
-        if isinstance(event, CardsShown) and event.reason == "showdown":
-            p = hand.player_of(event.seat)
-            if p in shows and shows[p].show is False:
-                notes.append(f"p{p} mucks in the history, but our rules show that hand (RULES.md §6.2)")
+    if shows:
+        for event in state.events:
+            if isinstance(event, CardsShown) and event.reason == "showdown":
+                p = hand.player_of(event.seat)
+                if p in shows and shows[p].show is False:
+                    notes.append(f"p{p} mucks in the history, but our rules show that hand (RULES.md §6.2)")
+    unused = source.unused_script()
     if source.improvised:
         notes.append(f"the history does not name {source.improvised} card(s) the engine dealt")
-    if source.unused_script():
-        notes.append(f"{source.unused_script()} card(s) of the history were never dealt by the engine")
-    if (source.improvised or source.unused_script()) and strict_cards:
+    if unused:
+        notes.append(f"{unused} card(s) of the history were never dealt by the engine")
+    if (source.improvised or unused) and strict_cards:
         raise PhhReplayError("the history's cards do not match the deal", engine_code="cards")
     stacks = state.stacks()
+    seats = hand.seats
     return Replay(
         hand,
         state,
-        tuple(stacks[hand.seat_of(p)] for p in range(1, hand.player_count + 1)),
+        tuple(stacks[seat] for seat in seats),
         state.is_over,
         notes,
         source.log,
-        source.unused_script(),
+        unused,
     )
 
 

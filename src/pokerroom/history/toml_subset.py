@@ -58,7 +58,6 @@ def _one_line_array(item: str) -> re.Pattern[str]:
 _LIT_ARRAY = _one_line_array(_LIT_ITEM)
 _BASIC_ARRAY = _one_line_array(_BASIC_ITEM)
 _NUM_ARRAY = _one_line_array(_NUM_ITEM)
-_STRING_ITEMS = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 _KEY = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
 _HEADER = re.compile(r"[ \t]*\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]")
@@ -85,14 +84,22 @@ def _document(text: str) -> dict[str, Any]:
     root: dict[str, Any] = {}
     table = root
     pos, n = 0, len(text)
-    key_match, end_match, header_match = _KEY.match, _END.match, _HEADER.match
+    key_match, end_match, header_match, scalar_match = _KEY.match, _END.match, _HEADER.match, _SCALAR.match
     while pos < n:
         m = key_match(text, pos)
         if m is not None:
             key = m.group(1)
             if key in table:
                 raise _Outside
-            table[key], pos = _value(text, m.end())
+            pos = m.end()
+            if text.startswith("[", pos):
+                table[key], pos = _array(text, pos)
+            else:
+                m = scalar_match(text, pos)
+                if m is None:
+                    raise _Outside
+                table[key] = _scalar(m)
+                pos = m.end()
         else:
             m = header_match(text, pos)
             if m is not None:
@@ -108,25 +115,25 @@ def _document(text: str) -> dict[str, Any]:
     return root
 
 
-def _value(text: str, pos: int) -> tuple[Any, int]:
-    if text.startswith("[", pos):
-        return _array(text, pos)
-    m = _SCALAR.match(text, pos)
-    if m is None:
-        raise _Outside
-    return _scalar(m), m.end()
-
-
 def _array(text: str, pos: int) -> tuple[list[Any], int]:
-    m = _LIT_ARRAY.match(text, pos) or _BASIC_ARRAY.match(text, pos)
+    # In a one-line array of plain strings the quotes only delimit the items (an item holds none and
+    # no escape), so the items are every second piece between quotes.
+    m = _LIT_ARRAY.match(text, pos)
     if m is not None:
         body = m.group(1)
-        return ([a or b for a, b in _STRING_ITEMS.findall(body)] if body else []), m.end()
+        return (body.split("'")[1::2] if body else []), m.end()
+    m = _BASIC_ARRAY.match(text, pos)
+    if m is not None:
+        body = m.group(1)
+        return (body.split('"')[1::2] if body else []), m.end()
     m = _NUM_ARRAY.match(text, pos)
     if m is not None:
         body = m.group(1)
-        numbers = [x.strip() for x in body.split(",")] if body else []
-        return [Decimal(x) if "." in x else int(x) for x in numbers], m.end()
+        if not body:
+            return [], m.end()
+        if "." not in body:  # whole numbers (int() allows the spaces around an item)
+            return list(map(int, body.split(","))), m.end()
+        return [Decimal(x.strip()) if "." in x else int(x) for x in body.split(",")], m.end()
     items: list[Any] = []  # the general case: over several lines, comments, mixed items
     pos += 1
     gap = _GAP.match
