@@ -14,6 +14,7 @@ On the server's harness (tests/server/harness.py): a manual clock, bots as clien
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
 
@@ -23,9 +24,11 @@ from sqlalchemy import text
 from pokerroom.rooms import Timing
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.commands import SetTournamentDeals
+from pokerroom.server.errors import Refused
 from pokerroom.server.room import RoomSettings
 from pokerroom.server.tournament import TournamentActor
-from pokerroom.store import verify_ledger
+from pokerroom.store import StoreError, verify_ledger
+from pokerroom.store.tournaments import TournamentStore
 
 from .harness import EPOCH, Harness
 
@@ -143,5 +146,41 @@ async def test_deal_amounts_are_shown_after_a_restart(tmp_path: Path, keep: int)
         if not keep:
             assert sorted(r["place"] for r in details["standings"]) == [1, 2, 3]
         assert (await verify_ledger(h.store.db)).ok
+    finally:
+        await h.close()
+
+
+@pytest.mark.asyncio
+async def test_no_deal_is_proposed_while_the_operators_switch_is_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store cannot give the stored switch when the sit-and-go opens (the operator may have forbidden
+    deals there): a proposal is refused with ``deal_refused`` and nothing is proposed, the configuration
+    allowing deals or not. Once the switch is read (the store is back) the same proposal is made.
+    Before the fix the configuration's word held meanwhile and the deal was proposed."""
+    real = TournamentStore.deal_switches
+
+    async def away(self: TournamentStore, ids: Iterable[str]) -> dict[str, bool]:
+        if any(tid.startswith("trio") for tid in ids):  # (the sit-and-go's own read)
+            raise StoreError("the store is away")
+        return await real(self, ids)
+
+    monkeypatch.setattr(TournamentStore, "deal_switches", away)
+    h = await Harness.open(tmp_path, RoomSettings(tournaments=(trio(),)), seed=3)
+    try:
+        actor = next(a for a in h.room.tournaments.values() if a.series == "trio")
+        for i in range(3):
+            await h.tournament_bot(f"tbot{i + 1}", actor.tid, "caller", seed=i)
+        await h.run(lambda: actor.hands_played >= 1, seconds=60)
+        d = actor.director
+        players = {e.name: p for p, e in d.entrants.items()}
+        assert actor._switch_unread and d.config.deals is True  # (the configuration allows them)
+        with pytest.raises(Refused) as refused:
+            await h.front.tournament_request(actor.tid, "deal_icm", players["tbot2"], "tbot2", False)
+        assert refused.value.code == "deal_refused" and d.deal is None
+        monkeypatch.setattr(TournamentStore, "deal_switches", real)
+        await h.run(lambda: not actor._switch_unread, seconds=60)
+        await h.front.tournament_request(actor.tid, "deal_icm", players["tbot2"], "tbot2", False)
+        assert d.deal is not None and d.deal.proposer == players["tbot2"]
     finally:
         await h.close()

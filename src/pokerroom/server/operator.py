@@ -334,12 +334,27 @@ async def _console_series(r: Room, sid: str) -> dict[str, Any]:
     return dict(known.spec) if known is not None else {}
 
 
+def _single_process(r: Room, sid: str) -> None:
+    """A series' occurrences are spread over a cluster's hosts, and a command reaches one of them: an
+    edit or removal there would settle that host's occurrences alone. Refused on a cluster
+    (``409 recurring_on_cluster``, docs/cluster.md): edit the series with the room as one process."""
+    if r.hosted:
+        raise CommandRefused(
+            409,
+            "recurring_on_cluster",
+            "a series is edited or removed with the room running as one process, not on a cluster",
+            series=sid,
+        )
+
+
 async def _edit_recurring(r: Room, cmd: EditRecurring) -> Outcome:
-    """Replace a series the console added (checked as ``[[recurring]]``, the same id): its occurrences
-    open and not started are settled first (``withdraw_open``: kept as announced with registrations,
-    withdrawn without), then the edited rule opens what is due; audited as ``recurring.edit``."""
+    """Replace a series the console added (checked as ``[[recurring]]``, the same id): stored first (a
+    store that fails changes nothing), then its occurrences open and not started are settled
+    (``withdraw_open``: kept as announced with registrations or satellite seats, withdrawn without) and
+    the edited rule opens what is due; audited as ``recurring.edit``."""
     sid = cmd.series
     before = await _console_series(r, sid)
+    _single_process(r, sid)
     fields = dict(cmd.fields)
     if fields.get("id", sid) != sid:
         problem = f"recurring.id: the series is {sid!r} (remove it and add another to change its id)"
@@ -350,8 +365,8 @@ async def _edit_recurring(r: Room, cmd: EditRecurring) -> Outcome:
     except ConfigInvalid as exc:
         problems = [f"{p.path}: {p.message}" for p in exc.problems]
         raise CommandRefused(422, "bad_config", "; ".join(problems), problems=problems) from None
-    settled = await withdraw_open(r, sid, before, r.console.series[sid][1])
     await r.store.games.save(sid, "recurring", fields, "open")
+    settled = await withdraw_open(r, sid, r.console.series[sid][1])
     r.console.series[sid] = (rec, rush)
     r.settings = r.console.apply(r.file_settings)
     now = r.clock.now()
@@ -366,12 +381,14 @@ async def _edit_recurring(r: Room, cmd: EditRecurring) -> Outcome:
 
 
 async def _remove_recurring(r: Room, cmd: RemoveRecurring) -> Outcome:
-    """Remove a series the console added: no occurrence of it is announced any more; those open and not
-    started are settled (``withdraw_open``); audited as ``recurring.remove``."""
+    """Remove a series the console added: stored first (a store that fails changes nothing), then no
+    occurrence of it is announced any more; those open and not started are settled (``withdraw_open``);
+    audited as ``recurring.remove``."""
     sid = cmd.series
     before = await _console_series(r, sid)
-    settled = await withdraw_open(r, sid, before, r.console.series[sid][1])
+    _single_process(r, sid)
     await r.store.games.save(sid, "recurring", before, "closed")  # (its fields kept, for the record)
+    settled = await withdraw_open(r, sid, r.console.series[sid][1], removed=True)
     del r.console.series[sid]
     r.settings = r.console.apply(r.file_settings)
     return Outcome({"series": sid, **settled}, "recurring.remove", sid, before, {"removed": True, **settled})

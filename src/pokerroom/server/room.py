@@ -170,7 +170,7 @@ class Room:
         series = [c.tournament_id for c, _ in settings.values() if c.kind == "sng"]
         self.copies = await last_copies(self.store, series)  # (stable copy names: tournament/copies.py)
         kept = await recover_tournaments(self.store, settings, reopen)
-        self.archive = await load_archive(self.store, settings)
+        self.archive = await load_archive(self.store, settings, recurring=self.settings.recurring)
         for t_cfg in self.settings.tournaments:
             if t_cfg.tournament_id not in kept:
                 self.add_tournament(t_cfg)
@@ -185,7 +185,7 @@ class Room:
         self.hosted = True
         await self.refresh_console()
         settings = settings_by_id(self.settings.tournaments, self.settings.rush_tournaments)
-        self.archive = await load_archive(self.store, settings)
+        self.archive = await load_archive(self.store, settings, recurring=self.settings.recurring)
 
     async def refresh_console(self, file_settings: RoomSettings | None = None) -> None:
         """A cluster's host reads again what the console changed (another host carried out a command, or
@@ -481,8 +481,12 @@ class Room:
             await actor.stop()
         for pool in self.pools.values():
             await pool.stop()
-        for tournament in self.tournaments.values():
-            await tournament.stop()
+        stopped: set[str] = set()  # (a recurring series' next occurrence may open while these stop)
+        while pending := [tid for tid in self.tournaments if tid not in stopped]:
+            for tid in pending:
+                stopped.add(tid)
+                if (tournament := self.tournaments.get(tid)) is not None:
+                    await tournament.stop()
 
     def _gauges(self) -> dict[str, Any]:
         """The metrics read when Prometheus scrapes (server/metrics.py)."""

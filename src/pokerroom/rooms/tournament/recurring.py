@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from pokerroom.engine import ConfigError
 from pokerroom.rooms.tournament.config import TournamentConfig
 
-__all__ = ["DAYS", "REPEATS", "Recurrence", "occurrence_id", "occurrences"]
+__all__ = ["DAYS", "REPEATS", "Recurrence", "occurrence", "occurrence_day", "occurrence_id", "occurrences"]
 
 REPEATS = ("daily", "weekdays", "weekly")
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -76,6 +76,28 @@ def occurrence_id(series: str, day: date) -> str:
     return f"{series}-{day.isoformat()}"
 
 
+def occurrence_day(series: str, tid: str) -> date | None:
+    """The local date of the series' occurrence ``tid`` (``<series>-YYYY-MM-DD``); None when ``tid`` is
+    not one of its ids."""
+    if not tid.startswith(f"{series}-") or len(tid) != len(series) + 11:
+        return None
+    try:
+        day = date.fromisoformat(tid[len(series) + 1 :])
+    except ValueError:
+        return None
+    return day if occurrence_id(series, day) == tid else None  # (not another ISO form: 2026-W49-2)
+
+
+def occurrence(rec: Recurrence, day: date) -> TournamentConfig:
+    """The series' occurrence on this local date (whether or not the series runs that day: an occurrence
+    stored before its rule was edited keeps its id and date)."""
+    start = rec.start_on(day)
+    opens = start - timedelta(hours=rec.registration_hours) if rec.registration_hours else None
+    return replace(
+        rec.template, tournament_id=occurrence_id(rec.series, day), start_time=start, registration_opens=opens
+    )
+
+
 def occurrences(rec: Recurrence, now: datetime) -> list[TournamentConfig]:
     """The occurrences that start after ``now`` and within ``ahead_hours`` of it, and in any case the
     next one, earliest first."""
@@ -87,15 +109,7 @@ def occurrences(rec: Recurrence, now: datetime) -> list[TournamentConfig]:
         if rec.runs_on(day):
             start = rec.start_on(day)
             if start > now and (start <= until or not out):
-                opens = start - timedelta(hours=rec.registration_hours) if rec.registration_hours else None
-                out.append(
-                    replace(
-                        rec.template,
-                        tournament_id=occurrence_id(rec.series, day),
-                        start_time=start,
-                        registration_opens=opens,
-                    )
-                )
+                out.append(occurrence(rec, day))
             elif start > until:
                 break
         day += timedelta(days=1)

@@ -82,20 +82,22 @@ async def edit_recurring(
     sid: str, me: Admin, request: Request, body: Annotated[dict[str, Any], Body()]
 ) -> dict[str, Any]:
     """Edit a series added here: the same fields as adding one, for the same id (``422 bad_config``
-    names each problem). Its occurrences open and not started are settled first: one with registrations
-    stays as it was announced, one nobody registered for is withdrawn and the edited rule opens its own
-    (``kept``, ``withdrawn``, ``opened``). A series of the configuration file: ``409 recurring_in_file``
-    (edit the file); none with this id: ``404 unknown_series``. Stored; audited as ``recurring.edit``
-    (the fields before and after)."""
+    names each problem). Stored first; then its occurrences open and not started are settled: one with
+    registrations, a ticket held for it or a satellite for it still to finish stays as it was announced,
+    one without is withdrawn and the edited rule opens its own (``kept``, ``withdrawn``, ``opened``). A
+    series of the configuration file: ``409 recurring_in_file`` (edit the file); none with this id:
+    ``404 unknown_series``; on a cluster: ``409 recurring_on_cluster``. Audited as ``recurring.edit``
+    (the fields before and after); docs/tournaments.md."""
     return await command(request, me, EditRecurring(sid, dict(body)))
 
 
 @router.delete("/recurring/{sid}")
 async def remove_recurring(sid: str, me: Admin, request: Request) -> dict[str, Any]:
     """Remove a series added here: no occurrence of it is announced any more. Those open with
-    registrations stay as announced and are played (``kept``); those nobody registered for are withdrawn
-    (``withdrawn``); started ones play on. ``409 recurring_in_file``, ``404 unknown_series`` as for an
-    edit. Stored; audited as ``recurring.remove`` (the fields before)."""
+    registrations, a ticket or a satellite still to finish stay as announced and are played (``kept``);
+    the others are withdrawn (``withdrawn``); started ones play on. ``409 recurring_in_file``, ``404
+    unknown_series``, ``409 recurring_on_cluster`` as for an edit. Stored; audited as ``recurring.remove``
+    (the fields before)."""
     return await command(request, me, RemoveRecurring(sid))
 
 

@@ -235,9 +235,14 @@ class TournamentActor(FaultTolerantActor):
     # ------------------------------------------------------------------------- deals (deal.py)
 
     async def deal_request(self, player: str, what: str, flag: bool) -> None:
-        """``deal_icm`` / ``deal_chip_chop``: propose a deal; ``deal_answer``: accept it (``flag``) or not."""
+        """``deal_icm`` / ``deal_chip_chop``: propose a deal; ``deal_answer``: accept it (``flag``) or not.
+        No deal is proposed while the operator's stored switch is unread (``_read_deal_switch``: the store
+        was away when the tournament opened): ``deal_refused``, for the configuration's word may be
+        overruled."""
         self.check_open()
         now = self.clock.now()
+        if what in ("deal_icm", "deal_chip_chop") and self._switch_unread:  # (the store was away)
+            raise Refused("deal_refused", "the operator's word on deals is not known yet: try again shortly")
         try:
             if what in ("deal_icm", "deal_chip_chop"):
                 out = self.director.propose_deal(player, "icm" if what == "deal_icm" else "chip_chop", now)

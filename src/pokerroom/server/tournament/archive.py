@@ -1,6 +1,8 @@
 """Tournaments that ended before the room last started: the lobby's "finished" list and their pages come
 from the store (the tournament's row, its entries' finishing places, its payout table), since their actors
 lived in memory. Read once at start-up; a tournament that ends while the room runs is shown by its actor.
+An occurrence of a recurring series from an earlier day is not among the settings (they hold the due
+ones): its configuration is its series' on the date its id names (``past_occurrence``, issue 35).
 
 Each entry's deal at the final table (RULES.md §11.3) comes from the store too (``tournament_entries.deal``,
 written in the step that paid it): the standings' ``deal`` after a restart is what it was before, and the
@@ -15,6 +17,7 @@ from typing import Any
 
 from pokerroom.rooms.tournament import TournamentConfig
 from pokerroom.server.tournament.recovery import config_for
+from pokerroom.server.tournament.recurring import Series, past_occurrence
 from pokerroom.server.tournament.views import tournament_structure, tournament_summary
 from pokerroom.store import Store, StoredTournament
 
@@ -63,15 +66,19 @@ class ArchivedTournament:
 
 
 async def load_archive(
-    store: Store, settings: dict[str, tuple[TournamentConfig, bool]], limit: int = 50
+    store: Store,
+    settings: dict[str, tuple[TournamentConfig, bool]],
+    limit: int = 50,
+    recurring: Series = (),
 ) -> dict[str, ArchivedTournament]:
     """The last ``limit`` finished or cancelled tournaments whose configuration is still known (from the
-    settings, or kept with an admin's request), by id."""
+    settings, or kept with an admin's request, or the room's ``recurring`` series: an occurrence of an
+    earlier day, which the settings' due occurrences no longer hold), by id."""
     out: dict[str, ArchivedTournament] = {}
     records = await store.tournaments.finished(limit)
     switches = await store.tournaments.deal_switches([rec.id for rec in records])  # (the operator's word)
     for rec in records:
-        found = config_for(rec, settings)
+        found = config_for(rec, settings) or past_occurrence(recurring, rec.id)
         if found is not None:
             cfg = found[0] if rec.id not in switches else replace(found[0], deals=switches[rec.id])
             out[rec.id] = ArchivedTournament(cfg, rec)
