@@ -7,8 +7,16 @@ verifies, no player sits twice at a table, and no client saw a card it may not s
 
 It runs with ``POKERROOM_SOAK=1`` only, three times in a row, as the issue asks: once inside the whole
 suite on this 2-core machine (2026-12-06), a table or the pool dealt no hand for 120 s after the 20 s host
-stop, which four other runs (three rounds alone, twice inside the suite) never showed; until that is
-explained it stays out of the suite CI runs, so that a rare failure blocks nobody's landing.
+stop, which four other runs (three rounds alone, twice inside the suite) never showed. Two gateway
+faults that leave tables dealing for nobody after a stop were found and fixed
+(tests/cluster/test_stop_resume.py, docs/cluster.md "Failover"): a gateway that subscribed the watchers of
+a moved table inside its handler of the hosts' directories stopped hearing the hosts while requests
+waited and never caught up (reproduced: two hosts stopped, the second resumed first,
+tests/cluster/test_host_stop_loop.py); and a request answered by a host that had just taken a table over
+made the gateway forget a player's subscription there. That one run's failure itself was not reproduced
+(about twenty single stops, nine whole rounds), and the loop with both hosts stopped still fails now and
+then (the first host keeps its tables and they deal for nobody; cause open), so the test stays out of CI;
+one round takes about two minutes here (the three, 6 min 23 s).
 """
 
 from __future__ import annotations

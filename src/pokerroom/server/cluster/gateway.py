@@ -96,6 +96,9 @@ class Gateway:
         self.conns: dict[str, Connection] = {}
         self.ids: dict[Connection, str] = {}
         self.watching: dict[str, dict[str, set[str]]] = {}  # conn id -> resource -> its tables
+        # conn id -> table -> its resource: the tables the client itself subscribed to or sat at (as its
+        # host confirmed), kept until it unsubscribes or the table closes, whatever a host answers later
+        self.asked: dict[str, dict[str, str]] = {}
         self.seq: dict[str, int] = {}  # table -> the last sequence number relayed
         self.stale_frames = 0  # frames dropped: from a host that no longer holds their table
         self.known: set[str] = set()  # every table, pool and tournament id ever seen
@@ -105,6 +108,7 @@ class Gateway:
         self._next = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[None]] = set()
+        self._resubscribing: dict[str, asyncio.Task[None]] = {}  # resource -> its watchers' subscribing
         self.front = self
 
     # ---------------------------------------------------------------------------- life cycle
@@ -156,6 +160,7 @@ class Gateway:
             return
         self.conns.pop(cid, None)
         self.watching.pop(cid, None)
+        self.asked.pop(cid, None)
         await self.bus.publish(self.subjects.presence(self.id), PresenceDown(self.id, cid).encode())
 
     async def _sync(self, msg: Msg) -> None:
@@ -215,6 +220,7 @@ class Gateway:
     def _unwatch(self, cid: str, table: str) -> None:
         for tables in self.watching.get(cid, {}).values():
             tables.discard(table)
+        self.asked.get(cid, {}).pop(table, None)
 
     async def _player_frame(self, msg: Msg) -> None:
         frame = receive(msg.data, PlayerFrame, where=self.subjects.player(ANY))
@@ -235,10 +241,36 @@ class Gateway:
         for resource in gone:
             self._moving(resource)
         for resource in changed:
-            await self._resubscribe(resource)
+            self._resubscribe_soon(resource)
+
+    def _resubscribe_soon(self, resource: str) -> None:
+        """Subscribe the resource's watchers on its new host, beside the directory's handler: a request
+        that takes long (a host answering late, or never: one stopped, or one whose copy is being dropped)
+        must not hold up the directory. Waiting there, the gateway heard no host for its limit, counted
+        every host silent, found every resource changed at the next news, subscribed all again, and never
+        caught up: no table dealt for its clients again (issue 37). A move of the same resource meanwhile
+        replaces the subscribing still under way (the newest host is the one that counts)."""
+        running = self._resubscribing.pop(resource, None)
+        if running is not None and not running.done():
+            running.cancel()
+        task = asyncio.get_running_loop().create_task(self._resubscribe(resource))
+        self._resubscribing[resource] = task
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _watchers(self, resource: str) -> list[tuple[str, set[str]]]:
-        return [(cid, by[resource]) for cid, by in self.watching.items() if by.get(resource)]
+        """Each connection watching tables of ``resource``, with those tables: the ones its host's last
+        answer named, and always the ones the client asked for itself. (A host's answer names what that
+        host knows of the connection: a host that has just taken the table over, answering a request
+        before the gateway could subscribe the watchers there, names none; without the client's own
+        requests such a watcher, or a seated player, would never be subscribed again: issue 37.)"""
+        out: list[tuple[str, set[str]]] = []
+        for cid in {*self.watching, *self.asked}:
+            tables = set(self.watching.get(cid, {}).get(resource, ()))
+            tables |= {t for t, r in self.asked.get(cid, {}).items() if r == resource}
+            if tables:
+                out.append((cid, tables))
+        return sorted(out, key=lambda w: w[0])
 
     def _moving(self, resource: str) -> None:
         """The resource's host is gone or let it go: its watchers see it paused until it is back."""
@@ -263,14 +295,22 @@ class Gateway:
 
     # ------------------------------------------------------------------------------ requests
 
-    async def _forward(self, conn: Connection, resource: str, msg: dict[str, Any] | str) -> None:
+    async def _forward(self, conn: Connection, resource: str, msg: dict[str, Any] | str) -> set[str]:
+        """Send a client's message to the resource's host; the tables the host says the connection
+        watches there (empty when no answer could be read)."""
         cid = self._cid(conn)
         text = msg if isinstance(msg, str) else orjson.dumps(msg).decode()
         request = ClientRequest(self.id, cid, conn.player, conn.name, text)
         subject = self.subjects.request(self.id, resource)
         answer = receive(await self.bus.request(subject, request.encode()), ClientAnswer, where=subject)
-        if answer is not None:
-            self.watching.setdefault(cid, {})[resource] = set(answer.tables)
+        if answer is None:
+            return set()
+        tables = set(answer.tables)
+        self.watching.setdefault(cid, {})[resource] = tables
+        forgotten = sorted(t for t, r in self.asked.get(cid, {}).items() if r == resource and t not in tables)
+        if forgotten:  # (issue 37: kept, and subscribed again when the resource moves)
+            log.info("the host of %s did not name %s for connection %s", resource, forgotten, cid)
+        return tables
 
     def _resource(self, msg: BaseModel) -> str:
         """The resource (and so the host) that the message's address names (server/address.py)."""
@@ -303,7 +343,11 @@ class Gateway:
                 await verify_own_hand(self.store, conn, msg, ref)
                 return
             resource = self._dealer(msg.table) if isinstance(msg, p.Contribute) else self._resource(msg)
-            await self._forward(conn, resource, msg.model_dump_json(exclude_none=True))
+            if isinstance(msg, p.Unsubscribe):  # (no longer asked for, whatever the host answers)
+                self.asked.get(self._cid(conn), {}).pop(msg.table, None)
+            watched = await self._forward(conn, resource, msg.model_dump_json(exclude_none=True))
+            if isinstance(msg, p.Subscribe | p.Sit) and msg.table in watched:  # (the host confirmed it)
+                self.asked.setdefault(self._cid(conn), {})[msg.table] = resource
         except (Refused, BusUnavailable) as exc:
             if isinstance(exc, BusUnavailable):
                 exc = Refused("room_unavailable", f"{MOVING}; try again in a few seconds")

@@ -125,7 +125,14 @@ class Placement:
                 continue
             if mine >= share and resource not in handed:
                 break
-            fence_no = await self.room.store.leases.acquire(resource, self.host, TTL, spare=self.spare)
+            try:
+                fence_no = await self.room.store.leases.acquire(resource, self.host, TTL, spare=self.spare)
+            except TimeoutError:
+                # Its lease row is locked by a write in flight of its holder, stopped in the middle of it
+                # (SIGSTOP, a frozen machine): that one waits until the holder runs again (its write then
+                # commits), the rest of the work must not (issue 37).
+                log.warning("could not look at the lease of %s now (its holder writes)", resource)
+                continue
             if fence_no is None:
                 continue
             fence = Fence(resource, self.host, fence_no)

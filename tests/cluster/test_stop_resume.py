@@ -1,0 +1,216 @@
+"""A host stopped and resumed (issue 37, "a table that never deals again after a host is stopped and
+resumed"), without processes: a gateway keeps subscribing its clients to their tables as the tables move
+between hosts, whatever a host answers meanwhile; a host's look for work is not held up by the lease row
+a stopped host keeps locked."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import orjson
+import pytest
+
+from pokerroom.server import protocol as p
+from pokerroom.server.cluster.gateway import Gateway
+from pokerroom.server.cluster.messages import (
+    ClientAnswer,
+    ClientRequest,
+    DirectoryNews,
+    FrameBatch,
+    FrameItem,
+    decode,
+)
+from pokerroom.server.cluster.placement import Placement
+from pokerroom.server.cluster.subjects import Subjects
+from tests.cluster.test_messages import Browser
+
+
+class _Hosts:
+    """The bus as a gateway's requests meet it: each request is answered with ``answer`` (the tables the
+    answering host says the connection watches on it)."""
+
+    def __init__(self) -> None:
+        self.answer: tuple[str, ...] = ()
+        self.asked: list[tuple[str, dict[str, object]]] = []  # (connection, its message)
+
+    async def request(self, subject: str, payload: bytes, timeout: float = 5.0) -> bytes:
+        request = decode(payload, ClientRequest)
+        self.asked.append((request.conn, orjson.loads(request.message)))
+        return ClientAnswer(self.answer).encode()
+
+    async def publish(self, subject: str, payload: bytes, reply: str = "") -> None:
+        pass
+
+
+def _news(host: str, fence: int) -> SimpleNamespace:
+    news = DirectoryNews(host, {"table:a": fence}, {"a": "table:a"}, {}, {}, lobby_tables=({"table": "a"},))
+    return SimpleNamespace(data=news.encode())
+
+
+async def _hear(gw: Gateway, host: str, fence: int) -> None:
+    """The gateway hears ``host``'s directory, and subscribes the watchers there (in the background)."""
+    await gw._directory(_news(host, fence))  # type: ignore[arg-type]
+    while gw._background:
+        await asyncio.gather(*gw._background)
+
+
+def _subscribes(hosts: _Hosts) -> list[tuple[str, object]]:
+    return [(conn, m["table"]) for conn, m in hosts.asked if m["type"] == "subscribe"]
+
+
+async def _client(gw: Gateway, hosts: _Hosts, who: Browser, text: str, answer: tuple[str, ...]) -> None:
+    """``who`` sends ``text``; the host that gets it answers that the connection watches ``answer``."""
+    hosts.answer = answer
+    await gw.handle(who, p.parse_client(text))  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_a_client_is_subscribed_on_the_new_host_even_after_an_answer_that_named_no_table() -> None:
+    """Issue 37: a host resumed after a stop still named a table (its old fence) when the host that took
+    it over had just opened it; a player's request in that moment was answered by the new host, whose
+    copy of the connection watched nothing there yet, and the gateway took that answer for what the
+    player watches. When it then heard the new host's directory it subscribed the player nowhere: the
+    player never saw a turn again, sat out, and the table never dealt again (nothing in any log). The
+    tables a client subscribed to itself are subscribed again on every move, whatever a host answered."""
+    hosts = _Hosts()
+    gw = Gateway(None, None, hosts, Subjects("club"), "g1")  # type: ignore[arg-type]
+    await _hear(gw, "h1", 1)
+    browser = Browser()
+    await _client(gw, hosts, browser, '{"type":"subscribe","table":"a"}', ("a",))
+    cid = gw.ids[browser]  # type: ignore[index]
+    # h2 took table a over; a sit_in is answered by h2, which does not list the connection's table yet
+    await _client(gw, hosts, browser, '{"type":"sit_in","table":"a"}', ())
+    assert gw.watching[cid] == {"table:a": set()}
+    hosts.asked.clear()
+    await _hear(gw, "h2", 2)
+    assert _subscribes(hosts) == [(cid, "a")]  # subscribed on h2: a snapshot, turns again
+
+    # unsubscribed: not subscribed again when the table moves
+    await _client(gw, hosts, browser, '{"type":"unsubscribe","table":"a"}', ())
+    hosts.asked.clear()
+    await _hear(gw, "h3", 3)
+    assert _subscribes(hosts) == []
+    assert browser.texts == []  # (nothing refused: every request was answered)
+
+
+@pytest.mark.asyncio
+async def test_a_closed_table_or_a_refused_subscription_is_not_subscribed_again() -> None:
+    hosts = _Hosts()
+    gw = Gateway(None, None, hosts, Subjects("club"), "g1")  # type: ignore[arg-type]
+    gw.directory.heard(DirectoryNews("h1", {"table:a": 1}, {"a": "table:a"}, {}, {}))
+    refused = Browser()
+    hosts.answer = ()  # the host refused it (e.g. a Rush table, closed to observers): it names nothing
+    await gw.handle(refused, p.parse_client('{"type":"subscribe","table":"a"}'))  # type: ignore[arg-type]
+    hosts.answer = ("a",)
+    seated = Browser()
+    await gw.handle(seated, p.parse_client('{"type":"sit","table":"a","seat":1,"buy_in":100}'))  # type: ignore[arg-type]
+    cid = gw.ids[seated]  # type: ignore[index]
+    closed = FrameItem('{"type":"table_closed","table":"a"}', (cid,), "table_closed", "a", 9)
+    await gw._frames(SimpleNamespace(data=FrameBatch((closed,), "h1").encode()))  # type: ignore[arg-type]
+    hosts.asked.clear()
+    await _hear(gw, "h2", 2)
+    assert _subscribes(hosts) == []
+
+
+class _Leases:
+    """Lease rows as a store answers: ``locked`` ones wait for a stopped host's write until the store's
+    statement limit (a TimeoutError); the others are free."""
+
+    def __init__(self, locked: set[str]) -> None:
+        self.locked = locked
+        self.tried: list[str] = []
+
+    async def acquire(self, resource: str, holder: str, ttl: Any, *, spare: Any = None) -> int | None:
+        self.tried.append(resource)
+        if resource in self.locked:
+            raise TimeoutError
+        return 2
+
+    async def handed_to(self, host: str) -> set[str]:
+        return set()
+
+
+@pytest.mark.asyncio
+async def test_a_lease_row_locked_by_a_stopped_host_holds_up_no_other_takeover() -> None:
+    """Issue 37: a host stopped in the middle of a write keeps its lease row locked; the other host's look
+    for work waited on that row until the store's limit and gave up the whole look, so the pool after it
+    (a table, a tournament) was not taken over for as long as the host stayed stopped. Now only that row
+    waits: every other free resource is taken."""
+    configs = [SimpleNamespace(table_id=t) for t in ("a", "b", "c")]
+
+    async def nothing(*_a: Any) -> Any:
+        return {}
+
+    store = SimpleNamespace(
+        leases=_Leases({"table:a"}),
+        tournaments=SimpleNamespace(live=lambda: nothing(), statuses=nothing),
+    )
+    room = SimpleNamespace(
+        settings=SimpleNamespace(tables=configs, pools=[], tournaments=[], rush_tournaments=[]),
+        store=store,
+        refresh_console=nothing,
+    )
+    held: list[str] = []
+
+    async def on_held(resource: str, _h: Any) -> None:
+        held.append(resource)
+
+    placement = Placement(
+        room,  # type: ignore[arg-type]
+        "h2",
+        bus_down_for=lambda: 0.0,
+        hosts_alive=lambda: 1,
+        on_held=on_held,
+        on_dropped=lambda _r, _h: nothing(),
+    )
+
+    async def adopt(resource: str, fence: Any) -> Any:
+        cfg = next(c for c in configs if f"table:{c.table_id}" == resource)
+        return SimpleNamespace(closing=False, table=SimpleNamespace(config=cfg))
+
+    placement._adopt = adopt  # type: ignore[method-assign]  # (the adoption itself: server/cluster/adopt.py)
+    await placement.scan()
+    assert store.leases.tried == ["table:a", "table:b", "table:c"]
+    assert held == ["table:b", "table:c"]
+    store.leases.locked.clear()  # the stopped host ran again: its write committed, the row is free
+    await placement.scan()
+    assert held == ["table:b", "table:c", "table:a"]
+
+
+class _Silent(_Hosts):
+    """A bus on which the request's host never answers (stopped, or its copy of the table being dropped
+    with the request queued) until the test says so."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer = ("a",)
+        self.go = asyncio.Event()
+
+    async def request(self, subject: str, payload: bytes, timeout: float = 5.0) -> bytes:
+        await self.go.wait()
+        return await super().request(subject, payload, timeout)
+
+
+@pytest.mark.asyncio
+async def test_a_host_slow_to_answer_holds_up_no_directory_news() -> None:
+    """Issue 37 (two hosts stopped, one resumed just before the other: seen with
+    tests/cluster/test_host_stop_loop.py): a gateway subscribed the watchers of a moved table inside its
+    handler of the hosts' directories; while a request waited for its answer no other directory was read,
+    every host went silent for the gateway, and it never caught up (its lobby empty, "no table host is
+    heard", for minutes). The subscribing now runs beside the directory, which is read at once."""
+    bus = _Silent()
+    gw = Gateway(None, None, bus, Subjects("club"), "g1")  # type: ignore[arg-type]
+    gw.directory.heard(DirectoryNews("h1", {"table:a": 1}, {"a": "table:a"}, {}, {}))
+    browser = Browser()
+    gw.watching[gw._cid(browser)] = {"table:a": {"a"}}  # type: ignore[arg-type]
+    await asyncio.wait_for(gw._directory(_news("h2", 2)), 5)  # type: ignore[arg-type]
+    other = DirectoryNews("h3", {"table:b": 1}, {"b": "table:b"}, {}, {})
+    await asyncio.wait_for(gw._directory(SimpleNamespace(data=other.encode())), 5)  # type: ignore[arg-type]
+    assert gw.directory.owners["table:a"].host == "h2" and gw.directory.alive() == ["h1", "h2", "h3"]
+    await asyncio.wait_for(gw._directory(_news("h4", 3)), 5)  # type: ignore[arg-type]  # (a moves again)
+    bus.go.set()
+    while gw._background:
+        await asyncio.gather(*gw._background, return_exceptions=True)
+    assert _subscribes(bus) == [(gw.ids[browser], "a")]  # type: ignore[index]  # once: for h4, the newest
