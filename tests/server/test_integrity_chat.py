@@ -6,6 +6,7 @@ retention (``[integrity] chat_log_days``), on injected clocks."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -179,6 +180,7 @@ async def test_the_log_keeps_a_line_chat_log_days_then_the_desk_deletes_it_once_
     assert [x.id for x in await s.chat.search()] == [fresh, reported, old]
     desk_clock.advance(31 * 60)  # an hour since: the next line prunes the one older than 2 days
     newer = await say(bob, "newer line")
+    assert desk.pruning is not None and await desk.pruning == 1  # (a background task of the desk)
     kept = [x.id for x in await s.chat.search()]
     assert kept == [newer, fresh, reported]  # the reported line stays with its report
     (report,) = await s.chat.reports()
@@ -189,6 +191,69 @@ async def test_the_log_keeps_a_line_chat_log_days_then_the_desk_deletes_it_once_
     desk_clock.advance(2 * 3600)
     await say(ann, "a month later")
     assert len(await s.chat.search()) == 4
+
+
+def _pruning(desk: ChatDesk) -> asyncio.Task[int] | None:
+    return desk.pruning
+
+
+@pytest.mark.asyncio
+@pytest.mark.allow_errors("pokerroom.server.integrity.chat", reason="the prune fails on purpose")
+async def test_a_line_neither_waits_for_the_prune_nor_fails_with_it(room: Room) -> None:
+    s = room.store
+    desk_clock = ManualClock(datetime(2026, 12, 1, tzinfo=UTC))
+    desk = ChatDesk(s, desk_clock, lambda: IntegritySettings(chat_log_days=1))
+    ann = SimpleNamespace(player=str(room.alice), name="alice")
+    gate, started = asyncio.Event(), asyncio.Event()
+    real = s.chat.prune
+
+    async def slow(keep: timedelta, **kw: Any) -> int:
+        started.set()
+        await gate.wait()
+        return await real(keep, **kw)
+
+    s.chat.prune = slow  # type: ignore[method-assign]
+    async with asyncio.timeout(60):  # (the line would wait for the gate for ever)
+        _, line, _ = await desk.line(ann, "t1", "hello")  # type: ignore[arg-type]
+        await started.wait()
+    assert line and desk.pruning is not None and not desk.pruning.done()
+    await desk.stop()  # the room stops: the prune in progress is cancelled
+    assert _pruning(desk) is None
+
+    async def broken(keep: timedelta, **kw: Any) -> int:
+        raise RuntimeError("the database is gone")
+
+    s.chat.prune = broken  # type: ignore[method-assign]
+    desk_clock.advance(2 * 3600)
+    _, again, _ = await desk.line(ann, "t1", "still here")  # type: ignore[arg-type]
+    assert again > line and desk.pruning is not None
+    assert await desk.pruning == 0  # logged, not raised
+    assert [x.text for x in await s.chat.search()] == ["still here", "hello"]
+
+
+@pytest.mark.asyncio
+async def test_the_store_prunes_in_batches(room: Room, clock: FakeClock) -> None:
+    s = room.store
+    lines = [await s.chat.record("t1", room.alice, "alice", f"l{i}", f"l{i}") for i in range(7)]
+    await s.chat.report(room.bob, "chat", "spam", table_id="t1", line_id=lines[3].id)
+    clock.advance(timedelta(days=2))
+    fresh = await s.chat.record("t1", room.bob, "bob", "new", "new")
+    deletes: list[int] = []
+    real_write = s.db.write
+
+    def counting_write() -> Any:
+        deletes.append(1)
+        return real_write()
+
+    s.db.write = counting_write  # type: ignore[method-assign]
+    try:
+        assert await s.chat.prune(timedelta(days=1), batch=2) == 6
+    finally:
+        s.db.write = real_write  # type: ignore[method-assign]
+    assert len(deletes) == 4  # 2 + 2 + 2 + 0: a transaction a batch, until one is short
+    assert [x.id for x in await s.chat.search()] == [fresh.id, lines[3].id]
+    with pytest.raises(ValueError):
+        await s.chat.prune(timedelta(days=1), batch=0)
 
 
 @pytest.mark.asyncio

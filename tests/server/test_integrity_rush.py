@@ -114,6 +114,25 @@ def test_players_alone_in_the_pool_at_night_expect_to_meet() -> None:
     assert {(g.a, g.b) for g in wide if g.flagged} >= {(1, 2), (4, 5)}
 
 
+def test_a_pool_that_shrinks_within_ten_minutes_flags_nobody() -> None:
+    # three evenings' ebbs: 60 players mix for five minutes, then six of them are the whole pool (one
+    # table: they meet every hand) for the next five. The expectation is of one-minute slices, where the
+    # pool's size is the one the hands were dealt from; a 10-minute window's average pool (33 players)
+    # would expect the six to meet a quarter as often as they must, and flag them (the old default).
+    rng = random.Random(1)
+    hands: list[PoolHand] = []
+    for k in range(3):
+        start = T0 + k * timedelta(minutes=10)
+        hands += _pool(list(range(1, 61)), 15, rng, start=start)
+        hands += _pool([1, 2, 3, 4, 5, 6], 15, rng, start=start + 15 * EVERY)
+    found = rush_findings(hands)
+    assert found and not any(f.flagged for f in found)
+    f = _pair(found, 2, 3)
+    assert f.together >= 45 and f.expected >= 0.9 * f.together  # the small pool's hands are expected
+    ten = rush_findings(hands, window=timedelta(minutes=10))
+    assert {(g.a, g.b) for g in ten if g.flagged} >= {(2, 3), (1, 6)}
+
+
 def test_each_condition_of_the_flag_is_needed() -> None:
     rng = random.Random(9)
     hands = _pool(list(range(1, 31)), 300, rng, pair=(2, 3), together=0.4)

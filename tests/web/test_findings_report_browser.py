@@ -110,6 +110,23 @@ def test_the_findings_page_lists_a_planted_machine_with_its_notes_and_hands(
     assert errors == []
 
 
+def test_a_player_named_like_an_objects_member_is_just_a_name(room: Room, page: Any) -> None:
+    """The page looks a row's names up in the report's accounts by own key only: a player named
+    ``constructor`` or ``__proto__`` (no account in the map) is shown by his name, not as a member every
+    object has."""
+    errors = _console(page, room, "findings")
+    found = page.evaluate(
+        """async () => {
+            const m = await import("/static/js/console/findings.js");
+            const accounts = JSON.parse('{"alice": {"id": 7, "name": "alice", "notes": 2, "linked": 0}}');
+            const row = {players: ["constructor", "__proto__", "toString", "alice"], flagged: true};
+            return m.whoOf(row, accounts).map((a) => [a.name, a.id === undefined ? null : a.id]);
+        }"""
+    )
+    assert found == [["constructor", None], ["__proto__", None], ["toString", None], ["alice", 7]]
+    assert errors == []
+
+
 def test_a_player_reports_a_hand_and_the_operator_opens_it(
     room: Room, page: Any, browser: Any, screenshots: Path
 ) -> None:

@@ -13,7 +13,7 @@ import typer
 
 from pokerroom.cli.app import app
 from pokerroom.server.integrity.dumping import MIN_Z
-from pokerroom.server.integrity.report import Report, ReportOptions, run_report
+from pokerroom.server.integrity.report import Report, ReportOptions, brief_document, run_report
 from pokerroom.server.integrity.rush import ALPHA, MIN_RATIO, WINDOW
 from pokerroom.server.integrity.timing import MAX_CV, MAX_DAY, MAX_SESSION, MIN_DECISIONS, SESSION_BREAK
 from pokerroom.store import Store
@@ -55,6 +55,12 @@ _RATIO = typer.Option(
     min=1.0,
     help="Rush: flag a pair together at least this many times as expected.",
 )
+_CONSOLE = typer.Option(
+    False,
+    "--console",
+    help="With --json: the console's form (each list of findings cut to 200 flagged rows and the ten"
+    " highest others, without session lists; section_counts gives the counts before the cut).",
+)
 _EVIDENCE = typer.Option(
     None, "--evidence", help="Write the audit PHH of each flagged pair's hands into this directory."
 )
@@ -77,6 +83,7 @@ def report(
     rush_min_ratio: float = _RATIO,
     as_json: bool = typer.Option(False, "--json", help="One JSON document instead of text."),
     evidence: Path | None = _EVIDENCE,
+    console: bool = _CONSOLE,
 ) -> None:
     """Bots by timing: each player with enough decisions in the cash and Rush hands of the period, his
     decision times' median and spread, flagged when they hardly vary or are nearly all instant. Chip
@@ -127,7 +134,8 @@ def report(
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in hand_id)
             (evidence / f"{safe}.phh").write_text(texts[hand_id], encoding="utf-8")
     if as_json:
-        typer.echo(json.dumps(r.document(), indent=2))
+        document = r.document()
+        typer.echo(json.dumps(brief_document(document) if console else document, indent=2))
     else:
         typer.echo(
             f"bots by timing: {len(found)} players with {min_decisions}+ decisions, {len(flagged)} flagged"

@@ -97,6 +97,9 @@ def create_app(
             yield
         finally:
             gc.set_threshold(*thresholds)
+            findings = getattr(app.state, "findings", None)  # a console report's run: its child killed
+            if findings is not None:
+                await findings.stop()
             await sessions.stop()
             if node is None:
                 await room.stop()

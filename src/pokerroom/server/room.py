@@ -487,6 +487,8 @@ class Room:
                 stopped.add(tid)
                 if (tournament := self.tournaments.get(tid)) is not None:
                     await tournament.stop()
+        if self.services.chat is not None:
+            await self.services.chat.stop()  # (a chat log prune in progress)
 
     def _gauges(self) -> dict[str, Any]:
         """The metrics read when Prometheus scrapes (server/metrics.py)."""

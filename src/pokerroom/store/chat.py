@@ -37,6 +37,7 @@ __all__ = ["ChatLine", "ChatStore", "Mute", "Report"]
 WORD_MAX = 64
 WORDS_MAX = 500
 REPORT_KINDS = ("chat", "hand")
+PRUNE_BATCH = 5000  # chat lines deleted a statement (a transaction) by the prune
 
 
 class ChatLineRow(Base):
@@ -46,6 +47,7 @@ class ChatLineRow(Base):
     __table_args__ = (
         Index("ix_chat_log_table_at", "table_id", "at"),
         Index("ix_chat_log_player_at", "player_id", "at"),
+        Index("ix_chat_log_at", "at"),  # the prune (revision 0025)
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
@@ -218,14 +220,29 @@ class ChatStore:
             line_id = int(got.scalar_one())
         return ChatLine(line_id, now, table_id, player_id, name, text, shown)
 
-    async def prune(self, keep: timedelta) -> int:
+    async def prune(self, keep: timedelta, *, batch: int = PRUNE_BATCH) -> int:
         """Delete the lines older than ``keep`` (``[integrity] chat_log_days``), except those a player
-        reported (kept with their report); how many went."""
+        reported (kept with their report), ``batch`` lines a transaction (the oldest first: the tables'
+        writes wait for one batch at most); how many went."""
+        if batch < 1:
+            raise ValueError("a batch has at least one line")
         reported = select(ReportRow.line_id).where(ReportRow.line_id.is_not(None))
-        async with self.db.write() as conn:
-            old = ChatLineRow.at < self.clock() - keep
-            got = await conn.execute(delete(ChatLineRow).where(old, ChatLineRow.id.not_in(reported)))
-        return int(got.rowcount or 0)
+        before = self.clock() - keep
+        gone = 0
+        while True:
+            chosen = (
+                select(ChatLineRow.id)
+                .where(ChatLineRow.at < before, ChatLineRow.id.not_in(reported))
+                .order_by(ChatLineRow.at, ChatLineRow.id)
+                .limit(batch)
+            )
+            async with self.db.write() as conn:
+                ids = [int(r[0]) for r in await conn.execute(chosen)]
+                if ids:
+                    await conn.execute(delete(ChatLineRow).where(ChatLineRow.id.in_(ids)))
+            gone += len(ids)
+            if len(ids) < batch:
+                return gone
 
     async def line(self, line_id: int) -> ChatLine | None:
         async with self.db.read() as conn:

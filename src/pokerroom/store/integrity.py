@@ -28,12 +28,23 @@ from pokerroom.store.models import (
     HandSeatRow,
     PlayerRow,
     TournamentHandRow,
-    TournamentPlayerHandRow,
+    TournamentRow,
     UTCDateTime,
 )
 from pokerroom.store.util import Clock, utc_now
 
-__all__ = ["AuditHands", "HandTimes", "Link", "LoginRecord", "LoginRow", "Logins", "Note", "Notes", "Shared"]
+__all__ = [
+    "AuditHands",
+    "HandState",
+    "HandTimes",
+    "Link",
+    "LoginRecord",
+    "LoginRow",
+    "Logins",
+    "Note",
+    "Notes",
+    "Shared",
+]
 
 ADDRESS_MAX = 64  # an IPv6 address with a zone, or "unknown"
 DEVICE_MAX = 64
@@ -404,9 +415,10 @@ class HandTimes:
     async def played(
         self, *, since: datetime | None = None, until: datetime | None = None
     ) -> dict[int, list[tuple[str, datetime, datetime]]]:
-        """Per player, ``(hand id, start, end)`` of each hand he was dealt in that ended (cash and Rush:
-        started in [since, until), from its start to its end; tournament: ended in it, a moment at its
-        end), in time order (the session detector: server/integrity/timing.py)."""
+        """Per player, ``(hand id, start, end)`` of each cash and Rush hand he was dealt in that ended
+        (started in [since, until)), in time order (the session detector: server/integrity/timing.py).
+        Tournament hands are not read: a tournament's hours are its schedule's (an honest deep run in a
+        long tournament plays on for ten hours and more), not the player's choice."""
         cash = (
             select(HandSeatRow.player_id, HandRow.id, HandRow.started_at, HandRow.ended_at)
             .join(HandRow, HandRow.id == HandSeatRow.hand_id)
@@ -416,24 +428,22 @@ class HandTimes:
             cash = cash.where(HandRow.started_at >= since)
         if until is not None:
             cash = cash.where(HandRow.started_at < until)
-        cup = select(
-            TournamentPlayerHandRow.player_id,
-            TournamentPlayerHandRow.hand_id,
-            TournamentPlayerHandRow.ended_at,
-        )
-        if since is not None:
-            cup = cup.where(TournamentPlayerHandRow.ended_at >= since)
-        if until is not None:
-            cup = cup.where(TournamentPlayerHandRow.ended_at < until)
         out: dict[int, list[tuple[str, datetime, datetime]]] = {}
         async with self.db.read() as conn:
             for pid, hand_id, started, ended in await conn.execute(cash):
                 out.setdefault(int(pid), []).append((str(hand_id), started, ended or started))
-            for pid, hand_id, ended in await conn.execute(cup):
-                out.setdefault(int(pid), []).append((str(hand_id), ended, ended))
         for hands in out.values():
             hands.sort(key=lambda h: (h[1], h[0]))
         return out
+
+
+@dataclass(frozen=True)
+class HandState:
+    """Whether a stored hand is over, for the console's replayer: a cash or Rush hand (``tournament_id``
+    None) that ended, or a hand of a tournament that finished or was cancelled."""
+
+    tournament_id: str | None
+    over: bool
 
 
 class AuditHands:
@@ -442,6 +452,26 @@ class AuditHands:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    async def state(self, hand_id: str) -> HandState | None:
+        """Whether the hand is over (:class:`HandState`); None for no hand of this id (cash or tournament)."""
+        async with self.db.read() as conn:
+            status = (
+                await conn.execute(select(HandRow.status).where(HandRow.id == hand_id))
+            ).scalar_one_or_none()
+            if status is not None:
+                return HandState(None, status == "ended")
+            tid = (
+                await conn.execute(
+                    select(TournamentHandRow.tournament_id).where(TournamentHandRow.id == hand_id)
+                )
+            ).scalar_one_or_none()
+            if tid is None:
+                return None
+            tstatus = (
+                await conn.execute(select(TournamentRow.status).where(TournamentRow.id == tid))
+            ).scalar_one_or_none()
+        return HandState(str(tid), tstatus in ("finished", "cancelled"))
 
     async def since(
         self, since: datetime | None = None, *, until: datetime | None = None, tournaments: bool = True

@@ -141,6 +141,7 @@ class HandRow(Base):
     __table_args__ = (
         CheckConstraint("status IN ('open', 'ended', 'cancelled')", name="status"),
         Index("ix_hands_status", "status"),
+        Index("ix_hands_status_started_at", "status", "started_at"),  # the integrity report's periods
     )
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
@@ -284,6 +285,7 @@ class TournamentHandRow(Base):
     hand is not journaled; its histories are stored when it ends."""
 
     __tablename__ = "tournament_hands"
+    __table_args__ = (Index("ix_tournament_hands_ended_at", "ended_at"),)  # the integrity report's periods
 
     id: Mapped[str] = mapped_column(String(128), primary_key=True)  # a Rush phase's hand ids are long
     tournament_id: Mapped[str] = mapped_column(String(64), index=True)

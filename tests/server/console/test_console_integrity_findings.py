@@ -1,12 +1,17 @@
 """Issue 30, items 2, 3 and 5 in the console over HTTP: the Findings page runs the integrity report (the
-same document as ``pokerroom integrity report --json``) for the last N days off the event loop, one run at
-a time; each section lists its rows with the accounts they name (notes and linked accounts counted) and
-their hands, which open in the console's replayer with every card. Staff only; a bad period is typed."""
+same document as ``pokerroom integrity report --json``, made by that command in a child process: the
+database URL in its environment, not its arguments; killed at its time limit and when the room stops) for
+the last 1-31 days, one run at a time; each section lists its rows (capped; no session lists) with the
+accounts they name (notes and linked accounts counted) and their hands, which open in the console's
+replayer with every card once the hand is over (each read audited). Staff only; a bad period is typed; a
+failed run says its error's type, not its text."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,13 +20,17 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
+from sqlalchemy import insert, update
 from typer.testing import CliRunner
 
 from pokerroom.cli import app
 from pokerroom.server.console import findings
 from pokerroom.server.demo import demo_tables
+from pokerroom.server.integrity.report import brief_document
 from pokerroom.server.room import RoomSettings
 from pokerroom.store import Role, Store
+from pokerroom.store.db import ENV_URL
+from pokerroom.store.models import HandRow, TournamentHandRow, TournamentRow
 
 from ..conftest import serve_room
 from .conftest import FAST, Console, account
@@ -94,8 +103,11 @@ async def test_the_report_lists_a_planted_machine_with_its_notes_and_hands_in_th
         assert {str(e["seat"]) for e in dealt} == set(hand["players"])  # every seat's hole cards
         assert all(len(e["cards"]) == 2 and "??" not in e["cards"] for e in dealt)
         assert sum(hand["nets"].values()) <= 0  # chips conserved (less the rake)
+        (seen,) = await s.audit.entries(action="hand.view", target=hand_id)  # every read is audited
+        assert (seen.actor_name, seen.action, seen.target) == ("helpdesk", "hand.view", hand_id)
     r = await c.http.get(f"/api/console/integrity/hands/{top['hands'][0]}/replay", headers=c.player)
     assert r.status_code == 403
+    assert len(await s.audit.entries(action="hand.view")) == 3  # (a refused read is none)
 
 
 async def test_the_console_report_is_the_command_lines(planted: tuple[Console, str]) -> None:
@@ -111,7 +123,8 @@ async def test_the_console_report_is_the_command_lines(planted: tuple[Console, s
          "--since", since.strftime("%Y-%m-%dT%H:%M:%S"), "--json"],
     )  # fmt: skip
     assert out.exit_code == 1, out.output  # (one flagged)
-    assert json.loads(out.output) == mine
+    assert brief_document(json.loads(out.output)) == mine  # (its console form: the lists cut)
+    assert mine["section_counts"]["bots_by_timing"] == {"rows": 4, "flagged": 1}
     assert [r["name"] for r in mine["bots_by_timing"] if r["flagged"]] == [machine]
 
 
@@ -121,9 +134,12 @@ async def test_the_report_is_the_staffs_and_a_bad_period_is_refused(console: Con
     r = await http.get("/api/console/integrity/report?days=1", headers=console.player)
     assert r.status_code == 403 and r.json()["detail"]["code"] == "forbidden"
     assert (await http.get("/api/console/integrity/hands/x/replay")).status_code == 401
-    for bad in ("0", "367", "abc", "1.5", "-3", ""):
+    for bad in ("0", "32", "367", "abc", "1.5", "-3", "", "\u00b2", "\u0661", "+7", " 7"):
         r = await http.get(f"/api/console/integrity/report?days={bad}", headers=console.admin)
         assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_period", bad
+    assert (await http.get("/api/console/integrity/report/r1")).status_code == 401
+    r = await http.get("/api/console/integrity/report/r1", headers=console.player)
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "forbidden"
     r = await http.get("/api/console/integrity/report/r1", headers=console.admin)  # nothing started
     assert r.status_code == 404 and r.json()["detail"]["code"] == "unknown_run"
     r = await http.get("/api/console/integrity/report/r404", headers=console.admin)
@@ -210,6 +226,170 @@ async def test_a_failed_run_says_why_and_the_next_one_runs(
     monkeypatch.setattr(findings, "report_document", build)
     admin = console.admin
     run = await ask(console, "/api/console/integrity/report?days=2", admin)
-    assert run["state"] == "failed" and "the disk is on fire" in run["error"] and run["report"] is None
+    assert run["state"] == "failed" and run["report"] is None
+    # the page gets the error's type, not its text (a store's error names SQL and its parameters)
+    assert "RuntimeError" in run["error"] and "the disk is on fire" not in run["error"]
     run = await ask(console, "/api/console/integrity/report?days=2", admin)
     assert run["state"] == "done" and run["report"]["sections"] == []
+
+
+# ------------------------------------------------------------------------------ the sections' rows
+
+
+async def test_a_section_caps_its_flagged_rows_and_leaves_out_the_session_lists() -> None:
+    rows = [
+        {"name": f"p{i}", "flagged": True, "hours": i, "session_list": [{"hours": 1}] * 50}
+        for i in range(250)
+    ]
+    rows += [{"name": f"q{i}", "flagged": False, "session_list": []} for i in range(30)]
+    (x,) = findings.sections_of({"bots_by_sessions": rows, "hands_read": 1})
+    assert (x["rows"], x["flagged"]) == (280, 250)
+    assert len(x["shown"]) == findings.SHOWN_FLAGGED + findings.SHOWN_UNFLAGGED == 210
+    assert x["left_out"] == 280 - 210
+    assert [r["name"] for r in x["shown"][:3]] == ["p0", "p1", "p2"] and x["shown"][-1]["name"] == "q9"
+    assert not any("session_list" in r for r in x["shown"]) and x["shown"][0]["hours"] == 0
+    # the child's console form: the lists already cut, the counts beside them; the same sections
+    brief = brief_document({"bots_by_sessions": rows, "hands_read": 1, "hands_unreadable": ["u"] * 300})
+    assert len(brief["bots_by_sessions"]) == 210 and len(brief["hands_unreadable"]) == 200
+    assert brief["section_counts"] == {"bots_by_sessions": {"rows": 280, "flagged": 250}}
+    (y,) = findings.sections_of(brief)
+    assert y == x
+
+
+# ------------------------------------------------------------------------------ the child process
+
+
+def _script(code: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", code, *args]
+
+
+async def _pid_in(path: Path) -> int:
+    """The pid a child wrote in ``path`` (waited for: a child starts slowly on a busy machine)."""
+    async with asyncio.timeout(120):
+        while not (path.exists() and path.read_text().strip()):
+            await asyncio.sleep(0.05)
+    return int(path.read_text())
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+SLEEPER = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(600)"
+
+
+@pytest.mark.allow_errors("pokerroom.server.console.findings", reason="a child fails on purpose")
+async def test_the_report_runs_in_a_child_with_the_database_url_in_its_environment_only(
+    console: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = console.store
+    since = datetime(2026, 12, 1, 8, 30, tzinfo=UTC)
+    argv = findings.report_command(since)
+    assert argv[:3] == [sys.executable, "-m", "pokerroom"]
+    assert argv[3:7] == ["integrity", "report", "--json", "--console"]
+    assert argv[-2:] == ["--since", "2026-12-01T08:30:00"]
+    assert not any(s.db.url in a or "sqlite" in a for a in argv)  # (what ps shows)
+    echo = (
+        "import json, os, sys; print(json.dumps({'argv': sys.argv[1:], 'url': os.environ.get(sys.argv[1])}))"
+    )
+    monkeypatch.setattr(findings, "report_command", lambda since: _script(echo, ENV_URL))
+    got = await findings.report_document(s, since)
+    assert got == {"argv": [ENV_URL], "url": s.db.url}
+    # an answer that is not a JSON object, or an exit status other than 0 and 1: a typed failure
+    for code, why in (("print('[1]')", "JSON object"), ("import sys; sys.exit(3)", "status 3")):
+        monkeypatch.setattr(findings, "report_command", lambda since, code=code: _script(code))
+        with pytest.raises(findings.ReportFailed, match=why):
+            await findings.report_document(s, since)
+
+
+async def test_a_child_is_killed_at_its_time_limit_and_when_its_run_is_cancelled(
+    console: Console, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    s = console.store
+    now = datetime.now(UTC)
+    first, second = tmp_path / "first.pid", tmp_path / "second.pid"
+    monkeypatch.setattr(findings, "report_command", lambda since: _script(SLEEPER, str(first)))
+    task = asyncio.create_task(findings.report_document(s, now))
+    pid = await _pid_in(first)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert _gone(pid)  # killed and reaped with the cancelled run
+    monkeypatch.setattr(findings, "report_command", lambda since: _script(SLEEPER, str(second)))
+    with pytest.raises(findings.ReportFailed, match="longer than 3 s"):
+        await findings.report_document(s, now, limit_s=3)
+    if second.exists() and second.read_text():  # (it had started when its time ran out)
+        assert _gone(int(second.read_text()))
+
+
+async def test_a_run_in_progress_is_cancelled_and_its_child_killed_when_the_room_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desks: list[findings.FindingsDesk] = []
+
+    class Desk(findings.FindingsDesk):
+        def __init__(self) -> None:
+            super().__init__()
+            desks.append(self)
+
+    pid_file = tmp_path / "child.pid"
+    monkeypatch.setattr(findings, "FindingsDesk", Desk)
+    monkeypatch.setattr(findings, "WAIT_S", 0.05)
+    monkeypatch.setattr(findings, "report_command", lambda since: _script(SLEEPER, str(pid_file)))
+    settings = RoomSettings(tables=tuple(demo_tables(FAST, games=("holdem",))))
+    async with (
+        serve_room(tmp_path, settings, durable=False) as s,
+        httpx.AsyncClient(base_url=s.url, timeout=60) as http,
+    ):
+        admin, _ = await account(http, s, "boss", Role.ADMIN)
+        r = await http.get("/api/console/integrity/report?days=31", headers=admin)
+        assert r.status_code == 202 and r.json()["run"]["state"] == "running"
+        pid = await _pid_in(pid_file)
+    (desk,) = desks
+    (run,) = desk.runs.values()
+    assert run.state == "cancelled" and run.finished_at is not None and run.error is not None
+    assert run.to_dict()["state"] == "cancelled"
+    assert _gone(pid)
+
+
+# ------------------------------------------------------------------------------ the replayer
+
+
+async def test_the_replayer_refuses_a_hand_not_over_and_audits_every_read(console: Console) -> None:
+    s, http, admin = console.store, console.http, console.admin
+    now = datetime.now(UTC)
+    async with s.db.write() as conn:
+        await conn.execute(
+            insert(HandRow).values(
+                id="cash-open", table_id="holdem-nl", game="holdem", currency="chips", status="open",
+                started_at=now, deck_commitment="0" * 64, start_fingerprint="0" * 64,
+            )
+        )  # fmt: skip
+        await conn.execute(
+            insert(TournamentRow).values(
+                id="cup", currency="chips", buy_in=0, fee=0, status="running", created_at=now, updated_at=now
+            )
+        )
+        await conn.execute(
+            insert(TournamentHandRow).values(
+                id="cup-h1", tournament_id="cup", table_id="cup-1", game="holdem", ended_at=now, full_phh="x"
+            )
+        )
+    r = await http.get("/api/console/integrity/hands/cash-open/replay", headers=console.support)
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "hand_in_play"
+    r = await http.get("/api/console/integrity/hands/cup-h1/replay", headers=admin)
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "hand_in_play"
+    assert r.json()["detail"]["details"]["tournament"] == "cup"
+    assert await s.audit.entries(action="hand.view") == []  # (a refused read is none)
+    async with s.db.write() as conn:
+        await conn.execute(update(TournamentRow).where(TournamentRow.id == "cup").values(status="finished"))
+    r = await http.get("/api/console/integrity/hands/cup-h1/replay", headers=admin)
+    assert (
+        r.status_code == 409 and r.json()["detail"]["code"] == "unreadable_hand"
+    )  # (read: its text is junk)
+    (seen,) = await s.audit.entries(action="hand.view")
+    assert (seen.actor_name, seen.target) == ("boss", "cup-h1")

@@ -1,51 +1,111 @@
 """The console's Findings page (issue 30): the report of ``pokerroom integrity report`` (bots by timing,
-chip dumping, soft play, collusive betting, and whatever score the report gains) for the last N days, run
-off the event loop, each section's rows with the accounts named in them (their notes and linked accounts
-counted) and the hands that support them; and any stored hand in the replayer with every card (the audit
-copy). Staff read (administrators and support); nothing here changes anything. docs/integrity.md, "The
-findings in the console"."""
+chip dumping, soft play, collusive betting, and whatever score the report gains) for the last N days (1 to
+:data:`MAX_DAYS`), run in a child process (``python -m pokerroom integrity report --json``: the server's
+event loop and memory are not the report's; killed at its time limit and when the room stops), each
+section's rows with the accounts named in them (their notes and linked accounts counted) and the hands
+that support them; and any stored hand that is over in the replayer with every card (the audit copy; each
+read audited ``hand.view``). Staff read (administrators and support). docs/integrity.md, "The findings in
+the console"."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import json
 import logging
+import os
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from pokerroom.history import HistoryError, read_phh, replay
-from pokerroom.server.console.access import Staff, fail, front, store
-from pokerroom.server.integrity.report import run_report
+from pokerroom.server.console.access import Staff, audited, fail, front, store
+from pokerroom.server.integrity.report import BRIEF_FLAGGED, BRIEF_LEFT_OUT, BRIEF_OTHERS, NOT_FINDINGS
 from pokerroom.server.stored_hands import StoredHand
 from pokerroom.store import Store, UnknownHand, UnknownPlayer
+from pokerroom.store.db import ENV_SCHEMA, ENV_URL
 
 __all__ = ["FindingsDesk", "report_document", "router", "sections_of"]
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/console/integrity", tags=["console"])
 
-MAX_DAYS = 366
+MAX_DAYS = 31  # the console's longest period (the page offers 1, 7 and 30 days): longer is the command line's
+TIME_LIMIT_S = 1800.0  # a run still going after this is killed (and failed)
 WAIT_S = 15.0  # how long one request waits for a run before it answers 202 (the page asks again)
 KEPT_RUNS = 5  # the finished runs kept (in this process's memory) for whoever asks for them by id
-SHOWN_UNFLAGGED = 10  # per section: every flagged row, and this many of the others (the highest first)
+SHOWN_UNFLAGGED = BRIEF_OTHERS  # per section: the flagged rows (up to SHOWN_FLAGGED), this many others
+SHOWN_FLAGGED = BRIEF_FLAGGED
+NOT_SHOWN = BRIEF_LEFT_OUT  # keys of a row the page does not get (as long as the player's play)
 # The keys of a finding that name its players (an account name, or for bots by timing an account id).
 WHO_KEYS = ("name", "names", "player", "players", "giver", "taker", "a", "b")
-NOT_SECTIONS = ("hands_unreadable",)  # the report's lists that are not findings (an empty one looks alike)
+NOT_SECTIONS = NOT_FINDINGS  # the report's lists that are not findings (an empty one looks alike)
+COUNTS = "section_counts"  # the console's form of the document: each list's counts before the cut
 
 
 # ------------------------------------------------------------------------------------------ the report
 
 
-async def report_document(s: Store, since: datetime) -> dict[str, Any]:
-    """The document of ``pokerroom integrity report --json`` (the same builder,
-    :func:`~pokerroom.server.integrity.report.run_report`, with its default options) for the hands started
-    since ``since``: the store read on the event loop, the histories scored in a worker thread."""
-    return (await run_report(s, since)).document()
+class ReportFailed(Exception):
+    """The child process of a run failed (its exit status, or its time limit): the detail is logged."""
+
+
+def report_command(since: datetime) -> list[str]:
+    """The child process of a run: ``pokerroom integrity report --json`` over the hands since ``since``
+    (UTC, to the second), with the report's default options. No database URL: that goes in its
+    environment, where ``ps`` does not show it."""
+    at = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    return [sys.executable, "-m", "pokerroom", "integrity", "report", "--json", "--console", "--since", at]
+
+
+async def report_document(s: Store, since: datetime, *, limit_s: float | None = None) -> dict[str, Any]:
+    """The document of ``pokerroom integrity report --json --console`` (the console's form: each list of
+    findings cut, its counts in ``section_counts``) for the hands started since ``since``, made
+    by that command in a child process on the room's database (its URL and schema in the child's
+    environment). The child is killed when this is cancelled (the room stops) or after ``limit_s``
+    (:data:`TIME_LIMIT_S`): :class:`ReportFailed`, as for an exit status other than 0 or 1 (1: something
+    flagged) or an answer that is not a JSON object; its standard error is logged, not shown."""
+    limit = TIME_LIMIT_S if limit_s is None else limit_s
+    url = s.db.url
+    if s.db.dialect == "sqlite" and (":memory:" in url or url.rstrip("/").endswith("sqlite:")):
+        raise ReportFailed("a room on an in-memory database cannot be read by another process")
+    env = {k: v for k, v in os.environ.items() if k not in (ENV_URL, ENV_SCHEMA)}
+    env[ENV_URL] = url
+    if s.db.schema is not None:
+        env[ENV_SCHEMA] = s.db.schema
+    proc = await asyncio.create_subprocess_exec(
+        *report_command(since),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), limit)
+    except TimeoutError:
+        raise ReportFailed(f"the report ran longer than {limit:g} s: stopped") from None
+    finally:
+        if proc.returncode is None:  # (cancelled or out of time: the child goes with the run)
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await asyncio.shield(proc.wait())
+    if proc.returncode not in (0, 1):
+        tail = err.decode("utf-8", "replace")[-4000:]
+        log.error("the integrity report's process exited with %s: %s", proc.returncode, tail)
+        raise ReportFailed(f"the report's process exited with status {proc.returncode}")
+    try:
+        document = json.loads(out)
+    except ValueError:
+        raise ReportFailed("the report's process did not answer a JSON document") from None
+    if not isinstance(document, dict):
+        raise ReportFailed("the report's process did not answer a JSON object")
+    return document
 
 
 def _who(row: dict[str, Any]) -> tuple[list[str], list[int]]:
@@ -64,25 +124,37 @@ def _who(row: dict[str, Any]) -> tuple[list[str], list[int]]:
     return names, ids
 
 
+def _brief(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k not in NOT_SHOWN}
+
+
 def sections_of(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Every list of findings of the report as a section the page draws the same way, whatever the score:
-    its key and title, how many rows and how many flagged, every flagged row and the first
-    :data:`SHOWN_UNFLAGGED` others (the detectors list the highest scores first), how many were left out."""
+    its key and title, how many rows and how many flagged, the flagged rows (the first
+    :data:`SHOWN_FLAGGED`) and the first :data:`SHOWN_UNFLAGGED` others (the detectors list the highest
+    scores first), each without its :data:`NOT_SHOWN` keys, and how many rows were left out. The counts
+    are the document's ``section_counts`` where it has them (the console's form, already cut)."""
     out = []
+    counts = document.get(COUNTS)
+    counts = counts if isinstance(counts, dict) else {}
     for key, rows in document.items():
         if key in NOT_SECTIONS or not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             continue
         flagged = [r for r in rows if r.get("flagged")]
         others = [r for r in rows if not r.get("flagged")]
-        shown = flagged + others[:SHOWN_UNFLAGGED]
+        shown = [_brief(r) for r in flagged[:SHOWN_FLAGGED] + others[:SHOWN_UNFLAGGED]]
+        counted = counts.get(key)
+        total, up = len(rows), len(flagged)
+        if isinstance(counted, dict):
+            total, up = int(counted.get("rows", total)), int(counted.get("flagged", up))
         out.append(
             {
                 "key": key,
                 "title": key.replace("_", " ").capitalize(),
-                "rows": len(rows),
-                "flagged": len(flagged),
+                "rows": total,
+                "flagged": up,
                 "shown": shown,
-                "left_out": len(rows) - len(shown),
+                "left_out": total - len(shown),
             }
         )
     return out
@@ -137,10 +209,14 @@ class Run:
     error: str | None = None
     result: dict[str, Any] | None = None
 
+    cancelled: bool = False
+
     @property
     def state(self) -> str:
         if self.finished_at is None:
             return "running"
+        if self.cancelled:
+            return "cancelled"
         return "failed" if self.error is not None else "done"
 
     def to_dict(self) -> dict[str, Any]:
@@ -175,7 +251,8 @@ class FindingsDesk:
 
     def start(self, s: Store, clock: Callable[[], datetime], days: int, by: str) -> Run:
         now = clock()
-        run = Run(f"r{next(self._ids)}", days, now - timedelta(days=days), by, now)
+        since = (now - timedelta(days=days)).replace(microsecond=0)  # (the command line's --since: seconds)
+        run = Run(f"r{next(self._ids)}", days, since, by, now)
         run.task = asyncio.get_running_loop().create_task(self._run(s, run, clock))
         self.runs[run.id] = run
         for old in [r for r in self.runs.values() if r.finished_at is not None][:-KEPT_RUNS]:
@@ -192,15 +269,31 @@ class FindingsDesk:
                 "hands_unreadable": document.get("hands_unreadable", []),
                 "flagged": document.get("flagged", 0),
                 # the report's other figures (hands read, the thresholds it ran with, ...), as they come
-                "figures": {k: v for k, v in document.items() if k not in listed and k not in NOT_SECTIONS},
+                "figures": {
+                    k: v for k, v in document.items() if k not in listed and k not in (*NOT_SECTIONS, COUNTS)
+                },
                 "sections": sections,
                 "accounts": await _accounts(s, sections),
             }
-        except Exception as exc:  # (a bug or the store: shown on the page, logged; the next run may pass)
+        except asyncio.CancelledError:  # (the room stops: the child process is killed)
+            run.cancelled, run.error, run.finished_at = True, "stopped with the room", clock()
+            raise
+        except ReportFailed as exc:  # (its own words: no SQL or parameters in them)
+            log.error("the integrity report failed: %s", exc)
+            run.error = str(exc)
+        except Exception as exc:  # (a bug or the store: logged in full; the page gets its type only)
             log.exception("the integrity report failed")
-            run.error = f"{type(exc).__name__}: {exc}"
+            run.error = f"the report failed ({type(exc).__name__}): the server's log has the detail"
         run.finished_at = clock()
         return run.result or {}
+
+    async def stop(self) -> None:
+        """Cancel the run in progress (its child process killed); it is left ``cancelled``."""
+        tasks = [r.task for r in self.runs.values() if r.task is not None and not r.task.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _desk(request: Request) -> FindingsDesk:
@@ -220,10 +313,10 @@ async def _answer(run: Run) -> JSONResponse:
 @router.get("/report", status_code=200, responses={202: {"description": "still running: ask by its id"}})
 async def findings(me: Staff, request: Request, days: str = "1") -> JSONResponse:
     """Run the integrity report (``pokerroom integrity report``) over the hands started in the last
-    ``days`` days (1-366), or join the run for the same period in progress. 200 with the run when it has
-    finished, else 202 with its id (``GET /report/{run}``). A run for another period in progress is
-    ``409 report_running``; a bad ``days`` is ``422 bad_period``."""
-    if not days.isdigit() or not 1 <= int(days) <= MAX_DAYS:
+    ``days`` days (1-31: a longer period is the command line's), or join the run for the same period in
+    progress. 200 with the run when it has finished, else 202 with its id (``GET /report/{run}``). A run
+    for another period in progress is ``409 report_running``; a bad ``days`` is ``422 bad_period``."""
+    if not (days.isascii() and days.isdecimal()) or not 1 <= int(days) <= MAX_DAYS:
         raise fail(422, "bad_period", f"days is a whole number of days from 1 to {MAX_DAYS}", days=days)
     desk = _desk(request)
     run = desk.running()
@@ -275,12 +368,25 @@ def audit_replay(full_phh: str) -> dict[str, Any]:
 
 @router.get("/hands/{hand_id}/replay")
 async def hand_replay(hand_id: str, me: Staff, request: Request) -> dict[str, Any]:
-    """Any stored hand that ended (cash, Rush or tournament) for the console's replayer, with every card:
-    the audit copy. ``404 unknown_hand``; ``409 unreadable_hand`` for a history that cannot be replayed."""
+    """A stored hand that is over (a cash or Rush hand that ended; a hand of a tournament that finished
+    or was cancelled) for the console's replayer, with every card: the audit copy. Each read is audited
+    (``hand.view``: who read which hand). ``404 unknown_hand``; ``409 hand_in_play`` for a cash hand not
+    ended or a hand of a tournament still registering or running (its cards could still matter to a
+    table); ``409 unreadable_hand`` for a history that cannot be replayed."""
+    s = store(request)
+    state = await s.audit_hands.state(hand_id)
+    if state is None:
+        raise fail(404, "unknown_hand", "no stored hand has this id", hand=hand_id)
+    if not state.over:
+        raise fail(
+            409, "hand_in_play", "the hand is not over: a cash hand still played, or its tournament still on",
+            hand=hand_id, tournament=state.tournament_id,
+        )  # fmt: skip
     try:
-        text = await store(request).histories.audit_phh(hand_id)
+        text = await s.histories.audit_phh(hand_id)
     except UnknownHand:
         raise fail(404, "unknown_hand", "no stored hand has this id", hand=hand_id) from None
+    await audited(request, me, "hand.view", hand_id)
     try:
         view = await asyncio.to_thread(audit_replay, text)
     except HistoryError as exc:

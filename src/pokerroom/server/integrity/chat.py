@@ -3,11 +3,14 @@ while the operator has muted the player (``chat_muted``), the operator's word fi
 lists (each letter a ``*``), the line is kept in the chat log (``store.chat``), and the players who muted
 the speaker for themselves get the line without its text (``"muted": true``, the same ``seq``: their
 table's sequence has no gap). The log keeps a line ``[integrity] chat_log_days``: at a line, at most once
-an hour (``PRUNE_EVERY``) in each process, the older lines are deleted."""
+an hour (``PRUNE_EVERY``) in each process, a background task of the room's desk deletes the older lines
+in batches (its errors logged: a prune never fails a chat line or a hand)."""
 
 from __future__ import annotations
 
+import asyncio
 import html
+import logging
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -21,6 +24,8 @@ from pokerroom.server.integrity.settings import IntegritySettings
 from pokerroom.store import Store
 
 __all__ = ["ChatDesk", "mask"]
+
+log = logging.getLogger(__name__)
 
 WORDS_FOR = timedelta(seconds=5)  # how long a host keeps the filter's words before reading them again
 PRUNE_EVERY = timedelta(hours=1)  # how often a host deletes the chat lines older than the room keeps
@@ -60,16 +65,38 @@ class ChatDesk:
         self._words: list[str] = []
         self._read_at: datetime | None = None
         self._pruned_at: datetime | None = None
+        self.pruning: asyncio.Task[int] | None = None  # the prune in progress, if any
+
+    def prune_soon(self) -> asyncio.Task[int] | None:
+        """Start :meth:`prune` as a background task if the last prune of this process is ``PRUNE_EVERY``
+        ago and none is running (the task, else None). The caller does not wait for it."""
+        now = self.clock.now()
+        if self.settings().chat_keep is None or (self.pruning is not None and not self.pruning.done()):
+            return None
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return None
+        self._pruned_at = now
+        self.pruning = asyncio.get_running_loop().create_task(self.prune(), name="chat-log-prune")
+        return self.pruning
 
     async def prune(self) -> int:
-        """Delete the chat lines older than the room keeps them (``chat_log_days``; 0 keeps them all) if
-        the last prune of this process is ``PRUNE_EVERY`` ago; how many went."""
-        now = self.clock.now()
+        """Delete the chat lines older than the room keeps them (``chat_log_days``; 0 keeps them all), in
+        batches; how many went. An error is logged and ends this prune (the next one tries again)."""
         keep = self.settings().chat_keep
-        if keep is None or (self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY):
+        if keep is None:
             return 0
-        self._pruned_at = now
-        return await self.store.chat.prune(keep)
+        try:
+            return await self.store.chat.prune(keep)
+        except Exception:
+            log.exception("the chat log's prune failed")
+            return 0
+
+    async def stop(self) -> None:
+        """Stop a prune in progress (the room stops)."""
+        task, self.pruning = self.pruning, None
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     async def words(self) -> list[str]:
         now = self.clock.now()
@@ -94,7 +121,7 @@ class ChatDesk:
             raise Refused("chat_muted", "the room's staff has muted your chat", until=until)
         shown = mask(clean, await self.words())
         line = await self.store.chat.record(channel, pid, conn.name, clean, shown)
-        await self.prune()
+        self.prune_soon()
         muters = {player_key(i) for i in await self.store.chat.muted_by(pid)}
         return shown, line.id, muters
 

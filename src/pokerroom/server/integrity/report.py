@@ -34,7 +34,12 @@ from pokerroom.server.integrity.timing import (
 from pokerroom.server.integrity.whipsaw import WhipsawFinding, whipsaw_findings
 from pokerroom.store import Store
 
-__all__ = ["Report", "ReportOptions", "run_report"]
+__all__ = ["Report", "ReportOptions", "brief_document", "run_report"]
+
+BRIEF_FLAGGED = 200  # the console's form of the document: the flagged rows kept of each list of findings
+BRIEF_OTHERS = 10  # ... and the others (the highest first, as the detectors order them)
+BRIEF_LEFT_OUT = ("session_list",)  # keys of a row left out of it (as long as the player's play)
+NOT_FINDINGS = ("hands_unreadable",)  # the document's lists that are not findings
 
 
 @dataclass(frozen=True)
@@ -148,3 +153,30 @@ async def run_report(
     wanted |= {p for x in report.rush for p in (x.a, x.b)}
     report.names = await store.hand_times.names(wanted)
     return report
+
+
+def brief_document(
+    document: dict[str, Any], *, flagged: int = BRIEF_FLAGGED, others: int = BRIEF_OTHERS
+) -> dict[str, Any]:
+    """The console's form of the ``--json`` document (``pokerroom integrity report --json --console``):
+    each list of findings cut to its first ``flagged`` flagged rows and ``others`` other rows, each
+    without its :data:`BRIEF_LEFT_OUT` keys, and a ``section_counts`` key giving each list's ``rows`` and
+    ``flagged`` before the cut; the unreadable hands cut to the first ``flagged``. So the console's server
+    reads a small answer, whatever the period."""
+    out: dict[str, Any] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for key, rows in document.items():
+        if key in NOT_FINDINGS and isinstance(rows, list):
+            out[key] = rows[:flagged]
+            continue
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            out[key] = rows
+            continue
+        up = [r for r in rows if r.get("flagged")]
+        down = [r for r in rows if not r.get("flagged")]
+        out[key] = [
+            {k: v for k, v in r.items() if k not in BRIEF_LEFT_OUT} for r in up[:flagged] + down[:others]
+        ]
+        counts[key] = {"rows": len(rows), "flagged": len(up)}
+    out["section_counts"] = counts
+    return out

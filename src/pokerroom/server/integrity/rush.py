@@ -6,13 +6,16 @@ together) meet far more often. For each pool and each pair of accounts this coun
 dealt in (``together``) and compares it with what random seating among the players then in the pool
 predicts:
 
-- The period is cut into windows (``window``, 10 minutes by default). In a window of a pool with ``S``
-  seats dealt in ``T`` hands (``s = S / T`` players a table on average), a player dealt ``n_a`` hands
-  there has ``s - 1`` others beside him each hand, drawn from the ``S - n_a`` seats of the others; so
-  he is expected beside ``b`` (dealt ``n_b`` hands in that window) ``n_a * n_b * (s - 1) / (S - n_a)``
-  times (averaged over the two directions, at most ``min(n_a, n_b)``). The pair's **expected** number is
-  the sum over the windows both played in: two players who never play at the same time expect nothing,
-  and a pool of a handful of players at night, who meet every hand, expects that.
+- The period is cut into windows (``window``, 1 minute by default: a Rush round or two, so the pool's
+  size hardly changes within one; a 10-minute window over a pool that shrank inside it took the few left
+  at the end for a pool of the window's average size, and flagged them for meeting). In a window of a
+  pool with ``S`` seats dealt in ``T`` hands (``s = S / T`` players a table on average), a player dealt
+  ``n_a`` hands there has ``s - 1`` others beside him each hand, drawn from the ``S - n_a`` seats of the
+  others; so he is expected beside ``b`` (dealt ``n_b`` hands in that window)
+  ``n_a * n_b * (s - 1) / (S - n_a)`` times (averaged over the two directions, at most
+  ``min(n_a, n_b)``). The pair's **expected** number is the sum over the windows both played in: two
+  players who never play at the same time expect nothing, and a pool of a handful of players at night,
+  who meet every hand, expects that.
 - The count is a sum of rare, nearly independent events: its chance is taken as Poisson with that mean.
   The **p** of a pair is the exact Poisson tail P(X >= together); ``z = (together - expected) /
   sqrt(expected)`` is reported beside it.
@@ -42,7 +45,7 @@ __all__ = [
     "rush_findings",
 ]
 
-WINDOW = timedelta(minutes=10)
+WINDOW = timedelta(minutes=1)  # a short slice: the pool's size within one is about constant
 ALPHA = 0.001  # the chance, over all the pairs of a pool, that an honest pair is flagged
 MIN_TOGETHER = 5
 MIN_RATIO = 2.0

@@ -8,7 +8,8 @@ seconds. Pure: it takes the decision times (read from the hand journal by
 :meth:`pokerroom.store.integrity.HandTimes.decisions`) and returns findings.
 
 And sessions and hours (:func:`session_findings`): a person stops, a program plays on. A player's hands
-(:meth:`pokerroom.store.integrity.HandTimes.played`: cash, Rush and tournament, all tables together) are
+(:meth:`pokerroom.store.integrity.HandTimes.played`: cash and Rush, all tables together; not tournament
+hands, whose hours are the tournament's schedule: an honest deep run plays ten hours and more) are
 cut into **sessions** wherever no hand of his was running for at least ``session_break`` (30 minutes);
 a player is flagged when a session lasted longer than ``max_session`` (10 hours) or his sessions
 covered more than ``max_day`` (16 hours) of one day (UTC). Each finding gives the sessions, the longest,

@@ -18,13 +18,15 @@ let drawing = 0; // the latest drawing: an older poll that answers later is drop
 const handLink = (id) => h("a", { class: "hand-link", href: `#hand/${encodeURIComponent(id)}`, text: id });
 
 // The accounts a row names (by name or id), as the report's accounts map knows them.
-function whoOf(row, accounts) {
+export function whoOf(row, accounts) {
   const byId = new Map(Object.values(accounts).map((a) => [a.id, a]));
   const out = [];
   for (const key of WHO_KEYS) {
     const value = row[key];
     for (const v of Array.isArray(value) ? value : [value]) {
-      const a = typeof v === "string" ? accounts[v] || { name: v } : typeof v === "number" ? byId.get(v) : null;
+      // (Object.hasOwn: a player named "constructor" or "__proto__" is no member of every object)
+      const named = typeof v === "string" && Object.hasOwn(accounts, v) ? accounts[v] : { name: v };
+      const a = typeof v === "string" ? named : typeof v === "number" ? byId.get(v) : null;
       if (a && !out.some((x) => x.name === a.name)) out.push(a);
     }
   }
@@ -107,8 +109,8 @@ function drawRun(box, run) {
     head.append(h("b", { text: "running\u2026" }));
     return;
   }
-  if (run.state === "failed") {
-    head.append(h("b", { class: "error", text: `failed: ${run.error}` }));
+  if (run.state === "failed" || run.state === "cancelled" || !run.report) {
+    head.append(h("b", { class: "error", text: `${run.state}: ${run.error}` }));
     return;
   }
   const r = run.report;
