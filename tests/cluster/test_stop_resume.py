@@ -13,6 +13,7 @@ import orjson
 import pytest
 
 from pokerroom.server import protocol as p
+from pokerroom.server.clock import SystemClock
 from pokerroom.server.cluster.gateway import Gateway
 from pokerroom.server.cluster.messages import (
     ClientAnswer,
@@ -22,8 +23,12 @@ from pokerroom.server.cluster.messages import (
     FrameItem,
     decode,
 )
-from pokerroom.server.cluster.placement import Placement
+from pokerroom.server.cluster.placement import Held, Placement
 from pokerroom.server.cluster.subjects import Subjects
+from pokerroom.server.endpoints import Endpoints
+from pokerroom.server.errors import Refused
+from pokerroom.server.mailbox import Mailbox
+from pokerroom.store import Fence
 from tests.cluster.test_messages import Browser
 
 
@@ -214,3 +219,109 @@ async def test_a_host_slow_to_answer_holds_up_no_directory_news() -> None:
     while gw._background:
         await asyncio.gather(*gw._background, return_exceptions=True)
     assert _subscribes(bus) == [(gw.ids[browser], "a")]  # type: ignore[index]  # once: for h4, the newest
+
+
+class _Subjects(_Hosts):
+    """The bus, also noting the subject of each request (which resource's host it went to)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.subjects: list[str] = []
+
+    async def request(self, subject: str, payload: bytes, timeout: float = 5.0) -> bytes:
+        self.subjects.append(subject)
+        return await super().request(subject, payload, timeout)
+
+
+@pytest.mark.asyncio
+async def test_a_table_is_subscribed_again_only_through_its_own_resource() -> None:
+    """Issue 37 (found with tests/cluster/test_host_stop_loop.py, both hosts stopped): a host answers a
+    request with every table the connection watches on it, of all its resources; the gateway kept them all
+    under the one resource, and when that resource moved it subscribed the watcher to the host's other
+    tables through that resource's subject. The host, resumed and dropping one of those other tables (lost
+    to the other host), queued the subscribing on the dropped table, where it was never answered, and every
+    later request for the first table waited behind it: that table dealt no hand again."""
+    bus = _Subjects()
+    gw = Gateway(None, None, bus, Subjects("club"), "g1")  # type: ignore[arg-type]
+    fences = {"table:a": 1, "table:b": 1}
+    gw.directory.heard(DirectoryNews("h1", fences, {"a": "table:a", "b": "table:b"}, {}, {}))
+    browser = Browser()
+    for table in ("a", "b"):
+        await _client(gw, bus, browser, f'{{"type":"subscribe","table":"{table}"}}', ("a", "b"))
+    cid = gw.ids[browser]  # type: ignore[index]
+    assert gw.watching[cid] == {"table:a": {"a"}, "table:b": {"b"}}
+    hosts_b = DirectoryNews("h2", {"table:b": 2}, {"b": "table:b"}, {}, {})
+    bus.asked.clear()
+    bus.subjects.clear()
+    await gw._directory(SimpleNamespace(data=hosts_b.encode()))  # type: ignore[arg-type]  # b moved
+    while gw._background:
+        await asyncio.gather(*gw._background)
+    assert _subscribes(bus) == [(cid, "b")]
+    assert bus.subjects == [Subjects("club").request("g1", "table:b")]
+
+
+class _Actor(Mailbox):
+    """A table's actor as the room knows it: its own endpoint's owner."""
+
+    broken = False
+
+    @property
+    def owner(self) -> Mailbox:
+        return self
+
+
+@pytest.mark.asyncio
+async def test_a_dropped_table_takes_no_request_and_refuses_the_queued_ones() -> None:
+    """Issue 37: a host dropping a table it lost (resumed after a stop) stopped the table's task first and
+    took it out of the room after; a request arriving meanwhile found the table, queued its job on a
+    mailbox nobody serves any more, and waited for ever (holding up every later request of its resource:
+    a table dealing nothing, nothing logged). Now the table leaves the room before its task stops, and
+    what was queued is refused (``room_unavailable``: the client tries again, on the new host)."""
+    endpoints = Endpoints()
+    room = SimpleNamespace(endpoints=endpoints, forget=endpoints.remove_owner)
+    dropped: list[str] = []
+
+    async def on_dropped(resource: str, _held: Any) -> None:
+        dropped.append(resource)
+
+    async def nothing(*_a: Any) -> None:
+        return None
+
+    placement = Placement(
+        room,  # type: ignore[arg-type]
+        "h1",
+        bus_down_for=lambda: 0.0,
+        hosts_alive=lambda: 1,
+        on_held=nothing,
+        on_dropped=on_dropped,
+    )
+    actor = _Actor(SystemClock())
+    actor.start()
+    endpoints.add_table("x", actor)  # type: ignore[arg-type]
+    placement.held["table:x"] = Held(Fence("table:x", "h1", 1), actor)
+    release = asyncio.Event()
+
+    async def busy() -> None:  # the job in hand (a write, say)
+        await release.wait()
+
+    async def subscribe() -> str:
+        return "snapshot"
+
+    running = asyncio.ensure_future(actor.call(busy))
+    queued = asyncio.ensure_future(actor.call(subscribe))
+    for _ in range(1000):  # until the table runs ``busy`` and ``subscribe`` waits in its inbox
+        if not actor.waiting and [job for job, _ in actor.inbox] == [subscribe]:
+            break
+        await asyncio.sleep(0)
+    assert [job for job, _ in actor.inbox] == [subscribe]
+    drop = asyncio.ensure_future(placement.drop("table:x"))
+    await asyncio.sleep(0)  # the drop is stopping the table's task: a request now must not find it
+    with pytest.raises(Refused) as unknown:
+        endpoints.table("x")
+    assert unknown.value.code == "unknown_table"
+    await asyncio.wait_for(drop, 5)
+    with pytest.raises(Refused) as refused:
+        await asyncio.wait_for(queued, 5)  # (before: waited for ever)
+    assert refused.value.code == "room_unavailable"
+    assert dropped == ["table:x"] and actor.broken and not actor.inbox
+    running.cancel()

@@ -290,8 +290,11 @@ class Gateway:
             if conn is None:
                 continue
             for table in sorted(tables):
-                with contextlib.suppress(BusUnavailable):
+                try:
                     await self._forward(conn, resource, {"type": "subscribe", "table": table})
+                except BusUnavailable as exc:  # (an operator must see why a client's table stays still)
+                    log.info("could not subscribe connection %s to %s again on its new host: %s", cid,
+                             table, exc)  # fmt: skip
 
     # ------------------------------------------------------------------------------ requests
 
@@ -305,7 +308,12 @@ class Gateway:
         answer = receive(await self.bus.request(subject, request.encode()), ClientAnswer, where=subject)
         if answer is None:
             return set()
-        tables = set(answer.tables)
+        # The host names every table the connection watches on it, of all its resources: only this
+        # resource's count here (a table the directory does not place yet too). Else a move of this resource
+        # subscribed the watcher to another resource's table through this one's subject, on a host that
+        # may be dropping that table (issue 37: such a request never got its answer, and held up every
+        # later request for this resource).
+        tables = {t for t in answer.tables if self.directory.resource_of_table(t) in (resource, None)}
         self.watching.setdefault(cid, {})[resource] = tables
         forgotten = sorted(t for t, r in self.asked.get(cid, {}).items() if r == resource and t not in tables)
         if forgotten:  # (issue 37: kept, and subscribed again when the resource moves)

@@ -88,6 +88,7 @@ SETTLED = 20.0  # seconds a table stays on a host that took it before it may mov
 EXPIRY_TICK = 2.0  # seconds between a host's looks for silent gateways
 STALL = 5.0  # seconds between two such looks that mean this host itself was stopped (not the gateways)
 DRAIN = 60.0  # seconds a host stopping (SIGTERM) waits for its tables and pools to move between hands
+SLOW_REQUEST = 15.0  # seconds a client's request may take on a host before that is logged
 
 
 def unlisted(
@@ -462,10 +463,22 @@ class Host:
             if self.subjects.forged(msg.subject, request.gateway):  # (only that gateway speaks for it)
                 return
             conn = self._remote(request.gateway, request.conn, request.player, request.name)
+            # Requests for one resource are answered one at a time: one that hangs holds up every later one
+            # (the table then deals for nobody), so an operator must see it (issue 37).
+            slow = asyncio.get_running_loop().call_later(
+                SLOW_REQUEST,
+                log.warning,
+                "a request for %s has waited %.0f s (%s); later ones wait behind it",
+                resource,
+                SLOW_REQUEST,
+                request.message[:80],
+            )
             try:
                 await handle(self.room, conn, p.parse_client(request.message))
             except p.ProtocolError as exc:  # (the gateway validated it already)
                 conn.send(orjson.dumps({"type": "error", "code": exc.code, "message": exc.message}).decode())
+            finally:
+                slow.cancel()
             answer = ClientAnswer(tuple(sorted(conn.tables)))
         else:
             answer = await self._http(request)
@@ -511,7 +524,11 @@ class Host:
             listed = {c.conn for c in news.conns}
             for c in news.conns:
                 self._remote(gw, c.conn, c.player, c.name)
-            for key in unlisted(self.remotes, gw, listed, news.last):
+            gone = unlisted(self.remotes, gw, listed, news.last)
+            if gone:  # (an operator must see why a player's table stopped showing him anything)
+                log.info("gateway %s no longer lists connection(s) %s: dropping them", gw,
+                         ", ".join(c for _, c in sorted(gone)))  # fmt: skip
+            for key in gone:
                 await self._gone(*key)
 
     async def _gateway_beat(self, msg: Msg) -> None:

@@ -28,10 +28,11 @@ from datetime import timedelta
 from typing import Any
 
 from pokerroom.server.cluster.adopt import adopt_pool, adopt_table, adopt_tournament
+from pokerroom.server.errors import Refused
 from pokerroom.server.room import Room
 from pokerroom.store import Fence, unavailable
 
-__all__ = ["BUS_GRACE", "RENEW", "TTL", "Held", "Placement"]
+__all__ = ["BUS_GRACE", "RENEW", "TTL", "Held", "Placement", "refuse_queued"]
 
 log = logging.getLogger("pokerroom.cluster")
 
@@ -42,6 +43,20 @@ REJOIN = 6.0  # seconds back on the bus before a host takes another's expired le
 SPARE = timedelta(seconds=30)  # how long an expired lease of a host heard on the bus is left to it
 SCAN = 1.0  # seconds between looks for work nobody holds
 STORE_SCAN = 5.0  # seconds between reads of the store's live tournaments
+
+
+def refuse_queued(actor: Any, resource: str) -> None:
+    """Refuse the jobs still queued for a stopped actor (``room_unavailable``: the caller's client tries
+    again, on the table's new host), so that no caller waits for ever on a mailbox nobody serves."""
+    inbox = getattr(actor, "inbox", None)
+    if not inbox:
+        return
+    jobs = list(inbox)
+    inbox.clear()
+    for _job, fut in jobs:
+        if not fut.done():
+            fut.set_exception(Refused("room_unavailable", f"{resource} moved to another host; try again"))
+    log.info("%s: refused %d request(s) still queued for it, as it was dropped", resource, len(jobs))
 
 
 @dataclass
@@ -270,8 +285,15 @@ class Placement:
         actor = held.actor
         if actor is not None:
             actor.broken = True
-            await actor.stop()
+            # Out of the room first: a request must not find it while its task is being stopped, and queue a
+            # job there that no task will ever run. (A host resumed after a stop drops a table it lost while
+            # a gateway subscribes its watchers on the host's other tables; the subscribing of such a watcher
+            # once reached the dropped table this way, the request waited for ever, and every later request
+            # for that other table waited behind it on the bus: a table dealing no hand, nothing logged;
+            # issue 37, tests/cluster/test_stop_resume.py.)
             self.room.forget(actor)
+            await actor.stop()
+            refuse_queued(actor, resource)
         await self.on_dropped(resource, held)
 
     async def release(self, resource: str, *, hand_to: str | None = None) -> None:
