@@ -31,6 +31,7 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.store import Role, Store
 from pokerroom.store.db import ENV_URL
 from pokerroom.store.models import HandRow, TournamentHandRow, TournamentRow
+from tests.waiting import until
 
 from ..conftest import serve_room
 from .conftest import FAST, Console, account
@@ -265,10 +266,10 @@ def _script(code: str, *args: str) -> list[str]:
 
 async def _pid_in(path: Path) -> int:
     """The pid a child wrote in ``path`` (waited for: a child starts slowly on a busy machine)."""
-    async with asyncio.timeout(120):
-        while not (path.exists() and path.read_text().strip()):
-            await asyncio.sleep(0.05)
-    return int(path.read_text())
+    text = await until(
+        lambda: path.exists() and path.read_text().strip(), timeout=120, what=f"a child's pid in {path}"
+    )
+    return int(text)
 
 
 def _gone(pid: int) -> bool:
@@ -279,7 +280,8 @@ def _gone(pid: int) -> bool:
     return False
 
 
-SLEEPER = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(600)"
+# A child that writes its pid and then waits for a signal (a report that does not end by itself).
+SLEEPER = "import os, signal, sys; open(sys.argv[1], 'w').write(str(os.getpid())); signal.pause()"
 
 
 @pytest.mark.allow_errors("pokerroom.server.console.findings", reason="a child fails on purpose")
