@@ -280,6 +280,24 @@ def sign_up(page: Any, url: str, name: str) -> None:
     page.wait_for_selector("#app:not([hidden])")
 
 
+def console_at(page: Any, url: str, where: str, name: str) -> list[str]:
+    """Sign ``name`` (an administrator, password PASSWORD) in to the console at ``url`` and open its page
+    ``where`` (``findings``, ``players/<id>``, ...); the page's script errors and CSP violations, as they
+    come, in the list returned."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    page.goto(f"{url}/static/console.html")
+    form = page.locator("#console-login-form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=password]").fill(PASSWORD)
+    page.click("#console-login-btn")
+    page.wait_for_selector("#console:not([hidden])")
+    page.goto(f"{url}/static/console.html#{where}")
+    page.wait_for_selector(f'.console-page[data-page="{where.split("/")[0]}"] h2')
+    return errors
+
+
 def overlap(a: Mapping[str, float], b: Mapping[str, float]) -> float:
     """The area two boxes (Playwright's ``bounding_box``: x, y, width, height) share, in px²."""
     w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])

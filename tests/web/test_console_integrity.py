@@ -17,7 +17,7 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.store import Role
 from tests.server.conftest import serve_room
 from tests.waiting import until, wait_until
-from tests.web.conftest import TIMING, Room, _need_browser, room_in_thread
+from tests.web.conftest import TIMING, Room, _need_browser, console_at, room_in_thread
 from tests.web.player import PASSWORD, Player
 
 ADMIN = "integrityboss"
@@ -58,18 +58,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 
 
 def _console(page: Any, room: Room, where: str) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    page.goto(f"{room.url}/static/console.html")
-    form = page.locator("#console-login-form")
-    form.locator("input[name=name]").fill(ADMIN)
-    form.locator("input[name=password]").fill(PASSWORD)
-    page.click("#console-login-btn")
-    page.wait_for_selector("#console:not([hidden])")
-    page.goto(f"{room.url}/static/console.html#{where}")
-    page.wait_for_selector(f'.console-page[data-page="{where.split("/")[0]}"] h2')
-    return errors
+    return console_at(page, room.url, where, ADMIN)
 
 
 def test_the_integrity_page_shows_shared_devices_and_an_accounts_logins(room: Room, page: Any) -> None:

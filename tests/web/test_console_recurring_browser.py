@@ -11,8 +11,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from .conftest import Room
-from .player import PASSWORD
+from .conftest import Room, console_at
 from .test_tournament_deal_browser import ADMIN, BROWSER, deal_room, players  # noqa: F401 (fixtures)
 
 WEEKLY = {
@@ -36,15 +35,7 @@ def test_an_admin_adds_a_weekly_series_from_the_console(deal_room: Room, players
     try:
         page = ctx.new_page()
         page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{deal_room.url}/static/console.html")
-        form = page.locator("#console-login-form")
-        form.locator("input[name=name]").fill(ADMIN)
-        form.locator("input[name=password]").fill(PASSWORD)
-        page.click("#console-login-btn")
-        page.wait_for_selector("#console:not([hidden])")
-        page.goto(f"{deal_room.url}/static/console.html#tournaments")
+        errors = console_at(page, deal_room.url, "tournaments", ADMIN)
         page.locator("#recurring-series").wait_for()
         assert page.locator("#recurring-series tr[data-series]").count() == 0
         area = page.locator("#recurring-form textarea[name=recurring-fields]")
@@ -86,16 +77,8 @@ def test_an_admin_edits_and_removes_a_series_from_the_console(deal_room: Room, p
     try:
         page = ctx.new_page()
         page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("dialog", lambda dialog: dialog.accept())  # (the removal's confirmation)
-        page.goto(f"{deal_room.url}/static/console.html")
-        form = page.locator("#console-login-form")
-        form.locator("input[name=name]").fill(ADMIN)
-        form.locator("input[name=password]").fill(PASSWORD)
-        page.click("#console-login-btn")
-        page.wait_for_selector("#console:not([hidden])")
-        page.goto(f"{deal_room.url}/static/console.html#tournaments")
+        errors = console_at(page, deal_room.url, "tournaments", ADMIN)
         page.locator("#recurring-form textarea[name=recurring-fields]").fill(json.dumps(MIDWEEK))
         page.click("#recurring-form button[type=submit]")
         page.locator("#console-status", has_text="Series midweek added").wait_for()

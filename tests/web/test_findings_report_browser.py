@@ -20,7 +20,7 @@ from pokerroom.store import Role
 from tests.server.conftest import serve_room
 from tests.server.console.planted import TABLE, plant_a_machine
 from tests.waiting import wait_until
-from tests.web.conftest import TIMING, Room, _need_browser, browser_page, room_in_thread
+from tests.web.conftest import TIMING, Room, _need_browser, browser_page, console_at, room_in_thread
 from tests.web.player import PASSWORD, Player, Seen, page_pause
 
 ADMIN = "findingsboss"
@@ -53,18 +53,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 
 
 def _console(page: Any, room: Room, where: str) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
-    page.goto(f"{room.url}/static/console.html")
-    form = page.locator("#console-login-form")
-    form.locator("input[name=name]").fill(ADMIN)
-    form.locator("input[name=password]").fill(PASSWORD)
-    page.click("#console-login-btn")
-    page.wait_for_selector("#console:not([hidden])")
-    page.goto(f"{room.url}/static/console.html#{where}")
-    page.wait_for_selector(f'.console-page[data-page="{where.split("/")[0]}"] h2')
-    return errors
+    return console_at(page, room.url, where, ADMIN)
 
 
 def _every_card_shown(page: Any, hand_id: str) -> list[str]:

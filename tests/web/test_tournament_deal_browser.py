@@ -24,7 +24,7 @@ from pokerroom.store import Role
 from tests.server.conftest import serve_room
 from tests.waiting import wait_until
 
-from .conftest import FAST_SNG, Room, _need_browser, headless_chromium, room_in_thread, sign_up
+from .conftest import FAST_SNG, Room, _need_browser, console_at, headless_chromium, room_in_thread, sign_up
 from .player import PASSWORD, Player, page_pause
 
 # Three players who never act: every decision times out fast (a check or a fold), so a hand ends soon.
@@ -252,15 +252,7 @@ def test_the_console_shows_the_deal_setting_and_the_operator_forbids_deals(
     try:
         page = ctx.new_page()
         page.set_default_timeout(20_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{deal_room.url}/static/console.html")
-        form = page.locator("#console-login-form")
-        form.locator("input[name=name]").fill(ADMIN)
-        form.locator("input[name=password]").fill(PASSWORD)
-        page.click("#console-login-btn")
-        page.wait_for_selector("#console:not([hidden])")
-        page.goto(f"{deal_room.url}/static/console.html#tournaments/{tid}")
+        errors = console_at(page, deal_room.url, f"tournaments/{tid}", ADMIN)
         section = page.locator("#tournament-deal")
         section.locator(".deal-setting", has_text="Deals allowed").wait_for()
         section.locator('button.deal-switch[data-deals="on"]').click()
