@@ -172,6 +172,37 @@ async def _quietly(step: Callable[[], Awaitable[Any]]) -> None:
         print(f"cleanup: {exc!r}")
 
 
+async def start_room(
+    cluster: Cluster, config: Path, hosts: tuple[str, ...], gateways: tuple[str, ...], bots: list[Any]
+) -> _Room:
+    """Start the nodes, wait until every table and the pool are leased, open the watcher on the first
+    gateway and start the bots there (into ``bots``, which the caller stops), and wait until all deal."""
+    nodes = [cluster.start("host", h, config) for h in hosts] + [
+        cluster.start("gateway", g, config) for g in gateways
+    ]
+    for node in nodes:
+        await cluster.ready(node)
+    g1 = nodes[len(hosts)]
+    room = _Room(cluster, config, Watcher(g1.url), BotStats())
+
+    async def all_held() -> bool:
+        held = await cluster.leases()
+        return all(f"table:{t}" in held for t in room.tables) and "pool:rush-e" in held
+
+    try:
+        await until(all_held, 60, "every table and the pool are leased")
+        await room.watcher.open(room.tables)
+        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=7, prefix="fs")
+        bots += await start_pool_bots(
+            g1.url, "rush-e", 4, ["caller"], think=(0, 0.05), seed=8, prefix="fp", stats=room.pool
+        )
+        await room.deals_again("the start")
+    except BaseException:
+        await _quietly(room.watcher.close)
+        raise
+    return room
+
+
 @pytest.mark.asyncio
 async def test_every_table_deals_again_after_each_fault_in_turn(tmp_path: Path, services: None) -> None:
     if pg_binaries() is None:
@@ -189,26 +220,8 @@ async def test_every_table_deals_again_after_each_fault_in_turn(tmp_path: Path, 
     bots: list[Any] = []
     watcher: Watcher | None = None
     try:
-        nodes = [cluster.start(role, node_id, config) for role, node_id in
-                 (("host", "h1"), ("host", "h2"), ("gateway", "g1"), ("gateway", "g2"))]  # fmt: skip
-        for node in nodes:
-            await cluster.ready(node)
-        g1 = nodes[2]
-        watcher = Watcher(g1.url)  # bots and the watcher on the first gateway; the second is killed
-        pool = BotStats()
-        room = _Room(cluster, config, watcher, pool)
-
-        async def all_held() -> bool:
-            held = await cluster.leases()
-            return all(f"table:{t}" in held for t in room.tables) and "pool:rush-e" in held
-
-        await until(all_held, 60, "every table and the pool are leased")
-        await watcher.open(room.tables)
-        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=7, prefix="fs")
-        bots += await start_pool_bots(
-            g1.url, "rush-e", 4, ["caller"], think=(0, 0.05), seed=8, prefix="fp", stats=pool
-        )
-        await room.deals_again("the start")
+        room = await start_room(cluster, config, ("h1", "h2"), ("g1", "g2"), bots)
+        watcher = room.watcher  # (bots and the watcher on the first gateway; the second is killed)
         for n in range(1, ROUNDS + 1):
             await _round(room, pg, nats, n)
         assert watcher.leaks() == []

@@ -15,10 +15,8 @@ from typing import Any
 
 import pytest
 
-from pokerroom.bots.client import BotStats
-from pokerroom.bots.runner import start_bots, start_pool_bots
-from tests.cluster.nodes import Cluster, NatsServer, room_file, until
-from tests.cluster.test_fault_sequence import _pause, _quietly, _Room
+from tests.cluster.nodes import Cluster, NatsServer, room_file
+from tests.cluster.test_fault_sequence import _pause, _quietly, start_room
 from tests.cluster.watch import Watcher
 from tests.pgcluster import PrivatePostgres, pg_binaries
 
@@ -41,25 +39,8 @@ async def test_stop_loop(tmp_path: Path, services: None) -> None:
     watcher: Watcher | None = None
     print("logs in", tmp_path)
     try:
-        nodes = [cluster.start(r, i, config) for r, i in (("host", "h1"), ("host", "h2"), ("gateway", "g1"))]
-        for node in nodes:
-            await cluster.ready(node)
-        g1 = nodes[2]
-        watcher = Watcher(g1.url)
-        pool = BotStats()
-        room = _Room(cluster, config, watcher, pool)
-
-        async def all_held() -> bool:
-            held = await cluster.leases()
-            return all(f"table:{t}" in held for t in room.tables) and "pool:rush-e" in held
-
-        await until(all_held, 60, "leased")
-        await watcher.open(room.tables)
-        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=7, prefix="fs")
-        bots += await start_pool_bots(
-            g1.url, "rush-e", 4, ["caller"], think=(0, 0.05), seed=8, prefix="fp", stats=pool
-        )
-        await room.deals_again("the start")
+        room = await start_room(cluster, config, ("h1", "h2"), ("g1",), bots)
+        watcher, pool = room.watcher, room.pool
         for n in range(int(os.environ["POKERROOM_STOP_LOOP"])):
             held = await cluster.leases()
             counts = Counter(held.values())
