@@ -118,7 +118,11 @@ class HandBetting(HandDeal):
             return cached
         p = self.players[seat]
         # Nobody left who could call a raise: only call or fold (RULES.md §3.1, "no further betting").
-        contested = any(q.can_act for q in self.players.values() if q is not p)
+        contested = False
+        for q in self.players.values():  # a loop, not any(...): no generator, no property call
+            if q is not p and not q.folded and not q.all_in:
+                contested = True
+                break
         decision = bet_options(self.rnd, p, self.pot_total(), raising=contested)
         self._decision_cache = decision
         return decision
@@ -208,10 +212,18 @@ class HandBetting(HandDeal):
 
     def _end_round(self) -> None:
         """Return the uncalled part of the highest bet and report the pots (RULES.md §3.7)."""
-        bets = sorted(((p.bet, p.seat) for p in self.players.values()), reverse=True)
-        if len(bets) >= 2 and bets[0][0] > bets[1][0]:
-            top = self.players[bets[0][1]]
-            excess = bets[0][0] - bets[1][0]
+        # The highest bet and the second highest (equal to it when two players bet the most), one pass.
+        first = second = -1
+        top: PlayerState | None = None
+        for p in self.players.values():
+            if p.bet > first:
+                second = first
+                first = p.bet
+                top = p
+            elif p.bet > second:
+                second = p.bet
+        if top is not None and second >= 0 and first > second:
+            excess = first - second
             top.stack += excess
             top.bet -= excess
             top.paid -= excess
@@ -224,6 +236,19 @@ class HandBetting(HandDeal):
         self._emit(RoundEnded(tuple(pot.amount for pot in self._current_pots())))
 
     def _current_pots(self) -> list[Pot]:
+        if not self._dead:  # the usual case, nobody all-in: one pot that every player still in contests
+            players = self.players
+            total = 0
+            live: list[int] = []
+            anyone_all_in = False
+            for s in self.order:
+                p = players[s]
+                total += p.paid
+                if not p.folded:
+                    live.append(s)
+                    anyone_all_in = anyone_all_in or p.all_in
+            if not anyone_all_in:
+                return [Pot(total, tuple(live))]  # what side_pots gives for it
         paid = {p.seat: p.paid for p in self.players.values()}
         active = [p.seat for p in self._active()]
         all_in = [p.seat for p in self._active() if p.all_in]

@@ -159,7 +159,13 @@ class HandDeal:
         return cached
 
     def _active(self) -> list[PlayerState]:
-        return [self.players[s] for s in self.order if not self.players[s].folded]
+        players = self.players
+        active = []
+        for s in self.order:
+            p = players[s]
+            if not p.folded:
+                active.append(p)
+        return active
 
     def _odd_chip_order(self, seats: Sequence[int]) -> tuple[int, ...]:
         wanted = set(seats)
@@ -234,7 +240,9 @@ class HandDeal:
             self._straddle_order(b.big[0], [seat for seat, _ in b.straddles])
         for seat, amount in b.live:
             self._post(self._check_seat(seat), amount, "live", live=True)
-        level = max([level, *(p.bet for p in self.players.values())])
+        for p in self.players.values():
+            if p.bet > level:
+                level = p.bet
         rnd.level = level
         if level:
             rnd.counted = level
@@ -279,17 +287,22 @@ class HandDeal:
         else:
             rnd.min_raise = structure.min_bet
         rnd.stud_first_round = self._stud and street == 0
-        not_folded = sum(1 for p in self.players.values() if not p.folded)
-        rnd.capped_round = not (structure.heads_up_uncapped and not_folded == 2)
-        self.rnd = rnd
+        not_folded = 0
         for p in self.players.values():
+            if not p.folded:
+                not_folded += 1
             p.bet = 0
             p.acted = False
             p.level_seen = 0
             p.wagers_seen = 0
+        rnd.capped_round = not (structure.heads_up_uncapped and not_folded == 2)
+        self.rnd = rnd
 
     def _take(self, purpose: str, seat: int | None) -> Card:
-        return self.deck.take(purpose, seat)
+        deck = self.deck
+        if isinstance(deck, ListDeck):  # the compiled build then calls ListDeck.take directly
+            return deck.take(purpose, seat)
+        return deck.take(purpose, seat)
 
     def _deal_street(self, index: int) -> None:
         street = self.variant.streets[index]
@@ -341,4 +354,10 @@ class HandDeal:
 
     def betting_closed(self) -> bool:
         """At most one active player can still bet: no more betting rounds (RULES.md §3.1)."""
-        return sum(1 for p in self._active() if not p.all_in) <= 1
+        betting = 0
+        for p in self.players.values():
+            if not p.folded and not p.all_in:
+                betting += 1
+                if betting > 1:
+                    return False
+        return True

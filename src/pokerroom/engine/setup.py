@@ -124,9 +124,12 @@ Pending = BetDecision | DrawDecision | DiscardDecision | RunTwiceDecision | Show
 
 
 def _pairs(value: object) -> bool:
-    return isinstance(value, tuple) and all(
-        isinstance(p, tuple) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int for p in value
-    )
+    if not isinstance(value, tuple):
+        return False
+    for p in value:  # a loop, not all(...): a replay checks a forced bet per seat at every hand's start
+        if not (isinstance(p, tuple) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
+            return False
+    return True
 
 
 def check_start(seats: object, button: object, blinds: object, hand_id: object) -> None:

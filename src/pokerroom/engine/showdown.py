@@ -28,7 +28,11 @@ class Award:
 
 
 class ShownTracker:
-    """The best high and low shown so far in each pot, to decide automatic shows (§6.2 step 3)."""
+    """The best high and low shown so far in each pot, to decide automatic shows (§6.2 step 3).
+
+    Hands are compared by their ``rank``: every high value of a hand is of the hand's one high rule and
+    every low value of its one low rule, so the ranks order them as the values do (and the comparison
+    stays in compiled code: a value's own comparison is an interpreted call)."""
 
     def __init__(self, pots: Sequence[Pot]) -> None:
         self._pots = pots
@@ -42,11 +46,11 @@ class ShownTracker:
             if seat not in pot.eligible:
                 continue
             best = self._high.get(k)
-            if best is None or high >= best:
+            if best is None or high.rank >= best.rank:
                 return True
             if low is not None and low:
                 best_low = self._low.get(k)
-                if best_low is None or low >= best_low:
+                if best_low is None or low.rank >= best_low.rank:
                     return True
         return False
 
@@ -54,15 +58,16 @@ class ShownTracker:
         for k, pot in enumerate(self._pots):
             if seat not in pot.eligible:
                 continue
-            if k not in self._high or high > self._high[k]:
+            if k not in self._high or high.rank > self._high[k].rank:
                 self._high[k] = high
-            if low is not None and low and (k not in self._low or low > self._low[k]):
+            if low is not None and low and (k not in self._low or low.rank > self._low[k].rank):
                 self._low[k] = low
 
 
 def _best(seats: Sequence[int], values: Mapping[int, HandValue]) -> tuple[int, ...]:
-    top = max(values[s] for s in seats)
-    return tuple(s for s in seats if values[s] == top)
+    ranks = [values[s].rank for s in seats]
+    top = max(ranks)
+    return tuple(s for s, rank in zip(seats, ranks, strict=True) if rank == top)
 
 
 def award_pot(

@@ -15,11 +15,16 @@ from typing import Any, Final
 from pokerroom.cards import Card, DeckSpec
 from pokerroom.engine.betting import PlayerState
 from pokerroom.engine.commands import (
+    BringIn,
+    Call,
+    Check,
     Command,
     Discard,
     Draw,
+    Fold,
     Muck,
     QuickFold,
+    RaiseTo,
     RunTwice,
     Show,
     TimeOut,
@@ -80,6 +85,21 @@ _DONE: Final = Phase.DONE
 _FL: Final = Betting.FIXED_LIMIT
 
 _RANKERS: dict[tuple[str, int, int], Callable[[Sequence[int]], int]] = {}
+
+# The commands whose only fields are integers: one of these, of exactly its class, with plain ``int``
+# fields passes ``Command.check`` (an interpreted call per action), so ``apply`` skips the call.
+_SEAT_ONLY: Final = frozenset({Fold, Check, Call, BringIn, Show, Muck, QuickFold, TimeOut})
+
+
+def _plainly_typed(command: Command) -> bool:
+    """True when ``command.check()`` would pass for certain: an exact command class of the engine's own
+    whose integer fields are exactly ``int`` (anything else, a subclass included, is checked)."""
+    # Read as plain objects: the compiled module would otherwise convert them to its declared ``int``
+    # type here, raising a bare TypeError for a wrong type that ``check`` reports as BadCommand.
+    cls = type(command)
+    if cls is RaiseTo:
+        return type(getattr(command, "seat")) is int and type(getattr(command, "amount")) is int  # noqa: B009
+    return cls in _SEAT_ONLY and type(getattr(command, "seat")) is int  # noqa: B009
 
 
 def _ranker(rule: str, n: int, hole: int) -> Callable[[Sequence[int]], int]:
@@ -173,9 +193,18 @@ class HandState(HandBetting):
         blind ante, or a recorded hand's) and his stack cannot cover both: he then posts his blind first
         and the rest toward the ante (RULES.md §11.3, R255). None otherwise: antes are posted first."""
         big = blinds.big if blinds is not None else None
-        if big is None or self._stud or {s for s, a in antes.items() if a > 0} != {big[0]}:
+        if big is None or self._stud:
             return None
-        return big[0] if self.players[big[0]].stack < big[1] + antes[big[0]] else None
+        seat = big[0]
+        posts = False  # whether the big blind posts an ante; nobody else may
+        for s, a in antes.items():
+            if a > 0:
+                if s != seat:
+                    return None
+                posts = True
+        if not posts:
+            return None
+        return seat if self.players[seat].stack < big[1] + antes[seat] else None
 
     # ------------------------------------------------------------------------------- progression
 
@@ -638,7 +667,8 @@ class HandState(HandBetting):
         when the command is not legal now."""
         if not isinstance(command, Command):
             raise BadCommand("not a command")
-        command.check()
+        if not _plainly_typed(command):
+            command.check()
         if self.phase is _DONE:
             raise HandOver()
         seat = command.seat
