@@ -130,6 +130,21 @@ def test_a_timid_player_facing_a_maniac_is_not_flagged() -> None:
     assert 2.0 < f.z < 3.0  # type: ignore[attr-defined]
 
 
+def test_a_giver_who_declines_some_chances_is_not_flagged_however_certain_the_excess() -> None:
+    # d folds aces to t 36 times and re-raises them 4 times; against x he folds half his strong hands. The
+    # excess is certain (z far over 3, as over thousands of hands a style that differs a little from
+    # opponent to opponent is), but a dumper gives whenever he can: under MIN_TAKEN (95 %) of the chances
+    # taken is no dump (the score without that floor flagged it)
+    texts = [_fold_strong("d", "t") for _ in range(36)] + [_fold_weak("t", "d") for _ in range(4)]
+    texts += [_fold_strong("d", "x") for _ in range(10)] + [_fold_weak("x", "d") for _ in range(10)]
+    f = _by_pair(texts)[("d", "t")]
+    assert f.suspect == 36 and f.faced == 40 and f.z >= 3.0 and f.flow_bb >= MIN_FLOW_BB  # type: ignore[attr-defined]
+    assert not f.flagged  # type: ignore[attr-defined]
+    # every chance taken: flagged
+    texts = [_fold_strong("d", "t") for _ in range(40)] + texts[40:]
+    assert _by_pair(texts)[("d", "t")].flagged  # type: ignore[attr-defined]
+
+
 def test_calls_of_all_ins_with_hopeless_hands_are_flagged() -> None:
     texts = [_call_allin_trash("d", "t") for _ in range(4)] + [_fold_weak("d", "x") for _ in range(12)]
     s = suspects_of("h0", read_phh(texts[0]))

@@ -114,6 +114,53 @@ def test_a_timid_player_facing_an_aggressive_one_is_not_a_soft_pair() -> None:
     assert not f.flagged  # type: ignore[attr-defined]
 
 
+def _three(names: tuple[str, str, str], actions: list[str]) -> str:
+    """A three-handed no-limit hold'em audit history: blinds 1/2, stacks 200; p3 acts first preflop."""
+    lines = [f'"d dh p{i + 1} {h}"' for i, h in enumerate((*HOLES, "KsKh"))] + [f'"{a}"' for a in actions]
+    return "\n".join(
+        [
+            'variant = "NT"',
+            "antes = [0, 0, 0]",
+            "blinds_or_straddles = [1, 2, 0]",
+            "min_bet = 2",
+            "starting_stacks = [200, 200, 200]",
+            f"actions = [{', '.join(lines)}]",
+            f'players = ["{names[0]}", "{names[1]}", "{names[2]}"]',
+        ]
+    )
+
+
+def _raise_called(raiser: str, caller: str, third: str) -> str:
+    # the third limps, the raiser (small blind) raises, the caller (big blind) only calls, the third calls:
+    # a multiway spot of the caller against the raiser (and of the third), no raise
+    return _three((raiser, caller, third), ["p3 cc", "p1 cbr 6", "p2 cc", "p3 cc"])
+
+
+def _reraise(player: str, other: str, bettor: str) -> str:
+    # the bettor raises first, the player (small blind) re-raises over him with the other still in
+    return _three((player, other, bettor), ["p3 cbr 6", "p1 cbr 20", "p2 f", "p3 cc"])
+
+
+def test_friends_who_never_raise_each_other_in_multiway_pots_are_flagged() -> None:
+    # s and t only call each other's raises with x in the hand (never alone together: no heads-up spot,
+    # which the first score measured only), while each re-raises x's and y's raises
+    texts = [_raise_called("s", "t", "x") for _ in range(10)] + [
+        _raise_called("t", "s", "y") for _ in range(10)
+    ]
+    for o in ("x", "y") * 5:
+        texts += [_reraise("s", "z", o), _reraise("t", "z", o)]
+    found = _by_pair(texts)
+    f = found[frozenset(("s", "t"))]
+    assert f.flagged and f.spots == 20 and f.multiway_spots == 20 and f.aggressive == 0  # type: ignore[attr-defined]
+    assert [k for k, v in found.items() if v.flagged] == [frozenset(("s", "t"))]  # type: ignore[attr-defined]
+    # a player who never re-raises anybody is not soft with s: his own rate predicts it
+    texts = [_raise_called("s", "p", "x") for _ in range(10)] + [
+        _raise_called("x", "p", "y") for _ in range(10)
+    ]
+    texts += [_reraise("s", "z", o) for o in ("x", "y") * 5]
+    assert not any(v.flagged for v in _by_pair(texts).values())  # type: ignore[attr-defined]
+
+
 async def play_planted_pair(
     path: Path, kind: type[SoftPlayer] | type[Whipsawer], honest: list[str], hands: int
 ) -> dict[str, object]:
@@ -157,7 +204,7 @@ async def test_the_planted_soft_pair_is_found_and_no_honest_pair_is(tmp_path: Pa
     assert all(d["spots"] > 0 for d in pair["directions"]) and pair["hands"]
     assert report["exit"] == 1
     assert "soft play: " in str(report["text"]) and ", 1 flagged" in str(report["text"])
-    line = f"FLAGGED pair_a + pair_b: 0 bets or raises in {pair['spots']} heads-up spots"
+    line = f"FLAGGED pair_a + pair_b: 0 bets or raises in {pair['spots']} spots"
     assert line in str(report["text"])
 
 

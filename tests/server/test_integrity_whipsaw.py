@@ -88,6 +88,38 @@ def test_a_reraise_that_nobody_folds_to_is_no_whipsaw() -> None:
     assert _by_pair(texts) == {}
 
 
+def test_the_score_is_of_the_reraises_not_of_the_third_players_folds() -> None:
+    # b re-raises a's bets and x's alike (every time); at a's table the third player v folds to it, at x's
+    # w calls: whether the third folds is his own style, so b and a are no pair (the first score, which
+    # counted re-raises the third folded to, flagged them: 8 of 8 against none of b's others)
+    texts = [_whipsaw("b", "v", "a") for _ in range(8)] + [_raise_called("b", "w", "x") for _ in range(8)]
+    texts += [_call(p, "w", "x") for p in ("c", "d") * 6]
+    f = _by_pair(texts)[frozenset(("a", "b"))]
+    assert f.whipsaws == 8 and f.reraises == 8 and not f.flagged  # type: ignore[attr-defined]
+    # a b who re-raises only a's bets is flagged, the same 8 whipsaws
+    texts = [_whipsaw("b", "v", "a") for _ in range(8)] + [_call("b", "w", "x") for _ in range(8)]
+    texts += [_call(p, "w", "x") for p in ("c", "d") * 6]
+    assert _by_pair(texts)[frozenset(("a", "b"))].flagged  # type: ignore[attr-defined]
+
+
+def test_a_colluders_play_with_his_partner_in_the_hand_is_not_scored_with_others() -> None:
+    # t re-raises d's bets with v in the hand, who folds (the pair, flagged); d never re-raises t (he folds
+    # to him) and only calls x's raises. With t in the hand d re-raises h's bets (for t to re-raise in
+    # turn): that is the pair's play, not d's with h (the first score flagged d with h: t folded, a
+    # "victim", and d's own rate, his folds to t among it, predicted no such re-raise)
+    texts = [_whipsaw("t", v, "d") for v in ("v", "w") * 4]
+    texts += [_hand(("d", "v", "t"), ["p3 cbr 6", "p1 f", "p2 cc"]) for _ in range(8)]
+    texts += [_call("d", o, "x") for o in ("v", "w") * 4] + [_call(p, "w", "x") for p in ("v", "y") * 4]
+    texts += [_whipsaw("d", "t", "h") for _ in range(6)]
+    found = _by_pair(texts)
+    assert [k for k, v in found.items() if v.flagged] == [frozenset(("d", "t"))]  # type: ignore[attr-defined]
+    assert frozenset(("d", "h")) not in found  # no chance of theirs without t in the hand
+    # without t in the hand the same re-raises are d's own: d and h are flagged
+    texts += [_whipsaw("d", "y", "h") for _ in range(6)]
+    dh = _by_pair(texts)[frozenset(("d", "h"))]
+    assert dh.flagged and dh.whipsaws == 6 and dh.victims == ("y",)  # type: ignore[attr-defined]
+
+
 # A whole table of bots: their decisions are not repeatable from run to run (the strength bots estimate on
 # worker threads), and once inside the whole suite on the 2-core machine this scenario missed its pair (or
 # flagged another); the detector's rules are held by the hand-made histories above. A soak run plays it.
@@ -105,5 +137,5 @@ async def test_the_planted_whipsaw_pair_is_found_and_no_honest_pair_is(tmp_path:
     assert pair["whipsaws"] >= 3 and pair["z"] >= 3.0 and 0 < len(pair["hands"]) <= pair["whipsaws"]
     assert set(pair["victims"]) <= {"hon1", "hon2", "hon3", "hon4"} and pair["victims"]
     assert report["exit"] == 1
-    line = f"FLAGGED pair_a + pair_b: {pair['whipsaws']} of {pair['chances']} chances"
+    line = f"FLAGGED pair_a + pair_b: {pair['reraises']} re-raises of {pair['chances']} chances"
     assert line in str(report["text"])

@@ -93,8 +93,10 @@ class InHand(Watch):
 
 
 class SoftPlayer(HandStrength):
-    """A soft-playing friend (issue 30, item 2): plays like ``HandStrength``, except when his partner is
-    the only other player left in the hand: then he checks (or calls), never bets, raises or folds."""
+    """A soft-playing friend (issue 30, item 2): plays like ``HandStrength``, except against his partner.
+    When the partner is the only other player left in the hand he checks (or calls), never bets, raises or
+    folds; with others in the hand too he never raises the partner's bet or raise (he calls where he
+    would have raised, and otherwise plays his hand: he bets into the others as ever)."""
 
     name = "soft"
 
@@ -106,9 +108,14 @@ class SoftPlayer(HandStrength):
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]:
         d = view.decision
         partner = self.partner_seat()
-        if d["kind"] == "bet" and partner is not None and self.watch.live() == {view.seat, partner}:
+        if d["kind"] != "bet" or partner is None:
+            return super().decide(view, rng)
+        if self.watch.live() == {view.seat, partner}:
             return {"type": "check"} if d.get("check") else {"type": "call"}
-        return super().decide(view, rng)
+        choice = super().decide(view, rng)
+        if self.watch.aggressor == partner and choice.get("type") == "raise_to":
+            return {"type": "call"}
+        return choice
 
 
 class Whipsawer(HandStrength):

@@ -158,11 +158,12 @@ def report(
                 f" (expected {d.expected:.1f}), z {d.z:.1f}, {d.flow_bb:+.0f} bb to the taker"
                 f" in {d.shared_hands} hands together; hands {', '.join(d.hands[:10])}"
             )
-        typer.echo(f"soft play: {len(soft)} pairs met heads-up, {len(soft_flagged)} flagged")
+        typer.echo(f"soft play: {len(soft)} pairs met with a bet or raise open, {len(soft_flagged)} flagged")
         for sp in soft_flagged or soft[:10]:
             mark = "FLAGGED" if sp.flagged else "ok"
             typer.echo(
-                f"  {mark:7} {sp.a} + {sp.b}: {sp.aggressive} bets or raises in {sp.spots} heads-up spots"
+                f"  {mark:7} {sp.a} + {sp.b}: {sp.aggressive} bets or raises in {sp.spots} spots"
+                f" ({sp.multiway_spots} of them multiway, {sp.multiway_raises} raised)"
                 f" (expected {sp.expected:.1f}: {sp.a} {sp.aggressive_ab}/{sp.spots_ab}, {sp.b}"
                 f" {sp.aggressive_ba}/{sp.spots_ba}), z {sp.z:.1f};"
                 f" checked down in {', '.join(sp.hands[:10])}"
@@ -173,8 +174,9 @@ def report(
         for w in whip_flagged or whip[:10]:
             mark = "FLAGGED" if w.flagged else "ok"
             typer.echo(
-                f"  {mark:7} {w.a} + {w.b}: {w.whipsaws} of {w.chances} chances (expected {w.expected:.1f}),"
-                f" z {w.z:.1f}, raised out {', '.join(w.victims[:5])}; hands {', '.join(w.hands[:10])}"
+                f"  {mark:7} {w.a} + {w.b}: {w.reraises} re-raises of {w.chances} chances (expected"
+                f" {w.expected:.1f}), {w.whipsaws} raised a third out, z {w.z:.1f}, raised out"
+                f" {', '.join(w.victims[:5])}; hands {', '.join(w.hands[:10])}"
             )
         typer.echo(
             f"bots by sessions: {len(sessions)} players, {len(long_flagged)} flagged"

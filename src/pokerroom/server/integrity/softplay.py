@@ -1,18 +1,22 @@
 """Soft play found in the hands (issue 30, item 2; docs/integrity.md).
 
 Two soft-playing friends do not bet or raise against each other: left alone in a pot, they check it down,
-while they bet and raise against everybody else. A passive player checks against everybody, so the
-measure is each player's own style: an **aggression spot** of ``player`` against ``other`` is a decision
-of ``player`` (a fold, check/call or bet/raise) when ``other`` is the only opponent left in the hand and
-a bet or raise was open to him (he had chips beyond the call, and the other was not all in). It is
-**aggressive** when he bet or raised.
+and with others in the pot they do not raise each other's bets, while they bet and raise against
+everybody else. A passive player checks against everybody, so the measure is each player's own style: an
+**aggression spot** of ``player`` against ``other`` is a decision of ``player`` (a fold, check/call or
+bet/raise) with a bet or raise open to him (he had chips beyond the call, and someone was not all in) of
+one of two kinds: **heads-up**, ``other`` the only opponent left in the hand (aggressive when he bet or
+raised), or **multiway**, facing a bet or raise whose last maker is ``other`` with a third player still in
+the hand (aggressive when he raised).
 
-For an ordered pair (player -> other) the expected aggressive decisions are the player's spots against
-the other times his aggression rate in heads-up spots against everybody else (drawn toward the room's
-rate when those spots are few; at least ``BASE_FLOOR``). The spread is the binomial one of the pair's
-spots plus the uncertainty of a rate measured on few spots (as in dumping.py). Soft play is mutual, so
-the **pair** (unordered) is scored: both directions' aggressive decisions summed, against both
-expectations summed, a z-score of the *shortfall*. A pair is **flagged** when
+For an ordered pair (player -> other) the expected aggressive decisions of each kind are the player's
+spots of that kind against the other times his rate in spots of that kind against everybody else (drawn
+toward the room's rate when those spots are few; at least ``BASE_FLOOR``; multiway, leaving out the one
+opponent whose bets he raised far beyond it, as a colluder does his partner's). The spread is the
+binomial one of the pair's spots plus the uncertainty of a rate measured on few spots (as in dumping.py).
+Soft play is mutual, so the **pair** (unordered) is scored: both directions' and kinds' aggressive
+decisions summed, against the expectations summed, a z-score of the *shortfall*. A pair is **flagged**
+when
 
 - they had at least ``MIN_SPOTS`` spots against each other (both directions together);
 - the z-score of the shortfall is at least ``MIN_Z`` (3);
@@ -97,6 +101,10 @@ def decisions_of(hand_id: str, hand: PhhHand) -> Iterator[Decision]:
             aggressor = p
 
 
+HEADS_UP = "heads-up"
+MULTIWAY = "multiway"
+
+
 @dataclass
 class _Spots:
     spots: int = 0
@@ -108,7 +116,7 @@ class _Spots:
 class SoftPlayFinding:
     a: str
     b: str
-    spots: int  # both directions
+    spots: int  # both directions, both kinds
     aggressive: int
     expected: float
     z: float  # of the shortfall: high is soft
@@ -119,13 +127,17 @@ class SoftPlayFinding:
     aggressive_ba: int
     expected_ba: float
     flagged: bool
-    hands: tuple[str, ...]  # hands where they met heads-up and neither bet or raised (the evidence)
+    hands: tuple[str, ...]  # hands where they met and neither bet or raised at the other (the evidence)
+    multiway_spots: int = 0  # of ``spots``: a bet or raise of the other faced with a third player in
+    multiway_raises: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
             "players": [self.a, self.b],
             "spots": self.spots,
             "aggressive": self.aggressive,
+            "multiway_spots": self.multiway_spots,
+            "multiway_raises": self.multiway_raises,
             "expected": round(self.expected, 2),
             "z": round(self.z, 2),
             "directions": [
@@ -151,51 +163,94 @@ def _rate(k: int, n: int, prior: float) -> float:
     return (k + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)
 
 
+def _spot(d: Decision) -> tuple[str, str] | None:
+    """(the other, the kind) when the decision is an aggression spot against one other player."""
+    if not d.can_raise:
+        return None
+    if len(d.live) == 2:
+        return (d.live[0] if d.live[1] == d.actor else d.live[1]), HEADS_UP
+    if d.aggressor is not None and d.aggressor != d.actor:
+        return d.aggressor, MULTIWAY
+    return None
+
+
 def softplay_findings(
     hands: Iterable[tuple[str, PhhHand]], *, min_spots: int = MIN_SPOTS, min_z: float = MIN_Z
 ) -> list[SoftPlayFinding]:
-    """One finding per pair of players who met heads-up with a bet open, the flagged first, then by z."""
-    pairs: dict[tuple[str, str], _Spots] = {}
+    """One finding per pair of players with an aggression spot against each other (heads-up, or a bet of
+    the other faced with others in the hand), the flagged first, then by z."""
+    pairs: dict[tuple[str, str, str], _Spots] = {}  # (player, other, kind)
     for hand_id, hand in hands:
-        seen: dict[tuple[str, str], bool] = {}  # (player, other) -> he was aggressive in this hand
+        seen: dict[tuple[str, str], bool] = {}  # (player, other) -> he was aggressive at him in this hand
         for d in decisions_of(hand_id, hand):
-            if len(d.live) != 2 or not d.can_raise:
+            spot = _spot(d)
+            if spot is None:
                 continue
-            other = d.live[0] if d.live[1] == d.actor else d.live[1]
-            st = pairs.setdefault((d.actor, other), _Spots())
+            other, kind = spot
+            st = pairs.setdefault((d.actor, other, kind), _Spots())
             st.spots += 1
             aggressive = d.verb == "cbr"
             st.aggressive += aggressive
             seen[(d.actor, other)] = seen.get((d.actor, other), False) or aggressive
         for (p, o), aggressive in seen.items():
-            if not aggressive and not seen.get((o, p), False):
-                st = pairs[(p, o)]
-                if p < o or (o, p) not in seen:  # one entry per hand for the pair
-                    st.hands.append(hand_id)
-    player_n: dict[str, int] = {}
-    player_k: dict[str, int] = {}
-    for (p, _), st in pairs.items():
-        player_n[p] = player_n.get(p, 0) + st.spots
-        player_k[p] = player_k.get(p, 0) + st.aggressive
-    room_n = sum(player_n.values())
-    room_k = sum(player_k.values())
+            if not aggressive and not seen.get((o, p), False) and (p < o or (o, p) not in seen):
+                kind = HEADS_UP if (p, o, HEADS_UP) in pairs else MULTIWAY  # one entry per hand for the pair
+                pairs.setdefault((p, o, kind), _Spots()).hands.append(hand_id)
+    player_n: dict[tuple[str, str], int] = {}  # (player, kind): his spots against everybody
+    player_k: dict[tuple[str, str], int] = {}
+    room_n: dict[str, int] = {}
+    room_k: dict[str, int] = {}
+    for (p, _, kind), st in pairs.items():
+        player_n[(p, kind)] = player_n.get((p, kind), 0) + st.spots
+        player_k[(p, kind)] = player_k.get((p, kind), 0) + st.aggressive
+        room_n[kind] = room_n.get(kind, 0) + st.spots
+        room_k[kind] = room_k.get(kind, 0) + st.aggressive
+
+    # (player, multiway) -> (the opponent, spots, raises) whose bets he raised most beyond his rate, when
+    # that is beyond chance (z of MIN_Z against his rate against the rest): a colluder's re-raises over
+    # his partner's bets (a whipsaw or chip-dumping pair) are no measure of his raises over the others'
+    top_excess: dict[tuple[str, str], tuple[str, int, int]] = {}
+    for (p, o, kind), st in pairs.items():
+        if kind != MULTIWAY:  # heads-up, his bets are at that one opponent: what is measured
+            continue
+        rate = player_k[(p, kind)] / player_n[(p, kind)]
+        best = top_excess.get((p, kind))
+        if best is None or st.aggressive - rate * st.spots > best[2] - rate * best[1]:
+            top_excess[(p, kind)] = (o, st.spots, st.aggressive)
+    for (p, kind), (_, n, k) in list(top_excess.items()):  # kept only when far beyond his rate elsewhere
+        rest_n = player_n[(p, kind)] - n
+        rest = min(MAX_RATE, max(BASE_FLOOR, (player_k[(p, kind)] - k) / rest_n if rest_n else MAX_RATE))
+        if k - n * rest < MIN_Z * math.sqrt(n * rest * (1 - rest)):
+            del top_excess[(p, kind)]
 
     def direction(p: str, o: str) -> tuple[int, int, float, float]:
-        """(spots, aggressive, expected, variance) of ``p`` against ``o``."""
-        st = pairs.get((p, o))
-        if st is None or st.spots == 0:
-            return 0, 0, 0.0, 0.0
-        n, k = st.spots, st.aggressive
-        rest_n, rest_k = room_n - n, room_k - k
-        prior = rest_k / rest_n if rest_n > 0 else 0.0
-        own_n, own_k = player_n[p] - n, player_k[p] - k
-        rate = min(MAX_RATE, max(BASE_FLOOR, _rate(own_k, own_n, prior)))
-        weight = own_n + PRIOR_WEIGHT
-        return n, k, rate * n, rate * (1 - rate) * (n + n * n / weight)
+        """(spots, aggressive, expected, variance) of ``p`` against ``o``, both kinds: each kind's spots
+        times his own rate of that kind against everybody else but ``o`` (and, multiway, but the
+        opponent whose bets he raised far beyond that rate)."""
+        spots = aggressive = 0
+        expected = variance = 0.0
+        for kind in (HEADS_UP, MULTIWAY):
+            st = pairs.get((p, o, kind))
+            if st is None or st.spots == 0:
+                continue
+            n, k = st.spots, st.aggressive
+            rest_n, rest_k = room_n[kind] - n, room_k[kind] - k
+            prior = rest_k / rest_n if rest_n > 0 else 0.0
+            own_n, own_k = player_n[(p, kind)] - n, player_k[(p, kind)] - k
+            top = top_excess.get((p, kind))
+            if top is not None and top[0] != o:  # his play against one opponent does not set his style
+                own_n, own_k = own_n - top[1], own_k - top[2]
+            rate = min(MAX_RATE, max(BASE_FLOOR, _rate(own_k, own_n, prior)))
+            weight = own_n + PRIOR_WEIGHT
+            spots += n
+            aggressive += k
+            expected += rate * n
+            variance += rate * (1 - rate) * (n + n * n / weight)
+        return spots, aggressive, expected, variance
 
     out = []
     done: set[frozenset[str]] = set()
-    for p, o in pairs:
+    for p, o, _ in pairs:
         key = frozenset((p, o))
         if key in done:
             continue
@@ -204,12 +259,25 @@ def softplay_findings(
         n1, k1, e1, v1 = direction(a, b)
         n2, k2, e2, v2 = direction(b, a)
         n, k, e, v = n1 + n2, k1 + k2, e1 + e2, v1 + v2
+        if n == 0:
+            continue
         z = (e - k) / math.sqrt(v) if v > 0 else 0.0
         both_soft = n1 > 0 and n2 > 0 and k1 < e1 and k2 < e2
         flagged = n >= min_spots and z >= min_z and both_soft
         evidence = tuple(
-            dict.fromkeys([*pairs.get((a, b), _Spots()).hands, *pairs.get((b, a), _Spots()).hands])
+            dict.fromkeys(
+                h
+                for kind in (HEADS_UP, MULTIWAY)
+                for who in ((a, b), (b, a))
+                for h in pairs.get((*who, kind), _Spots()).hands
+            )
         )
-        out.append(SoftPlayFinding(a, b, n, k, e, z, n1, k1, e1, n2, k2, e2, flagged, evidence))
+        multi = [pairs.get((*who, MULTIWAY), _Spots()) for who in ((a, b), (b, a))]
+        out.append(
+            SoftPlayFinding(
+                a, b, n, k, e, z, n1, k1, e1, n2, k2, e2, flagged, evidence,
+                sum(m.spots for m in multi), sum(m.aggressive for m in multi),
+            )
+        )  # fmt: skip
     out.sort(key=lambda f: (not f.flagged, -f.z, f.a, f.b))
     return out

@@ -4,14 +4,16 @@ Two colluders raise a third player out between them: A bets or raises, B re-rais
 player, still in the hand when B re-raised, folds on that street. An honest player squeezes too, so the
 measure is B's own style: a **chance** of ``B`` over ``A`` is a decision of B facing a bet or raise
 whose last maker is A, with at least one third player still in the hand (not folded) and a
-raise open to B. It is a **whipsaw** when B raised and a third player then folded on that street.
+raise open to B. It is a **re-raise** when B raised, a **whipsaw** when a third player then folded on
+that street.
 
-For an ordered pair (A's bet, B's re-raise) the expected whipsaws are B's chances over A times B's whipsaw
-rate on his chances over everybody else (drawn toward the room's rate when they are few; at least
+For an ordered pair (A's bet, B's re-raise) the expected re-raises are B's chances over A times B's
+re-raise rate on his chances over everybody else (drawn toward the room's rate when they are few; at least
 ``BASE_FLOOR``), with the spread of dumping.py (the pair's binomial one plus the baseline's uncertainty).
-Colluders take turns, so the **pair** (unordered) is scored: both directions summed, a z-score of the
-excess. A pair is **flagged** when they made at least ``MIN_WHIPSAWS`` whipsaws together and z is at
-least ``MIN_Z`` (3).
+The re-raises are scored, not the whipsaws: whether the third player folds is his own decision, not the
+pair's. Colluders take turns, so the **pair** (unordered) is scored: both directions summed, a z-score of
+the excess. A pair is **flagged** when they made at least ``MIN_WHIPSAWS`` whipsaws together and z is at
+least ``MIN_Z`` (3). Flagged pairs are taken out of the others' scores (see :func:`whipsaw_findings`).
 
 Pure: parsed hands in, findings out (:func:`softplay.decisions_of` walks the hands)."""
 
@@ -36,6 +38,7 @@ PRIOR_WEIGHT = 10
 @dataclass
 class _Chances:
     chances: int = 0
+    reraises: int = 0
     whipsaws: int = 0
     hands: list[str] = field(default_factory=list)  # of the whipsaws
 
@@ -45,17 +48,19 @@ class WhipsawFinding:
     a: str
     b: str
     chances: int  # both directions
-    whipsaws: int
-    expected: float
+    whipsaws: int  # re-raises after which a third player folded
+    expected: float  # re-raises
     z: float
     victims: tuple[str, ...]  # the players raised out, most often first
     flagged: bool
     hands: tuple[str, ...]  # the hands of the whipsaws (the evidence)
+    reraises: int = 0  # both directions: the score's count
 
     def to_dict(self) -> dict[str, object]:
         return {
             "players": [self.a, self.b],
             "chances": self.chances,
+            "reraises": self.reraises,
             "whipsaws": self.whipsaws,
             "expected": round(self.expected, 2),
             "z": round(self.z, 2),
@@ -65,10 +70,14 @@ class WhipsawFinding:
         }
 
 
-def _chances_of(hand_id: str, hand: PhhHand) -> list[tuple[str, str, bool, tuple[str, ...]]]:
-    """(bettor, re-raiser's candidate, whipsaw, players raised out) for each chance of the hand."""
+_Chance = tuple[str, str, bool, tuple[str, ...], tuple[str, ...]]
+
+
+def _chances_of(hand_id: str, hand: PhhHand) -> list[_Chance]:
+    """(bettor, re-raiser's candidate, he re-raised, players raised out, the third players in the hand) for
+    each chance of the hand."""
     ds = list(decisions_of(hand_id, hand))
-    out: list[tuple[str, str, bool, tuple[str, ...]]] = []
+    out: list[_Chance] = []
     for i, d in enumerate(ds):
         if d.aggressor is None or d.aggressor == d.actor or not d.can_raise:
             continue
@@ -79,41 +88,79 @@ def _chances_of(hand_id: str, hand: PhhHand) -> list[tuple[str, str, bool, tuple
         if d.verb == "cbr":
             later = [x for x in ds[i + 1 :] if x.street == d.street]
             out_ = tuple(dict.fromkeys(x.actor for x in later if x.verb == "f" and x.actor in thirds))
-        out.append((d.aggressor, d.actor, bool(out_), out_))
+        out.append((d.aggressor, d.actor, d.verb == "cbr", out_, tuple(thirds)))
     return out
 
 
 def whipsaw_findings(
     hands: Iterable[tuple[str, PhhHand]], *, min_whipsaws: int = MIN_WHIPSAWS, min_z: float = MIN_Z
 ) -> list[WhipsawFinding]:
-    """One finding per pair with at least one whipsaw, the flagged first, then by z."""
+    """One finding per pair with at least one whipsaw, the flagged first, then by z.
+
+    Pairs found colluding are taken out of the others' scores: the pairs are flagged one at a time, the
+    highest score first, and then a chance with a partner of the bettor or of the re-raiser still in the
+    hand is not scored for them (with his partner in the hand a colluder plays as the pair: a Whipsawer
+    folds a pot his partner opened when another player re-raises it, a chip dumper raises into others for
+    his partner to re-raise), nor is a pair's play together anybody's ordinary play (the baselines leave
+    it out). A pair that is no longer flagged once a higher one is taken out is dropped from the partners
+    (for good) and the scores taken again."""
+    chances = [(hand_id, c) for hand_id, hand in hands for c in _chances_of(hand_id, hand)]
+    partners: set[frozenset[str]] = set()
+    dropped: set[frozenset[str]] = set()
+    while True:
+        found = _score(chances, partners, min_whipsaws, min_z)
+        flagged = [frozenset((f.a, f.b)) for f in found if f.flagged]
+        stale = partners - set(flagged)
+        if stale:
+            partners -= stale
+            dropped |= stale
+            continue
+        new = next((k for k in flagged if k not in partners and k not in dropped), None)
+        if new is None:
+            return found
+        partners.add(new)
+
+
+def _score(
+    chances: list[tuple[str, _Chance]],
+    partners: set[frozenset[str]],
+    min_whipsaws: int,
+    min_z: float,
+) -> list[WhipsawFinding]:
     pairs: dict[tuple[str, str], _Chances] = {}  # (bettor, re-raiser)
     raised_out: dict[frozenset[str], dict[str, int]] = {}
-    for hand_id, hand in hands:
-        for bettor, raiser, whip, out_ in _chances_of(hand_id, hand):
-            st = pairs.setdefault((bettor, raiser), _Chances())
-            st.chances += 1
-            if whip:
-                st.whipsaws += 1
-                if hand_id not in st.hands:
-                    st.hands.append(hand_id)
-                count = raised_out.setdefault(frozenset((bettor, raiser)), {})
-                for p in out_:
-                    count[p] = count.get(p, 0) + 1
+    for hand_id, (bettor, raiser, reraised, out_, thirds) in chances:
+        pair = frozenset((bettor, raiser))
+        if any(frozenset((bettor, t)) in partners or frozenset((raiser, t)) in partners for t in thirds):
+            continue  # with his partner in the hand, a colluder plays as the pair, not on his own
+        st = pairs.setdefault((bettor, raiser), _Chances())
+        st.chances += 1
+        st.reraises += reraised
+        if out_:
+            st.whipsaws += 1
+            if hand_id not in st.hands:
+                st.hands.append(hand_id)
+            count = raised_out.setdefault(pair, {})
+            for p in out_:
+                count[p] = count.get(p, 0) + 1
     raiser_n: dict[str, int] = {}
     raiser_k: dict[str, int] = {}
-    for (_, r), st in pairs.items():
+    for (b, r), st in pairs.items():
+        if frozenset((b, r)) in partners:  # a colluder's play with his partner is not his ordinary play
+            continue
         raiser_n[r] = raiser_n.get(r, 0) + st.chances
-        raiser_k[r] = raiser_k.get(r, 0) + st.whipsaws
+        raiser_k[r] = raiser_k.get(r, 0) + st.reraises
     room_n, room_k = sum(raiser_n.values()), sum(raiser_k.values())
 
     def direction(bettor: str, raiser: str) -> tuple[int, int, float, float]:
         st = pairs.get((bettor, raiser))
         if st is None:
             return 0, 0, 0.0, 0.0
-        n, k = st.chances, st.whipsaws
-        prior = (room_k - k) / (room_n - n) if room_n > n else MAX_RATE
-        own_n, own_k = raiser_n[raiser] - n, raiser_k[raiser] - k
+        n, k = st.chances, st.reraises
+        counted_n, counted_k = (0, 0) if frozenset((bettor, raiser)) in partners else (n, k)
+        prior = (room_k - counted_k) / (room_n - counted_n) if room_n > counted_n else MAX_RATE
+        own_n = raiser_n.get(raiser, 0) - counted_n
+        own_k = raiser_k.get(raiser, 0) - counted_k
         rate = (own_k + PRIOR_WEIGHT * prior) / (own_n + PRIOR_WEIGHT)
         rate = min(MAX_RATE, max(BASE_FLOOR, rate))
         return n, k, rate * n, rate * (1 - rate) * (n + n * n / (own_n + PRIOR_WEIGHT))
@@ -125,9 +172,11 @@ def whipsaw_findings(
         n2, k2, e2, v2 = direction(b, a)
         n, k, e, v = n1 + n2, k1 + k2, e1 + e2, v1 + v2
         z = (k - e) / math.sqrt(v) if v > 0 else 0.0
-        hands_ = [*pairs.get((a, b), _Chances()).hands, *pairs.get((b, a), _Chances()).hands]
+        ab, ba = pairs.get((a, b), _Chances()), pairs.get((b, a), _Chances())
+        whips = ab.whipsaws + ba.whipsaws
         who = tuple(sorted(count, key=lambda p: (-count[p], p)))
-        flagged = k >= min_whipsaws and z >= min_z
-        out.append(WhipsawFinding(a, b, n, k, e, z, who, flagged, tuple(dict.fromkeys(hands_))))
+        flagged = whips >= min_whipsaws and z >= min_z
+        hands_ = tuple(dict.fromkeys([*ab.hands, *ba.hands]))
+        out.append(WhipsawFinding(a, b, n, whips, e, z, who, flagged, hands_, k))
     out.sort(key=lambda f: (not f.flagged, -f.z, f.a, f.b))
     return out
