@@ -30,6 +30,7 @@ recall, precision, honest players in a flagged pair and time per 1,000 hands.
         [--save DIR]
     python benchmarks/integrity.py --dumping --load DIR [DIR ...]   (score fields kept by --save again)
     python benchmarks/integrity.py --pair soft|whipsaw [--tables 4] [--size 4] [--pairs 0.5] [--hands 150]
+    python benchmarks/integrity.py --pair share [--tables 4] [--size 6] [--pairs 0.5] [--hands 300]
     python benchmarks/integrity.py --rush [--players 50 500] [--rounds 2000] [--together 0.3] [--seed 1]
 
 With ``--rush`` it scores Rush pools without playing them (``pokerroom.bots.planted.rush_rounds``: who is
@@ -60,10 +61,13 @@ sys.path.insert(0, str(ROOT))
 from tests.server.harness import EPOCH  # noqa: E402
 from tests.server.planted_room import open_planted_room, play_hands, seat_field  # noqa: E402
 
+from pokerroom.bots.cardshare import plant_sharers, share_field  # noqa: E402
 from pokerroom.bots.dumping import Seat, dumping_field  # noqa: E402
 from pokerroom.bots.planted import HONEST, pair_field, rush_rounds, timing_field  # noqa: E402
 from pokerroom.history import read_phh  # noqa: E402
+from pokerroom.server.integrity.cardshare import cardshare_findings  # noqa: E402
 from pokerroom.server.integrity.dumping import dumping_findings  # noqa: E402
+from pokerroom.server.integrity.groups import Link, groups_of  # noqa: E402
 from pokerroom.server.integrity.rush import PoolHand, rush_findings  # noqa: E402
 from pokerroom.server.integrity.softplay import softplay_findings  # noqa: E402
 from pokerroom.server.integrity.timing import Decision, Played, session_findings, timing_findings  # noqa: E402
@@ -241,6 +245,65 @@ async def planted_pairs(
     }
 
 
+async def planted_share(n_tables: int, pairs: int, size: int, hands: int, seed: int) -> dict[str, float]:
+    """``--pair share``: a field of ``share_field`` (card-sharing pairs, ``pokerroom.bots.cardshare``)
+    played out, then the shared-cards detector over its audit histories, and the groups of its flags."""
+    with tempfile.TemporaryDirectory() as tmp:
+        h, tables = await open_planted_room(Path(tmp) / "bench.db", seed=seed, tables=n_tables)
+        field_ = share_field(n_tables, pairs, seed=seed, size=size, prefix="bench")
+        try:
+            bots = {}
+            for i, p in enumerate(field_):
+                strategy = HONEST[i % len(HONEST)] if p.role == "honest" else "strength"
+                bots[p.name] = (await h.cash_bot(p.name, tables[p.table], strategy, seed=seed + i)).bot
+            plant_sharers(field_, bots)
+            await play_hands(h, hands)
+            stored = await h.store.audit_hands.since(EPOCH)
+        finally:
+            await h.close()
+    began = time.process_time()
+    parsed = [(hid, read_phh(text)) for hid, text in stored]
+    found_ = cardshare_findings(parsed)
+    groups = groups_of(Link(f.a, f.b, "shared_cards", f.hands) for f in found_ if f.flagged)
+    spent = time.process_time() - began
+    rows = {
+        frozenset((f.a, f.b)): (f.flagged, f"z {f.z:.1f} ({f.tell}, from {f.threshold:.1f})") for f in found_
+    }
+    found = {pair for pair, (flagged, _) in rows.items() if flagged}
+    planted = {frozenset((p.name, p.partner)) for p in field_ if p.role != "honest"}
+    for pair in sorted(planted | found, key=sorted):
+        what = "planted" if pair in planted else "falsely flagged"
+        print(f"        {what}: {' + '.join(sorted(pair))}: {rows.get(pair, (False, 'not tested'))[1]}")
+    top = sorted((f for f in found_ if frozenset((f.a, f.b)) not in planted), key=lambda f: -f.z)[:1]
+    for f in top:
+        print(f"        highest honest pair: {f.a} + {f.b}: z {f.z:.1f} ({f.tell})")
+    print(f"        groups: {len(groups)} ({sum(g.flagged for g in groups)} of 3 or more)")
+    honest = {p.name for p in field_ if p.role == "honest"}
+    accused = {name for pair in found - planted for name in pair} & honest
+    hit = len(found & planted)
+    return {
+        "recall": hit / len(planted) if planted else 1.0,
+        "precision": hit / len(found) if found else 1.0,
+        "honest_flagged": len(accused) / len(honest) if honest else 0.0,
+        "hands": len(parsed),
+        "ms_per_1000_hands": 1000 * spent / max(len(parsed), 1) * 1000,
+    }
+
+
+def main_share(args: argparse.Namespace) -> None:
+    print(
+        f"{'players':>7} {'pairs':>5} {'hands':>7} {'recall':>7} {'precision':>9} {'honest':>7}"
+        f" {'ms/1k hands':>11}"
+    )
+    for n in args.tables:
+        pairs = max(1, round(n * args.pairs))
+        r = asyncio.run(planted_share(n, pairs, args.size, args.hands, args.seed))
+        print(
+            f"{n * args.size:7} {pairs:5} {r['hands']:7.0f} {r['recall']:7.0%} {r['precision']:9.0%}"
+            f" {r['honest_flagged']:7.1%} {r['ms_per_1000_hands']:11.1f}"
+        )
+
+
 def main_pairs(args: argparse.Namespace) -> None:
     print(
         f"{'players':>7} {'pairs':>5} {'hands':>7} {'recall':>7} {'precision':>9} {'honest':>7}"
@@ -339,7 +402,9 @@ def main() -> None:
     ap.add_argument("--pairs", type=float, default=0.5, help="chip dumping: share of tables with a pair")
     ap.add_argument("--save", type=Path, help="chip dumping: keep each field's hands in a directory here")
     ap.add_argument("--load", type=Path, nargs="+", help="chip dumping: score fields saved by --save")
-    ap.add_argument("--pair", choices=("soft", "whipsaw"), help="a planted-pair scenario (--tables, --pairs)")
+    ap.add_argument(
+        "--pair", choices=("soft", "whipsaw", "share"), help="a planted-pair scenario (--tables, --pairs)"
+    )
     ap.add_argument("--size", type=int, default=6, help="planted pairs: players a table")
     ap.add_argument("--rush", action="store_true", help="Rush pools with planted pairs (--players, --rounds)")
     ap.add_argument("--rounds", type=int, default=2000, help="Rush: rounds dealt (a round every 20 s)")
@@ -350,6 +415,11 @@ def main() -> None:
     args = ap.parse_args()
     if args.rush:
         main_rush(args)
+        return
+    if args.pair == "share":  # card-sharing pairs (pokerroom.bots.cardshare)
+        if args.hands == 60:
+            args.hands = 300
+        main_share(args)
         return
     if args.pair:
         if args.hands == 60:

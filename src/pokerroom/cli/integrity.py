@@ -94,8 +94,10 @@ def report(
     Collusive betting: pairs who raise a third player out between them more often than their own
     re-raise rates predict. Sessions: each player's sessions (hands with no pause of --session-break),
     flagged for one longer than --max-session-hours or more than --max-day-hours in a day. Rush: pairs
-    dealt in together in a pool more often than the pool's mix predicts. Exit 1 when a player or a pair
-    is flagged."""
+    dealt in together in a pool more often than the pool's mix predicts. Shared cards: pairs where one's
+    decisions follow the other's hidden cards (hold'em). Groups: the players linked by the flagged pairs
+    of every pair detector, flagged when three or more. Exit 1 when a player, a pair or a group is
+    flagged."""
 
     async def run() -> Report:
         store = Store(Database(url, schema=schema))
@@ -130,6 +132,7 @@ def report(
         evident = {h for d in dumped for h in d.hands}
         evident |= {h for x in soft_flagged for h in x.hands} | {h for x in whip_flagged for h in x.hands}
         evident |= {h for x in rush_flagged for h in x.hands if h in texts}  # (Rush hands with audit copies)
+        evident |= {h for x in r.share if x.flagged for h in x.hands}
         for hand_id in evident:
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in hand_id)
             (evidence / f"{safe}.phh").write_text(texts[hand_id], encoding="utf-8")
@@ -202,5 +205,25 @@ def report(
                 f" (expected {x.expected:.1f} of {x.hands_a} and {x.hands_b} hands), z {x.z:.1f},"
                 f" p {x.p:.2g} over {x.pairs} pairs; hands {', '.join(x.hands[:10])}"
             )
-    if flagged or dumped or soft_flagged or whip_flagged or long_flagged or rush_flagged:
+        _shared_and_groups(r)
+    if flagged or dumped or soft_flagged or whip_flagged or long_flagged or rush_flagged or r.flagged:
         raise typer.Exit(1)
+
+
+def _shared_and_groups(r: Report) -> None:
+    """The text of the shared-cards score and of the groups (server/integrity/cardshare.py, groups.py)."""
+    share = [x for x in r.share if x.flagged]
+    typer.echo(f"shared cards: {len(r.share)} pairs tested, {len(share)} flagged")
+    for x in share or r.share[:10]:
+        mark = "FLAGGED" if x.flagged else "ok"
+        t = x.tells[x.tell]
+        typer.echo(
+            f"  {mark:7} {x.a} + {x.b}: {x.decisions} decisions, tell {x.tell}: {t.seen} with the partner"
+            f" strong (expected {t.expected:.1f}), z {x.z:.1f} (flagged from {x.threshold:.1f});"
+            f" hands {', '.join(x.hands[:10])}"
+        )
+    big = [g for g in r.groups if g.flagged]
+    typer.echo(f"groups: {len(r.groups)} groups of players linked by flagged pairs, {len(big)} of 3 or more")
+    for g in r.groups:
+        links = "; ".join(f"{a} + {b} ({', '.join(ds)})" for a, b, ds in g.links)
+        typer.echo(f"  {'FLAGGED' if g.flagged else 'pair':7} {', '.join(g.players)}: {links}")

@@ -5,7 +5,8 @@ console). The store is read on the event loop; the histories are parsed and scor
 The JSON document (:meth:`Report.document`) only gains keys: ``bots_by_timing``, ``chip_dumping``,
 ``soft_play``, ``collusive_betting``, ``hands_read``, ``hands_unreadable``, ``flagged`` (the flagged
 rows of every section), and since the sessions and Rush scores ``bots_by_sessions``, ``rush_together``,
-``rush_hands_read`` and ``thresholds`` (the options the report ran with)."""
+``rush_hands_read`` and ``thresholds`` (the options the report ran with), and since the shared-cards score
+``shared_cards`` and ``groups`` (the flagged pairs of every pair detector joined: groups.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pokerroom.history import HistoryError, read_phh
+from pokerroom.server.integrity.cardshare import ALPHA as SHARE_ALPHA
+from pokerroom.server.integrity.cardshare import MIN_Z as SHARE_MIN_Z
+from pokerroom.server.integrity.cardshare import CardShareFinding, cardshare_findings
 from pokerroom.server.integrity.dumping import MIN_Z, DumpingFinding, dumping_findings
+from pokerroom.server.integrity.groups import Group, Link, groups_of
 from pokerroom.server.integrity.rush import ALPHA, MIN_RATIO, WINDOW, PoolHand, RushPairFinding, rush_findings
 from pokerroom.server.integrity.softplay import SoftPlayFinding, softplay_findings
 from pokerroom.server.integrity.timing import (
@@ -53,6 +58,8 @@ class ReportOptions:
     rush_window: timedelta = WINDOW  # Rush pairs
     rush_alpha: float = ALPHA
     rush_min_ratio: float = MIN_RATIO
+    share_alpha: float = SHARE_ALPHA  # shared cards
+    share_min_z: float = SHARE_MIN_Z
 
     def to_dict(self) -> dict[str, float]:
         return {
@@ -65,6 +72,8 @@ class ReportOptions:
             "rush_window_minutes": self.rush_window.total_seconds() / 60,
             "rush_alpha": self.rush_alpha,
             "rush_min_ratio": self.rush_min_ratio,
+            "share_alpha": self.share_alpha,
+            "share_min_z": self.share_min_z,
         }
 
 
@@ -77,6 +86,8 @@ class Report:
     whip: list[WhipsawFinding] = field(default_factory=list)
     sessions: list[SessionFinding] = field(default_factory=list)
     rush: list[RushPairFinding] = field(default_factory=list)
+    share: list[CardShareFinding] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
     hands_read: int = 0
     unread: list[str] = field(default_factory=list)
     rush_hands: int = 0
@@ -88,7 +99,21 @@ class Report:
         flags = [x.flagged for x in self.timing] + [x.flagged for x in self.dumping]
         flags += [x.flagged for x in self.soft] + [x.flagged for x in self.whip]
         flags += [x.flagged for x in self.sessions] + [x.flagged for x in self.rush]
+        flags += [x.flagged for x in self.share] + [x.flagged for x in self.groups]
         return sum(flags)
+
+    def links(self) -> list[Link]:
+        """The flagged pairs of every pair detector (Rush pairs by their accounts' names)."""
+        out = [Link(d.giver, d.taker, "chip_dumping", d.hands) for d in self.dumping if d.flagged]
+        out += [Link(x.a, x.b, "soft_play", x.hands) for x in self.soft if x.flagged]
+        out += [Link(x.a, x.b, "collusive_betting", x.hands) for x in self.whip if x.flagged]
+        out += [
+            Link(self.names.get(x.a, str(x.a)), self.names.get(x.b, str(x.b)), "rush_together", x.hands)
+            for x in self.rush
+            if x.flagged
+        ]
+        out += [Link(x.a, x.b, "shared_cards", x.hands) for x in self.share if x.flagged]
+        return out
 
     def document(self) -> dict[str, Any]:
         """The report as ``pokerroom integrity report --json`` prints it."""
@@ -105,6 +130,8 @@ class Report:
             "rush_together": [{**r.to_dict(), "names": [names[r.a], names[r.b]]} for r in self.rush],
             "rush_hands_read": self.rush_hands,
             "thresholds": self.options.to_dict(),
+            "shared_cards": [f.to_dict() for f in self.share],
+            "groups": [g.to_dict() for g in self.groups],
         }
 
 
@@ -146,12 +173,14 @@ async def run_report(
         r.soft = softplay_findings(parsed)
         r.whip = whipsaw_findings(parsed)
         r.dumping = dumping_findings(parsed, min_z=o.min_z)
+        r.share = cardshare_findings(parsed, alpha=o.share_alpha, min_z=o.share_min_z)
         return r
 
     report = await asyncio.to_thread(score)
     wanted = {f.player_id for f in report.timing} | {f.player_id for f in report.sessions}
     wanted |= {p for x in report.rush for p in (x.a, x.b)}
     report.names = await store.hand_times.names(wanted)
+    report.groups = groups_of(report.links())
     return report
 
 

@@ -47,9 +47,15 @@ function account(a) {
   );
 }
 
+// A group's links (the report's "groups"): each pair and the detectors that flagged it, one a line.
+const isLinks = (v) => Array.isArray(v) && v.length > 0 && v.every((x) => x && Array.isArray(x.players) && Array.isArray(x.detectors));
+
 function value(v) {
   if (v === null || v === undefined) return "";
   if (Array.isArray(v) && v.every((x) => typeof x !== "object" || x === null)) return v.join(", ");
+  if (isLinks(v)) {
+    return h("ul", { class: "links" }, v.map((x) => h("li", { text: `${x.players.join(" + ")}: ${x.detectors.map((d) => d.replace(/_/g, " ")).join(", ")}` })));
+  }
   if (typeof v === "object") {
     return h("details", {}, h("summary", { text: Array.isArray(v) ? `${v.length} items` : "show" }),
       h("pre", { text: JSON.stringify(v, null, 1) }));
