@@ -276,7 +276,8 @@ async def test_a_dropped_table_takes_no_request_and_refuses_the_queued_ones() ->
     took it out of the room after; a request arriving meanwhile found the table, queued its job on a
     mailbox nobody serves any more, and waited for ever (holding up every later request of its resource:
     a table dealing nothing, nothing logged). Now the table leaves the room before its task stops, and
-    what was queued is refused (``room_unavailable``: the client tries again, on the new host)."""
+    what was queued is refused, and the job in hand (``room_unavailable``: the client tries again, on the new
+    host; the actor's stop does it, server/mailbox.py)."""
     endpoints = Endpoints()
     room = SimpleNamespace(endpoints=endpoints, forget=endpoints.remove_owner)
     dropped: list[str] = []
@@ -320,8 +321,49 @@ async def test_a_dropped_table_takes_no_request_and_refuses_the_queued_ones() ->
         endpoints.table("x")
     assert unknown.value.code == "unknown_table"
     await asyncio.wait_for(drop, 5)
-    with pytest.raises(Refused) as refused:
-        await asyncio.wait_for(queued, 5)  # (before: waited for ever)
-    assert refused.value.code == "room_unavailable"
+    for job in (queued, running):  # (before: waited for ever; the job in hand too, its task cancelled)
+        with pytest.raises(Refused) as refused:
+            await asyncio.wait_for(job, 5)
+        assert refused.value.code == "room_unavailable"
     assert dropped == ["table:x"] and actor.broken and not actor.inbox
-    running.cancel()
+
+
+class _Moves:
+    def __init__(self, asked: dict[str, str]) -> None:
+        self.asked = asked
+
+    async def handovers(self, _host: str) -> dict[str, str]:
+        return self.asked
+
+
+class _Table(_Actor):
+    closing = False
+
+    async def hand_over(self) -> None:
+        raise AssertionError("a stopped table runs nothing")
+
+
+@pytest.mark.asyncio
+async def test_a_move_asked_of_a_table_stopped_meanwhile_ends_quietly() -> None:
+    """A stopped actor refuses every job (server/mailbox.py): the host's renewal loop, which asks a table
+    an operator moves to hand itself over, takes that refusal as the end of the table, and goes on (it
+    must not end by it: it renews every lease of the host)."""
+    room = SimpleNamespace(store=SimpleNamespace(leases=_Moves({"table:x": "h2"})))
+
+    async def nothing(*_a: Any) -> None:
+        return None
+
+    placement = Placement(
+        room,  # type: ignore[arg-type]
+        "h1",
+        bus_down_for=lambda: 0.0,
+        hosts_alive=lambda: 1,
+        on_held=nothing,
+        on_dropped=nothing,
+    )
+    table = _Table(SystemClock())
+    table.start()
+    await table.stop()  # (dropped by the host's other task while the renewal read the moves)
+    placement.held["table:x"] = Held(Fence("table:x", "h1", 1), table)
+    await asyncio.wait_for(placement.handovers(), 10)  # (no ActorStopped out of it)
+    assert placement.held["table:x"].extra["handing"] == "h2"

@@ -1,6 +1,10 @@
 """The inbox every actor of the server runs on: one task runs queued jobs one at a time, so nothing else
 mutates what the actor owns and no lock is needed; between jobs it lets time pass on its injected clock.
 
+A stopped actor refuses what it was asked and will never do (:meth:`Mailbox.stop`): the job in hand, the
+queued ones and any asked later get :class:`ActorStopped` (``room_unavailable``), so that no caller waits
+for ever on a mailbox nobody serves.
+
 An actor says when it next has something to do (:meth:`Mailbox.next_deadline`) and what to do then
 (:meth:`Mailbox.tick`); the loop waits for a job or that moment, whichever comes first.
 """
@@ -16,10 +20,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pokerroom.server.clock import Clock
+from pokerroom.server.errors import Refused
 from pokerroom.server.logs import log_context
 from pokerroom.store.fence import FENCE, Fence
 
-__all__ = ["Mailbox"]
+__all__ = ["ActorStopped", "Mailbox"]
 
 log = logging.getLogger("pokerroom.actor")
 
@@ -27,6 +32,20 @@ Job = tuple[Callable[[], Awaitable[Any]], "asyncio.Future[Any]"]
 
 MAX_WAIT = timedelta(seconds=1)  # the longest the loop sleeps without looking at its deadlines again
 IDLE_WAIT = timedelta(seconds=0.1)  # after a tick that changed nothing, before a due deadline is tried again
+
+
+class ActorStopped(Refused):
+    """A job refused because its actor stopped (:meth:`Mailbox.stop`): a client gets ``room_unavailable``
+    (it tries again, on the table's new host if it moved); a caller of the room's own takes it as the end
+    of that actor, not as an error."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__("room_unavailable", why)
+
+
+def _unheard(fut: asyncio.Future[Any]) -> None:
+    if not fut.cancelled():
+        fut.exception()  # (read: a job nobody waits for leaves no "exception was never retrieved")
 
 
 class Mailbox:
@@ -38,6 +57,8 @@ class Mailbox:
         self.inbox: deque[Job] = deque()
         self._wake: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._in_hand: asyncio.Future[Any] | None = None  # the future of the job running now
+        self._stopped: str | None = None  # why it stopped (then every job is refused)
         self.waiting = False  # waiting for a job or the clock, with nothing queued (tests read it)
         self.fence: Fence | None = None  # a cluster's host: the lease this actor writes under
 
@@ -47,20 +68,50 @@ class Mailbox:
     def task_name(self) -> str:
         return type(self).__name__
 
-    async def stop(self) -> None:
+    async def stop(self, why: str | None = None) -> None:
+        """End the actor's task; the job in hand, the queued ones and any asked later are refused
+        (``room_unavailable``, with ``why``: the caller's client tries again, on the table's new host if
+        it moved), never left waiting."""
+        if self._stopped is None:
+            self._stopped = why or f"{self.task_name()} stopped; try again"
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        jobs = [fut for _job, fut in self.inbox]
+        self.inbox.clear()
+        if self._in_hand is not None:
+            jobs.insert(0, self._in_hand)
+            self._in_hand = None
+        refused = [fut for fut in jobs if not fut.done()]
+        for fut in refused:
+            fut.set_exception(self._refusal())
+        if refused:
+            log.info("%s: refused %d job(s) on stopping", self.task_name(), len(refused))
+
+    def _refusal(self) -> ActorStopped:
+        return ActorStopped(self._stopped or "stopped")
 
     async def call(self, job: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``job`` inside the actor (after what is queued before it) and return its result."""
+        if self._stopped is not None:
+            raise self._refusal()
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.inbox.append((job, fut))
         wake = self._wake
         if wake is not None and not wake.done():
             wake.set_result(None)
         return await fut
+
+    def queue_first(self, job: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``job`` ahead of every other, with no caller waiting for it (its failure, or its refusal
+        by a stop, is the actor's own business: nobody is left with an unread exception)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut.add_done_callback(_unheard)
+        self.inbox.appendleft((job, fut))
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def serve_one(self, deadline: datetime | None) -> bool:
         """Wait until ``deadline`` for a job and run it; its result or exception goes back to the caller
@@ -76,6 +127,7 @@ class Mailbox:
                 self.waiting = False
                 self._wake = None
         fn, fut = self.inbox.popleft()
+        self._in_hand = fut  # (left set if the task is cancelled under the job: stop refuses it)
         try:
             result = await fn()
         except Exception as exc:
@@ -85,6 +137,7 @@ class Mailbox:
         else:
             if not fut.done():
                 fut.set_result(result)
+        self._in_hand = None
         return True
 
     async def on_job_error(self, exc: Exception) -> Exception:

@@ -7,11 +7,13 @@ made under (:data:`FENCE`, set in the resource's actor task): the write's transa
 lease row ``FOR SHARE`` and refuses with :class:`FenceLost` unless the row still names this holder and
 fence. A host that lost its lease (it was frozen, cut off from the bus or the database, and another host
 took the table over) can therefore never write for that table again, even if it does not know yet; and
-the row lock makes a takeover wait for a write in flight to commit, then the new holder's recovery sees
-it.
+the row lock keeps a takeover from happening while a write is in flight: the new holder's recovery sees
+that write once it committed.
 
 Taking a lease (:meth:`Leases.acquire`) succeeds when nobody holds it or its expiry has passed, and
-always increments the fence. A holder renews (:meth:`Leases.renew`) only under its own fence, so a lease
+always increments the fence; a row locked by a write in flight (``FOR UPDATE SKIP LOCKED``) is not free
+now: the taker passes it by (the next look tries again) instead of waiting for a holder that may be stopped
+in the middle of that write. A holder renews (:meth:`Leases.renew`) only under its own fence, so a lease
 taken over is never renewed by the old holder; a lease that expired but was not taken by anyone is still
 the old holder's to renew (a bus outage that cut every host off costs no hand). An operator moves a table
 by :meth:`Leases.hand_over`: the holder lets it go between hands, naming the host that should take it.
@@ -25,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.store.db import Database
 from pokerroom.store.fence import FENCE, Fence, check_fence, check_fences
@@ -77,9 +80,13 @@ class Leases:
                 await conn.execute(
                     select(LeaseRow.holder, LeaseRow.fence, LeaseRow.expires_at, LeaseRow.hand_to)
                     .where(LeaseRow.resource == resource)
-                    .with_for_update()
+                    .with_for_update(skip_locked=True)
                 )
             ).one_or_none()
+            if row is None and await self._exists(conn, resource):
+                # Locked by a write of its holder in flight (one stopped in the middle of it keeps the row
+                # locked until it runs again): not free now, and a look for work must not wait on it.
+                return None
             if row is None:
                 await conn.execute(
                     insert(LeaseRow).values(
@@ -103,6 +110,11 @@ class Leases:
                 .values(holder=holder, fence=fence, expires_at=now + ttl, hand_to=None)
             )
             return fence
+
+    @staticmethod
+    async def _exists(conn: AsyncConnection, resource: str) -> bool:
+        found = await conn.execute(select(LeaseRow.fence).where(LeaseRow.resource == resource))
+        return found.first() is not None
 
     async def handovers(self, holder: str) -> dict[str, str]:
         """The resources ``holder`` holds that an operator asked it to hand over: resource -> host."""

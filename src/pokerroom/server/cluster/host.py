@@ -69,6 +69,7 @@ from pokerroom.server.commands import COMMANDS, Command, CommandDone, CommandFai
 from pokerroom.server.errors import Refused, error_details
 from pokerroom.server.front import LocalFront
 from pokerroom.server.ids import PlayerKey
+from pokerroom.server.mailbox import ActorStopped
 from pokerroom.server.operator import execute
 from pokerroom.server.room import Room, RoomSettings
 from pokerroom.server.routes import handle
@@ -358,7 +359,8 @@ class Host:
         if held is None or held.actor is None or held.extra.get("handing"):
             return
         held.extra["handing"] = to
-        await held.actor.call(held.actor.hand_over)
+        with contextlib.suppress(ActorStopped):  # (dropped meanwhile: nothing left to hand over)
+            await held.actor.call(held.actor.hand_over)
 
     async def drain(self) -> None:
         """Stopping (SIGTERM): hand every cash table and pool to the other hosts between hands, so that no
@@ -396,7 +398,11 @@ class Host:
             log.error("%s: its new tournament's lease is taken", resource)
             return
         fence = Fence(resource, self.id, fence_no)
-        await actor.call(partial(actor.hold, fence))
+        try:
+            await actor.call(partial(actor.hold, fence))
+        except ActorStopped:  # (it ended meanwhile: the room stopped it)
+            await self.room.store.leases.release(fence)
+            return
         await self.placement.hold(resource, fence, actor)
 
     async def _held(self, resource: str, held: Held) -> None:

@@ -9,7 +9,6 @@ over) every watcher gets ``table_closed`` with the table and seat its player mov
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
@@ -146,8 +145,7 @@ class TournamentActor(FaultTolerantActor):
         """Run the actor; its first job reads the operator's stored deal switch (``set_deals``), before
         any request reaches it."""
         super().start()
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.appendleft((self._read_deal_switch, done))
+        self.queue_first(self._read_deal_switch)
 
     def log_fields(self) -> dict[str, str]:
         return {"tournament": self.tid}
