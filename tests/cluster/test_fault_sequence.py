@@ -5,19 +5,23 @@ gateway killed (and started again), PostgreSQL stopped for 15 s. After each faul
 deal again; the bus outage voids no hand (each side of it keeps its leases and waits); at the end the ledger
 verifies, no player sits twice at a table, and no client saw a card it may not see.
 
-It runs with ``POKERROOM_SOAK=1`` only, three times in a row, as the issue asks: once inside the whole
-suite on this 2-core machine (2026-12-06), a table or the pool dealt no hand for 120 s after the 20 s host
-stop, which four other runs (three rounds alone, twice inside the suite) never showed. Two gateway
-faults that leave tables dealing for nobody after a stop were found and fixed
-(tests/cluster/test_stop_resume.py, docs/cluster.md "Failover"): a gateway that subscribed the watchers of
-a moved table inside its handler of the hosts' directories stopped hearing the hosts while requests
-waited and never caught up (reproduced: two hosts stopped, the second resumed first,
-tests/cluster/test_host_stop_loop.py); and a request answered by a host that had just taken a table over
-made the gateway forget a player's subscription there. That one run's failure itself was not reproduced
-(about twenty single stops, nine whole rounds). The loop with both hosts stopped failed now and then too
-(a request stuck on a table the resumed host was dropping held up its other tables; fixed, see
-docs/cluster.md "Failover"); until this test has run clean inside the suite it stays out of CI;
-one round takes about two minutes here (the three, 6 min 23 s).
+Every CI run goes through the sequence once; with ``POKERROOM_SOAK=1`` three times in a row, as the issue
+asks (one round takes about two minutes here, the three about 6-7 min on a loaded machine).
+
+History: it ran with ``POKERROOM_SOAK=1`` only, because once inside the whole suite on this 2-core machine
+(2026-12-06) a table or the pool dealt no hand for 120 s after the 20 s host stop, which four other runs
+(three rounds alone, twice inside the suite) never showed. Two gateway faults that leave tables dealing for
+nobody after a stop were found and fixed (tests/cluster/test_stop_resume.py, docs/cluster.md "Failover"): a
+gateway that subscribed the watchers of a moved table inside its handler of the hosts' directories stopped
+hearing the hosts while requests waited and never caught up (reproduced: two hosts stopped, the second
+resumed first, tests/cluster/test_host_stop_loop.py); and a request answered by a host that had just taken
+a table over made the gateway forget a player's subscription there. The loop with both hosts stopped failed
+now and then too (a request stuck on a table the resumed host was dropping held up its other tables; fixed,
+see docs/cluster.md "Failover"; a stopped actor now refuses its job in hand as well as the queued ones,
+server/mailbox.py; and a lease row locked by a stopped host's write is passed by, store/leases.py). Then
+it ran ten whole soak runs (three rounds each) in a row clean on the loaded machine (two at a time,
+beside other helpers' tests: load average 4-20 on 2 cores), after one failure at the start (bots that met
+a move as they subscribed: see ``start_room``), and came into every CI run.
 """
 
 from __future__ import annotations
@@ -41,12 +45,10 @@ from tests.cluster.nodes import TABLES, Cluster, NatsServer, Node, room_file, un
 from tests.cluster.watch import Watcher
 from tests.pgcluster import PrivatePostgres, pg_binaries
 
-ROUNDS = 3
+SOAK = os.environ.get("POKERROOM_SOAK") == "1"
+ROUNDS = 3 if SOAK else 1  # every CI run: one round of the sequence; a soak run: three in a row
 BACK_LIMIT = 120.0  # seconds: generous, for a loaded machine; the times taken are printed
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(os.environ.get("POKERROOM_SOAK") != "1", reason="a soak run: POKERROOM_SOAK=1"),
-]
+pytestmark = [pytest.mark.slow]
 
 
 class _Room:
@@ -59,6 +61,9 @@ class _Room:
         self.pool = pool
         self.tables = [t[0] for t in TABLES]
         self.serial = 2  # node ids already used per role
+        self.bots: list[
+            Any
+        ] = []  # the cash tables' (bot, task) pairs: their errors go into a failure's message
 
     async def start(self, role: str) -> Node:
         self.serial += 1
@@ -85,7 +90,10 @@ class _Room:
             took = await until(dealing, BACK_LIMIT, f"every table and the pool deal again after {what}")
         except Exception as exc:
             logs = "\n".join(f"--- {n.node_id}\n{n.output()[-3000:]}" for n in self.cluster.nodes)
-            raise AssertionError(f"after {what}, not dealing: {behind}\n{logs}") from exc
+            errors = dict(self.bots[0][0].stats.error_codes) if self.bots else {}  # (one for all of them)
+            raise AssertionError(
+                f"after {what}, not dealing: {behind}\nthe bots' errors: {errors}\n{logs}"
+            ) from exc
         print(f"  {what}: every table and the pool dealing again {took:.1f} s after ({self.firsts(since)})")
         return took
 
@@ -189,10 +197,22 @@ async def start_room(
         held = await cluster.leases()
         return all(f"table:{t}" in held for t in room.tables) and "pool:rush-e" in held
 
+    async def spread() -> bool:
+        held = await cluster.leases()
+        holders = [held.get(f"table:{t}") for t in room.tables]
+        return None not in holders and set(holders) == set(hosts)
+
     try:
         await until(all_held, 60, "every table and the pool are leased")
+        # The first host up takes everything and hands tables to the other after a while (the placement's
+        # spreading): the bots start once every host holds tables and none is between hosts. (A bot sends
+        # its subscribe and its sit once: one that met a move there, refused ``room_unavailable``, waited
+        # for ever where a person tries again; seen once, 2026-12-06, three empty tables moved as twelve
+        # bots started, never dealt.) Moves of tables the bots sit at, later, leave them playing.
+        await until(spread, 120, "every host holds tables, none between hosts")
         await room.watcher.open(room.tables)
-        bots += await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=7, prefix="fs")
+        room.bots = await start_bots(g1.url, 12, ["caller", "random"], think=(0, 0.05), seed=7, prefix="fs")
+        bots += room.bots
         bots += await start_pool_bots(
             g1.url, "rush-e", 4, ["caller"], think=(0, 0.05), seed=8, prefix="fp", stats=room.pool
         )

@@ -67,3 +67,28 @@ async def test_an_action_the_room_could_not_take_is_sent_again_while_it_is_the_b
     await asyncio.gather(*bot._tasks)
     assert [m["ref"] for m in ws.sent] == ["r1", "r1", "r1", "r2"]
     assert bot._unacked == {}
+
+
+@pytest.mark.asyncio
+async def test_a_bot_not_seated_looks_again_after_the_room_could_not_take_its_subscribe_or_sit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cluster moved the table between hosts as the bot subscribed and sat (issue 37's fault sequence:
+    three tables never dealt, their bots having given up): the bot subscribes again, once for the two
+    refusals, and sits from the snapshot that answers it."""
+    monkeypatch.setattr(bot_client, "LOOK_AGAIN_AFTER", 0.0)
+    bot, ws = _bot("table")
+    await bot._send({"type": "subscribe", "table": "t1"})
+    await bot._send({"type": "sit", "table": "t1", "seat": 2, "buy_in": 100})
+    for sent in list(ws.sent):  # both refused: one subscribe again
+        await _feed(
+            bot, {"type": "error", "code": "room_unavailable", "ref": sent["ref"], "message": "moved"}
+        )
+    await asyncio.gather(*bot._tasks)
+    assert [m["type"] for m in ws.sent] == ["subscribe", "sit", "subscribe"]
+    # A late refusal of something else (an action already acknowledged) is no reason to look again.
+    await _feed(bot, {"type": "ack", "ref": ws.sent[2]["ref"]})
+    await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": ws.sent[2]["ref"], "message": "x"})
+    await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": "r9", "message": "late"})
+    await asyncio.gather(*bot._tasks)
+    assert len(ws.sent) == 3

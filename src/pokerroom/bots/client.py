@@ -26,6 +26,7 @@ log = logging.getLogger("pokerroom.bots")
 
 RESEND_AFTER = 1.0  # seconds (and up to as much again at random) before an action the room could not take
 RESENDS = 60  # ... is sent again, at most this many times while it is still the bot's turn
+LOOK_AGAIN_AFTER = 2.0  # seconds (and up to as much again) before a bot not seated subscribes again
 _OWN_EVENTS = frozenset({"action", "drew", "discarded", "cards_shown", "mucked"})  # a decision's answer
 
 
@@ -92,6 +93,8 @@ class BotClient:
         self._ref = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._reopening = False  # the table closed; looking for it to open again
+        self._looking = False  # a subscribe again is on its way (one at a time)
+        self._joins: set[str] = set()  # the refs of our subscribes and sits not yet answered
         self.stopped = False
 
     # ----------------------------------------------------------------------------------- login
@@ -166,6 +169,10 @@ class BotClient:
     async def _send(self, msg: dict[str, Any]) -> None:
         self._ref += 1
         msg.setdefault("ref", f"{self.name}-{self._ref}")
+        if msg["type"] in ("subscribe", "sit"):
+            if len(self._joins) > 16:  # (answers lost with a socket: forget them)
+                self._joins.clear()
+            self._joins.add(msg["ref"])
         await self._ws.send(orjson.dumps(msg).decode())
 
     def send_action(self, msg: dict[str, Any], current: Callable[[], bool]) -> Awaitable[None]:
@@ -253,6 +260,13 @@ class BotClient:
                 with contextlib.suppress(Exception):
                     await self._ws.close()
                 return
+            joining = str(msg.get("ref")) in self._joins
+            self._joins.discard(str(msg.get("ref")))
+            if code == "room_unavailable" and joining and self.running():
+                # The room could not take our subscribe or sit (a cluster moved the table between hosts,
+                # or its bus was down): look again a little later, as a player tries again.
+                self._schedule_look_again()
+                return
             if code == "seat_taken" and self.seat is None and self.running():
                 # Another player took the seat our snapshot showed free: look again and sit elsewhere.
                 await asyncio.sleep(0.05 + 0.2 * self.rng.random())
@@ -261,10 +275,9 @@ class BotClient:
             # A reload closes a changed table after its hand and opens it again: look again a little later
             # (and stop if it is gone for good).
             self.seat, self._reopening = None, True
-            task = asyncio.create_task(self._look_again())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._schedule_look_again()
         elif kind == "ack":
+            self._joins.discard(str(msg.get("ref")))
             self._unacked.pop(str(msg.get("ref")), None)
             sent = self._pending.pop(str(msg.get("ref")), None)
             if sent is not None:
@@ -298,8 +311,19 @@ class BotClient:
                 await self._send({"type": "top_up", "table": self.table, "amount": low})
             await self._send({"type": "sit_in", "table": self.table, "post_missed": True})
 
+    def _schedule_look_again(self) -> None:
+        if self._looking:
+            return
+        self._looking = True
+        task = asyncio.create_task(self._look_again())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     async def _look_again(self) -> None:
-        await asyncio.sleep(2 + 2 * self.rng.random())
+        try:
+            await asyncio.sleep(LOOK_AGAIN_AFTER * (1 + self.rng.random()))
+        finally:
+            self._looking = False
         if self.running():
             with contextlib.suppress(Exception):
                 await self._send({"type": "subscribe", "table": self.table})
