@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import warnings
 from dataclasses import replace
@@ -55,10 +56,29 @@ def _split_pot(hand: HandState) -> bool:
     return any(isinstance(e, PotAwarded) and len(e.winners) > 1 for e in hand.events)
 
 
+SOAK = os.environ.get("POKERROOM_SOAK") == "1"
+
+
+def _without_proof_line(text: str) -> str:
+    """The text without its ``Deck proof: `` line (the deck root line stays)."""
+    lines = text.splitlines(keepends=True)
+    kept = [ln for ln in lines if not ln.startswith("Deck proof: ")]
+    assert len(kept) == len(lines) - 1
+    return "".join(kept)
+
+
 @pytest.mark.parametrize(
     ("game", "betting", "omaha"), [("holdem", Betting.NO_LIMIT, False), ("omaha", Betting.POT_LIMIT, True)]
 )
 def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting, omaha: bool) -> None:
+    """PokerKit reads the text as the room writes it, the deck proof after the summary (docs/fairness.md).
+
+    Cost: the proof is one line of about 6,000 characters, and PokerKit tries each of its line patterns
+    (``(?P<player>.+): folds`` and the like) on every line with ``re.search``, which takes time quadratic
+    in the line's length: some 15 s a hand for the proof line, against 0.1 s for the rest of the text.
+    No pattern can match it (it is JSON of hex digests, the same shape in every hand), so the first hand
+    compared in each game is read whole, proof and all, and the others without the proof line;
+    ``POKERROOM_SOAK=1`` reads every hand whole."""
     parser = _stars_parser(omaha)
     checked = 0
     for hand in random_hands(game, betting, 80, "stars"):
@@ -68,6 +88,8 @@ def test_pokerkit_reads_our_text_to_the_same_stacks(game: str, betting: Betting,
         # (with the deck proof after the summary, as the room writes it: docs/fairness.md)
         text = write_pokerstars(hand, replace(CTX, proof=DeckSeal(hand).proof()))
         assert "Deck proof: " in text
+        if checked and not SOAK:
+            text = _without_proof_line(text)
         # (PokerKit remarks on what it reads and replays, such as a fold that cost nothing: not ours to fix)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
