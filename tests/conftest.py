@@ -17,6 +17,9 @@ thread (a module's room serves each of its tests from a thread of its own), exce
 - after an asynchronous test the garbage collector runs inside its teardown (once its event loop is closed),
   so asyncio's "Task exception was never retrieved" for a task the test left behind, and the ResourceWarning
   of a socket it left open, are reported there rather than in whichever test the collector next runs in.
+  That collection walks only what was made since the module's first one (the heap is frozen there, see
+  ``_HeapFreeze``): what was alive then and is dropped later is reported by the module's last teardown at
+  the latest.
 """
 
 from __future__ import annotations
@@ -154,13 +157,53 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.line(f"{nodeid}: {_describe(record)}")
 
 
+class _HeapFreeze:
+    """The collections below walk only what the running test module made (``gc.freeze``).
+
+    A full collection walks every object of the process: with the whole room, SQLAlchemy, hypothesis and
+    the rest imported, some hundreds of thousands, about 0.1 s of CPU each time, after each of thousands of
+    asynchronous tests. So the first collection in a test module freezes what survives it (the imported
+    modules, the module's fixtures: all alive until the module ends) and the later ones walk only what was
+    made since. When the module's last test is torn down the heap is unfrozen first, so that collection,
+    and whatever the module's fixtures collect as they are torn down (tests/web/conftest.py), see it all:
+    an object alive at the module's first collection and dropped later in the module is finalized by the
+    module's last teardown at the latest."""
+
+    def __init__(self) -> None:
+        self.frozen_for: object = None  # the test module whose first collection froze the heap
+        self.ending = False  # the module's last test is being torn down: the heap stays unfrozen
+
+    def collect(self, module: object) -> None:
+        gc.collect()
+        if not self.ending and self.frozen_for != module:
+            gc.freeze()
+            self.frozen_for = module
+
+
+_HEAP = _HeapFreeze()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _HEAP.ending = False
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if nextitem is None or nextitem.path != item.path:  # the module's fixtures are torn down now too
+        _HEAP.ending = True
+        _HEAP.frozen_for = None
+        gc.unfreeze()
+
+
 def pytest_fixture_post_finalizer(fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest) -> None:
     """Once an asynchronous test's event loop is closed (pytest-asyncio's ``_<scope>_scoped_runner``), the
     garbage collector runs: what the test left behind is finalized within its own teardown, where pytest
     reports unraisable exceptions (an unclosed socket's ResourceWarning) and this module the log records
-    (asyncio's "Task exception was never retrieved"), instead of in whichever test the collector next runs."""
+    (asyncio's "Task exception was never retrieved"), instead of in whichever test the collector next runs
+    (what the test made, that is: see ``_HeapFreeze`` for what was alive at the module's first collection)."""
     if fixturedef.argname.endswith("_scoped_runner"):
-        gc.collect()
+        _HEAP.collect(request.node.path)
 
 
 @pytest.hookimpl(wrapper=True)
