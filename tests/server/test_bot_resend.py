@@ -92,3 +92,26 @@ async def test_a_bot_not_seated_looks_again_after_the_room_could_not_take_its_su
     await _feed(bot, {"type": "error", "code": "room_unavailable", "ref": "r9", "message": "late"})
     await asyncio.gather(*bot._tasks)
     assert len(ws.sent) == 3
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("code", ["store_unavailable", "room_unavailable"])
+async def test_a_pool_bot_joins_again_after_a_join_refused_for_now(
+    code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool_join refused because the pool waits for its store, or is moving between a cluster's hosts
+    (or stopped): the bot joins again, as a player would; refused for another reason, it does not."""
+    from pokerroom.bots import pool as bot_pool
+
+    monkeypatch.setattr(bot_pool, "JOIN_AGAIN", 0.0)
+    bot, ws = _bot("pool")
+    assert isinstance(bot, PoolBot)
+    await bot._join(1)
+    await _feed(bot, {"type": "error", "code": code, "ref": ws.sent[0]["ref"], "message": "not now"})
+    await asyncio.gather(*bot._tasks)
+    assert [m["type"] for m in ws.sent] == ["pool_join", "pool_join"]
+    await _feed(
+        bot, {"type": "error", "code": "insufficient_funds", "ref": ws.sent[1]["ref"], "message": "no"}
+    )
+    await asyncio.gather(*bot._tasks)
+    assert len(ws.sent) == 2

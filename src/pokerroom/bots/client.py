@@ -94,7 +94,7 @@ class BotClient:
         self._tasks: set[asyncio.Task[None]] = set()
         self._reopening = False  # the table closed; looking for it to open again
         self._looking = False  # a subscribe again is on its way (one at a time)
-        self._joins: set[str] = set()  # the refs of our subscribes and sits not yet answered
+        self._join_refs: set[str] = set()  # the refs of our subscribes and sits not yet answered
         self.stopped = False
 
     # ----------------------------------------------------------------------------------- login
@@ -170,9 +170,9 @@ class BotClient:
         self._ref += 1
         msg.setdefault("ref", f"{self.name}-{self._ref}")
         if msg["type"] in ("subscribe", "sit"):
-            if len(self._joins) > 16:  # (answers lost with a socket: forget them)
-                self._joins.clear()
-            self._joins.add(msg["ref"])
+            if len(self._join_refs) > 16:  # (answers lost with a socket: forget them)
+                self._join_refs.clear()
+            self._join_refs.add(msg["ref"])
         await self._ws.send(orjson.dumps(msg).decode())
 
     def send_action(self, msg: dict[str, Any], current: Callable[[], bool]) -> Awaitable[None]:
@@ -260,8 +260,8 @@ class BotClient:
                 with contextlib.suppress(Exception):
                     await self._ws.close()
                 return
-            joining = str(msg.get("ref")) in self._joins
-            self._joins.discard(str(msg.get("ref")))
+            joining = str(msg.get("ref")) in self._join_refs
+            self._join_refs.discard(str(msg.get("ref")))
             if code == "room_unavailable" and joining and self.running():
                 # The room could not take our subscribe or sit (a cluster moved the table between hosts,
                 # or its bus was down): look again a little later, as a player tries again.
@@ -277,7 +277,7 @@ class BotClient:
             self.seat, self._reopening = None, True
             self._schedule_look_again()
         elif kind == "ack":
-            self._joins.discard(str(msg.get("ref")))
+            self._join_refs.discard(str(msg.get("ref")))
             self._unacked.pop(str(msg.get("ref")), None)
             sent = self._pending.pop(str(msg.get("ref")), None)
             if sent is not None:

@@ -21,7 +21,7 @@ __all__ = ["PoolBot"]
 
 log = logging.getLogger("pokerroom.bots")
 
-JOIN_AGAIN = 1.0  # seconds (and up to as much again at random) before a join refused for the store is retried
+JOIN_AGAIN = 1.0  # seconds (and up to as much again at random) before a join refused for now is retried
 
 
 @dataclass
@@ -131,9 +131,10 @@ class PoolBot(BotClient):
             self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
             self.resend_later(msg)
             asked = self._joins.pop(str(msg.get("ref")), None)
-            if asked is not None and code == "store_unavailable" and self.running():
-                # The pool waits for its store (or a booking met the fault): join again shortly, as a
-                # player would, rather than sit out for good.
+            if asked is not None and code in ("store_unavailable", "room_unavailable") and self.running():
+                # The pool waits for its store (or a booking met the fault), or it is moving between a
+                # cluster's hosts or stopped: join again shortly, as a player would, rather than sit out
+                # for good.
                 task = asyncio.create_task(self._join_again(asked))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
