@@ -46,7 +46,10 @@ async def test_stop_refuses_the_job_in_hand_the_queued_ones_and_any_later() -> N
         with pytest.raises(ActorStopped) as refused:
             await asyncio.wait_for(fut, 10)
         assert refused.value.code == "room_unavailable"
-        assert refused.value.message == "t1 moved to another host; try again"
+        assert refused.value.message.startswith("t1 moved to another host; try again")
+        # the one cut off while it ran may have taken effect, and says so; the queued ones never ran
+        cut_off = "may have taken effect: look again before repeating it" in refused.value.message
+        assert cut_off == (fut is running), refused.value.message
     assert not actor.inbox
     with pytest.raises(ActorStopped):  # asked after the stop: refused at once, never queued
         await asyncio.wait_for(actor.call(later), 10)
@@ -92,3 +95,23 @@ async def test_a_job_nobody_waits_for_is_refused_without_an_unread_exception() -
         assert seen == []
     finally:
         loop.set_exception_handler(None)
+
+
+@pytest.mark.asyncio
+async def test_an_operator_command_at_a_stopped_actor_is_refused_as_unavailable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A console command reaching a table, pool or tournament that stopped meanwhile (a move to another
+    host, a restart): ``503 room_unavailable``, to try again, not an unhandled error (a bare 500, or a
+    cluster host's request left unanswered)."""
+    from pokerroom.server import operator
+    from pokerroom.server.commands import CommandRefused, HoldTable
+
+    async def stopped(r: object, cmd: object) -> object:
+        raise ActorStopped("t1 moved to another host; try again")
+
+    monkeypatch.setattr(operator, "_execute", stopped)
+    with pytest.raises(CommandRefused) as refused:
+        await operator.execute(None, HoldTable(table="t1", held=True))  # type: ignore[arg-type]
+    assert (refused.value.status, refused.value.code) == (503, "room_unavailable")
+    assert refused.value.message == "t1 moved to another host; try again"

@@ -80,12 +80,19 @@ class Mailbox:
                 await self._task
         jobs = [fut for _job, fut in self.inbox]
         self.inbox.clear()
-        if self._in_hand is not None:
-            jobs.insert(0, self._in_hand)
-            self._in_hand = None
         refused = [fut for fut in jobs if not fut.done()]
         for fut in refused:
             fut.set_exception(self._refusal())
+        in_hand, self._in_hand = self._in_hand, None
+        if in_hand is not None and not in_hand.done():
+            # (cut off while it ran: it may have taken effect, so the caller looks before he repeats it)
+            in_hand.set_exception(
+                ActorStopped(
+                    f"{self._stopped}; stopped while serving this request, which"
+                    " may have taken effect: look again before repeating it"
+                )
+            )
+            refused.append(in_hand)
         if refused:
             log.info("%s: refused %d job(s) on stopping", self.task_name(), len(refused))
 

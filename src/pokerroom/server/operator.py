@@ -39,6 +39,7 @@ from pokerroom.server.config.parse import (
     recurring_from_fields,
 )
 from pokerroom.server.errors import Refused
+from pokerroom.server.mailbox import ActorStopped
 from pokerroom.server.room import Room
 from pokerroom.server.schedule import ScheduleError, tournament_from_dict
 from pokerroom.server.tournament.recurring import due_occurrences, open_due, series_row, withdraw_open
@@ -129,7 +130,15 @@ async def _keep(r: Room, gid: str, kind: str, state: str) -> None:
 
 
 async def execute(r: Room, cmd: Command) -> Outcome:
-    """Carry out ``cmd`` on the room ``r`` (see the module)."""
+    """Carry out ``cmd`` on the room ``r`` (see the module). A table, pool or tournament that stopped
+    meanwhile (a move to another host, a restart) refuses it: ``503 room_unavailable``, to try again."""
+    try:
+        return await _execute(r, cmd)
+    except ActorStopped as exc:
+        raise CommandRefused(503, exc.code, exc.message) from None
+
+
+async def _execute(r: Room, cmd: Command) -> Outcome:
     if isinstance(cmd, OpenGame):
         return await _open(r, cmd)
     if isinstance(cmd, HoldTable):

@@ -7,6 +7,7 @@ the randomness, the players' channels) and hands each actor only those; no actor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from pokerroom.server.ids import player_key
 from pokerroom.server.integrity.chat import ChatDesk
 from pokerroom.server.integrity.settings import IntegritySettings
 from pokerroom.server.logs import note_closed, note_opened
+from pokerroom.server.mailbox import ActorStopped
 from pokerroom.server.metrics import Metrics, actor_state
 from pokerroom.server.players import Players
 from pokerroom.server.pool import PoolActor
@@ -571,7 +573,9 @@ class Room:
         for tid in list(conn.tables):
             actor = self.tables.get(tid)
             if actor is not None:
-                await actor.call(lambda actor=actor: actor.unsubscribe(conn))  # type: ignore[misc]
+                # (a table stopped meanwhile, by a move or the room's stop, has no subscriber left to drop)
+                with contextlib.suppress(ActorStopped):
+                    await actor.call(lambda actor=actor: actor.unsubscribe(conn))  # type: ignore[misc]
         for tournament in self.tournaments.values():
             tournament.forget(conn)
         if conn.player is not None and self.players.remove(conn):

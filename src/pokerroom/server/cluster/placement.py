@@ -140,7 +140,7 @@ class Placement:
             try:
                 actor = await self._adopt(resource, fence)
             except Exception as exc:
-                if not unavailable(exc):
+                if not unavailable(exc) and not isinstance(exc, ActorStopped):  # (closed while restored)
                     log.exception("could not take %s over", resource)
                 else:
                     log.warning("could not take %s over now: %s", resource, type(exc).__name__)
