@@ -19,8 +19,11 @@ from pokerroom.bots.planted import HONEST
 from pokerroom.cards import Card
 from pokerroom.history import PhhHand, read_phh
 from pokerroom.server.integrity.cardshare import (
+    CHECKED,
+    NOT_ACTED,
     STRONG,
     CardShareFinding,
+    Tell,
     cardshare_findings,
     observations_of,
     share_vs_random,
@@ -150,6 +153,18 @@ def test_an_observation_is_a_decision_while_the_partner_is_in_and_silent() -> No
     assert list(observations_of("h", read_phh(omaha))) == []
 
 
+def test_the_partners_posture_is_of_this_street() -> None:
+    """A check on an earlier street does not count as B's posture on this one: the big blind who checked
+    preflop is yet to act on the flop when the small blind decides there (a player left to act behind A
+    weighs on A's choice, so the two are different strata), and has checked when the button decides."""
+    cards = [Card.from_index(i) for i in (51, 50, 0, 5, 47, 46)]
+    flop = "".join(_text(Card.from_index(i)) for i in (40, 36, 8))
+    actions = ["p3 cc", "p1 cc", "p2 cc", f"d db {flop}", "p1 cc", "p2 cc", "p3 cc"]
+    hand = read_phh(_hand(("x", "y", "z"), cards, actions))
+    on_flop = [(o.actor, o.partner, o.posture) for o in observations_of("h", hand) if o.street == 1]
+    assert on_flop == [("x", "y", NOT_ACTED), ("z", "y", CHECKED)]
+
+
 def test_the_share_against_a_random_hand_is_seeded_and_ranks_hands() -> None:
     aces, trash = [51, 50], [0, 21]  # As Ah, 2c 7d
     assert _preflop_share([Card.from_index(i) for i in aces]) > 0.8 > STRONG
@@ -247,6 +262,22 @@ def test_a_pair_with_few_decisions_is_not_tested_and_few_tells_are_not_flagged()
     many = _field({"col": folds_for_partner, "mate": regular, "third": regular}, 600, seed=1)
     f = _pairs(cardshare_findings(many, min_support=10**6))[("col", "mate")]
     assert not f.flagged and f.z >= f.threshold  # the same z, but too few tells seen
+
+
+def test_a_tell_seen_too_rarely_does_not_hide_one_that_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pair's tell is the highest z among the tells seen often enough to flag: a higher z on a tell
+    seen too rarely (here the squeeze, twice) is not the one judged, so the fold tell flags."""
+    from pokerroom.server.integrity import cardshare
+
+    hands = _field({"col": regular, "mate": regular, "third": regular}, 60, seed=1)
+    made = iter(
+        [Tell(40, 12, 4.0, 5.0), Tell(40, 3, 3.0, 0.0), Tell(80, 15, 7.0, 4.5)]  # fold: a, b, pair
+        + [Tell(10, 2, 0.1, 9.0), Tell(10, 0, 0.0, 0.0), Tell(20, 2, 0.1, 6.0)]  # squeeze: seen twice
+    )
+    monkeypatch.setattr(cardshare._Strata, "cmh", lambda self: next(made, Tell(0, 0, 0.0, 0.0)))
+    pairs = {(f.a, f.b): f for f in cardshare_findings(hands, min_decisions=1)}
+    first = pairs[min(pairs)]  # (the first pair tested takes the six tells above)
+    assert first.tell == "fold a" and first.flagged and first.z == 5.0
 
 
 def test_the_planted_field_is_seeded_and_puts_one_pair_at_the_chosen_tables() -> None:

@@ -13,9 +13,10 @@ street, what B has shown by his actions) his choices are independent of them; a 
 - **B's cards are strong** when their share of the pot against one random hand, on the board of the
   moment, is at least ``STRONG`` (0.6: about the best fifth of the starting hands).
 - **The stratum** of an observation is what A knows that drives his choice: the street, the bucket of his
-  own cards' share against a random hand (tenths) and B's posture (not acted, checked). A tight player
-  folds more and a maniac raises more whatever B holds: within a stratum their choices do not move with
-  B's cards.
+  own cards' share against a random hand (tenths) and B's posture on this street (checked before A, or
+  yet to act: a check on an earlier street does not count, since a player left to act behind A weighs on
+  A's choice). A tight player folds more and a maniac raises more whatever B holds: within a stratum
+  their choices do not move with B's cards.
 - **Two tells**, each a Cochran-Mantel-Haenszel test of the association, within strata, between B's
   strong cards and A's choice (the z of the excess of A's choices with B strong over what the strata's
   margins predict):
@@ -126,7 +127,7 @@ class Observation:
     partner: str
     street: int
     own: float  # the actor's share against a random hand
-    posture: int  # the partner's: NOT_ACTED or CHECKED
+    posture: int  # the partner's on this street: NOT_ACTED (yet to act, or only checked before) or CHECKED
     strong: bool  # the partner's cards (share against a random hand >= STRONG)
     partner_share: float
     verb: str  # "f" | "cc" | "cbr"
@@ -152,7 +153,8 @@ def observations_of(hand_id: str, hand: PhhHand) -> Iterator[Observation]:
     hole: list[list[int]] = [[] for _ in range(n)]
     board: list[int] = []
     folded = [False] * n
-    posture = [NOT_ACTED] * n
+    posture = [NOT_ACTED] * n  # in the hand: a call or a raise ends the observations of a player
+    now = [NOT_ACTED] * n  # on this street: the stratum's posture (checked before A, or yet to act)
     street = 0
     betting = False
     shares: dict[tuple[int, int], float] = {}
@@ -165,7 +167,7 @@ def observations_of(hand_id: str, hand: PhhHand) -> Iterator[Observation]:
 
     for a in hand.actions:
         if a.verb in ("dh", "db", "sd") and betting:  # a new street
-            bet, betting, street = [0] * n, False, street + 1
+            bet, betting, street, now = [0] * n, False, street + 1, [NOT_ACTED] * n
         if a.verb == "dh" and a.actor is not None:
             hole[a.actor - 1] += [c.index for c in a.cards if c is not None]
         elif a.verb == "db":
@@ -188,7 +190,7 @@ def observations_of(hand_id: str, hand: PhhHand) -> Iterator[Observation]:
                     names[q],
                     street,
                     share(p),
-                    posture[q],
+                    now[q],
                     theirs >= STRONG,
                     theirs,
                     a.verb,
@@ -202,6 +204,8 @@ def observations_of(hand_id: str, hand: PhhHand) -> Iterator[Observation]:
             bet[p] += paid
             stack[p] -= paid
             posture[p] = max(posture[p], CHECKED if paid == 0 else 2)
+            if paid == 0:
+                now[p] = CHECKED
         elif a.verb == "cbr":
             paid = min(stack[p], max(0, (a.amount or 0) - bet[p]))
             bet[p] += paid
@@ -324,9 +328,16 @@ def cardshare_findings(
             tells[f"{name} a"] = ab.cmh()
             tells[f"{name} b"] = ba.cmh()
             tells[f"{name} pair"] = ab.merged(ba).cmh()
-        best = max(tells, key=lambda k: (tells[k].z, k))
+        # The pair's tell: the highest z among those seen often enough to flag (a higher z on a tell seen
+        # too rarely must not hide one that flags), else the highest z, for the report.
+        supported = [
+            k
+            for k in tells
+            if tells[k].seen >= min_support and tells[k].seen - tells[k].expected >= MIN_EXCESS
+        ]
+        best = max(supported or tells, key=lambda k: (tells[k].z, k))
         t = tells[best]
-        flagged = t.z >= bar and t.seen >= min_support and t.seen - t.expected >= MIN_EXCESS
+        flagged = bool(supported) and t.z >= bar
         kind, whose = best.split()
         actors = {"a": [(a, b)], "b": [(b, a)], "pair": [(a, b), (b, a)]}[whose]
         found = sorted(x for actor, partner in actors for x in evidence.get((kind, actor, partner), []))
