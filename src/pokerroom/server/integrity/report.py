@@ -6,7 +6,11 @@ The JSON document (:meth:`Report.document`) only gains keys: ``bots_by_timing``,
 ``soft_play``, ``collusive_betting``, ``hands_read``, ``hands_unreadable``, ``flagged`` (the flagged
 rows of every section), and since the sessions and Rush scores ``bots_by_sessions``, ``rush_together``,
 ``rush_hands_read`` and ``thresholds`` (the options the report ran with), and since the shared-cards score
-``shared_cards`` and ``groups`` (the flagged pairs of every pair detector joined: groups.py)."""
+``shared_cards`` and ``groups`` (the flagged pairs of every pair detector joined: groups.py). Two
+sections' figures changed meaning in place when their scores did (2026-12-06): ``collusive_betting``'s
+``expected`` and ``z`` are of re-raises over the partner's bets (``reraises``), no longer of whipsaws
+(``whipsaws`` is still the count of re-raises a third player folded to); ``soft_play``'s ``spots``,
+``aggressive`` and ``expected`` count its multiway spots too (``multiway_spots``, ``multiway_raises``)."""
 
 from __future__ import annotations
 
