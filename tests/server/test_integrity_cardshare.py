@@ -30,6 +30,7 @@ from pokerroom.server.integrity.cardshare import (
     threshold,
 )
 
+from .integrity_hands import three_handed
 from .planted_room import integrity_report, open_planted_room, play_hands
 
 # A's policy: (his share against a random hand, B's share, a random number) -> his action ("f", "cc", "cbr")
@@ -77,22 +78,9 @@ def squeezes_for_partner(own: float, partner: float, u: float) -> str:
 
 
 def _hand(names: tuple[str, str, str], cards: list[Card], actions: list[str]) -> str:
-    """Three-handed no-limit hold'em, blinds 1/2, stacks 200: ``names`` are p1 (small blind), p2 (big
-    blind), p3 (the button, first to act); ``cards`` their hole cards in that order. The hand may stop
-    after any action (the score reads decisions, not results)."""
-    holes = [f"d dh p{k + 1} {_text(cards[2 * k])}{_text(cards[2 * k + 1])}" for k in range(3)]
-    return "\n".join(
-        [
-            'variant = "NT"',
-            "antes = [0, 0, 0]",
-            "blinds_or_straddles = [1, 2, 0]",
-            "min_bet = 2",
-            "starting_stacks = [200, 200, 200]",
-            "actions = [" + ", ".join(f'"{x}"' for x in holes + actions) + "]",
-            f'players = ["{names[0]}", "{names[1]}", "{names[2]}"]',
-            "finishing_stacks = [200, 200, 200]",
-        ]
-    )
+    """``cards``: the hole cards of p1, p2 and p3 in that order (tests/server/integrity_hands.py)."""
+    holes = [f"{_text(cards[2 * k])}{_text(cards[2 * k + 1])}" for k in range(3)]
+    return three_handed(names, holes, actions, finishing=True)
 
 
 def _first(names: tuple[str, str, str], cards: list[Card], action: str) -> str:

@@ -16,6 +16,7 @@ from pokerroom.bots.planted import SoftPlayer, Whipsawer, pair_field, plant
 from pokerroom.history import PhhHand, read_phh
 from pokerroom.server.integrity.softplay import decisions_of, softplay_findings
 
+from .integrity_hands import three_handed
 from .planted_room import integrity_report, open_planted_room
 
 HOLES = ("AsAh", "7c2d")
@@ -115,19 +116,7 @@ def test_a_timid_player_facing_an_aggressive_one_is_not_a_soft_pair() -> None:
 
 
 def _three(names: tuple[str, str, str], actions: list[str]) -> str:
-    """A three-handed no-limit hold'em audit history: blinds 1/2, stacks 200; p3 acts first preflop."""
-    lines = [f'"d dh p{i + 1} {h}"' for i, h in enumerate((*HOLES, "KsKh"))] + [f'"{a}"' for a in actions]
-    return "\n".join(
-        [
-            'variant = "NT"',
-            "antes = [0, 0, 0]",
-            "blinds_or_straddles = [1, 2, 0]",
-            "min_bet = 2",
-            "starting_stacks = [200, 200, 200]",
-            f"actions = [{', '.join(lines)}]",
-            f'players = ["{names[0]}", "{names[1]}", "{names[2]}"]',
-        ]
-    )
+    return three_handed(names, (*HOLES, "KsKh"), actions)
 
 
 def _raise_called(raiser: str, caller: str, third: str) -> str:

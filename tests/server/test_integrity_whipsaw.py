@@ -14,25 +14,14 @@ from pokerroom.bots.planted import Whipsawer
 from pokerroom.history import PhhHand, read_phh
 from pokerroom.server.integrity.whipsaw import whipsaw_findings
 
+from .integrity_hands import three_handed
 from .test_integrity_softplay import play_planted_pair
 
 HOLES = ("AsAh", "7c2d", "KsKh")
 
 
 def _hand(names: tuple[str, str, str], actions: list[str]) -> str:
-    """A three-handed no-limit hold'em audit history: blinds 1/2, stacks 200; p3 acts first preflop."""
-    lines = [f'"d dh p{i + 1} {h}"' for i, h in enumerate(HOLES)] + [f'"{a}"' for a in actions]
-    return "\n".join(
-        [
-            'variant = "NT"',
-            "antes = [0, 0, 0]",
-            "blinds_or_straddles = [1, 2, 0]",
-            "min_bet = 2",
-            "starting_stacks = [200, 200, 200]",
-            f"actions = [{', '.join(lines)}]",
-            f'players = ["{names[0]}", "{names[1]}", "{names[2]}"]',
-        ]
-    )
+    return three_handed(names, HOLES, actions)
 
 
 def _whipsaw(a: str, victim: str, b: str) -> str:
