@@ -53,6 +53,7 @@ import time
 from dataclasses import asdict
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -228,11 +229,19 @@ async def planted_pairs(
         for w in whipsaw_findings(parsed):
             rows[frozenset((w.a, w.b))] = (w.flagged, f"z {w.z:.1f}, {w.whipsaws}/{w.chances} whipsaws")
     spent = time.process_time() - began
+    return _pair_results(rows, field_, len(parsed), spent, "never met")
+
+
+def _pair_results(
+    rows: dict[frozenset[str], tuple[bool, str]], field_: Any, hands: int, spent: float, absent: str
+) -> dict[str, float]:
+    """Print each planted and each falsely flagged pair with its row (``absent`` when it has none), and
+    give the field's recall, precision, honest players flagged and the detector's CPU per 1,000 hands."""
     found = {pair for pair, (flagged, _) in rows.items() if flagged}
     planted = {frozenset((p.name, p.partner)) for p in field_ if p.role != "honest"}
     for pair in sorted(planted | found, key=sorted):
         what = "planted" if pair in planted else "falsely flagged"
-        print(f"        {what}: {' + '.join(sorted(pair))}: {rows.get(pair, (False, 'never met'))[1]}")
+        print(f"        {what}: {' + '.join(sorted(pair))}: {rows.get(pair, (False, absent))[1]}")
     honest = {p.name for p in field_ if p.role == "honest"}
     accused = {name for pair in found - planted for name in pair} & honest
     hit = len(found & planted)
@@ -240,8 +249,8 @@ async def planted_pairs(
         "recall": hit / len(planted) if planted else 1.0,
         "precision": hit / len(found) if found else 1.0,
         "honest_flagged": len(accused) / len(honest) if honest else 0.0,
-        "hands": len(parsed),
-        "ms_per_1000_hands": 1000 * spent / max(len(parsed), 1) * 1000,
+        "hands": hands,
+        "ms_per_1000_hands": 1000 * spent / max(hands, 1) * 1000,
     }
 
 
@@ -269,25 +278,13 @@ async def planted_share(n_tables: int, pairs: int, size: int, hands: int, seed: 
     rows = {
         frozenset((f.a, f.b)): (f.flagged, f"z {f.z:.1f} ({f.tell}, from {f.threshold:.1f})") for f in found_
     }
-    found = {pair for pair, (flagged, _) in rows.items() if flagged}
+    result = _pair_results(rows, field_, len(parsed), spent, "not tested")
     planted = {frozenset((p.name, p.partner)) for p in field_ if p.role != "honest"}
-    for pair in sorted(planted | found, key=sorted):
-        what = "planted" if pair in planted else "falsely flagged"
-        print(f"        {what}: {' + '.join(sorted(pair))}: {rows.get(pair, (False, 'not tested'))[1]}")
     top = sorted((f for f in found_ if frozenset((f.a, f.b)) not in planted), key=lambda f: -f.z)[:1]
     for f in top:
         print(f"        highest honest pair: {f.a} + {f.b}: z {f.z:.1f} ({f.tell})")
     print(f"        groups: {len(groups)} ({sum(g.flagged for g in groups)} of 3 or more)")
-    honest = {p.name for p in field_ if p.role == "honest"}
-    accused = {name for pair in found - planted for name in pair} & honest
-    hit = len(found & planted)
-    return {
-        "recall": hit / len(planted) if planted else 1.0,
-        "precision": hit / len(found) if found else 1.0,
-        "honest_flagged": len(accused) / len(honest) if honest else 0.0,
-        "hands": len(parsed),
-        "ms_per_1000_hands": 1000 * spent / max(len(parsed), 1) * 1000,
-    }
+    return result
 
 
 def main_share(args: argparse.Namespace) -> None:
