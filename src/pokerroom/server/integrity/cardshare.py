@@ -48,6 +48,7 @@ from statistics import NormalDist
 
 from pokerroom.eval.fast import rank7_function
 from pokerroom.history import PhhHand
+from pokerroom.server.integrity.softplay import decisions_of
 
 __all__ = [
     "ALPHA",
@@ -141,23 +142,20 @@ class Observation:
 
 def observations_of(hand_id: str, hand: PhhHand) -> Iterator[Observation]:
     """Each decision of a player about each other player still in and silent (see the module), in a
-    hold'em hand whose hole cards are all known."""
+    hold'em hand whose hole cards are all known. The betting is walked by softplay's ``decisions_of``;
+    the cards dealt before each decision are read alongside."""
     if hand.variant.code not in GAMES:
         return
     n = hand.player_count
     names = hand.players if len(hand.players) == n else tuple(f"p{i + 1}" for i in range(n))
-    stack = [s - a for s, a in zip(hand.starting_stacks, hand.antes or (0,) * n, strict=False)]
-    stack += [0] * (n - len(stack))
-    bet = list(hand.blinds_or_straddles or (0,) * n)[:n] + [0] * max(0, n - len(hand.blinds_or_straddles))
-    stack = [s - b for s, b in zip(stack, bet, strict=True)]
+    seat = {name: i for i, name in enumerate(names)}
     hole: list[list[int]] = [[] for _ in range(n)]
     board: list[int] = []
-    folded = [False] * n
     posture = [NOT_ACTED] * n  # in the hand: a call or a raise ends the observations of a player
     now = [NOT_ACTED] * n  # on this street: the stratum's posture (checked before A, or yet to act)
     street = 0
-    betting = False
     shares: dict[tuple[int, int], float] = {}
+    actions = iter(hand.actions)
 
     def share(p: int) -> float:
         key = (p, street)
@@ -165,51 +163,40 @@ def observations_of(hand_id: str, hand: PhhHand) -> Iterator[Observation]:
             shares[key] = share_vs_random(hole[p], board, f"{hand_id}:{names[p]}:{street}")
         return shares[key]
 
-    for a in hand.actions:
-        if a.verb in ("dh", "db", "sd") and betting:  # a new street
-            bet, betting, street, now = [0] * n, False, street + 1, [NOT_ACTED] * n
-        if a.verb == "dh" and a.actor is not None:
-            hole[a.actor - 1] += [c.index for c in a.cards if c is not None]
-        elif a.verb == "db":
-            board += [c.index for c in a.cards if c is not None]
-        if a.actor is None or a.verb not in ("f", "cc", "cbr"):
-            continue
-        betting = True
-        p = a.actor - 1
-        owed = max(0, max(bet) - bet[p])
-        live = [q for q in range(n) if not folded[q]]
-        can_raise = stack[p] > owed and any(stack[q] > 0 for q in live if q != p)
+    for d in decisions_of(hand_id, hand):
+        for a in actions:  # the cards dealt up to this decision
+            if a.index == d.index:
+                break
+            if a.verb == "dh" and a.actor is not None:
+                hole[a.actor - 1] += [c.index for c in a.cards if c is not None]
+            elif a.verb == "db":
+                board += [c.index for c in a.cards if c is not None]
+        if d.street != street:
+            street, now = d.street, [NOT_ACTED] * n
+        p = seat[d.actor]
         if len(hole[p]) == 2 and len(board) in (0, 3, 4, 5):
-            for q in live:
+            for other in d.live:
+                q = seat[other]
                 if q == p or posture[q] > CHECKED or len(hole[q]) != 2:
                     continue
                 theirs = share(q)
                 yield Observation(
                     hand_id,
-                    names[p],
-                    names[q],
+                    d.actor,
+                    other,
                     street,
                     share(p),
                     now[q],
                     theirs >= STRONG,
                     theirs,
-                    a.verb,
-                    owed > 0,
-                    a.verb != "f" and can_raise and len(live) >= 3,
+                    d.verb,
+                    d.owed > 0,
+                    d.verb != "f" and d.can_raise and len(d.live) >= 3,
                 )
-        if a.verb == "f":
-            folded[p] = True
-        elif a.verb == "cc":
-            paid = min(stack[p], owed)
-            bet[p] += paid
-            stack[p] -= paid
-            posture[p] = max(posture[p], CHECKED if paid == 0 else 2)
-            if paid == 0:
-                now[p] = CHECKED
-        elif a.verb == "cbr":
-            paid = min(stack[p], max(0, (a.amount or 0) - bet[p]))
-            bet[p] += paid
-            stack[p] -= paid
+        if d.verb == "cc" and d.owed == 0:
+            posture[p] = max(posture[p], CHECKED)
+            now[p] = CHECKED
+        elif d.verb != "f":  # a call or a raise: what it tells is public
             posture[p] = 2
 
 

@@ -54,6 +54,7 @@ class Decision:
     can_raise: bool  # a bet or raise was open: chips beyond the call, and someone left to face it
     aggressor: str | None  # the last to bet or raise on this street before this decision
     index: int  # of the action in the hand
+    owed: int = 0  # the chips he had to put in to call (0: he could check)
 
 
 def decisions_of(hand_id: str, hand: PhhHand) -> Iterator[Decision]:
@@ -87,6 +88,7 @@ def decisions_of(hand_id: str, hand: PhhHand) -> Iterator[Decision]:
             stack[p] > owed and others_with_chips,
             names[aggressor] if aggressor is not None else None,
             a.index,
+            owed,
         )
         if a.verb == "f":
             folded[p] = True
