@@ -270,6 +270,22 @@ class _Actor(Mailbox):
         return self
 
 
+async def _nothing(*_a: Any) -> None:
+    return None
+
+
+def _placement(room: object, on_dropped: Any) -> Placement:
+    """Host h1's placement over a stand-in ``room``, alone on a live bus."""
+    return Placement(
+        room,  # type: ignore[arg-type]
+        "h1",
+        bus_down_for=lambda: 0.0,
+        hosts_alive=lambda: 1,
+        on_held=_nothing,
+        on_dropped=on_dropped,
+    )
+
+
 @pytest.mark.asyncio
 async def test_a_dropped_table_takes_no_request_and_refuses_the_queued_ones() -> None:
     """Issue 37: a host dropping a table it lost (resumed after a stop) stopped the table's task first and
@@ -285,17 +301,7 @@ async def test_a_dropped_table_takes_no_request_and_refuses_the_queued_ones() ->
     async def on_dropped(resource: str, _held: Any) -> None:
         dropped.append(resource)
 
-    async def nothing(*_a: Any) -> None:
-        return None
-
-    placement = Placement(
-        room,  # type: ignore[arg-type]
-        "h1",
-        bus_down_for=lambda: 0.0,
-        hosts_alive=lambda: 1,
-        on_held=nothing,
-        on_dropped=on_dropped,
-    )
+    placement = _placement(room, on_dropped)
     actor = _Actor(SystemClock())
     actor.start()
     endpoints.add_table("x", actor)  # type: ignore[arg-type]
@@ -350,17 +356,7 @@ async def test_a_move_asked_of_a_table_stopped_meanwhile_ends_quietly() -> None:
     must not end by it: it renews every lease of the host)."""
     room = SimpleNamespace(store=SimpleNamespace(leases=_Moves({"table:x": "h2"})))
 
-    async def nothing(*_a: Any) -> None:
-        return None
-
-    placement = Placement(
-        room,  # type: ignore[arg-type]
-        "h1",
-        bus_down_for=lambda: 0.0,
-        hosts_alive=lambda: 1,
-        on_held=nothing,
-        on_dropped=nothing,
-    )
+    placement = _placement(room, _nothing)
     table = _Table(SystemClock())
     table.start()
     await table.stop()  # (dropped by the host's other task while the renewal read the moves)
