@@ -20,7 +20,7 @@ from pokerroom.server.room import RoomSettings
 from pokerroom.store import PLAY, Role
 from tests.server.conftest import serve_room
 from tests.waiting import wait_until
-from tests.web.conftest import TIMING, Room, _need_browser, room_in_thread
+from tests.web.conftest import TIMING, Room, _need_browser, console_at, room_in_thread
 from tests.web.player import PASSWORD, Player, Seen
 
 ADMIN = "consoleboss"
@@ -48,24 +48,14 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 
 
 def console(page: Any, room: Room, where: str = "dashboard") -> list[str]:
-    """Log the page in to the console as the administrator; returns the page's script errors and
-    Content-Security-Policy refusals (a list that fills as they happen)."""
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    """Log the page in to the console as the administrator (``console_at``), with every
+    Content-Security-Policy violation reported to the page's console; returns the page's script errors and
+    CSP refusals (a list that fills as they happen)."""
     page.add_init_script(
         "document.addEventListener('securitypolicyviolation',"
         " e => console.error('Content Security Policy: ' + e.violatedDirective + ' ' + e.blockedURI));"
     )
-    page.goto(f"{room.url}/static/console.html")
-    form = page.locator("#console-login-form")
-    form.locator("input[name=name]").fill(ADMIN)
-    form.locator("input[name=password]").fill(PASSWORD)
-    page.click("#console-login-btn")
-    page.wait_for_selector("#console:not([hidden])")
-    page.goto(f"{room.url}/static/console.html#{where}")
-    page.wait_for_selector(f'.console-page[data-page="{where}"] h2')
-    return errors
+    return console_at(page, room.url, where, ADMIN)
 
 
 def status(page: Any) -> str:
