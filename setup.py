@@ -1,4 +1,5 @@
-"""Build hook: compile the hand engine's hot modules with mypyc (docs/engine-speed.md).
+"""Build hook: compile the hand engine's hot modules (and PHH reading and replay) with mypyc
+(docs/engine-speed.md).
 
 The modules stay ordinary typed Python; mypyc turns them into C extensions that run the same code
 about twice as fast. ``POKERROOM_PURE=1`` at install time skips the compilation, and so does a machine
@@ -20,9 +21,14 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 # The modules every action of every hand runs through. Commands, events and specs stay interpreted:
 # callers build, subclass, pickle and compare them freely.
-# pokerroom.engine.native.COMPILED names the same modules (a test keeps the two lists equal).
+# pokerroom.engine.native.COMPILED names the same modules (a test keeps the lists equal).
 COMPILED = ["state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud"]
-SOURCES = [f"src/pokerroom/engine/{name}.py" for name in COMPILED]
+# Reading and replaying PHH (issue 32), in the same group: their calls into the engine are direct.
+HISTORY_COMPILED = ["reader", "replay", "toml_subset"]
+MODULES = [f"pokerroom.engine.{name}" for name in COMPILED] + [
+    f"pokerroom.history.{name}" for name in HISTORY_COMPILED
+]
+SOURCES = ["src/" + module.replace(".", "/") + ".py" for module in MODULES]
 MANIFEST = "compiled.txt"  # pokerroom.engine.native.MANIFEST
 # The one-call seven-card ranker (eval/_rank7.c, docs/eval-speed.md): optional, built on its own.
 RANK7 = Extension("pokerroom.eval._rank7", ["src/pokerroom/eval/_rank7.c"], optional=True)
@@ -47,9 +53,9 @@ class EngineBuildExt(build_ext):
             return
         manifest = Path(self.get_ext_fullpath("pokerroom.engine.state")).parent / MANIFEST
         lines = []
-        for name, source in zip(COMPILED, SOURCES, strict=True):
+        for module, source in zip(MODULES, SOURCES, strict=True):
             digest = hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
-            lines.append(f"pokerroom.engine.{name} {digest}\n")
+            lines.append(f"{module} {digest}\n")
         manifest.write_text("".join(lines))
 
     def _remove_outputs(self) -> None:

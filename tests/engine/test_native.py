@@ -186,10 +186,42 @@ def test_setup_compiles_the_modules_native_knows() -> None:
     """setup.py's COMPILED list and ``native.COMPILED`` name the same modules (issue 14: the split of
     ``state.py`` added ``hand_deal`` and ``hand_betting``)."""
     text = (Path(__file__).resolve().parents[2] / "setup.py").read_text()
-    line = next(ln for ln in text.splitlines() if ln.startswith("COMPILED = "))
-    names = [n.strip().strip('"') for n in line.partition("=")[2].strip(" []").split(",")]
-    assert tuple(f"pokerroom.engine.{n}" for n in names) == COMPILED
+
+    def names(prefix: str) -> list[str]:
+        line = next(ln for ln in text.splitlines() if ln.startswith(prefix))
+        return [n.strip().strip('"') for n in line.partition("=")[2].strip(" []").split(",")]
+
+    engine = tuple(f"pokerroom.engine.{n}" for n in names("COMPILED = "))
+    history = tuple(f"pokerroom.history.{n}" for n in names("HISTORY_COMPILED = "))
+    assert engine + history == COMPILED
     assert {"pokerroom.engine.hand_deal", "pokerroom.engine.hand_betting"} <= set(COMPILED)
+    # PHH reading and replay (issue 32), compiled in the engine's group
+    assert set(history) == {
+        "pokerroom.history.reader",
+        "pokerroom.history.replay",
+        "pokerroom.history.toml_subset",
+    }
+
+
+def test_a_stale_history_module_runs_everything_from_source(tmp_path: Path) -> None:
+    """The compiled history modules share the engine's manifest and its switch: an edited ``reader.py``
+    (in the ``history`` folder beside the engine's) runs every compiled module from source."""
+    engine, history = tmp_path / "engine", tmp_path / "history"
+    engine.mkdir()
+    history.mkdir()
+    state, reader = b"x = 1\n", b"y = 2\n"
+    (engine / "state.py").write_bytes(state)
+    (history / "reader.py").write_bytes(reader)
+    lines = [
+        f"pokerroom.engine.state {hashlib.sha256(state).hexdigest()}\n",
+        f"pokerroom.history.reader {hashlib.sha256(reader).hexdigest()}\n",
+    ]
+    (engine / MANIFEST).write_text("".join(lines))
+    assert choose(engine, pure=False) == ("mypyc", [], [])
+    (history / "reader.py").write_text("y = 3\n")
+    build, from_source, stale = choose(engine, pure=False)
+    assert (build, stale) == ("python", ["pokerroom.history.reader"])
+    assert from_source == ["pokerroom.engine.state", "pokerroom.history.reader"]
 
 
 def test_a_build_that_lacks_a_module_runs_the_sources(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """Which build of the engine runs: the modules compiled by mypyc at install time, or their sources.
 
-``setup.py`` compiles the engine's hot modules with mypyc and writes ``compiled.txt`` beside them:
-one line per module, its name and the SHA-256 of the source it was compiled from. This module is
-imported first by ``pokerroom.engine`` and decides, before any engine module loads:
+``setup.py`` compiles the engine's hot modules, and PHH reading and replay (:data:`COMPILED`), with
+mypyc and writes ``compiled.txt`` beside the engine's: one line per module, its name and the SHA-256 of
+the source it was compiled from. This module is imported first by ``pokerroom.engine`` and decides,
+before any engine module loads:
 
 - no ``compiled.txt``: nothing was compiled (``POKERROOM_PURE=1`` at install, or no C compiler);
 - ``POKERROOM_PURE=1`` in the environment: the sources run even though compiled modules exist
@@ -37,8 +38,10 @@ MANIFEST = "compiled.txt"
 COMPILED: tuple[str, ...] = tuple(
     f"pokerroom.engine.{name}"
     for name in ("state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud")
-)
-"""The engine modules ``setup.py`` compiles (its ``COMPILED`` list names the same ones)."""
+) + tuple(f"pokerroom.history.{name}" for name in ("reader", "replay", "toml_subset"))
+"""The modules ``setup.py`` compiles, in one group (its ``COMPILED`` and ``HISTORY_COMPILED`` lists
+name the same ones): the engine's, and reading and replaying PHH, whose calls into the engine are then
+direct. ``pokerroom.history`` imports the engine (so this module) before its reader."""
 
 
 def compiled_modules(here: Path = _HERE) -> dict[str, str]:
@@ -56,7 +59,11 @@ def compiled_modules(here: Path = _HERE) -> dict[str, str]:
 
 
 def _source(here: Path, name: str) -> Path:
-    return here / f"{name.rpartition('.')[2]}.py"
+    """The source of the module ``name``: in ``here`` (the engine's folder) for an engine module, in the
+    sibling package's folder for another (``pokerroom.history.reader``: ``here/../history/reader.py``)."""
+    package, _, module = name.rpartition(".")
+    folder = here if package == "pokerroom.engine" else here.parent / package.rpartition(".")[2]
+    return folder / f"{module}.py"
 
 
 def _digest(path: Path) -> str:
