@@ -5,8 +5,10 @@
   same hand, and the same error, for every fixture and for variations of them (decimals, minor units,
   infinite stacks, bad amounts in every place).
 - Actions are built by setting their slots (``reader._new_action``): the same action as its constructor.
-- Replay makes each distinct structure and set of blinds once: a replay gives the same result cold and
-  warm, and a structure that cannot be played is refused every time.
+- Hands are built the same way (``reader._new_hand``): the same hand as its constructor.
+- Replay makes each distinct structure and set of blinds once, and each seat's fold, check and call: a
+  replay gives the same result cold and warm, and a structure that cannot be played is refused every
+  time.
 """
 
 from __future__ import annotations
@@ -159,6 +161,20 @@ def test_actions_are_the_same_as_their_constructor() -> None:
             made.verb = "f"  # type: ignore[misc]
 
 
+def test_hands_are_the_same_as_their_constructor() -> None:
+    """A hand is made by setting its slots (``reader._new_hand``): the hand its constructor makes."""
+    for path in FILES:
+        made = read_phh(path.read_text())
+        values = tuple(getattr(made, f.name) for f in dataclasses.fields(PhhHand))
+        built = PhhHand(*values)
+        assert made == built and repr(made) == repr(built), path.name
+        assert reader_module._new_hand(values) == built
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.scale = 2  # type: ignore[misc]
+    with pytest.raises(ValueError):  # (every field, no fewer)
+        reader_module._new_hand(values[:-1])
+
+
 def _result(text: str) -> tuple[object, ...]:
     r = replay(read_phh(text))
     return (r.finishing_stacks, r.complete, r.notes, r.deals, r.unused, r.matches, r.state.events)
@@ -166,16 +182,37 @@ def _result(text: str) -> tuple[object, ...]:
 
 def test_replays_are_the_same_cold_and_warm() -> None:
     texts = [p.read_text() for p in FILES]
-    replay_module._STRUCTURES.clear()
-    replay_module._BLINDS.clear()
+    memos = [
+        replay_module._STRUCTURES,
+        replay_module._BLINDS,
+        replay_module._FOLDS,
+        replay_module._CHECKS,
+        replay_module._CALLS,
+    ]
+    for memo in memos:
+        memo.clear()
     cold = [_result(t) for t in texts]
-    assert replay_module._STRUCTURES and replay_module._BLINDS
+    assert all(memos)
     warm = [_result(t) for t in texts]
     assert cold == warm
     for t in texts:  # and each alone, with the tables emptied before it
-        replay_module._STRUCTURES.clear()
-        replay_module._BLINDS.clear()
+        for memo in memos:
+            memo.clear()
         assert _result(t) == warm[texts.index(t)]
+
+
+def test_commands_made_once_per_seat_are_the_commands() -> None:
+    """Fold, check and call of a seat are made once (immutable values): equal to new ones, of their class."""
+    from pokerroom.engine import Call, Check, Fold
+
+    for make, cls in (
+        (replay_module._fold, Fold),
+        (replay_module._check, Check),
+        (replay_module._call, Call),
+    ):
+        for seat in (1, 4, 10):
+            first, again = make(seat), make(seat)
+            assert first is again and type(first) is cls and first == cls(seat)
 
 
 def test_a_structure_that_cannot_be_played_is_refused_every_time() -> None:

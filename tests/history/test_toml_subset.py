@@ -123,6 +123,43 @@ def test_the_fast_reader_agrees_with_tomllib(text: str) -> None:
     _agrees(text)
 
 
+def _same_both_ways(text: str) -> None:
+    """An array of strings over several lines, read in one match, reads as item by item."""
+    fast, steps = read(text), read(text, string_arrays=False)
+    assert (fast is None) == (steps is None), text
+    if fast is not None:
+        assert _typed(fast) == _typed(steps), text
+
+
+@settings(max_examples=800, deadline=None)
+@given(_documents())
+@example("a = 1 # c\nb = [1, 2.5]\nc = ['x', 'y',]\nd = []\ne = 2023-06-25 18:30:00+02:00\n")
+@example("a = 2023-06-25 18:30:00+5\n")  # a date, then something that is not the end of the line
+@example("a = ['x', 'y'] , \n")
+@example("a = [\n  'x', # a comment\n  \"y\",\n]\n")  # strings over lines, with comments
+@example("a = ['x', 'y'# 'z', 'w']\nb = 1\n")  # the array ends in a comment: not closed
+def test_string_arrays_read_as_item_by_item(text: str) -> None:
+    _same_both_ways(text)
+
+
+def test_string_arrays_of_fixtures_and_their_corruptions_read_as_item_by_item() -> None:
+    rng = random.Random(5)
+    texts = list(TEXTS.values())
+    for text in texts:
+        _same_both_ways(text)
+        assert read(text) is not None
+    alphabet = "'\"[],=#\\ \n\r\t0123456789.-+_abcdefinptrue\x00:TZ"
+    for _ in range(600):
+        chars = list(rng.choice(texts))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(chars))
+            if rng.random() < 0.5:
+                chars.insert(i, rng.choice(alphabet))
+            else:
+                chars[i] = rng.choice(alphabet)
+        _same_both_ways("".join(chars))
+
+
 def test_the_subset_is_read_by_the_fast_reader() -> None:
     """The forms PHH files use are read without tomllib (each line is in the subset)."""
     text = (

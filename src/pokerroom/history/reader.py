@@ -207,6 +207,56 @@ if tuple(f.name for f in dataclasses.fields(PhhAction)) != _ACTION_FIELDS or has
 _SET = tuple(PhhAction.__dict__[name].__set__ for name in _ACTION_FIELDS)
 _NEW = object.__new__
 
+# A hand is made the same way (PhhHand is a frozen dataclass of 31 fields, with no __post_init__), from
+# its values in the order of its fields (tests/history/test_reader_fast.py holds it equal to the class's
+# own construction).
+_HAND_FIELDS = (
+    "variant",
+    "betting",
+    "variant_field",
+    "scale",
+    "chip_unit",
+    "antes",
+    "blinds_or_straddles",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "starting_stacks",
+    "unknown_stacks",
+    "actions",
+    "seats",
+    "button",
+    "posts",
+    "dead",
+    "rake_rule",
+    "rake",
+    "cap",
+    "heads_up_uncapped",
+    "finishing_stacks",
+    "winnings",
+    "players",
+    "context",
+    "fields",
+    "name",
+    "run_it_twice",
+    "runout_selections",
+    "bomb_pot",
+)
+if tuple(f.name for f in dataclasses.fields(PhhHand)) != _HAND_FIELDS or hasattr(
+    PhhHand, "__post_init__"
+):  # pragma: no cover - a change to PhhHand must be made here too
+    raise ImportError("reader.py: PhhHand's fields changed; update _HAND_FIELDS and _hand")
+_HAND_SET = tuple(PhhHand.__dict__[name].__set__ for name in _HAND_FIELDS)
+
+
+def _new_hand(values: tuple[Any, ...]) -> PhhHand:
+    """``PhhHand(*values)`` (every field, in order), made faster."""
+    hand: PhhHand = _NEW(PhhHand)
+    for setter, value in zip(_HAND_SET, values, strict=True):
+        setter(hand, value)
+    return hand
+
 
 def _new_action(
     index: int,
@@ -240,7 +290,7 @@ def _parse_new_action(
     body, _, comment = raw.partition("#")
     tokens = body.split()
     if not tokens:
-        return PhhAction(index, line, None, "", comment=comment.strip()), None
+        return _new_action(index, line, None, "", (), None, None, False, comment.strip()), None
     if tokens[0] == "d":
         if len(tokens) < 2 or tokens[1] not in ("dh", "db"):
             raise PhhActionError("the dealer's action must be 'dh' or 'db'", action=index, line=line)
@@ -250,14 +300,14 @@ def _parse_new_action(
             cards = _cards("".join(tokens[2:]), spec, index, "d db")
             if any(c is None for c in cards):
                 raise PhhActionError("(d db) board cards must be known", action=index, line=line)
-            return PhhAction(index, line, None, "db", cards, comment=comment.strip()), None
+            return _new_action(index, line, None, "db", cards, None, None, False, comment.strip()), None
         if len(tokens) != 4 or not (m := _PLAYER.fullmatch(tokens[2])):
             raise PhhActionError("(d dh) expects a player and cards", action=index, line=line)
         player = int(m.group(1))
         if player > n:
             raise PhhActionError(f"(d dh) there is no player p{player}", action=index, line=line)
         cards = _cards(tokens[3], spec, index, "d dh")
-        return PhhAction(index, line, player, "dh", cards, comment=comment.strip()), None
+        return _new_action(index, line, player, "dh", cards, None, None, False, comment.strip()), None
     m = _PLAYER.fullmatch(tokens[0])
     if not m:
         raise PhhActionError("an action starts with 'd' or a player 'pN'", action=index, line=line)
@@ -272,7 +322,7 @@ def _parse_new_action(
     if verb in ("f", "cc", "pb"):
         if args:
             raise PhhActionError(f"({label}) takes no argument", action=index, line=line)
-        return PhhAction(index, line, player, verb, comment=comment.strip()), None
+        return _new_action(index, line, player, verb, (), None, None, False, comment.strip()), None
     if verb == "cbr":
         if len(args) != 1:
             raise PhhActionError(f"({label}) needs one amount", action=index, line=line)
@@ -282,19 +332,19 @@ def _parse_new_action(
             raise PhhActionError(f"({label}) the amount is not a number", action=index, line=line) from None
         if not amount.is_finite() or amount <= 0:
             raise PhhActionError(f"({label}) the amount must be positive", action=index, line=line)
-        return PhhAction(index, line, player, verb, comment=comment.strip()), amount
+        return _new_action(index, line, player, verb, (), None, None, False, comment.strip()), amount
     if len(args) > 1:
         raise PhhActionError(f"({label}) takes at most one card argument", action=index, line=line)
     if verb == "sd":
         cards = _cards(args[0], spec, index, label) if args else ()
-        return PhhAction(index, line, player, verb, cards, comment=comment.strip()), None
+        return _new_action(index, line, player, verb, cards, None, None, False, comment.strip()), None
     # sm: show (cards or '-') or muck (no argument)
     if not args:
-        return PhhAction(index, line, player, verb, show=False, comment=comment.strip()), None
+        return _new_action(index, line, player, verb, (), None, False, False, comment.strip()), None
     if args[0] == "-":
-        return PhhAction(index, line, player, verb, show=True, dash=True, comment=comment.strip()), None
+        return _new_action(index, line, player, verb, (), None, True, True, comment.strip()), None
     cards = _cards(args[0], spec, index, label)
-    return PhhAction(index, line, player, verb, cards, show=True, comment=comment.strip()), None
+    return _new_action(index, line, player, verb, cards, None, True, False, comment.strip()), None
 
 
 # -------------------------------------------------------------------------------------------- fields
@@ -547,6 +597,12 @@ def _times(values: list[int], scale: int) -> tuple[int, ...]:
     return tuple(values) if scale == 1 else tuple(v * scale for v in values)
 
 
+def _end_of_line(text: str, at: int) -> int:
+    """The index of the first line break at or after ``at`` (the text's length when none)."""
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
 def _whole_amounts(
     fields: Mapping[str, Any], n: int, variant: VariantSpec, betting: Betting, text: str | None, offset: int
 ) -> _Amounts | None:
@@ -613,16 +669,20 @@ def _whole_amounts(
         seen = _SEEN[n, spec] = {}
     actions: list[PhhAction] = []
     make, get = _new_action, seen.get
-    # (_Lines.find, inline: the line of each action, counting lines once going forward)
+    # (_Lines.find, inline: the line of each action, counting lines once going forward; ``eol``, the end
+    # of the line of text[counted], spares the count while the actions stay on one line)
     whole_text, pos, counted, line_no = lines.text, lines.pos, lines.counted, lines.line_no
+    eol = _end_of_line(whole_text, counted)
     for i, raw in enumerate(raw_actions):
         line: int | None = None
         if whole_text and raw:
             at = whole_text.find(raw, pos)
             if at >= 0:
                 pos = at + len(raw)
-                line_no += whole_text.count("\n", counted, at)
-                counted = at
+                if at > eol:
+                    line_no += whole_text.count("\n", counted, at)
+                    counted = at
+                    eol = _end_of_line(whole_text, at)
                 line = line_no
         known = get(raw)
         if known is None:
@@ -778,36 +838,39 @@ def _hand(
     if bomb_pot and (variant.is_stud or any(amounts.blinds)):
         raise PhhFieldError("a bomb pot has antes and no blinds", field="_bomb_pot")
     singles = amounts.singles
-    return PhhHand(
-        variant=variant,
-        betting=betting,
-        variant_field=code,
-        scale=scale,
-        chip_unit=singles.get("_chip_unit", 1),
-        antes=antes,
-        blinds_or_straddles=amounts.blinds,
-        bring_in=singles.get("bring_in", 0),
-        small_bet=singles.get("small_bet", 0),
-        big_bet=singles.get("big_bet", 0),
-        min_bet=singles.get("min_bet", 0),
-        starting_stacks=amounts.starting,
-        unknown_stacks=amounts.unknown,
-        actions=amounts.actions,
-        seats=seats,
-        button=button,
-        posts=_posts(fields, n, scale),
-        dead=dead,
-        rake_rule=rake_rule,
-        rake=amounts.rake,
-        cap=cap,
-        heads_up_uncapped=hu,
-        finishing_stacks=amounts.finishing,
-        winnings=amounts.winnings,
-        players=names or (),
-        context=_context(fields, seats, names, scale),
-        fields=dict(fields),
-        name=name,
-        run_it_twice=run_it_twice,
-        runout_selections=selections,
-        bomb_pot=bomb_pot,
+    # (the fields of PhhHand in order: _HAND_FIELDS; the arguments are evaluated in this order as before)
+    return _new_hand(
+        (
+            variant,
+            betting,
+            code,
+            scale,
+            singles.get("_chip_unit", 1),
+            antes,
+            amounts.blinds,
+            singles.get("bring_in", 0),
+            singles.get("small_bet", 0),
+            singles.get("big_bet", 0),
+            singles.get("min_bet", 0),
+            amounts.starting,
+            amounts.unknown,
+            amounts.actions,
+            seats,
+            button,
+            _posts(fields, n, scale),
+            dead,
+            rake_rule,
+            amounts.rake,
+            cap,
+            hu,
+            amounts.finishing,
+            amounts.winnings,
+            names or (),
+            _context(fields, seats, names, scale),
+            dict(fields),
+            name,
+            run_it_twice,
+            selections,
+            bomb_pot,
+        )
     )

@@ -132,8 +132,8 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
     holding: dict[int, list[_Token]] = {p: [] for p in range(1, hand.player_count + 1)}
 
     def resolve(p: int, card: Card, a: PhhAction, what: str) -> _Token:
-        for tok in holding[p]:
-            if tok.card == card:
+        for tok in holding[p]:  # (cards compared by index: Card.__eq__ is a Python call)
+            if tok.card is not None and tok.card.index == card.index:
                 return tok
         for tok in holding[p]:
             if tok.card is None:
@@ -198,8 +198,11 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
     for group in [*script.hole.values(), script.board]:
         for tok in group:
             if tok.card is None:
-                mine = {t.card for t in group}
-                tok.card = spare.pop(0) if spare else next(c for c in spec.cards() if c not in mine)
+                if spare:
+                    tok.card = spare.pop(0)
+                else:
+                    mine = {t.card.index for t in group if t.card is not None}
+                    tok.card = next(c for c in spec.cards() if c.index not in mine)
     return script, spare
 
 
@@ -227,6 +230,7 @@ def _fill_stud_up_cards(hand: PhhHand, script: _Script, spare: list[Card]) -> No
     where no filling agrees with the record keeps the default filling (the engine then says where the
     record and the rules part)."""
     v = hand.variant
+    seats = hand.seats  # (hand.seat_of(q) is seats[q - 1])
     pattern = [(i, up) for i, street in enumerate(v.streets) for up in street.deal]
     where = {
         p: [pattern[k] if k < len(pattern) else (-1, False) for k in range(len(toks))]
@@ -246,11 +250,11 @@ def _fill_stud_up_cards(hand: PhhHand, script: _Script, spare: list[Card]) -> No
         def agrees(boards: dict[int, list[Card]], street: int = street, seat: int = seat) -> bool:
             if street == 0:  # the bring-in: by the last (only) up card
                 return (
-                    bring_in_seat([(hand.seat_of(q), b[-1]) for q, b in boards.items()], v.bring_in_highest)
+                    bring_in_seat([(seats[q - 1], b[-1]) for q, b in boards.items()], v.bring_in_highest)
                     == seat
                 )
             assert v.showing is not None
-            return first_to_act([(hand.seat_of(q), b) for q, b in boards.items()], v.showing) == seat
+            return first_to_act([(seats[q - 1], b) for q, b in boards.items()], v.showing) == seat
 
         boards = {
             p: [t.card for t in toks if t.card is not None] for p, toks in ups.items() if p not in unknown
@@ -261,16 +265,19 @@ def _fill_stud_up_cards(hand: PhhHand, script: _Script, spare: list[Card]) -> No
         for p in sorted(unknown, key=lambda q: q != target):
             holes = [t for t in ups[p] if t.card is None]
             board = [t.card for t in ups[p] if t.card is not None]
-            taken = {c for _, c in picks}
-            fits = [c for c in spare if c not in taken and agrees({**boards, p: [*board, c]})]
-            if len(holes) != 1 or not fits or (p != target and target not in boards):
+            # the first spare card that agrees (each try asks the engine's rule: stop at the first)
+            taken = {c.index for _, c in picks}
+            fit = next(
+                (c for c in spare if c.index not in taken and agrees({**boards, p: [*board, c]})), None
+            )
+            if len(holes) != 1 or fit is None or (p != target and target not in boards):
                 picks = []
                 break
-            picks.append((holes[0], fits[0]))
-            boards[p] = [*board, fits[0]]
+            picks.append((holes[0], fit))
+            boards[p] = [*board, fit]
         for tok, card in picks:
             tok.card = card
-            spare.remove(card)
+            del spare[next(i for i, c in enumerate(spare) if c.index == card.index)]  # (spare.remove(card))
 
 
 @dataclass(slots=True)
@@ -500,6 +507,40 @@ def _raise_to(state: HandState, seat: int, amount: int, pending: object) -> int:
     return amount
 
 
+# The commands of one seat and no amount (fold, check, call) are immutable values: each is made once per
+# seat (bounded tables, emptied when full), as the blinds and structures above are.
+_FOLDS: dict[int, Fold] = {}
+_CHECKS: dict[int, Check] = {}
+_CALLS: dict[int, Call] = {}
+
+
+def _fold(seat: int) -> Fold:
+    cmd = _FOLDS.get(seat)
+    if cmd is None:
+        if len(_FOLDS) >= _MEMO_MAX:
+            _FOLDS.clear()
+        cmd = _FOLDS[seat] = Fold(seat)
+    return cmd
+
+
+def _check(seat: int) -> Check:
+    cmd = _CHECKS.get(seat)
+    if cmd is None:
+        if len(_CHECKS) >= _MEMO_MAX:
+            _CHECKS.clear()
+        cmd = _CHECKS[seat] = Check(seat)
+    return cmd
+
+
+def _call(seat: int) -> Call:
+    cmd = _CALLS.get(seat)
+    if cmd is None:
+        if len(_CALLS) >= _MEMO_MAX:
+            _CALLS.clear()
+        cmd = _CALLS[seat] = Call(seat)
+    return cmd
+
+
 def _command(
     state: HandState,
     hand: PhhHand,
@@ -511,14 +552,14 @@ def _command(
     seat = hand.seats[a.actor - 1]
     verb = a.verb
     if verb == "f":
-        return Fold(seat)
+        return _fold(seat)
     if verb == "cc":
         # (``pending`` builds the decision with all its options: asked only where the command needs it)
         if state.phase is _BETTING:
             pending = state.pending
             if isinstance(pending, BetDecision) and pending.seat == seat and pending.check:
-                return Check(seat)
-        return Call(seat)
+                return _check(seat)
+        return _call(seat)
     if verb == "cbr":
         assert a.amount is not None
         amount = _raise_to(state, seat, a.amount, state.pending) if state.phase is _BETTING else a.amount

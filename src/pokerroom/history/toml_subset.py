@@ -58,6 +58,13 @@ def _one_line_array(item: str) -> re.Pattern[str]:
 _LIT_ARRAY = _one_line_array(_LIT_ITEM)
 _BASIC_ARRAY = _one_line_array(_BASIC_ITEM)
 _NUM_ARRAY = _one_line_array(_NUM_ITEM)
+# An array of plain strings (either kind) over several lines with comments (``actions`` as people write
+# it): checked in one match, then its items are the quoted pieces outside the comments, in order. (A
+# comment runs to the end of its line: possessive here, so that backtracking never ends one early.)
+_GAP_FORM = rf"(?:[ \t]|\r?\n|{_COMMENT}+)*"
+_STR_ITEM = f"(?:{_LIT_ITEM}|{_BASIC_ITEM})"
+_STR_ARRAY = re.compile(rf"\[{_GAP_FORM}(?:{_STR_ITEM}{_GAP_FORM},{_GAP_FORM})*(?:{_STR_ITEM}{_GAP_FORM})?\]")
+_STR_PIECE = re.compile(f"{_COMMENT}|'([^'{_CTRL}]*)'|\"([^\"\\\\{_CTRL}]*)\"")
 
 _KEY = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
 _HEADER = re.compile(r"[ \t]*\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\]")
@@ -71,16 +78,18 @@ class _Outside(Exception):
     """The text leaves the subset (or is not TOML): tomllib decides."""
 
 
-def read(text: str) -> dict[str, Any] | None:
+def read(text: str, *, string_arrays: bool = True) -> dict[str, Any] | None:
     """The TOML document ``text`` as tomllib would read it (floats as ``Decimal``), or ``None``
-    when the text is outside the subset this module reads."""
+    when the text is outside the subset this module reads. (``string_arrays=False``: arrays of strings
+    over several lines are read item by item, as any other array: for the tests that hold the two
+    readings equal.)"""
     try:
-        return _document(text)
+        return _document(text, string_arrays)
     except (_Outside, ValueError, OverflowError):  # ValueError: a date that does not exist
         return None
 
 
-def _document(text: str) -> dict[str, Any]:
+def _document(text: str, string_arrays: bool = True) -> dict[str, Any]:
     root: dict[str, Any] = {}
     table = root
     pos, n = 0, len(text)
@@ -93,7 +102,7 @@ def _document(text: str) -> dict[str, Any]:
                 raise _Outside
             pos = m.end()
             if text.startswith("[", pos):
-                table[key], pos = _array(text, pos)
+                table[key], pos = _array(text, pos, string_arrays)
             else:
                 m = scalar_match(text, pos)
                 if m is None:
@@ -115,7 +124,7 @@ def _document(text: str) -> dict[str, Any]:
     return root
 
 
-def _array(text: str, pos: int) -> tuple[list[Any], int]:
+def _array(text: str, pos: int, string_arrays: bool = True) -> tuple[list[Any], int]:
     # In a one-line array of plain strings the quotes only delimit the items (an item holds none and
     # no escape), so the items are every second piece between quotes.
     m = _LIT_ARRAY.match(text, pos)
@@ -134,6 +143,16 @@ def _array(text: str, pos: int) -> tuple[list[Any], int]:
         if "." not in body:  # whole numbers (int() allows the spaces around an item)
             return list(map(int, body.split(","))), m.end()
         return [Decimal(x.strip()) if "." in x else int(x) for x in body.split(",")], m.end()
+    m = _STR_ARRAY.match(text, pos) if string_arrays else None
+    if m is not None:
+        strings: list[Any] = []
+        for piece in _STR_PIECE.finditer(text, pos, m.end()):
+            literal, basic = piece.group(1, 2)
+            if literal is not None:
+                strings.append(literal)
+            elif basic is not None:
+                strings.append(basic)
+        return strings, m.end()
     items: list[Any] = []  # the general case: over several lines, comments, mixed items
     pos += 1
     gap = _GAP.match
