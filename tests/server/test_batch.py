@@ -357,8 +357,14 @@ async def test_the_uvicorn_direct_writer_is_ready_only_while_the_socket_is_open_
     direct = direct_writer(proto.send)
     assert direct is not None
     assert direct.ready()
-    direct.write("héllo")
-    assert proto.transport.data == [b"<" + "héllo".encode() + b">"]
+    direct.write("héllo")  # (no extension agreed: the writer frames it itself, RFC 6455 section 5.2)
+    assert proto.transport.data == [b"\x81\x06" + "héllo".encode()]
+    # with an extension agreed (permessage-deflate, say), websockets frames it
+    proto.conn.extensions = [object()]  # type: ignore[list-item]
+    direct = direct_writer(proto.send)
+    assert direct is not None
+    direct.write("bye")
+    assert proto.transport.data[1:] == [b"<bye>"]
     proto.writable.clear()  # flow control paused the transport
     assert not direct.ready()
     proto.writable.set()

@@ -297,3 +297,65 @@ async def test_a_uvicorn_protocol_lacking_what_the_writer_reads_gets_the_asgi_se
     async with _serving(sockets, deflate=False) as port:
         asgi = await _play(port, "asgi", "a", deflate=False)
     assert changed.wire == asgi.wire
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def _stand_in(deflate: bool = False) -> tuple[Any, _Transport]:
+    """What :class:`UvicornDirect` reads of uvicorn's protocol, around a real open websockets protocol."""
+    from types import SimpleNamespace
+
+    from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+    from websockets.protocol import State
+    from websockets.server import ServerProtocol
+
+    conn = ServerProtocol(state=State.OPEN)
+    if deflate:
+        conn.extensions = [ServerPerMessageDeflateFactory().process_request_params([], [])[1]]
+    transport = _Transport()
+    writable = asyncio.Event()
+    writable.set()
+    proto = SimpleNamespace(
+        writable=writable, transport=transport, conn=conn, close_sent=False, disconnected=False
+    )
+    return proto, transport
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65_535, 65_536, 70_000])
+async def test_the_writers_own_frame_is_the_frame_websockets_makes(size: int) -> None:
+    """RFC 6455 section 5.2: the 7-bit, 16-bit and 64-bit payload lengths, at their edges."""
+    proto, transport = _stand_in()
+    text = "é" + "x" * (size - 2) if size >= 2 else "x" * size  # (a two-byte character where it fits)
+    assert len(text.encode()) == size
+    UvicornDirect(proto).write(text)
+    assert transport.sent == [Frame(Opcode.TEXT, text.encode()).serialize(mask=False)]
+    assert proto.conn.data_to_send() == []  # (nothing left in websockets' own buffer)
+
+
+async def test_a_compressed_socket_is_framed_by_websockets() -> None:
+    proto, transport = _stand_in(deflate=True)
+    text = _frame(9, 0, "z" * 500)
+    UvicornDirect(proto).write(text)
+    (sent,) = transport.sent
+    assert sent[0] & 0x40  # RSV1: the payload is compressed (permessage-deflate)
+    assert len(sent) < len(text)
+
+
+async def test_a_closing_socket_raises_as_the_asgi_send_would() -> None:
+    from websockets.exceptions import InvalidState
+    from websockets.protocol import State
+
+    proto, transport = _stand_in()
+    proto.conn.state = State.CLOSING
+    with pytest.raises(InvalidState):
+        UvicornDirect(proto).write(_frame(9, 1))
+    assert transport.sent == []

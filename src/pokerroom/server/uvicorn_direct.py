@@ -26,6 +26,12 @@ default ``ws="auto"`` picks when websockets is installed; the send itself is its
   writer is on the server's hottest path.)
 - For every message, in :meth:`UvicornDirect.ready`: ``close_sent`` (the app sent its close) and
   ``disconnected`` (the connection was lost).
+- Of the websockets protocol (``conn``, 2026-12-06): ``extensions`` once (none agreed: no
+  permessage-deflate), and for every message ``state``, ``writes`` (its buffer of framed bytes not yet
+  taken) and ``expect_continuation_frame``. When the socket has no extension, is open, has nothing
+  buffered and is not in a fragmented message, :meth:`UvicornDirect.write` frames the text itself: the two
+  header bytes (or four, or ten, for a longer payload) that ``Frame.serialize`` writes for an unmasked
+  final text frame, then the UTF-8 payload. Otherwise it calls ``send_text`` as below.
 
 These are what uvicorn's ``send`` reads for a ``websocket.send`` text message: it waits for
 ``writable``, raises when ``disconnected``, sends only while ``not close_sent and initial_response is
@@ -44,6 +50,7 @@ ASGI send.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from websockets.protocol import State
@@ -51,22 +58,30 @@ from websockets.server import ServerProtocol
 
 __all__ = ["UvicornDirect", "direct_writer"]
 
+OPEN = State.OPEN
+_LEN16 = struct.Struct("!BBH").pack  # a frame header with a 16-bit payload length
+_LEN64 = struct.Struct("!BBQ").pack  # ... and with a 64-bit one
+
 
 class UvicornDirect:
     """A direct writer (connection.DirectWrite) on uvicorn's websockets-sansio protocol: what its ASGI
     send does for a text message (frame it, write it to the transport), without the coroutine (made by
     :func:`direct_writer`)."""
 
-    __slots__ = ("_closing", "_data", "_frame", "_writable", "_write", "proto")
+    __slots__ = ("_closing", "_conn", "_data", "_frame", "_plain", "_writable", "_write", "proto")
 
     def __init__(self, proto: Any) -> None:
         self.proto = proto
         # (bound once: these are looked up for every message; the socket keeps them for its life)
         self._writable = proto.writable.is_set
         self._closing = proto.transport.is_closing
+        self._conn = proto.conn
         self._frame = proto.conn.send_text
         self._data = proto.conn.data_to_send
         self._write = proto.transport.write
+        # No extension agreed (no permessage-deflate): a text message is one unmasked frame that
+        # :meth:`write` can build itself (RFC 6455 section 5.2), as websockets would build it.
+        self._plain = not proto.conn.extensions
 
     def ready(self) -> bool:
         """Open and not paused. (Accepted, with no HTTP answer instead: checked when it was made. A
@@ -75,7 +90,18 @@ class UvicornDirect:
         return not p.close_sent and not p.disconnected and self._writable() and not self._closing()
 
     def write(self, text: str) -> None:
-        self._frame(text.encode())
+        conn = self._conn
+        if self._plain and conn.state is OPEN and not conn.writes and not conn.expect_continuation_frame:
+            # The frame websockets' ``send_text`` would make (FIN, opcode 1, no mask: a server's frame),
+            # without its Frame object, checks and buffer: the writer's largest cost after the system call.
+            data = text.encode()
+            n = len(data)
+            head = (
+                bytes((0x81, n)) if n < 126 else _LEN16(0x81, 126, n) if n < 65536 else _LEN64(0x81, 127, n)
+            )
+            self._write(head + data)
+            return
+        self._frame(text.encode())  # (a compressed socket, or not open: websockets frames it, or raises)
         self._write(b"".join(self._data()))
 
 
