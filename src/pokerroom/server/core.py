@@ -30,7 +30,7 @@ from pokerroom.engine import (
     TimeOut,
     command_from_dict,
 )
-from pokerroom.engine.events import Event, HandStarted
+from pokerroom.engine.events import Audience, Event, HandStarted
 from pokerroom.rooms import HandEvents, TurnClock
 from pokerroom.server.connection import Head, head_of
 from pokerroom.server.errors import Refused
@@ -172,6 +172,18 @@ class TableCore:
 
     def _event(self, item: HandEvents, event: Event, viewers: list[tuple[Watch, int | None]]) -> None:
         seq = self.next_seq()
+        if event.audience is Audience.PUBLIC:  # (most events: one text for every viewer, one head)
+            frame = self._event_frame(item.hand_id, seq, event)
+            head: Head = ("event", self.table_id, seq)
+            text: str | None = None
+            for watch, _seat in viewers:
+                if watch.envelope:
+                    watch.send(_dumps({**frame, **watch.envelope}), head)
+                    continue
+                if text is None:
+                    text = _dumps(frame)
+                watch.send(text, head)
+            return
         full_frame: dict[str, Any] | None = None
         public_frame: dict[str, Any] | None = None
         public_known = False
