@@ -186,6 +186,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", required=True, help="the commit to compare with (e.g. the one before the work)")
     ap.add_argument("--new", default=None, help="a commit to measure instead of this working tree")
+    ap.add_argument(
+        "--base-src",
+        default=None,
+        help="the base commit's src directory, already built (its compiled engine beside the sources),"
+        " instead of checking it out and compiling it here",
+    )
+    ap.add_argument(
+        "--new-src",
+        default=None,
+        help="a copy of a tree's src directory to measure instead of this tree's (a snapshot: others may edit"
+        " the tree while the benchmark runs)",
+    )
     ap.add_argument("--players", type=int, default=500)
     ap.add_argument("--duration", type=float, default=20.0)
     ap.add_argument("--think", default="0-0")
@@ -197,18 +209,24 @@ def main() -> None:
     head = _git("rev-parse", "--short", "HEAD").strip()
     dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--", "src").strip() else ""
     with tempfile.TemporaryDirectory(prefix="pokerroom-base-") as tmp:
-        how = checkout_base(args.base, Path(tmp) / "base")
+        base_src = Path(tmp) / "base" / "src"
+        if args.base_src is not None:
+            base_src, how = Path(args.base_src).resolve(), f"its sources in {args.base_src}"
+        else:
+            how = checkout_base(args.base, Path(tmp) / "base")
         new_src = ROOT / "src"
         what = f"this tree {head}{dirty}"
         if args.new is not None:  # (a fixed commit: the tree may change while the benchmark runs)
             checkout_base(args.new, Path(tmp) / "new")
             new_src, what = Path(tmp) / "new" / "src", f"commit {args.new}"
+        elif args.new_src is not None:
+            new_src, what = Path(args.new_src).resolve(), f"the sources in {args.new_src}"
         print(f"base {args.base} ({how}) against {what}: {args.players} players, "
               f"think {args.think} s, {args.duration:g} s measured, {args.rounds} round(s)")  # fmt: skip
         sides: dict[str, list[dict[str, Any]]] = {"base": [], "new": []}
         for k in range(args.rounds):
             print(f"round {k + 1}", flush=True)
-            for name, src in (("base", Path(tmp) / "base" / "src"), ("new", new_src)):
+            for name, src in (("base", base_src), ("new", new_src)):
                 try:
                     report = checked_run(name, args, functools.partial(run_side, src, args))
                 except RunFailed as failure:
