@@ -14,9 +14,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pokerroom.history import HistoryError, read_phh, read_phhs
+from pokerroom.engine import Betting
+from pokerroom.history import HandContext, HistoryError, read_phh, read_phhs, write_phh
 from pokerroom.history.toml_subset import read
 from pokerroom.history.tomlio import load
+
+from .helpers import random_hands
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "phh"
 TEXTS = {str(p.relative_to(FIXTURES)): p.read_text(encoding="utf-8") for p in sorted(FIXTURES.rglob("*.phh"))}
@@ -70,6 +73,7 @@ _DATES = st.sampled_from(
     ["2023-06-25T18:30:00Z", "2023-06-25 18:30:00+02:00", "2023-06-25T18:30:00-07:30", "2023-06-25T18:30:00"]
     + ["2023-06-25", "18:30:00", "2023-02-30", "2023-13-01T00:00:00Z", "24:00:00", "18:30:00.5"]
     + ["2023-06-25T18:30:00+24:00", "2023-06-25T18:30:00+01:60", "2023-06-25T18:30"]
+    + ["2023-06-25T18:30:00.123456+00:00", "18:30:00.1234567", "18:30:00.", "2023-06-25 18:30:00.5Z"]
 )
 _SCALARS = st.one_of(
     _STRING_BODY.map(lambda s: f'"{s}"'),
@@ -173,6 +177,8 @@ def test_the_subset_is_read_by_the_fast_reader() -> None:
         "_time = 2023-06-25T18:30:00Z\n"
         "day = 2023-06-25\n"
         "time = 18:30:00\n"
+        "then = 18:30:00.5\n"
+        "_then = 2026-12-06T20:42:13.1234567+00:00\n"  # (the room writes its times to the microsecond)
         "empty = []\n"
         "[1]\n"
         "x = 'y'\n"
@@ -183,6 +189,8 @@ def test_the_subset_is_read_by_the_fast_reader() -> None:
     assert fast["antes"] == [0, Decimal("0.25"), 0, 3] and isinstance(fast["antes"][1], Decimal)
     assert fast["actions"] == ["d dh p1 AhKh", "p1 cbr 3"]
     assert fast["_time"] == dt.datetime(2023, 6, 25, 18, 30, tzinfo=dt.UTC)
+    assert fast["then"] == dt.time(18, 30, 0, 500000)
+    assert fast["_then"] == dt.datetime(2026, 12, 6, 20, 42, 13, 123456, tzinfo=dt.UTC)
     assert fast["1"] == {"x": "y"}
 
 
@@ -195,7 +203,6 @@ def test_the_subset_is_read_by_the_fast_reader() -> None:
         "a = 1e3\n",  # exponent
         "a = {b = 1}\n",  # inline table
         "a = [[1], [2]]\n",  # nested arrays
-        "a = 18:30:00.5\n",  # fractional seconds
         "[[a]]\nb = 1\n",  # array of tables
     ],
 )
@@ -263,3 +270,20 @@ def test_a_phhs_file_through_the_fast_reader() -> None:
     assert [(a.actor, a.verb, a.cards, a.amount) for a in hand.actions] == [
         (a.actor, a.verb, a.cards, a.amount) for a in alone
     ]
+
+
+def test_the_rooms_own_histories_with_times_to_the_microsecond_are_read_by_the_fast_reader() -> None:
+    """The room writes ``time`` and ``_time`` to the microsecond: those histories (every audit copy the
+    integrity report reads) stay in the subset, with tomllib's values, rather than falling back to it."""
+    ctx = HandContext(
+        hand_id="holdem-nl-7",
+        hand_number=7,
+        table="Alpha",
+        time=dt.datetime(2026, 12, 6, 20, 42, 13, 123456, tzinfo=dt.UTC),
+        players={i: f"Player{i}" for i in range(1, 11)},
+    )
+    for hand in random_hands("holdem", Betting.NO_LIMIT, 5, seed="micro"):
+        text = write_phh(hand, None, ctx)
+        fast = _agrees(text)
+        assert fast is not None
+        assert fast["_time"] == ctx.time

@@ -30,7 +30,7 @@ _BASIC = f'"((?:[^"\\\\{_CTRL}]|{_ESCAPE})*)"'
 _AFTER = r"(?=[ \t\r\n,\]#]|\Z)"  # what may follow a number, a boolean or a date
 _INT = r"[+-]?(?:0|[1-9][0-9]*)"
 _FLOAT = rf"{_INT}\.[0-9]+|[+-]?inf|[+-]?nan"
-_HOUR = r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
+_HOUR = r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,6})[0-9]*)?"  # (digits past 6 dropped)
 _DATE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
 _OFFSET = r"([Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
 
@@ -41,9 +41,9 @@ _SCALAR = re.compile(
     f"|({_INT}){_AFTER}"  # 3: integer
     f"|({_FLOAT}){_AFTER}"  # 4: float
     f"|(true|false){_AFTER}"  # 5: boolean
-    f"|{_DATE}[Tt ]{_HOUR}{_OFFSET}?{_AFTER}"  # 6-12: date-time
-    f"|{_HOUR}{_AFTER}"  # 13-15: local time
-    f"|{_DATE}{_AFTER}"  # 16-18: local date
+    f"|{_DATE}[Tt ]{_HOUR}{_OFFSET}?{_AFTER}"  # 6-13: date-time (12: the second's fraction)
+    f"|{_HOUR}{_AFTER}"  # 14-17: local time
+    f"|{_DATE}{_AFTER}"  # 18-20: local date
 )
 # One-line arrays of plain strings or of numbers: the common case, read in one step.
 _LIT_ITEM = f"'[^'{_CTRL}]*'"
@@ -186,12 +186,19 @@ def _scalar(m: re.Match[str]) -> Any:
         return Decimal(m.group(4))
     if i == 5:
         return m.group(5) == "true"
-    if i is not None and i >= 16:
-        return dt.date(int(m.group(16)), int(m.group(17)), int(m.group(18)))
-    if i is not None and i >= 13:
-        return dt.time(int(m.group(13)), int(m.group(14)), int(m.group(15)))
-    y, mo, d, h, mi, s, offset = m.group(6, 7, 8, 9, 10, 11, 12)
-    return dt.datetime(int(y), int(mo), int(d), int(h), int(mi), int(s), tzinfo=_zone(offset))
+    if i is not None and i >= 18:
+        return dt.date(int(m.group(18)), int(m.group(19)), int(m.group(20)))
+    if i is not None and i >= 14:
+        return dt.time(int(m.group(14)), int(m.group(15)), int(m.group(16)), _micro(m.group(17)))
+    y, mo, d, h, mi, s, fraction, offset = m.group(6, 7, 8, 9, 10, 11, 12, 13)
+    return dt.datetime(
+        int(y), int(mo), int(d), int(h), int(mi), int(s), _micro(fraction), tzinfo=_zone(offset)
+    )
+
+
+def _micro(fraction: str | None) -> int:
+    """Microseconds of a second's fraction (its first six digits, as tomllib reads it)."""
+    return 0 if fraction is None else int(fraction.ljust(6, "0"))
 
 
 def _zone(offset: str | None) -> dt.tzinfo | None:
