@@ -1,13 +1,19 @@
 """A planted chip dumper and his partner (issue 30, item 2), for the chip-dumping detector's tests and
 benchmark. The two know each other's seat (colluders talk outside the room: here a callable gives it).
 
-- :class:`ChipDumper` plays like :class:`~pokerroom.bots.strategies.HandStrength` judging every hand
-  heads-up (a regular who does not lay down strong hands in a crowd), except with his
-  partner in the hand: he raises his strong hands (judged heads-up), never folds to the others, and
-  folds to the partner's bet or raise whatever he holds (the strong hands he raised with too), and calls
-  the partner's all-in with anything.
-- :class:`DumpTaker` plays like ``HandStrength`` too, but raises (the least it may) over every raise of
-  the dumper: the signal that the dumper has chips to give.
+Both play their own hands as a regular does (:meth:`_Partnered.own`): ``HandStrength`` judged against one
+opponent, with the price of a call from the pot their watch counts (a ``PotWatch`` of
+:mod:`pokerroom.bots.planted`), as the soft-playing friend does. (The room's ``strength`` bot judges its
+hand against every player seated and is blind to the pot, so it folds every bet it cannot raise: a
+dumper of that style lays down most of his strong hands to everybody and his partner is nothing special,
+and a taker of that style folds to everybody's bets. Two accounts that pass chips play their own hands
+to win.)
+
+- :class:`ChipDumper`: with his partner in the hand he raises his strong hands (judged heads-up), never
+  folds to the others, and folds to the partner's bet or raise whatever he holds (the strong hands he
+  raised with too), and calls the partner's all-in with anything.
+- :class:`DumpTaker`: raises (the least it may) over every raise of the dumper: the signal that the
+  dumper has chips to give.
 
 Each watches its table's events (:meth:`Watch.see`, a bot client's ``on_event``) to know who bet last."""
 
@@ -58,6 +64,12 @@ class _Partnered(HandStrength):
         self.partner_seat = partner_seat
         self.watch = watch
 
+    def own(self, view: BotView, rng: random.Random) -> dict[str, Any]:
+        """His own play (a regular's): ``HandStrength`` against one opponent, the price of a call from the
+        pot his watch counts (a watch without ``pot``: the view's)."""
+        pot = int(getattr(self.watch, "pot", view.pot))
+        return HandStrength.decide(self, replace(view, opponents=1, pot=pot), rng)
+
 
 class ChipDumper(_Partnered):
     name = "dumper"
@@ -67,7 +79,7 @@ class ChipDumper(_Partnered):
         partner = self.partner_seat()
         live = partner is not None and partner not in self.watch.folded
         if d["kind"] != "bet" or not live:
-            return super().decide(replace(view, opponents=1), rng)
+            return self.own(view, rng)
         if self.watch.aggressor == partner and d.get("call"):
             return {"type": "call"} if self.watch.all_in else {"type": "fold"}
         # With the partner in the hand: raise a strong hand big (judged heads-up: ``RAISE_AT``), for the
@@ -75,7 +87,7 @@ class ChipDumper(_Partnered):
         heads_up = replace(view, opponents=1)
         if d.get("raise") and d.get("min_to") and self.strength(heads_up, rng) >= RAISE_AT:
             return {"type": "raise_to", "amount": min(d["max_to"], RAISE_SIZE * d["min_to"])}
-        action = super().decide(heads_up, rng)
+        action = self.own(view, rng)
         if action["type"] == "fold":
             return {"type": "check"} if d.get("check") else {"type": "call"}
         return action
@@ -90,7 +102,7 @@ class DumpTaker(_Partnered):
         if d["kind"] == "bet" and partner is not None and self.watch.aggressor == partner and d.get("min_to"):
             if d.get("raise"):
                 return {"type": "raise_to", "amount": d["min_to"]}  # the dumper raised: raise him back
-        return super().decide(view, rng)
+        return self.own(view, rng)
 
 
 @dataclass(frozen=True)

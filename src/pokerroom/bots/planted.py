@@ -6,7 +6,8 @@ planted ones wait ``MACHINE_THINK`` every time.
 And planted pairs (:func:`pair_field`) for the soft-play and collusive-betting detectors: two
 :class:`SoftPlayer` who check down against each other, or two :class:`Whipsawer` who re-raise each
 other's opening bets with a third player in the hand. The two of a pair know each other's seat
-(colluders talk outside the room: here a callable gives it) and watch their table (:class:`InHand`).
+(colluders talk outside the room: here a callable gives it) and watch their table (:class:`InHand`;
+:class:`PotWatch` counts the pot too).
 
 :func:`plant` gives the planted players of a field (this module's pairs, or the chip dumpers of
 :mod:`pokerroom.bots.dumping`) their strategies once their bots are seated: the one place the detectors'
@@ -36,6 +37,7 @@ __all__ = [
     "InHand",
     "PairSeat",
     "Planted",
+    "PotWatch",
     "SoftPlayer",
     "Whipsawer",
     "pair_field",
@@ -92,11 +94,40 @@ class InHand(Watch):
         return self.dealt - self.folded
 
 
+class PotWatch(InHand):
+    """:class:`InHand`, and the chips in the pot so far (the blinds, antes and bets of every round, less a
+    bet returned): what a player who weighs the price of a call knows from the table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pot = 0
+
+    def see(self, msg: dict[str, Any]) -> None:
+        super().see(msg)
+        if msg.get("type") != "event":
+            return
+        e = msg["event"]
+        if e["type"] == "hand_started":
+            self.pot = 0
+        elif e["type"] in ("posted", "action"):
+            self.pot += int(e.get("amount") or 0)
+        elif e["type"] == "bet_returned":
+            self.pot -= int(e.get("amount") or 0)
+
+
 class SoftPlayer(HandStrength):
-    """A soft-playing friend (issue 30, item 2): plays like ``HandStrength``, except against his partner.
-    When the partner is the only other player left in the hand he checks (or calls), never bets, raises or
-    folds; with others in the hand too he never raises the partner's bet or raise (he calls where he
-    would have raised, and otherwise plays his hand: he bets into the others as ever)."""
+    """A soft-playing friend (issue 30, item 2). His own style is a regular's: ``HandStrength`` judged
+    against one opponent (as the chip dumper of :mod:`pokerroom.bots.dumping` plays), with the price of a
+    call from the pot his watch counts. He bets and raises his strong hands (``HandStrength``'s share of
+    more than 0.62 against one random hand), calls when his share beats the price, checks or folds the
+    rest. (The room's ``strength`` bot, judging its hand against every player seated and blind to the pot,
+    raises only near-nuts and folds to every bet it cannot raise: a friend of that style has no aggression
+    to hold back, and his soft play is nothing anybody could see.)
+
+    Against his partner he is soft: when the partner is the only other player left in the hand he never
+    bets or raises (he checks, or calls); with others in the hand too he never raises the partner's bet
+    or raise (he calls where he would have raised). Everything else, his bets into the others included,
+    is his own style. With no partner (``partner_seat`` gives None) he is an honest regular."""
 
     name = "soft"
 
@@ -105,14 +136,20 @@ class SoftPlayer(HandStrength):
         self.partner_seat = partner_seat
         self.watch = watch
 
+    def own(self, view: BotView, rng: random.Random) -> dict[str, Any]:
+        """His own style's action (the regular's)."""
+        pot = self.watch.pot if isinstance(self.watch, PotWatch) else view.pot
+        return super().decide(replace(view, opponents=1, pot=pot), rng)
+
     def decide(self, view: BotView, rng: random.Random) -> dict[str, Any]:
         d = view.decision
         partner = self.partner_seat()
-        if d["kind"] != "bet" or partner is None:
-            return super().decide(view, rng)
-        if self.watch.live() == {view.seat, partner}:
+        live = self.watch.live()
+        if d["kind"] != "bet" or partner is None or partner not in live:
+            return self.own(view, rng)
+        if live == {view.seat, partner}:
             return {"type": "check"} if d.get("check") else {"type": "call"}
-        choice = super().decide(view, rng)
+        choice = self.own(view, rng)
         if self.watch.aggressor == partner and choice.get("type") == "raise_to":
             return {"type": "call"}
         return choice
@@ -170,9 +207,9 @@ def pair_field(
 
 # role -> (strategy, the watch it reads)
 PLANTED: dict[str, tuple[Callable[..., HandStrength], type[Watch]]] = {
-    "dumper": (ChipDumper, Watch),
-    "taker": (DumpTaker, Watch),
-    "soft": (SoftPlayer, InHand),
+    "dumper": (ChipDumper, PotWatch),
+    "taker": (DumpTaker, PotWatch),
+    "soft": (SoftPlayer, PotWatch),
     "whipsaw": (Whipsawer, InHand),
 }
 
