@@ -9,18 +9,30 @@ one of two kinds: **heads-up**, ``other`` the only opponent left in the hand (ag
 raised), or **multiway**, facing a bet or raise whose last maker is ``other`` with a third player still in
 the hand (aggressive when he raised).
 
-For an ordered pair (player -> other) the expected aggressive decisions of each kind are the player's
-spots of that kind against the other times his rate in spots of that kind against everybody else (drawn
-toward the room's rate when those spots are few; at least ``BASE_FLOOR``; multiway, leaving out the one
-opponent whose bets he raised far beyond it, as a colluder does his partner's). The spread is the
-binomial one of the pair's spots plus the uncertainty of a rate measured on few spots (as in dumping.py).
+A player's aggression depends on the spot as much as on the opponent, so each spot is of a **kind**: heads-up
+or multiway; the betting round (the first, second, third, or any later); what the round holds before
+him (he is the first to decide, others checked or called the blinds, one bet or raise, two or more); and
+whether he owes a call. For an ordered pair (player -> other), in each kind of spot the player's
+aggressive decisions in all his spots of that kind are shared out at random over those spots: the
+number against the other is hypergeometric, its mean **what his style predicts** (his spots against
+the other times his rate over all his spots of that kind). A kind with no spot against anybody else
+predicts what he did (no measure of his style there). Left out of the multiway kinds: the one opponent
+(not the other scored) whose bets he raised most beyond his rate, when that is beyond chance (z of
+``MIN_Z``, two proportions): a colluder's re-raises over his partner's bets (a whipsaw or chip-dumping
+pair) do not set his style against the others.
+
 Soft play is mutual, so the **pair** (unordered) is scored: both directions' and kinds' aggressive
-decisions summed, against the expectations summed, a z-score of the *shortfall*. A pair is **flagged**
-when
+decisions summed, against the predictions summed; the z-score of the *shortfall* (the normal
+approximation; for a pair that passes the rules below on it with at most ``EXACT_UP_TO`` bets and raises
+against each other, the exact chance of so few, the hypergeometric counts summed, as a normal deviate).
+A pair is **flagged** when
 
 - they had at least ``MIN_SPOTS`` spots against each other (both directions together);
 - the z-score of the shortfall is at least ``MIN_Z`` (3);
-- each of the two was less aggressive against the other than his own rate predicts (one timid player
+- they bet or raised at each other at most ``MAX_SHARE`` (half) of what their styles predict (how a hand
+  went so far, the board and the cards shape aggression against one opponent and another somewhat:
+  with enough hands a small shortfall is beyond chance without being soft play);
+- each of the two was less aggressive against the other than his own style predicts (one timid player
   facing a bully is not a soft-playing pair: the bully bets).
 
 Pure: parsed hands in, findings out; reading the store is the caller's part."""
@@ -30,16 +42,25 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 from pokerroom.history import PhhHand
 
-__all__ = ["MIN_SPOTS", "MIN_Z", "Decision", "SoftPlayFinding", "decisions_of", "softplay_findings"]
+__all__ = [
+    "MAX_SHARE",
+    "MIN_SPOTS",
+    "MIN_Z",
+    "Decision",
+    "SoftPlayFinding",
+    "decisions_of",
+    "softplay_findings",
+]
 
 MIN_SPOTS = 12
 MIN_Z = 3.0
-BASE_FLOOR = 0.02
-MAX_RATE = 0.98
-PRIOR_WEIGHT = 10  # spots: a rate from fewer leans toward the room's rate
+MAX_SHARE = 0.5  # flagged only when they bet or raised at most this share of what their styles predict
+MAX_Z = 38.0  # beyond it a chance is below what a float holds
+EXACT_UP_TO = 200  # bets and raises against each other up to which the z is the exact one (beyond, normal)
 
 
 @dataclass(frozen=True)
@@ -66,52 +87,68 @@ def decisions_of(hand_id: str, hand: PhhHand) -> Iterator[Decision]:
     bet = list(hand.blinds_or_straddles or (0,) * n)[:n] + [0] * max(0, n - len(hand.blinds_or_straddles))
     stack = [s - b for s, b in zip(stack, bet, strict=True)]
     folded = [False] * n
+    live = tuple(names)  # the players not folded, kept as they fold
     street = 0
+    top = max(bet, default=0)  # the highest bet of the round
     aggressor: int | None = None
     betting = False
     for a in hand.actions:
-        if a.verb in ("dh", "db", "sd") and betting:  # a new street
-            bet, aggressor, betting, street = [0] * n, None, False, street + 1
-        if a.actor is None or a.verb not in ("f", "cc", "cbr"):
+        verb = a.verb
+        if verb in ("dh", "db", "sd") and betting:  # a new street
+            bet, top, aggressor, betting, street = [0] * n, 0, None, False, street + 1
+        if a.actor is None or verb not in ("f", "cc", "cbr"):
             continue
         betting = True
         p = a.actor - 1
-        owed = max(0, max(bet) - bet[p])
-        others_with_chips = any(stack[q] > 0 for q in range(n) if q != p and not folded[q])
-        live = tuple(names[q] for q in range(n) if not folded[q])
+        owed = max(0, top - bet[p])
+        can_raise = stack[p] > owed and any(stack[q] > 0 for q in range(n) if q != p and not folded[q])
         yield Decision(
             hand_id,
             street,
             names[p],
-            a.verb,
+            verb,
             live,
-            stack[p] > owed and others_with_chips,
+            can_raise,
             names[aggressor] if aggressor is not None else None,
             a.index,
             owed,
         )
-        if a.verb == "f":
+        if verb == "f":
             folded[p] = True
-        elif a.verb == "cc":
+            live = tuple(names[q] for q in range(n) if not folded[q])
+        elif verb == "cc":
             paid = min(stack[p], owed)
             bet[p] += paid
             stack[p] -= paid
-        elif a.verb == "cbr" and a.amount is not None:
+        elif verb == "cbr" and a.amount is not None:
             paid = min(stack[p], max(0, a.amount - bet[p]))
             bet[p] += paid
             stack[p] -= paid
+            top = max(top, bet[p])
             aggressor = p
 
 
 HEADS_UP = "heads-up"
 MULTIWAY = "multiway"
+LAST_STREET = 3  # streets from the fourth betting round on are one kind of spot (the river in hold'em)
+FIRST, CHECKED_TO, BET, RAISED = 0, 1, 2, 3  # what the round holds before the spot (_spots_of)
+
+Cell = tuple[str, int, int, bool]  # the kind of spot: (kind, street, what the round holds, a call owed)
 
 
 @dataclass
 class _Spots:
     spots: int = 0
     aggressive: int = 0
-    hands: list[str] = field(default_factory=list)  # hands with spots and no aggression of this player
+
+
+@dataclass
+class _Pair:
+    """What ``player`` did against ``other``: his spots and aggressive decisions in each kind of spot."""
+
+    cells: dict[Cell, _Spots] = field(default_factory=dict)
+    multiway: _Spots = field(default_factory=_Spots)  # the multiway kinds together
+    hands: list[str] = field(default_factory=list)  # hands with spots and no aggression of either at other
 
 
 @dataclass(frozen=True)
@@ -161,18 +198,105 @@ def _direction(player: str, against: str, spots: int, aggressive: int, expected:
     }
 
 
-def _rate(k: int, n: int, prior: float) -> float:
-    return (k + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)
+def _spots_of(hands: Iterable[tuple[str, PhhHand]]) -> dict[tuple[str, str], _Pair]:
+    """(player, other) -> his spots against the other, by kind of spot, and the evidence hands.
+
+    A decision is an aggression spot against one other player when a bet or raise was open to him, and
+    that other was his only opponent left (heads-up) or made the bet or raise he faces with a third player
+    in (multiway). Its kind: heads-up or multiway, the round (at most ``LAST_STREET``), what the round
+    holds (``FIRST``: he is the first to decide; ``CHECKED_TO``: others checked or called the blinds;
+    ``BET``: one bet or raise; ``RAISED``: two or more) and, heads-up, whether he owes a call."""
+    counts: dict[
+        tuple[str, str, Cell], list[int]
+    ] = {}  # (player, other, kind of spot) -> [spots, aggressive]
+    evidence: dict[tuple[str, str], list[str]] = {}
+    for hand_id, hand in hands:
+        seen: dict[tuple[str, str], bool] = {}  # (player, other) -> he was aggressive at him in this hand
+        street, made, acted = -1, 0, False
+        for d in decisions_of(hand_id, hand):
+            if d.street != street:
+                street, made, acted = d.street, 0, False
+            aggressive = d.verb == "cbr"
+            held = (CHECKED_TO if acted else FIRST) if made == 0 else (BET if made == 1 else RAISED)
+            made += aggressive
+            acted = True
+            if not d.can_raise:
+                continue
+            live, actor = d.live, d.actor
+            if len(live) == 2:
+                other = live[0] if live[1] == actor else live[1]
+                cell = (HEADS_UP, street if street < LAST_STREET else LAST_STREET, held, d.owed > 0)
+            elif d.aggressor is not None and d.aggressor != actor:
+                other = d.aggressor
+                cell = (MULTIWAY, street if street < LAST_STREET else LAST_STREET, held, True)
+            else:
+                continue
+            c = counts.get((actor, other, cell))
+            if c is None:
+                counts[(actor, other, cell)] = [1, int(aggressive)]
+            else:
+                c[0] += 1
+                c[1] += aggressive
+            key = (actor, other)
+            if aggressive or key not in seen:
+                seen[key] = aggressive or seen.get(key, False)
+        for (p, o), aggressive in seen.items():
+            if not aggressive and not seen.get((o, p), False) and (p < o or (o, p) not in seen):
+                evidence.setdefault((p, o), []).append(hand_id)  # one entry per hand for the pair
+    pairs: dict[tuple[str, str], _Pair] = {}
+    for (p, o, cell), (n, k) in counts.items():
+        pair = pairs.get((p, o))
+        if pair is None:
+            pair = pairs[(p, o)] = _Pair(hands=evidence.get((p, o), []))
+        pair.cells[cell] = _Spots(n, k)
+        if cell[0] == MULTIWAY:
+            pair.multiway.spots += n
+            pair.multiway.aggressive += k
+    return pairs
 
 
-def _spot(d: Decision) -> tuple[str, str] | None:
-    """(the other, the kind) when the decision is an aggression spot against one other player."""
-    if not d.can_raise:
+def _excess_candidates(pairs: dict[tuple[str, str], _Pair]) -> dict[str, list[tuple[str, _Spots]]]:
+    """player -> his two opponents whose bets he raised most beyond his multiway rate (their spots), and
+    his multiway spots against everybody under the key of no opponent ("")."""
+    mine: dict[str, _Spots] = {}
+    for (p, _), pair in pairs.items():
+        t = pair.multiway
+        m = mine.setdefault(p, _Spots())
+        m.spots += t.spots
+        m.aggressive += t.aggressive
+    ranked: dict[str, list[tuple[float, str, _Spots]]] = {}
+    for (p, o), pair in pairs.items():
+        t = pair.multiway
+        if t.spots == 0:
+            continue
+        rate = mine[p].aggressive / mine[p].spots
+        top = ranked.setdefault(p, [])
+        top.append((t.aggressive - rate * t.spots, o, t))
+        top.sort(key=lambda x: -x[0])
+        del top[2:]
+    return {p: [("", mine[p])] + [(o, t) for _, o, t in ranked.get(p, [])] for p in mine}
+
+
+def _left_out(candidates: list[tuple[str, _Spots]] | None, o: str, against_o: _Spots) -> str | None:
+    """The opponent (not ``o``) whose bets the player raised most beyond his multiway rate, when that is
+    beyond chance: his rate over that opponent's bets above his rate over everybody else's but ``o``'s
+    by ``MIN_Z`` (two proportions' z, the pooled rate's spread). A colluder's re-raises over his
+    partner's bets (a whipsaw or chip-dumping pair) are no measure of his raises over the others' bets,
+    so they do not set the style he is measured by against ``o``."""
+    if not candidates:
         return None
-    if len(d.live) == 2:
-        return (d.live[0] if d.live[1] == d.actor else d.live[1]), HEADS_UP
-    if d.aggressor is not None and d.aggressor != d.actor:
-        return d.aggressor, MULTIWAY
+    mine = candidates[0][1]
+    for x, t in candidates[1:]:
+        if x == o:
+            continue
+        rest_n = mine.spots - t.spots - against_o.spots
+        rest_k = mine.aggressive - t.aggressive - against_o.aggressive
+        if rest_n <= 0:
+            return None
+        pooled = (t.aggressive + rest_k) / (t.spots + rest_n)
+        spread = math.sqrt(pooled * (1 - pooled) * (1 / t.spots + 1 / rest_n))
+        beyond = spread > 0 and t.aggressive / t.spots - rest_k / rest_n >= MIN_Z * spread
+        return x if beyond else None
     return None
 
 
@@ -181,100 +305,68 @@ def softplay_findings(
 ) -> list[SoftPlayFinding]:
     """One finding per pair of players with an aggression spot against each other (heads-up, or a bet of
     the other faced with others in the hand), the flagged first, then by z."""
-    pairs: dict[tuple[str, str, str], _Spots] = {}  # (player, other, kind)
-    for hand_id, hand in hands:
-        seen: dict[tuple[str, str], bool] = {}  # (player, other) -> he was aggressive at him in this hand
-        for d in decisions_of(hand_id, hand):
-            spot = _spot(d)
-            if spot is None:
-                continue
-            other, kind = spot
-            st = pairs.setdefault((d.actor, other, kind), _Spots())
-            st.spots += 1
-            aggressive = d.verb == "cbr"
-            st.aggressive += aggressive
-            seen[(d.actor, other)] = seen.get((d.actor, other), False) or aggressive
-        for (p, o), aggressive in seen.items():
-            if not aggressive and not seen.get((o, p), False) and (p < o or (o, p) not in seen):
-                kind = HEADS_UP if (p, o, HEADS_UP) in pairs else MULTIWAY  # one entry per hand for the pair
-                pairs.setdefault((p, o, kind), _Spots()).hands.append(hand_id)
-    player_n: dict[tuple[str, str], int] = {}  # (player, kind): his spots against everybody
-    player_k: dict[tuple[str, str], int] = {}
-    room_n: dict[str, int] = {}
-    room_k: dict[str, int] = {}
-    for (p, _, kind), st in pairs.items():
-        player_n[(p, kind)] = player_n.get((p, kind), 0) + st.spots
-        player_k[(p, kind)] = player_k.get((p, kind), 0) + st.aggressive
-        room_n[kind] = room_n.get(kind, 0) + st.spots
-        room_k[kind] = room_k.get(kind, 0) + st.aggressive
+    pairs = _spots_of(hands)
+    mine: dict[tuple[str, Cell], _Spots] = {}  # (player, kind of spot): his spots against everybody
+    for (p, _), pair in pairs.items():
+        for cell, st in pair.cells.items():
+            m = mine.get((p, cell))
+            if m is None:
+                m = mine[(p, cell)] = _Spots()
+            m.spots += st.spots
+            m.aggressive += st.aggressive
+    candidates = _excess_candidates(pairs)
 
-    # (player, multiway) -> (the opponent, spots, raises) whose bets he raised most beyond his rate, when
-    # that is beyond chance (z of MIN_Z against his rate against the rest): a colluder's re-raises over
-    # his partner's bets (a whipsaw or chip-dumping pair) are no measure of his raises over the others'
-    top_excess: dict[tuple[str, str], tuple[str, int, int]] = {}
-    for (p, o, kind), st in pairs.items():
-        if kind != MULTIWAY:  # heads-up, his bets are at that one opponent: what is measured
-            continue
-        rate = player_k[(p, kind)] / player_n[(p, kind)]
-        best = top_excess.get((p, kind))
-        if best is None or st.aggressive - rate * st.spots > best[2] - rate * best[1]:
-            top_excess[(p, kind)] = (o, st.spots, st.aggressive)
-    for (p, kind), (_, n, k) in list(top_excess.items()):  # kept only when far beyond his rate elsewhere
-        rest_n = player_n[(p, kind)] - n
-        rest = min(MAX_RATE, max(BASE_FLOOR, (player_k[(p, kind)] - k) / rest_n if rest_n else MAX_RATE))
-        if k - n * rest < MIN_Z * math.sqrt(n * rest * (1 - rest)):
-            del top_excess[(p, kind)]
-
-    def direction(p: str, o: str) -> tuple[int, int, float, float]:
-        """(spots, aggressive, expected, variance) of ``p`` against ``o``, both kinds: each kind's spots
-        times his own rate of that kind against everybody else but ``o`` (and, multiway, but the
-        opponent whose bets he raised far beyond that rate)."""
+    def direction(p: str, o: str) -> tuple[int, int, float, float, list[_Stratum]]:
+        """(spots, aggressive, expected, variance, strata) of ``p`` against ``o``: in each kind of spot,
+        his aggressive decisions in all his spots of that kind shared out at random over those spots (the
+        ones against ``o`` and those against the rest), the hypergeometric mean and variance of his
+        against ``o``."""
+        pair = pairs.get((p, o))
+        if pair is None:
+            return 0, 0, 0.0, 0.0, []
         spots = aggressive = 0
         expected = variance = 0.0
-        for kind in (HEADS_UP, MULTIWAY):
-            st = pairs.get((p, o, kind))
-            if st is None or st.spots == 0:
-                continue
+        strata = []
+        x = _left_out(candidates.get(p), o, pair.multiway)
+        excess = pairs[(p, x)].cells if x is not None else {}
+        for cell, st in pair.cells.items():
             n, k = st.spots, st.aggressive
-            rest_n, rest_k = room_n[kind] - n, room_k[kind] - k
-            prior = rest_k / rest_n if rest_n > 0 else 0.0
-            own_n, own_k = player_n[(p, kind)] - n, player_k[(p, kind)] - k
-            top = top_excess.get((p, kind))
-            if top is not None and top[0] != o:  # his play against one opponent does not set his style
-                own_n, own_k = own_n - top[1], own_k - top[2]
-            rate = min(MAX_RATE, max(BASE_FLOOR, _rate(own_k, own_n, prior)))
-            weight = own_n + PRIOR_WEIGHT
             spots += n
             aggressive += k
-            expected += rate * n
-            variance += rate * (1 - rate) * (n + n * n / weight)
-        return spots, aggressive, expected, variance
+            m = mine[(p, cell)]
+            all_n, all_k = m.spots, m.aggressive
+            if cell[0] == MULTIWAY and cell in excess:  # his play against one opponent does not set his style
+                all_n -= excess[cell].spots
+                all_k -= excess[cell].aggressive
+            # no spot of this kind against anybody else: no measure of his style, his own decisions expected
+            expected += all_k * n / all_n
+            if all_n > n:
+                variance += all_k * (all_n - all_k) * n * (all_n - n) / (all_n * all_n * (all_n - 1))
+                strata.append((all_n, all_k, n))
+            else:
+                strata.append((n, k, n))
+        return spots, aggressive, expected, variance, strata
 
     out = []
     done: set[frozenset[str]] = set()
-    for p, o, _ in pairs:
+    for p, o in pairs:
         key = frozenset((p, o))
         if key in done:
             continue
         done.add(key)
         a, b = sorted((p, o))
-        n1, k1, e1, v1 = direction(a, b)
-        n2, k2, e2, v2 = direction(b, a)
+        n1, k1, e1, v1, s1 = direction(a, b)
+        n2, k2, e2, v2, s2 = direction(b, a)
         n, k, e, v = n1 + n2, k1 + k2, e1 + e2, v1 + v2
         if n == 0:
             continue
         z = (e - k) / math.sqrt(v) if v > 0 else 0.0
         both_soft = n1 > 0 and n2 > 0 and k1 < e1 and k2 < e2
-        flagged = n >= min_spots and z >= min_z and both_soft
-        evidence = tuple(
-            dict.fromkeys(
-                h
-                for kind in (HEADS_UP, MULTIWAY)
-                for who in ((a, b), (b, a))
-                for h in pairs.get((*who, kind), _Spots()).hands
-            )
-        )
-        multi = [pairs.get((*who, MULTIWAY), _Spots()) for who in ((a, b), (b, a))]
+        if n >= min_spots and z >= min_z and both_soft and k <= MAX_SHARE * e and k <= EXACT_UP_TO:
+            z = _z_of(_lower_tail(s1 + s2, k))  # the normal approximation checked exactly
+        flagged = n >= min_spots and z >= min_z and both_soft and k <= MAX_SHARE * e
+        evidence = tuple(dict.fromkeys(h for who in ((a, b), (b, a)) for h in pairs.get(who, _Pair()).hands))
+        multi = [pairs[who].multiway for who in ((a, b), (b, a)) if who in pairs]
         out.append(
             SoftPlayFinding(
                 a, b, n, k, e, z, n1, k1, e1, n2, k2, e2, flagged, evidence,
@@ -283,3 +375,46 @@ def softplay_findings(
         )  # fmt: skip
     out.sort(key=lambda f: (not f.flagged, -f.z, f.a, f.b))
     return out
+
+
+_Stratum = tuple[int, int, int]  # (his spots of a kind, his aggressive decisions in them, those against o)
+
+
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def _lower_tail(strata: list[_Stratum], observed: int) -> float:
+    """The chance of ``observed`` or fewer aggressive decisions against the other in all the strata
+    together, each stratum's count hypergeometric (his aggressive decisions of that kind dealt at random
+    over his spots of that kind): the exact distribution of the sum, up to ``observed``."""
+    dist = [1.0] + [0.0] * observed  # P(sum = j), j = 0..observed
+    for total, aggressive, drawn in strata:
+        lo = max(0, drawn - (total - aggressive))
+        hi = min(drawn, aggressive, observed)
+        if lo > observed:
+            return 0.0
+        base = _log_comb(total, drawn)
+        pmf = [
+            math.exp(_log_comb(aggressive, j) + _log_comb(total - aggressive, drawn - j) - base)
+            for j in range(lo, hi + 1)
+        ]
+        new = [0.0] * (observed + 1)
+        for i, pi in enumerate(dist):
+            if pi == 0.0:
+                continue
+            for j, pj in enumerate(pmf, start=lo):
+                if i + j > observed:
+                    break
+                new[i + j] += pi * pj
+        dist = new
+    return min(1.0, sum(dist))
+
+
+def _z_of(p: float) -> float:
+    """The normal deviate with ``p`` beyond it (a chance so small a float cannot hold it: ``MAX_Z``)."""
+    if p <= 0.0:
+        return MAX_Z
+    if p >= 0.5:
+        return 0.0
+    return min(MAX_Z, -NormalDist().inv_cdf(p))
