@@ -3,25 +3,31 @@
 A dumper passes chips to a partner: he folds a strong hand to the partner's bet, or calls the partner's
 all-in with a hopeless one. The audit copy of a hand (its full PHH) has every hole card, so each such
 decision can be judged by the giver's real share of the pot against the taker's real cards at that moment
-(:func:`pokerroom.eval.equity`, seeded: the same hands give the same score).
+(:class:`Shares`: exact after the flop in heads-up hold'em, seeded deals before it and in other games:
+the same hands give the same score).
 
-A *chance* is a decision of the giver with a strong hand facing the taker's bet (suspect: he folded) or
-with a hopeless one facing his all-in (suspect: he called), where the price of a call is at least
-``MARGIN`` below (above) his share: folding then gives up, calling throws away, a quarter of the pot
-or more in expectation. (A fold of a strong hand to an overbet is no chance: the price is near the
-share.) Counting only chances takes the taker's
-range out (a maniac's opponents hold the better hand more often, whoever they are). Honest players take
-some chances too (a fold to a scary board, a loose call), but against everybody alike. So the score of an
-ordered pair (giver -> taker) compares the giver's suspect decisions among his chances against this taker
-with the higher of two rates: the giver's own against everybody else, and everybody else's against the
-taker (each drawn toward the rest of the room's rate when it rests on few chances): a z-score of the
-excess, whose spread counts the baseline's own uncertainty (a rate seen on a dozen chances is no exact
-prediction: taking it as one flagged a timid honest player facing a maniac). Each kind of chance (a
-strong fold, a hopeless call) is measured against the same kind only, and never against the giver's
-decisions with any hand: how often a player folds trash, or calls all-ins,
-says nothing of how often he folds strong hands (the first version of this score mixed them, and a
-dumper who folds his weak hands to everyone, as the planted one does, was expected to fold nearly
-every strong hand too).
+A *chance* is a decision of the giver with a strong hand facing the taker's bet (suspect: he folded) with
+at least ``MIN_STAKE_BB`` big blinds of his own in the pot beyond the forced bets (a fold passes on only
+what the folder put in: a blind folded to a raise, or a limp, gives next to nothing, and an honest player
+squeezed between two raises, or one who folds every hand he cannot re-raise, folds strong hands with
+nothing of his own in), and not squeezed (the taker's raise was not over a third player's bet or raise on
+that street: a player caught between two raisers folds strong hands to whichever raised last, and the
+chips go to whoever of the two wins), or with a hopeless one facing his all-in (suspect: he called),
+where the price of a call (its share of the pot he can win: a bet beyond what his call matches goes back
+uncalled) is at least ``MARGIN`` below (above) his share: folding then gives up, calling throws away, a
+quarter of the pot or more in expectation. (A fold of a strong hand to an overbet is no chance: the price
+is near the share.) Counting only chances takes the taker's range out (a maniac's opponents hold the
+better hand more often, whoever they are). Honest players take some chances too (a fold to a scary board,
+a loose call), but against everybody alike. So the score of an ordered pair (giver -> taker) compares the
+giver's suspect decisions among his chances against this taker with the higher of two rates: the giver's
+own against everybody else, and everybody else's against the taker (each drawn toward the rest of the
+room's rate when it rests on few chances): a z-score of the excess, whose spread counts the baseline's
+own uncertainty (a rate seen on a dozen chances is no exact prediction: taking it as one flagged a timid
+honest player facing a maniac). Each kind of chance (a strong fold, a hopeless call) is measured against
+the same kind only, and never against the giver's decisions with any hand: how often a player folds
+trash, or calls all-ins, says nothing of how often he folds strong hands (the first version of this score
+mixed them, and a dumper who folds his weak hands to everyone, as the planted one does, was expected to
+fold nearly every strong hand too).
 A pair is **flagged** when
 
 - the giver made at least ``MIN_SUSPECT`` suspect decisions against the taker (fewer is chance);
@@ -47,9 +53,10 @@ from dataclasses import dataclass, field
 
 from pokerroom.cards import Card
 from pokerroom.eval import EQUITY_GAMES, EvalError, equity
+from pokerroom.eval.fast import rank7_function
 from pokerroom.history import PhhHand
 
-__all__ = ["DumpingFinding", "PairStats", "Suspect", "dumping_findings", "suspects_of"]
+__all__ = ["DumpingFinding", "PairStats", "Shares", "Suspect", "dumping_findings", "suspects_of"]
 
 STRONG = 0.6  # a fold with at least this share of the pot against the taker's real cards gives chips away
 HOPELESS = 0.2  # a call of an all-in with at most this share throws chips away
@@ -61,7 +68,9 @@ MIN_FLOW_BB = 10.0
 BASE_FLOOR = 0.02  # the least suspect rate assumed of a giver (few decisions against others say little)
 PRIOR_WEIGHT = 10  # chances: a rate from fewer leans toward the rest of the room's rate
 MAX_RATE = 0.99
-SAMPLES = 200  # Monte Carlo deals per judged decision (exact when the game allows few deals)
+MIN_STAKE_BB = 2.0  # a fold is a chance only with this much of his own chips in the pot (over a limp)
+SAMPLES = 200  # Monte Carlo deals per judged decision in the games without an exact path below
+PREFLOP_SAMPLES = 1000  # hold'em heads-up before the flop: seeded deals of the matchup (its suits relabelled)
 
 _GAMES = {"holdem": "holdem", "irish": "holdem", "shortdeck": "shortdeck", "omaha": "omaha",
           "omaha5": "omaha5", "omaha6": "omaha6", "omaha8": "omaha8", "omaha8_5": "omaha8_5",
@@ -83,6 +92,8 @@ class Suspect:
     chance: bool  # strong facing a bet, or hopeless facing an all-in (the price far from the share)
     took: bool  # he folded (facing a bet), or called (facing an all-in)
     price: float = 0.0  # the share of the pot a call would have paid for
+    stake: int = 0  # his own chips in the pot before the decision, beyond the forced bets (blinds, antes)
+    squeezed: bool = False  # the taker's raise was over a third player's bet or raise on this street
 
     @property
     def suspect(self) -> bool:
@@ -118,6 +129,7 @@ class DumpingFinding:
     shared_hands: int
     flagged: bool
     hands: tuple[str, ...]  # the hands of the suspect decisions (the evidence)
+    own: int = 0  # the giver's chances against the other players: what his own style is known from
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -131,6 +143,7 @@ class DumpingFinding:
             "shared_hands": self.shared_hands,
             "flagged": self.flagged,
             "hands": list(self.hands),
+            "own_chances": self.own,
         }
 
 
@@ -138,37 +151,107 @@ def _big_blind(hand: PhhHand) -> int:
     return max((*hand.blinds_or_straddles, hand.small_bet, hand.bring_in, hand.min_bet, 1))
 
 
-def _share(
-    hand: PhhHand, mine: Sequence[Card], his: Sequence[Card], board: Sequence[Card], key: str
-) -> float | None:
-    game = _GAMES.get(hand.variant.code) or (hand.variant.code if hand.variant.code in EQUITY_GAMES else None)
-    if game is None or not mine or not his:
-        return None
-    seed = sum(ord(c) * (i + 1) for i, c in enumerate(key)) % (2**31)
-    try:
-        result = equity(game, [list(mine), list(his)], list(board), samples=SAMPLES, seed=seed)
-    except (EvalError, ValueError):
-        return None
-    return float(result.hands[0].share)
+class Shares:
+    """The giver's share of the pot against the taker's real cards at a decision, for one run of the score.
+
+    Heads-up hold'em (two hole cards each), the most of a room's hands, has its own exact paths: on the
+    river one comparison, on the turn every river card (:func:`pokerroom.eval.fast.rank7_function`), on
+    the flop :func:`pokerroom.eval.equity`'s enumeration of the 990 boards; before the flop (1.7 million
+    boards: the enumeration costs ten times a flop's) ``PREFLOP_SAMPLES`` Monte Carlo deals of the
+    matchup with its suits relabelled in a fixed way, seeded by it and remembered for the run (the same
+    matchup up to its suits gives the same number, whatever the hand). Other games: ``equity`` (exact when
+    the deals are few, else ``SAMPLES`` deals seeded by the decision). The same hands always give the same
+    shares."""
+
+    def __init__(self) -> None:
+        self._preflop: dict[tuple[int, ...], float] = {}
+        self._rank7 = rank7_function("high")
+
+    def share(
+        self, hand: PhhHand, mine: Sequence[Card], his: Sequence[Card], board: Sequence[Card], key: str
+    ) -> float | None:
+        code = hand.variant.code
+        game = _GAMES.get(code) or (code if code in EQUITY_GAMES else None)
+        if game is None or not mine or not his:
+            return None
+        if game == "holdem" and len(mine) == 2 and len(his) == 2:
+            if not board:
+                return self._preflop_share(mine, his)
+            if len(board) == 5:
+                return self._showdown(mine, his, board)
+            if len(board) == 4:
+                used = {c.index for c in (*mine, *his, *board)}
+                return sum(self._showdown(mine, his, board, r) for r in range(52) if r not in used) / (
+                    52 - len(used)
+                )
+        seed = sum(ord(c) * (i + 1) for i, c in enumerate(key)) % (2**31)
+        try:
+            result = equity(game, [list(mine), list(his)], list(board), samples=SAMPLES, seed=seed)
+        except (EvalError, ValueError):
+            return None
+        return float(result.hands[0].share)
+
+    def _showdown(
+        self, mine: Sequence[Card], his: Sequence[Card], board: Sequence[Card], river: int = -1
+    ) -> float:
+        b = [c.index for c in board] + ([river] if river >= 0 else [])
+        a, h = self._rank7(mine[0].index, mine[1].index, *b), self._rank7(his[0].index, his[1].index, *b)
+        return 1.0 if a > h else 0.5 if a == h else 0.0
+
+    def _preflop_share(self, mine: Sequence[Card], his: Sequence[Card]) -> float:
+        key = _matchup(mine, his)
+        got = self._preflop.get(key)
+        if got is None:
+            seed = sum(x * 52**i for i, x in enumerate(key)) % (2**31)
+            canon = [Card.from_index(x) for x in key]
+            result = equity(
+                "holdem", [canon[:2], canon[2:]], [], exact=False, samples=PREFLOP_SAMPLES, seed=seed
+            )
+            got = self._preflop[key] = float(result.hands[0].share)
+        return got
 
 
-def suspects_of(hand_id: str, hand: PhhHand) -> list[Suspect]:
-    """Each decision in the hand of a player facing another's bet or raise, judged against the other's
-    real cards: a chance to give chips away (strong facing a bet, hopeless facing an all-in) or not."""
+def _orders(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """A hand's two cards from the higher rank; a pair both ways."""
+    hi, lo = sorted(cards, key=lambda c: -c.rank)
+    return [(hi, lo), (lo, hi)] if hi.rank == lo.rank else [(hi, lo)]
+
+
+def _matchup(mine: Sequence[Card], his: Sequence[Card]) -> tuple[int, ...]:
+    """The four cards' indices with the suits renamed in the order they first appear (each hand from its
+    higher card), the least of the ways a pair can be ordered: one key for a matchup and every relabelling
+    of its suits (AsKh against QsQd is AdKc against QdQh)."""
+    keys = []
+    for m in _orders(mine):
+        for h in _orders(his):
+            suits: dict[int, int] = {}
+            keys.append(tuple(c.rank * 4 + suits.setdefault(c.suit, len(suits)) for c in (*m, *h)))
+    return min(keys)
+
+
+def suspects_of(hand_id: str, hand: PhhHand, shares: Shares | None = None) -> list[Suspect]:
+    """Each decision in the hand of a player facing another's bet or raise: a chance to give chips away
+    (strong facing a bet with his own chips in the pot, hopeless facing an all-in, judged against the
+    other's real cards) or not. The share is computed only where a chance is possible (``None`` where it
+    is not: a price too far from any share, or a fold with none of his own chips at stake)."""
+    shares = shares or Shares()
     n = hand.player_count
     names = hand.players if len(hand.players) == n else tuple(f"p{i + 1}" for i in range(n))
     stack = [s - a for s, a in zip(hand.starting_stacks, hand.antes or (0,) * n, strict=False)]
     bet = list(hand.blinds_or_straddles or (0,) * n)[:n] + [0] * max(0, n - len(hand.blinds_or_straddles))
     stack = [s - b for s, b in zip(stack, bet, strict=True)]
     pot = sum(hand.starting_stacks) - sum(stack)
+    stake = [0] * n  # each player's own chips put in by calls, bets and raises (not the forced bets)
+    min_stake = MIN_STAKE_BB * _big_blind(hand)
     hole: list[list[Card]] = [[] for _ in range(n)]
     board: list[Card] = []
     aggressor: int | None = None
+    before: int | None = None  # the bettor the aggressor raised over, on this street
     betting = False
     out: list[Suspect] = []
     for a in hand.actions:
         if a.verb in ("dh", "db", "sd") and betting:  # a new street
-            bet, aggressor, betting = [0] * n, None, False
+            bet, aggressor, before, betting = [0] * n, None, None, False
         if a.verb == "dh" and a.actor is not None:
             hole[a.actor - 1] += [c for c in a.cards if c is not None]
         elif a.verb == "db":
@@ -186,25 +269,43 @@ def suspects_of(hand_id: str, hand: PhhHand) -> list[Suspect]:
         if facing and aggressor is not None:
             t = aggressor
             owed = min(stack[p], top - bet[p])
-            price = owed / (pot + owed)  # the share of the pot that a call pays for
-            share = _share(hand, hole[p], hole[t], board, f"{hand_id}:{a.index}")
+            # the pot he can win: a bet beyond what his call matches goes back to its owner uncalled
+            level = bet[p] + owed
+            contested = pot - sum(max(0, b - level) for b in bet)
+            price = owed / (contested + owed)  # the share of the pot that a call pays for
+            key = f"{hand_id}:{a.index}"
             if stack[t] == 0:  # facing an all-in: a chance when hopeless
+                share = shares.share(hand, hole[p], hole[t], board, key) if price >= MARGIN else None
                 chance = share is not None and share <= HOPELESS and price - share >= MARGIN
-                out.append(Suspect(hand_id, names[p], names[t], "call", share, chance, a.verb == "cc", price))
-            else:  # facing a bet: a chance when strong
+                out.append(
+                    Suspect(
+                        hand_id, names[p], names[t], "call", share, chance, a.verb == "cc", price, stake[p]
+                    )
+                )
+            else:  # facing a bet: a chance when strong, with his own chips at stake, not squeezed
+                squeezed = before is not None and before != p
+                judged = price <= 1 - MARGIN and stake[p] >= min_stake and not squeezed
+                share = shares.share(hand, hole[p], hole[t], board, key) if judged else None
                 chance = share is not None and share >= STRONG and share - price >= MARGIN
-                out.append(Suspect(hand_id, names[p], names[t], "fold", share, chance, a.verb == "f", price))
+                took = a.verb == "f"
+                out.append(
+                    Suspect(
+                        hand_id, names[p], names[t], "fold", share, chance, took, price, stake[p], squeezed
+                    )
+                )
         if a.verb == "cc":
             paid = min(stack[p], top - bet[p])
             bet[p] += paid
             stack[p] -= paid
+            stake[p] += paid
             pot += paid
         elif a.verb == "cbr" and a.amount is not None:
             paid = min(stack[p], max(0, a.amount - bet[p]))
             bet[p] += paid
             stack[p] -= paid
+            stake[p] += paid
             pot += paid
-            aggressor = p
+            before, aggressor = aggressor, p
     return out
 
 
@@ -245,9 +346,10 @@ def dumping_findings(
     pairs: dict[tuple[str, str], PairStats] = {}
     flow: dict[tuple[str, str], float] = {}  # in the hands of the giver's suspect decisions
     shared: dict[frozenset[str], int] = {}
+    shares = Shares()
     for hand_id, hand in hands:
         moved = flows_of(hand)
-        for s in suspects_of(hand_id, hand):
+        for s in suspects_of(hand_id, hand, shares):
             if not s.chance:
                 continue
             key = (s.giver, s.taker)
@@ -274,6 +376,9 @@ def dumping_findings(
                         taken.setdefault((taker, kind), [0, 0])):  # fmt: skip
                 tot[0] += n
                 tot[1] += k
+    own_chances: dict[str, int] = {}
+    for (giver, _), st in pairs.items():
+        own_chances[giver] = own_chances.get(giver, 0) + st.faced
     all_n = sum(n for n, _ in everyone.values())
     all_k = sum(k for _, k in everyone.values())
     out = []
@@ -302,6 +407,7 @@ def dumping_findings(
             variance += rate * (1 - rate) * (n + n * n / weight)
         z = (st.suspect - expected) / math.sqrt(variance)
         net = flow.get((giver, taker), 0.0) - flow.get((taker, giver), 0.0)
+        own = own_chances.get(giver, 0) - st.faced  # his chances against everybody else, of any kind
         flagged = (
             st.suspect >= min_suspect
             and z >= min_z
@@ -311,7 +417,7 @@ def dumping_findings(
         together = shared.get(frozenset((giver, taker)), 0)
         out.append(
             DumpingFinding(
-                giver, taker, st.faced, st.suspect, expected, z, net, together, flagged, tuple(st.hands)
+                giver, taker, st.faced, st.suspect, expected, z, net, together, flagged, tuple(st.hands), own
             )
         )
     out.sort(key=lambda f: (not f.flagged, -f.z, f.giver, f.taker))
