@@ -372,12 +372,10 @@ class BotClient:
         elif kind == "discarded" and e["seat"] == self.seat:
             self.hole = [c for c in self.hole if c not in e["cards"]]
 
-    async def _decide(self, msg: dict[str, Any]) -> None:
-        lo, hi = self.think
-        if hi > 0:
-            await asyncio.sleep(self.rng.uniform(lo, hi))
-        decision = msg["decision"]
-        view = BotView(
+    def view(self, decision: dict[str, Any]) -> BotView:
+        """What the bot knows for ``decision`` (a ``turn``'s): the table's last snapshot, its cards and
+        the board from the events so far (also the fast field player's: pokerroom.bots.field)."""
+        return BotView(
             variant=self.state.get("variant", "holdem"),
             betting=self.state.get("betting", "NL"),
             seat=self.seat or 0,
@@ -387,6 +385,13 @@ class BotClient:
             others_up={s: c for s, c in self.up.items() if s != self.seat},
             opponents=max(1, len(self.state.get("players", {})) - 1),
         )
+
+    async def _decide(self, msg: dict[str, Any]) -> None:
+        lo, hi = self.think
+        if hi > 0:
+            await asyncio.sleep(self.rng.uniform(lo, hi))
+        decision = msg["decision"]
+        view = self.view(decision)
         try:
             action = await decide(self.strategy, view, self.rng)
         except Exception:  # a strategy bug: fall back to the safest legal action
