@@ -37,3 +37,29 @@ async def test_the_audit_histories_of_the_ended_hands_of_a_period_oldest_first(
     assert [h for h, _ in later] == ["x2", "x3"]
     until = await s.audit_hands.since(began, until=began + timedelta(seconds=15))
     assert [h for h, _ in until] == ["x1", "x2"]
+
+
+async def test_the_audit_histories_read_a_page_at_a_time_are_the_same_hands(
+    room: Room, clock: FakeClock
+) -> None:
+    # the integrity report reads a day's histories a page at a time (docs/integrity.md, "A day of a
+    # 1,000-table room"): the same hands in the same order, hands started at one moment each once
+    s = room.store
+    seat_list = await seats(room)
+    began = clock()
+    for hid in ("y3", "y1", "y2", "y4"):  # y1, y2, y3 started at the same moment
+        await start(room, hid, s=seat_list)
+        await s.journal.end_hand(
+            hid, deck_text=DECK, salt=SALT, deltas={}, rake=0, points={}, history=views(room, hid)
+        )
+        if hid == "y2":
+            clock.advance(timedelta(seconds=10))
+    whole = await s.audit_hands.since(began)
+    assert [h for h, _ in whole] == ["y1", "y2", "y3", "y4"]
+    for size in (1, 2, 3, 4, 5):
+        pages = [page async for page in s.audit_hands.pages(began, size=size)]
+        assert [row for page in pages for row in page] == whole
+        assert all(0 < len(page) <= size for page in pages)
+    until = began + timedelta(seconds=5)
+    cut = [page async for page in s.audit_hands.pages(began, until=until, size=2)]
+    assert [h for page in cut for h, _ in page] == ["y1", "y2", "y3"]

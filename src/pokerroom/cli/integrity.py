@@ -114,7 +114,7 @@ def report(
                 rush_alpha=rush_alpha,
                 rush_min_ratio=rush_min_ratio,
             )
-            return await run_report(store, start, options=options)
+            return await run_report(store, start, options=options, evidence=evidence is not None)
         finally:
             await store.close()
 
@@ -129,13 +129,9 @@ def report(
     rush_flagged = [x for x in rush if x.flagged]
     if evidence is not None:  # the operator's own directory: audit copies, every hole card in them
         evidence.mkdir(parents=True, exist_ok=True)
-        evident = {h for d in dumped for h in d.hands}
-        evident |= {h for x in soft_flagged for h in x.hands} | {h for x in whip_flagged for h in x.hands}
-        evident |= {h for x in rush_flagged for h in x.hands if h in texts}  # (Rush hands with audit copies)
-        evident |= {h for x in r.share if x.flagged for h in x.hands}
-        for hand_id in evident:
+        for hand_id, text in texts.items():  # the flagged pairs' hands (Rush hands with audit copies)
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in hand_id)
-            (evidence / f"{safe}.phh").write_text(texts[hand_id], encoding="utf-8")
+            (evidence / f"{safe}.phh").write_text(text, encoding="utf-8")
     if as_json:
         document = r.document()
         typer.echo(json.dumps(brief_document(document) if console else document, indent=2))
