@@ -303,3 +303,30 @@ async def test_the_planted_card_sharing_pair_is_found_and_no_honest_pair(tmp_pat
     pair = sorted(p.name for p in field if p.role != "honest")
     assert flagged == [pair], [(r["players"], r["z"], r["tell"]) for r in report["shared_cards"][:5]]
     assert code == 1
+
+
+def test_the_shares_are_sampled_with_the_very_draws_of_random_sample() -> None:
+    # the shares' sampling draws as random.Random.sample does (without its checks: the detector's hot
+    # spot), so a share is the same number as before and the findings are unchanged (docs/integrity.md,
+    # "A day of a 1,000-table room")
+    from pokerroom.eval.fast import rank7_function
+    from pokerroom.server.integrity import cardshare
+
+    assert cardshare._EXACT  # (else it falls back to random.sample itself)
+    for seed in range(20):
+        for n, k in ((50, 2), (47, 4), (46, 5), (45, 2), (50, 7), (21, 3), (8, 8)):
+            population = list(range(100, 100 + n))
+            mine, theirs = random.Random(seed), random.Random(seed)
+            for _ in range(5):  # (the generator left in the same state each time)
+                assert cardshare._sample(mine, population, k) == theirs.sample(population, k)
+    for board in ((), (10, 20, 30), (10, 20, 30, 40), (10, 20, 30, 40, 50)):
+        expected = random.Random(3)
+        deck = [c for c in range(52) if c not in (0, 5) and c not in board]
+        rank = rank7_function("high")
+        total = 0.0
+        for _ in range(64):
+            drawn = expected.sample(deck, 2 + 5 - len(board))
+            full = [*board, *drawn[2:]]
+            mine_rank, his = rank(0, 5, *full), rank(drawn[0], drawn[1], *full)
+            total += 1.0 if mine_rank > his else 0.5 if mine_rank == his else 0.0
+        assert cardshare._sampled((0, 5), board, 64, random.Random(3)) == total / 64

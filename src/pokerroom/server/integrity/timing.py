@@ -21,6 +21,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 __all__ = [
     "MAX_DAY",
@@ -45,8 +46,10 @@ MAX_SESSION = timedelta(hours=10)  # a longer session without such a break is fl
 MAX_DAY = timedelta(hours=16)  # more play in one day (UTC) is flagged
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
+    """(A named tuple: a day's report reads millions, and takes the store's ``(hand id, seconds)`` rows as
+    they are: docs/integrity.md, "A day of a 1,000-table room".)"""
+
     hand_id: str
     seconds: float  # from the moment the hand came to him (the previous action, or the hand's start)
 
@@ -74,18 +77,18 @@ class TimingFinding:
 
 
 def timing_findings(
-    decisions: Mapping[int, Sequence[Decision]],
+    decisions: Mapping[int, Sequence[tuple[str, float]]],
     *,
     min_decisions: int = MIN_DECISIONS,
     max_cv: float = MAX_CV,
 ) -> list[TimingFinding]:
-    """One finding per player with at least ``min_decisions`` decisions, the flagged first (then by
-    spread, the narrowest first)."""
+    """One finding per player with at least ``min_decisions`` decisions (:class:`Decision`, or the store's
+    ``(hand id, seconds)`` rows), the flagged first (then by spread, the narrowest first)."""
     out = []
     for player, made in decisions.items():
         if len(made) < min_decisions:
             continue
-        times = [d.seconds for d in made]
+        times = [d[1] for d in made]
         mean = statistics.fmean(times)
         cv = statistics.pstdev(times) / mean if mean > 0 else 0.0
         instant = sum(1 for t in times if t <= INSTANT) / len(times)
@@ -94,7 +97,7 @@ def timing_findings(
             reason = f"{instant:.0%} of decisions within {INSTANT} s"
         elif cv < max_cv:
             reason = f"decision times hardly vary (cv {cv:.3f} < {max_cv})"
-        hands = tuple(dict.fromkeys(d.hand_id for d in made))[:10]
+        hands = tuple(dict.fromkeys(d[0] for d in made))[:10]
         out.append(
             TimingFinding(player, len(made), statistics.median(times), cv, bool(reason), reason, hands)
         )
@@ -102,9 +105,9 @@ def timing_findings(
     return out
 
 
-@dataclass(frozen=True)
-class Played:
-    """A hand a player was dealt in: from its start to its end (a tournament hand: a moment)."""
+class Played(NamedTuple):
+    """A hand a player was dealt in: from its start to its end (a tournament hand: a moment). (A named
+    tuple, as :class:`Decision`: the store's ``(hand id, start, end)`` rows are taken as they are.)"""
 
     hand_id: str
     start: datetime
@@ -163,23 +166,26 @@ class SessionFinding:
         }
 
 
-def sessions_of(played: Sequence[Played], session_break: timedelta = SESSION_BREAK) -> list[Session]:
-    """The player's hands cut into sessions: a new one begins when no hand of his ran for at least
-    ``session_break`` (hands at several tables overlap: the gap is from the latest end so far)."""
+def sessions_of(
+    played: Sequence[tuple[str, datetime, datetime]], session_break: timedelta = SESSION_BREAK
+) -> list[Session]:
+    """The player's hands (:class:`Played`, or the store's rows) cut into sessions: a new one begins when no
+    hand of his ran for at least ``session_break`` (hands at several tables overlap: the gap is from the
+    latest end so far)."""
     out: list[Session] = []
-    ordered = sorted(played, key=lambda h: (h.start, h.hand_id))
+    ordered = sorted(played, key=lambda h: (h[1], h[0]))
     i = 0
     while i < len(ordered):
-        first = ordered[i]
-        end, last, n = max(first.end, first.start), first, 1
+        first_id, first_start, first_end = ordered[i]
+        end, last, n = max(first_end, first_start), first_id, 1
         i += 1
-        while i < len(ordered) and ordered[i].start - end < session_break:
-            h = ordered[i]
-            if h.end >= end:
-                end, last = h.end, h
+        while i < len(ordered) and ordered[i][1] - end < session_break:
+            hand_id, _, hand_end = ordered[i]
+            if hand_end >= end:
+                end, last = hand_end, hand_id
             n += 1
             i += 1
-        out.append(Session(first.start, end, n, first.hand_id, last.hand_id))
+        out.append(Session(first_start, end, n, first_id, last))
     return out
 
 
@@ -198,7 +204,7 @@ def _by_day(sessions: Sequence[Session]) -> dict[str, timedelta]:
 
 
 def session_findings(
-    played: Mapping[int, Sequence[Played]],
+    played: Mapping[int, Sequence[tuple[str, datetime, datetime]]],
     *,
     session_break: timedelta = SESSION_BREAK,
     max_session: timedelta = MAX_SESSION,
@@ -216,7 +222,7 @@ def session_findings(
         days = _by_day(sessions)
         hours = [0] * 24
         for h in hands:
-            hours[h.start.hour] += 1
+            hours[h[1].hour] += 1
         longest = max(sessions, key=lambda x: x.length)
         busiest = max(sorted(days), key=lambda d: days[d], default=None)
         breaks = int(session_break.total_seconds() // 60)
