@@ -33,6 +33,23 @@ recall, precision, honest players in a flagged pair and time per 1,000 hands.
     python benchmarks/integrity.py --pair share [--tables 4] [--size 6] [--pairs 0.5] [--hands 300]
     python benchmarks/integrity.py --rush [--players 50 500] [--rounds 2000] [--together 0.3] [--seed 1]
 
+With ``--fast SCENARIO ...`` (``timing``, ``dumping``, ``soft``, ``whipsaw``, ``share``) it plays fields of
+the issue's sizes with the fast field player (``pokerroom.bots.field``: the room's cash table, table
+core, history writer and bot clients, without the server and the store, the strategies deciding at once
+and the bots' waits on a virtual clock: honest ``HONEST_THINK``, machine-timed ``MACHINE_THINK``):
+``--players`` (about; 6-max tables: the pair scenarios fill whole tables) and ``--hands`` (of the whole
+field), then prints per scenario and size the detector's recall, precision, honest players flagged, hands
+dealt, the hands each planted item needed (the field's hands read when it was first flagged, checked at
+every tenth) and the detector's CPU per 1,000 hands (parsing the histories included). ``--save DIR``
+keeps each field in ``DIR/<scenario>-<players>-<seed>`` (a ``.phh`` per hand, ``order.json``,
+``field.json``: readable by ``--dumping --load`` too, and ``decisions.jsonl``, ``meta.json``);
+``--fast-load DIR ...`` scores kept fields again.
+
+    python benchmarks/integrity.py --fast timing dumping soft whipsaw share --players 50 200
+        [--hands 20000] [--minutes M] [--pairs 0.5] [--machines 0.1] [--seed 1] [--save DIR [--index FILE]]
+        [--equities FILE]
+    python benchmarks/integrity.py --fast-load DIR [DIR ...]
+
 With ``--rush`` it scores Rush pools without playing them (``pokerroom.bots.planted.rush_rounds``: who is
 dealt in with whom, a round every 20 s, each player present for a random stretch of the period, tables of
 6): 5 % of the players in planted pairs seated together in a share ``--together`` of the rounds both
@@ -46,6 +63,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import pickle
 import random
 import sys
 import tempfile
@@ -64,7 +83,16 @@ from tests.server.planted_room import open_planted_room, play_hands, seat_field 
 
 from pokerroom.bots.cardshare import plant_sharers, share_field  # noqa: E402
 from pokerroom.bots.dumping import Seat, dumping_field  # noqa: E402
-from pokerroom.bots.planted import HONEST, pair_field, rush_rounds, timing_field  # noqa: E402
+from pokerroom.bots.field import EQUITIES, FastField  # noqa: E402
+from pokerroom.bots.planted import (  # noqa: E402
+    HONEST,
+    HONEST_THINK,
+    MACHINE_THINK,
+    pair_field,
+    plant,
+    rush_rounds,
+    timing_field,
+)
 from pokerroom.history import read_phh  # noqa: E402
 from pokerroom.server.integrity.cardshare import cardshare_findings  # noqa: E402
 from pokerroom.server.integrity.dumping import dumping_findings  # noqa: E402
@@ -388,6 +416,280 @@ def main_rush(args: argparse.Namespace) -> None:
                 print(f"        planted: {line}")
 
 
+# ------------------------------------------------------------------------- fields of the issue's sizes
+
+SCENARIOS = ("timing", "dumping", "soft", "whipsaw", "share")
+
+
+def fast_seats(scenario: str, players: int, seed: int, *, pairs: float, machines: float) -> list[Seat]:
+    """The seats of a field of about ``players``: the timing field over ``ceil(players / 6)`` tables (its
+    planted players' role ``machine``), the pair scenarios' fields over ``round(players / 6)`` full 6-max
+    tables, a share ``pairs`` of them holding one planted pair."""
+    if scenario == "timing":
+        n_tables = max(1, -(-players // 6))
+        n_machines = max(1, round(players * machines))
+        planted = timing_field(players - n_machines, n_machines, seed=seed, prefix="bench")
+        return [
+            Seat(p.name, "machine" if p.machine else "honest", "", i % n_tables)
+            for i, p in enumerate(planted)
+        ]
+    n_tables = max(1, round(players / 6))
+    n_pairs = max(1, round(n_tables * pairs))
+    if scenario == "dumping":
+        return dumping_field(n_tables, n_pairs, seed=seed, prefix="bench")
+    if scenario == "share":
+        return share_field(n_tables, n_pairs, seed=seed, prefix="bench")
+    return pair_field(n_tables, n_pairs, scenario, seed=seed, prefix="bench")
+
+
+def play_fast(
+    scenario: str,
+    seats: list[Seat],
+    hands: int,
+    seed: int,
+    save: Path | None = None,
+    minutes: float | None = None,
+) -> tuple[list[tuple[str, str]], dict[str, list[Decision]], dict[str, Any]]:
+    """Play a field with the fast player: its hands ``(hand id, audit PHH)`` in the order dealt, each
+    player's decision times by name, and what was played (``meta``). With ``save``, each hand is written
+    there as it ends (and the field, its order and its decisions when it is over). ``minutes``: stop
+    dealing after that much real time (the hands dealt so far are the field)."""
+    n_tables = max(p.table for p in seats) + 1
+    fast = FastField(n_tables, seed=seed)
+    for i, p in enumerate(seats):
+        if p.role == "honest":
+            strategy = HONEST[i % len(HONEST)]
+        else:
+            strategy = {"dumping": "caller", "timing": HONEST[i % len(HONEST)]}.get(scenario, "strength")
+        think = MACHINE_THINK if p.role == "machine" else HONEST_THINK
+        fast.seat(p.name, p.table, strategy, seed=seed + i, think=think)
+    if scenario == "share":
+        plant_sharers(seats, fast.bots)
+    elif scenario != "timing":
+        plant(seats, fast.bots)
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+    stored: list[tuple[str, str]] = []
+    times: dict[str, list[Decision]] = {}
+    wall, cpu = time.perf_counter(), time.process_time()
+    log = (save / "decisions.jsonl").open("w", encoding="utf-8") if save is not None else None
+    try:
+        for h in fast.play(hands):
+            stored.append((h.hand_id, h.phh))
+            for name, seconds in h.decisions:
+                times.setdefault(name, []).append(Decision(h.hand_id, seconds))
+            if save is not None and log is not None:
+                (save / f"{h.hand_id}.phh").write_text(h.phh, encoding="utf-8")
+                log.write(json.dumps([h.hand_id, h.decisions]) + "\n")
+            if sum(h.results.values()) + h.rake != 0:
+                raise AssertionError(f"chips not conserved in {h.hand_id}")
+            if minutes is not None and time.perf_counter() - wall > 60 * minutes:
+                break
+    finally:
+        if log is not None:
+            log.close()
+    if fast.chips() != fast.paid_in:
+        raise AssertionError(f"chips not conserved: {fast.chips()} on the tables, {fast.paid_in} paid in")
+    meta = {
+        "scenario": scenario,
+        "players": len(seats),
+        "tables": n_tables,
+        "seed": seed,
+        "hands": len(stored),
+        "play_seconds": round(time.perf_counter() - wall, 1),
+        "play_cpu_seconds": round(time.process_time() - cpu, 1),
+        "refused_actions": fast.errors,
+        "strategy_errors": fast.strategy_errors,
+    }
+    meta["virtual_hours"] = round((max(t.now for t in fast.tables) - fast.start).total_seconds() / 3600, 2)
+    if save is not None:
+        (save / "field.json").write_text(json.dumps([asdict(p) for p in seats]), encoding="utf-8")
+        (save / "order.json").write_text(json.dumps([hid for hid, _ in stored]), encoding="utf-8")
+        (save / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return stored, times, meta
+
+
+def load_fast(
+    directory: Path,
+) -> tuple[str, list[Seat], list[tuple[str, str]], dict[str, list[Decision]], dict[str, Any]]:
+    """A field kept by ``--fast ... --save``: its scenario, seats, hands, decision times and meta."""
+    seats, stored = load_dumping(directory)
+    meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+    times: dict[str, list[Decision]] = {}
+    with (directory / "decisions.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            hand_id, rows = json.loads(line)
+            for name, seconds in rows:
+                times.setdefault(name, []).append(Decision(hand_id, seconds))
+    return str(meta["scenario"]), seats, stored, times, meta
+
+
+def _flagged_pairs(scenario: str, parsed: list[tuple[str, Any]]) -> dict[Any, str]:
+    """The pairs a detector flags in ``parsed``: (giver, taker) for chip dumping, else the pair as a
+    frozenset, each with its figures."""
+    if scenario == "dumping":
+        return {
+            (f.giver, f.taker): f"z {f.z:.1f} {f.suspect}/{f.faced} {f.flow_bb:.0f}bb"
+            for f in dumping_findings(parsed)
+            if f.flagged
+        }
+    if scenario == "soft":
+        return {
+            frozenset((f.a, f.b)): f"z {f.z:.1f}, {f.aggressive}/{f.spots} bets"
+            for f in softplay_findings(parsed)
+            if f.flagged
+        }
+    if scenario == "whipsaw":
+        return {
+            frozenset((f.a, f.b)): f"z {f.z:.1f}, {f.whipsaws}/{f.chances} whipsaws"
+            for f in whipsaw_findings(parsed)
+            if f.flagged
+        }
+    return {
+        frozenset((f.a, f.b)): f"z {f.z:.1f} ({f.tell}, from {f.threshold:.1f})"
+        for f in cardshare_findings(parsed)
+        if f.flagged
+    }
+
+
+def score_fast(
+    scenario: str, seats: list[Seat], stored: list[tuple[str, str]], times: dict[str, list[Decision]]
+) -> dict[str, Any]:
+    """The scenario's detector over a field: recall, precision, honest flagged, hands needed per planted
+    item found (the hands read when it was first flagged, at each tenth), CPU per 1,000 hands."""
+    honest = {p.name for p in seats if p.role == "honest"}
+    order = {hid: i for i, (hid, _) in enumerate(stored)}
+    if scenario == "timing":
+        ids = {p.name: i + 1 for i, p in enumerate(seats)}
+        planted_ids = {ids[p.name] for p in seats if p.role == "machine"}
+
+        def flagged_upto(upto: int) -> set[int]:
+            return {
+                f.player_id
+                for f in timing_findings(
+                    {ids[n]: [d for d in ds if order[d.hand_id] < upto] for n, ds in times.items()}
+                )
+                if f.flagged
+            }
+
+        began = time.process_time()
+        found = flagged_upto(len(stored))
+        spent = time.process_time() - began
+        needed_t: dict[int, int] = {}
+        for step in range(1, 11):
+            upto = len(stored) * step // 10
+            for pid in flagged_upto(upto) & planted_ids:
+                needed_t.setdefault(pid, upto)
+        hit = len(found & planted_ids)
+        wrong = len(found - planted_ids)
+        return {
+            "planted": len(planted_ids),
+            "recall": hit / len(planted_ids) if planted_ids else 1.0,
+            "precision": hit / len(found) if found else 1.0,
+            "honest_flagged": wrong / len(honest) if honest else 0.0,
+            "hands": len(stored),
+            "needed": sorted(needed_t.values()),
+            "ms_per_1000_hands": 1000 * spent / max(len(stored), 1) * 1000,
+            "lines": [],
+        }
+    began = time.process_time()
+    parsed = [(hid, read_phh(text)) for hid, text in stored]
+    found_pairs = _flagged_pairs(scenario, parsed)
+    spent = time.process_time() - began
+    if scenario == "dumping":
+        planted: set[Any] = {(p.name, p.partner) for p in seats if p.role == "dumper"}
+    else:
+        planted = {frozenset((p.name, p.partner)) for p in seats if p.role != "honest"}
+    needed: dict[Any, int] = {}
+    for step in range(1, 11):
+        upto = len(parsed) * step // 10
+        flagged = found_pairs if upto == len(parsed) else _flagged_pairs(scenario, parsed[:upto])
+        for pair in set(flagged) & planted:
+            needed.setdefault(pair, upto)
+        if len(needed) == len(planted):
+            break  # (every planted pair found: the later tenths cannot change the figure)
+    caught = set(found_pairs) & planted
+    accused = {name for pair in set(found_pairs) - planted for name in pair} & honest
+    lines = [
+        f"falsely flagged: {'+'.join(sorted(pair))}: {why}"
+        for pair, why in found_pairs.items()
+        if pair not in planted
+    ]
+    return {
+        "planted": len(planted),
+        "recall": len(caught) / len(planted) if planted else 1.0,
+        "precision": len(caught) / len(found_pairs) if found_pairs else 1.0,
+        "honest_flagged": len(accused) / len(honest) if honest else 0.0,
+        "hands": len(parsed),
+        "needed": sorted(needed.values()),
+        "ms_per_1000_hands": 1000 * spent / max(len(parsed), 1) * 1000,
+        "lines": lines,
+    }
+
+
+def _print_fast(scenario: str, players: int, meta: dict[str, Any], r: dict[str, Any]) -> None:
+    needed = r["needed"]
+    span = "-" if not needed else (f"{needed[0]}" if needed[0] == needed[-1] else f"{needed[0]}-{needed[-1]}")
+    print(
+        f"{scenario:>8} {players:7} {r['planted']:7} {r['hands']:8} {r['recall']:7.0%} {r['precision']:9.0%}"
+        f" {r['honest_flagged']:7.1%} {r['ms_per_1000_hands']:11.1f}  {span}"
+        f"  (played: {meta.get('play_cpu_seconds', '?')} s CPU, {meta.get('virtual_hours', '?')} h virtual)",
+        flush=True,
+    )
+    for line in r["lines"]:
+        print(f"        {line}")
+
+
+_FAST_HEAD = (
+    f"{'scenario':>8} {'players':>7} {'planted':>7} {'hands':>8} {'recall':>7} {'precision':>9} {'honest':>7}"
+    f" {'ms/1k hands':>11}  hands needed"
+)
+
+
+def _equities(path: Path | None, *, save: bool = False) -> None:
+    """Read (or, ``save``, write) the exact equities remembered by the fast player (``pokerroom.bots.field.
+    EQUITIES``: the same numbers, computed once) from a file, to share them between runs."""
+    if path is None:
+        return
+    if save:
+        known = dict(EQUITIES.known)
+        if path.exists():
+            known.update(pickle.loads(path.read_bytes()))
+        part = path.with_suffix(f".{os.getpid()}")
+        part.write_bytes(pickle.dumps(known))
+        part.replace(path)
+    elif path.exists():
+        EQUITIES.known.update(pickle.loads(path.read_bytes()))
+
+
+def main_fast(args: argparse.Namespace) -> None:
+    print(_FAST_HEAD, flush=True)
+    _equities(args.equities)
+    for scenario in args.fast:
+        for n in args.players:
+            seats = fast_seats(scenario, n, args.seed, pairs=args.pairs, machines=args.machines)
+            save = args.save / f"{scenario}-{n}-{args.seed}" if args.save else None
+            stored, times, meta = play_fast(scenario, seats, args.hands, args.seed, save, args.minutes)
+            if save is not None and args.index is not None:
+                with args.index.open("a", encoding="utf-8") as index:
+                    index.write(
+                        f"{save}\t{scenario}\tplayers={len(seats)}\thands={len(stored)}\tseed={args.seed}"
+                        f"\ttree={args.tree}\n"
+                    )
+            _equities(args.equities, save=True)
+            if args.no_score:  # (kept to score later with --fast-load)
+                print(f"{scenario:>8} {len(seats):7} played: {json.dumps(meta)}", flush=True)
+                continue
+            _print_fast(scenario, len(seats), meta, score_fast(scenario, seats, stored, times))
+
+
+def main_fast_load(args: argparse.Namespace) -> None:
+    print(_FAST_HEAD, flush=True)
+    for directory in args.fast_load:
+        scenario, seats, stored, times, meta = load_fast(directory)
+        _print_fast(scenario, len(seats), meta, score_fast(scenario, seats, stored, times))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, nargs="+", default=[12, 24])
@@ -397,7 +699,9 @@ def main() -> None:
     ap.add_argument("--dumping", action="store_true", help="the chip-dumping scenario (--tables, --pairs)")
     ap.add_argument("--tables", type=int, nargs="+", default=[2, 6], help="chip dumping: tables per field")
     ap.add_argument("--pairs", type=float, default=0.5, help="chip dumping: share of tables with a pair")
-    ap.add_argument("--save", type=Path, help="chip dumping: keep each field's hands in a directory here")
+    ap.add_argument(
+        "--save", type=Path, help="chip dumping, --fast: keep each field's hands in a directory here"
+    )
     ap.add_argument("--load", type=Path, nargs="+", help="chip dumping: score fields saved by --save")
     ap.add_argument(
         "--pair", choices=("soft", "whipsaw", "share"), help="a planted-pair scenario (--tables, --pairs)"
@@ -409,7 +713,24 @@ def main() -> None:
         "--together", type=float, default=0.3, help="Rush: a pair's extra share of rounds together"
     )
     ap.add_argument("--verbose", action="store_true", help="Rush: each planted pair's figures")
+    ap.add_argument("--fast", nargs="+", choices=SCENARIOS, help="fields of the issue's sizes, fast player")
+    ap.add_argument("--fast-load", type=Path, nargs="+", help="score fields kept by --fast --save again")
+    ap.add_argument("--index", type=Path, help="--fast --save: append a line per saved field to this file")
+    ap.add_argument("--no-score", action="store_true", help="--fast: play and save only (score: --fast-load)")
+    ap.add_argument("--minutes", type=float, help="--fast: stop dealing a field after this many minutes")
+    ap.add_argument("--equities", type=Path, help="--fast: a file of exact equities to share between runs")
+    ap.add_argument("--tree", default="", help="--fast --index: what the tree was (a note in the index)")
     args = ap.parse_args()
+    if args.fast_load:
+        main_fast_load(args)
+        return
+    if args.fast:
+        if args.hands == 60:
+            args.hands = 20_000
+        if args.players == [12, 24]:
+            args.players = [50, 200]
+        main_fast(args)
+        return
     if args.rush:
         main_rush(args)
         return
