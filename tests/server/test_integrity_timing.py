@@ -77,3 +77,16 @@ async def test_a_planted_machine_is_flagged_from_the_journal_and_the_honest_bots
     assert [r["name"] for r in report["bots_by_timing"] if r["flagged"]] == [machine] and report[
         "flagged"
     ] == 1
+
+
+def test_the_journals_commands_are_read_as_the_journal_checked_them() -> None:
+    """The journal checks a command's text with ``json`` (which takes NaN and integers past 64 bits); the
+    report reads them with orjson for speed, and with ``json`` what orjson refuses, so one such row does not
+    fail a day's report: the seat and the kind, all it reads, are there."""
+    from pokerroom.store.integrity import _command
+
+    assert _command('{"seat": 2, "type": "call"}') == {"seat": 2, "type": "call"}
+    big = _command('{"seat": 3, "type": "raise_to", "amount": 123456789012345678901234567890}')
+    assert (big["seat"], big["type"]) == (3, "raise_to")
+    odd = _command('{"seat": 1, "type": "raise_to", "amount": NaN}')
+    assert (odd["seat"], odd["type"]) == (1, "raise_to")
