@@ -359,3 +359,14 @@ async def test_a_closing_socket_raises_as_the_asgi_send_would() -> None:
     with pytest.raises(InvalidState):
         UvicornDirect(proto).write(_frame(9, 1))
     assert transport.sent == []
+
+
+async def test_a_websockets_without_what_the_writers_own_frames_read_is_refused_when_made() -> None:
+    """The writer reads the protocol's ``writes`` and ``expect_continuation_frame`` for every message: a
+    websockets without them fails when the writer is made (so the socket gets the ASGI send, see
+    :func:`direct_writer`), never at the first message."""
+    for missing in ("writes", "expect_continuation_frame"):
+        proto, _transport = _stand_in()
+        delattr(proto.conn, missing)
+        with pytest.raises(AttributeError):
+            UvicornDirect(proto)

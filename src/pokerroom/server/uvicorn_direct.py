@@ -80,8 +80,10 @@ class UvicornDirect:
         self._data = proto.conn.data_to_send
         self._write = proto.transport.write
         # No extension agreed (no permessage-deflate): a text message is one unmasked frame that
-        # :meth:`write` can build itself (RFC 6455 section 5.2), as websockets would build it.
+        # :meth:`write` can build itself (RFC 6455 section 5.2), as websockets would build it. (Read here,
+        # so that a websockets without what :meth:`write` reads gets the ASGI send, not a failed socket.)
         self._plain = not proto.conn.extensions
+        _ = proto.conn.writes, proto.conn.expect_continuation_frame
 
     def ready(self) -> bool:
         """Open and not paused. (Accepted, with no HTTP answer instead: checked when it was made. A
