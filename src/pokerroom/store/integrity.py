@@ -512,8 +512,10 @@ class AuditHands:
     ) -> AsyncIterator[list[tuple[str, str]]]:
         """The hands of :meth:`since`, in its order, ``size`` at a time: each page one short read (keyed
         on the last hand's time and id, on the periods' indexes), so a day's report never holds the
-        whole day's texts (issue 30: about 8 kB a hand, with its deck proof). A hand that ends while
-        the pages are read is read when its place comes."""
+        whole day's texts (issue 30: about 8 kB a hand, with its deck proof). Each page is a read of its
+        own, not one snapshot: a hand that ends while the pages are read is read if its place (its start,
+        or a tournament hand's end) is still ahead of the pages read; one whose place was passed is not
+        (as :meth:`since` read only what had ended when it ran)."""
         if size < 1:
             raise ValueError("a page holds at least one hand")
         cash = (
