@@ -18,7 +18,7 @@ from pokerroom.server.sessions import SessionSockets
 from tests.waiting import until
 
 from .securityhelpers import SecureServer, client, register, secure_server
-from .wire import Wire
+from .wire import Wire, auth
 
 pytestmark = pytest.mark.asyncio
 TABLE = "holdem-nl"
@@ -93,4 +93,38 @@ async def test_a_session_revoked_elsewhere_ends_its_sockets_at_the_next_recheck(
     await until(lambda: sessions.sockets(token), timeout=15, what="the socket is registered with its session")
     assert await sessions.recheck_now() == 1
     assert (await _ended(w))["details"]["reason"] == "revoked"
+    await alice.aclose()
+
+
+async def test_a_socket_whose_login_raced_the_logout_is_ended_as_it_registers(room: SecureServer) -> None:
+    """A socket's login reads its session from the store, then registers with it: a logout between the two
+    found no socket to end, and the socket stayed logged in until the next recheck (up to 30 s; seen in a
+    browser test: the other tab never went back to the login form). The ended session is remembered, so
+    the late socket ends at once with the logout's reason."""
+    alice = await register(room, "alice")
+    token = alice.cookies["pokerroom_token"]
+    sessions: SessionSockets = room.app.state.sessions
+    assert sessions.end(token, "logged_out") == 0  # the logout's end, before the socket registered ...
+    w = await Wire.open(room, token)  # ... whose login had read the session before the store's logout
+    assert (await _ended(w))["details"]["reason"] == "logged_out"
+    await alice.aclose()
+
+
+async def test_a_socket_that_connects_just_after_its_sessions_logout_is_told_the_session_ended(
+    room: SecureServer,
+) -> None:
+    """The browser shows the room, then connects its socket: a logout in another tab in between left the
+    socket anonymous (its cookie no longer a session), and the page on the room, never sent back to the
+    login form (a failed browser test: tests/web/test_csp.py). A token whose session ended here lately is
+    told so; one the room never ended (stale, or another room's) stays anonymous, as before."""
+    alice = await register(room, "alice")
+    token = alice.cookies["pokerroom_token"]
+    assert (await alice.post("/api/logout")).status_code == 200
+    late = Wire(await websockets.connect(room.ws, additional_headers=auth(token)))  # (no welcome comes)
+    assert (await _ended(late))["details"]["reason"] == "logged_out"
+    stranger = await Wire.open(room, "not-a-token-this-room-ever-issued")
+    assert [m["player"] for m in stranger.seen if m["type"] == "welcome"] == [None]
+    await stranger.send({"type": "ping", "ref": "p"})
+    assert (await stranger.until(lambda m: m["type"] == "pong"))["ref"] == "p"
+    await stranger.close()
     await alice.aclose()

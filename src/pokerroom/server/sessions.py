@@ -4,7 +4,9 @@ A socket is checked at connect (or at its ``hello``); after that it is logged in
 open. So the room keeps, per session, the sockets logged in with it, and ends them (an ``error`` frame
 ``session_ended``, then close code 4401) when the session ends:
 
-- logout (``POST /api/logout``) ends the session's sockets before it answers;
+- logout (``POST /api/logout``) ends the session's sockets before it answers; a socket whose login read
+  the session just before the logout and registers just after it is ended as it registers (the ended
+  sessions are remembered for a while: ``_ended``), not left open until the next recheck;
 - expiry: each socket has a timer at its session's ``expires_at``;
 - a session revoked elsewhere (another process on the same database, an operator deleting rows): every
   ``recheck`` seconds the sessions with open sockets are looked up again, and the gone ones are ended.
@@ -51,6 +53,9 @@ class SessionSockets:
         self._tokens: dict[str, str] = {}  # session key -> token, to look the session up again
         self._timers: dict[Connection, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
+        # Sessions ended here lately (key -> reason, when): a login that read its session before the end
+        # and registers after it is ended at once. Kept two rechecks; past that the recheck ends it.
+        self._ended: dict[str, tuple[str, datetime]] = {}
 
     # ------------------------------------------------------------------------------ life cycle
 
@@ -75,8 +80,12 @@ class SessionSockets:
         self._sockets.setdefault(key, set()).add(conn)
         self._tokens[key] = token
         delay = max(0.0, (expires_at - self.clock()).total_seconds())
+        reason = "expired"
+        ended = self._ended.get(key)
+        if ended is not None:  # (its login raced the session's end: it ends now, as its session did)
+            delay, reason = 0.0, ended[0]
         loop = asyncio.get_running_loop()
-        self._timers[conn] = loop.call_later(delay, self._end_one, conn, "expired")
+        self._timers[conn] = loop.call_later(delay, self._end_one, conn, reason)
 
     def discard(self, conn: Connection) -> None:
         """Forget a socket that closed."""
@@ -98,11 +107,28 @@ class SessionSockets:
         return set(self._sockets.get(hash_token(token), ()))
 
     def end(self, token: str, reason: str = "logged_out") -> int:
-        """End every socket of the session of ``token`` now; returns how many."""
+        """End every socket of the session of ``token`` now (and any that registers with it later);
+        returns how many."""
+        now = self.clock()
+        keep = 2 * self.recheck
+        for gone in [k for k, (_, at) in self._ended.items() if (now - at).total_seconds() > keep]:
+            del self._ended[gone]
+        self._ended[hash_token(token)] = (reason, now)
         conns = self._sockets.get(hash_token(token), set())
         for conn in list(conns):
             self._end_one(conn, reason)
         return len(conns)
+
+    def refuse_if_ended(self, conn: Connection, token: str) -> bool:
+        """End ``conn``, whose ``token`` the store no longer knows, as its session was ended here lately
+        (a socket that connected just after its session's logout: the browser showed the room before its
+        socket connected, and must go back to the login form, not stay on as an anonymous watcher).
+        False, and nothing done, for a token not ended here lately (a stale token stays anonymous)."""
+        ended = self._ended.get(hash_token(token))
+        if ended is None:
+            return False
+        conn.end(_ended(ended[0]), SESSION_ENDED)
+        return True
 
     def _end_one(self, conn: Connection, reason: str) -> None:
         self.discard(conn)

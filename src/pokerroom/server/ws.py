@@ -120,7 +120,8 @@ async def _log_in(front: Front, sessions: SessionSockets, conn: Connection, toke
     except Exception as exc:
         if unavailable(exc):
             return False
-        if isinstance(exc, StoreError):
+        if isinstance(exc, StoreError):  # (no such session: anonymous, unless it just ended here)
+            sessions.refuse_if_ended(conn, token)
             return True
         raise
     front.attach(conn, session.player)
