@@ -194,27 +194,3 @@ async def test_start_and_end_records_of_several_tables_share_commits(room: Room)
     for t in tables:
         record = await store.journal.hand(f"h-{t}")
         assert record.status == "ended" and record.deck == DECK and record.salt == SALT
-
-
-async def test_a_body_that_opens_a_write_of_its_own_fails_at_once_instead_of_waiting_forever(
-    db: Database,
-) -> None:
-    """The group's task holds the write lock while its bodies run: a write() inside a body would wait on
-    it for ever, and every table's records queued behind the group with it. It raises instead; the other
-    callers of the group are written."""
-
-    async def nested(conn: AsyncConnection) -> None:
-        await conn.exec_driver_sql("INSERT INTO item (k) VALUES ('nested')")
-        async with db.write() as other:
-            await other.exec_driver_sql("INSERT INTO item (k) VALUES ('inner')")
-
-    blocker = asyncio.create_task(while_written(db))
-    await asyncio.sleep(0)
-    bad = asyncio.create_task(db.group_write(nested))
-    good = asyncio.create_task(insert(db, "fine"))
-    done, _ = await asyncio.wait([blocker, bad, good], timeout=60)
-    assert len(done) == 3, "a write inside a group's body waited on the group's own lock"
-    with pytest.raises(RuntimeError, match="wait on itself"):
-        bad.result()
-    good.result()
-    assert committed(db) == {"fine"}

@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -32,7 +31,6 @@ PG_TIMEOUT_S = 10.0  # PostgreSQL: connecting, a statement, a free connection fr
 MIGRATION_LOCK = 7_301_964_211  # the advisory lock PostgreSQL migrations run under
 INLINE_BUSY_S = 0.05  # inline SQLite: the longest SQLite's own busy handler may block the event loop
 GROUP_MAX = 64  # group_write(): the most callers that share one transaction
-_GROUP_OF: ContextVar[Database | None] = ContextVar("pokerroom_group_of", default=None)  # (its group's task)
 T = TypeVar("T")
 
 
@@ -150,8 +148,6 @@ class Database:
         On SQLite the writers of this process queue on an asyncio lock: only one connection at a time asks
         for the database's write lock, so none of them falls into SQLite's busy handler, which sleeps in
         steps of up to 100 ms (under load that, not the writes, made the latency)."""
-        if _GROUP_OF.get() is self:  # the group's task holds the write lock: this would wait forever
-            raise RuntimeError("a write() inside a group_write() body would wait on itself")
         fence = FENCE.get()
         if not self.is_sqlite:
             async with self._write_engine.begin() as conn:
@@ -187,12 +183,7 @@ class Database:
         others are not touched. It commits once, and every caller returns only when that COMMIT is
         durable, as with :meth:`write`; if the COMMIT fails, every caller of the group gets the error and
         none of their rows was written. Elsewhere (PostgreSQL, SQLite through aiosqlite, a leased actor's
-        fenced writes) it is :meth:`write`.
-
-        A body writes only through the connection it is given: a :meth:`write` of its own would wait for
-        the lock its group holds, so it raises ``RuntimeError`` at once (the body's savepoint is rolled
-        back, its caller gets the error). The bodies run in the group's task, whose context variables are
-        those of the caller that opened the group."""
+        fenced writes) it is :meth:`write`."""
         if self.sync_engine is None or FENCE.get() is not None:
             async with self.write() as conn:
                 return await body(conn)
@@ -215,7 +206,6 @@ class Database:
         """Run a group of :meth:`group_write` callers' bodies in one transaction and commit it."""
         raw: sqlite3.Connection | None = None
         ran: list[_Member] = []
-        _GROUP_OF.set(self)  # (this task's own context: its bodies may not open a write of their own)
         try:
             if self._write_lock is None:
                 self._write_lock = asyncio.Lock()
