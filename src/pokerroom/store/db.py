@@ -9,10 +9,10 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -30,8 +30,6 @@ _SCHEMA_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 PG_TIMEOUT_S = 10.0  # PostgreSQL: connecting, a statement, a free connection from the pool
 MIGRATION_LOCK = 7_301_964_211  # the advisory lock PostgreSQL migrations run under
 INLINE_BUSY_S = 0.05  # inline SQLite: the longest SQLite's own busy handler may block the event loop
-GROUP_MAX = 64  # group_write(): the most callers that share one transaction
-T = TypeVar("T")
 
 
 def default_url() -> str:
@@ -123,7 +121,6 @@ class Database:
         # COMMIT writes nothing and is not counted).
         self.commits = 0
         self._write_lock: asyncio.Lock | None = None
-        self._gathering: _WriteGroup | None = None  # the group_write() group that callers join now
         if self.sqlite_inline:
             assert self._raw_path is not None
             self.sync_engine = _inline_engine(self._raw_path, self._synchronous)
@@ -171,85 +168,6 @@ class Database:
                 await check_fence(conn, fence)
             yield conn
         self.commits += 1
-
-    async def group_write(self, body: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        """``await body(conn)`` in a write transaction that may share its COMMIT with other callers' (the
-        hand journal's start and end records: store/journal.py); returns what the body returned.
-
-        On inline SQLite, callers that arrive while another write holds the database join one group: a
-        task of the group's own runs their bodies one after another in one transaction (inline, their
-        statements do not wait, so the group runs them without a task switch between two), each in a
-        SAVEPOINT of its own: a body that raises is rolled back alone and its caller gets the error, the
-        others are not touched. It commits once, and every caller returns only when that COMMIT is
-        durable, as with :meth:`write`; if the COMMIT fails, every caller of the group gets the error and
-        none of their rows was written. Elsewhere (PostgreSQL, SQLite through aiosqlite, a leased actor's
-        fenced writes) it is :meth:`write`."""
-        if self.sync_engine is None or FENCE.get() is not None:
-            async with self.write() as conn:
-                return await body(conn)
-        loop = asyncio.get_running_loop()
-        group = self._gathering
-        if group is None or len(group.members) >= GROUP_MAX:
-            group = self._gathering = _WriteGroup(loop)
-            group.task = loop.create_task(self._run_group(group))
-        member = _Member(body, loop.create_future())
-        group.members.append(member)
-        try:
-            return cast(T, await asyncio.shield(member.result))
-        except asyncio.CancelledError:
-            member.cancelled = True  # (skipped if its turn has not come)
-            if member.ran:  # its rows are in the group's transaction: written or not, as with write()
-                await asyncio.wait([group.committed])
-            raise
-
-    async def _run_group(self, group: _WriteGroup) -> None:
-        """Run a group of :meth:`group_write` callers' bodies in one transaction and commit it."""
-        raw: sqlite3.Connection | None = None
-        ran: list[_Member] = []
-        try:
-            if self._write_lock is None:
-                self._write_lock = asyncio.Lock()
-            async with self._write_lock, self._inline(write=True) as conn:
-                raw = cast(InlineConnection, conn)._raw
-                i = 0
-                while i < len(group.members):
-                    member = group.members[i]
-                    i += 1
-                    if member.cancelled:
-                        continue
-                    raw.execute("SAVEPOINT pokerroom_member")
-                    member.ran = True
-                    try:
-                        member.value = await member.body(conn)
-                    except Exception as exc:
-                        if not raw.in_transaction:  # SQLite rolled the whole transaction back (a fault:
-                            raise  # disk full, I/O): every caller gets this error, none is written
-                        raw.execute("ROLLBACK TO pokerroom_member")
-                        raw.execute("RELEASE pokerroom_member")
-                        member.result.set_exception(exc)
-                        continue
-                    raw.execute("RELEASE pokerroom_member")
-                    ran.append(member)
-                if self._gathering is group:  # nobody joins once it commits
-                    self._gathering = None
-            self.commits += 1
-        except BaseException as exc:
-            if self._gathering is group:
-                self._gathering = None
-            if raw is not None and raw.in_transaction:  # (a failed COMMIT leaves it open: end it)
-                with contextlib.suppress(sqlite3.Error):
-                    raw.execute("ROLLBACK")
-            for future in [m.result for m in group.members if not m.result.done()] + [group.committed]:
-                if isinstance(exc, Exception):
-                    future.set_exception(exc)
-                else:  # (the loop is stopping: cancelled)
-                    future.cancel()
-            if not isinstance(exc, Exception):
-                raise
-            return
-        for member in ran:
-            member.result.set_result(member.value)
-        group.committed.set_result(None)
 
     @asynccontextmanager
     async def _inline(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
@@ -468,39 +386,6 @@ def _inline_engine(path: str, synchronous: str) -> Engine:
     engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=5, max_overflow=-1)
     _tune_sqlite(engine, synchronous, INLINE_BUSY_S)
     return engine
-
-
-class _Member:
-    """A caller of :meth:`Database.group_write`: its body, and the answer it waits for."""
-
-    __slots__ = ("body", "cancelled", "ran", "result", "value")
-
-    def __init__(
-        self, body: Callable[[AsyncConnection], Awaitable[Any]], result: asyncio.Future[Any]
-    ) -> None:
-        self.body = body
-        self.result = result
-        result.add_done_callback(_read_outcome)
-        self.value: Any = None
-        self.ran = False  # its body ran in the group's transaction
-        self.cancelled = False  # its caller left before its turn: skipped
-
-
-class _WriteGroup:
-    """The callers that share one transaction of :meth:`Database.group_write`, in the order they came."""
-
-    __slots__ = ("committed", "members", "task")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.members: list[_Member] = []
-        self.committed: asyncio.Future[None] = loop.create_future()
-        self.committed.add_done_callback(_read_outcome)
-        self.task: asyncio.Task[None] | None = None
-
-
-def _read_outcome(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()  # (read: a group whose callers all left leaves no "never retrieved")
 
 
 class InlineConnection:

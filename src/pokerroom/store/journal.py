@@ -308,8 +308,7 @@ class HandJournal:
                 [[s.seat, s.player_id, s.session_id, s.stack] for s in seats],
             ]
         )
-
-        async def record(conn: AsyncConnection) -> HandStart:
+        async with self.db.write() as conn:
             existing = (await conn.execute(_START_EXISTING, {"hand_id": hand_id})).one_or_none()
             if existing is not None:
                 if existing.start_fingerprint != fp:
@@ -362,9 +361,7 @@ class HandJournal:
                     for s in seats
                 ],
             )
-            return start
-
-        return await self.db.group_write(record)  # (shares its COMMIT with other tables' records)
+        return start
 
     async def record_command(
         self, hand_id: str, seq: int, command: Any, *, now: datetime | None = None
@@ -427,8 +424,7 @@ class HandJournal:
             return HandEnd(hand_id, hand.ended_at, tx, replayed=True)
         now = now or self.clock()
         result = {"deltas": sorted(deltas.items()), "rake": rake, "points": sorted(points.items())}
-
-        async def record(conn: AsyncConnection) -> HandEnd:
+        async with self.db.write() as conn:
             tx = await self.ledger.settle_in(conn, prepared, now)
             values = {
                 "hand_id": hand_id,
@@ -444,9 +440,7 @@ class HandJournal:
             await _append_commands(conn, hand_id, bodies, now, times)
             if history is not None:
                 await insert_history(conn, hand_id, history, players, now, now)
-            return HandEnd(hand_id, now, tx, replayed=tx.replayed)
-
-        return await self.db.group_write(record)
+        return HandEnd(hand_id, now, tx, replayed=tx.replayed)
 
     async def release_seat(
         self, hand_id: str, session_id: int, result: int, *, now: datetime | None = None
@@ -518,13 +512,10 @@ class HandJournal:
         _check_hand_id(hand_id)
         bodies = [_command_text(c) for c in commands]
         now = now or self.clock()
-
-        async def record(conn: AsyncConnection) -> CancelledHand:
+        async with self.db.write() as conn:
             cancelled = await self._cancel(conn, hand_id, reason, now)
             await _append_commands(conn, hand_id, bodies, now, times)
             return cancelled
-
-        return await self.db.group_write(record)
 
     async def _cancel(self, conn: AsyncConnection, hand_id: str, reason: str, now: datetime) -> CancelledHand:
         row = (
