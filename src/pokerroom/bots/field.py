@@ -327,17 +327,7 @@ class FastField:
             elif isinstance(item, HandFinished):
                 self._finish(t, item)
             elif isinstance(item, SeatChanged):
-                t.core.broadcast(
-                    {
-                        "type": "seat",
-                        "seat": item.seat,
-                        "player": item.player,
-                        "name": item.name,
-                        "stack": item.stack,
-                        "status": item.status,
-                        "markers": list(item.markers),
-                    }
-                )
+                t.core.seat_changed(item)  # (the cash table's own frame)
             elif isinstance(item, TurnClock):
                 hand = t.table.hand
                 if hand is not None and not hand.is_over and item.seat in t.table.clocks:

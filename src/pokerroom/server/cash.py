@@ -276,17 +276,7 @@ class CashActor(FaultTolerantActor):
         elif isinstance(item, HandFinished):
             await self._finish(item)
         elif isinstance(item, SeatChanged):
-            self.core.broadcast(
-                {
-                    "type": "seat",
-                    "seat": item.seat,
-                    "player": item.player,
-                    "name": item.name,
-                    "stack": item.stack,
-                    "status": item.status,
-                    "markers": list(item.markers),
-                }
-            )
+            self.core.seat_changed(item)
         elif isinstance(item, TurnClock):
             if self.table.hand is not None and not self.table.hand.is_over and item.seat in self.table.clocks:
                 self.core.turn(self.table.hand, item, now)

@@ -31,7 +31,7 @@ from pokerroom.engine import (
     command_from_dict,
 )
 from pokerroom.engine.events import Audience, Event, HandStarted
-from pokerroom.rooms import HandEvents, TurnClock
+from pokerroom.rooms import HandEvents, SeatChanged, TurnClock
 from pokerroom.server.connection import Head, head_of
 from pokerroom.server.errors import Refused
 from pokerroom.server.fairness import Seals
@@ -127,6 +127,20 @@ class TableCore:
         if not shared:
             shared.append(_dumps(frame))
         watch.send(shared[0], head_of(frame))
+
+    def seat_changed(self, item: SeatChanged) -> None:
+        """The ``seat`` frame of a seat that changed (sat, stood, its stack or status), to every watcher."""
+        self.broadcast(
+            {
+                "type": "seat",
+                "seat": item.seat,
+                "player": item.player,
+                "name": item.name,
+                "stack": item.stack,
+                "status": item.status,
+                "markers": list(item.markers),
+            }
+        )
 
     def broadcast(
         self,
