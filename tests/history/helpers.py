@@ -35,3 +35,19 @@ def random_hands(
         while not hand.is_over:
             hand.apply(random_command(hand, rng))
         yield hand
+
+
+def corrupt(text: str, rng: random.Random, alphabet: str, edits: int = 1) -> str:
+    """``text`` with ``edits`` random edits, each a character of ``alphabet`` put in place of one, a
+    character dropped, or one of ``alphabet`` inserted (for the tests that feed damaged histories in)."""
+    chars = list(text)
+    for _ in range(edits):
+        i = rng.randrange(len(chars))
+        op = rng.random()
+        if op < 0.4:
+            chars[i] = rng.choice(alphabet)
+        elif op < 0.7:
+            del chars[i]
+        else:
+            chars.insert(i, rng.choice(alphabet))
+    return "".join(chars)

@@ -21,6 +21,8 @@ import pytest
 from pokerroom.engine import BUILD
 from pokerroom.history import HistoryError, read_phh, replay
 
+from .helpers import corrupt
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "phh"
 CORRUPTIONS = 400
@@ -33,16 +35,7 @@ def texts() -> list[str]:
     alphabet = "'\"[],=#\\ \n\t0123456789.-+_abcdefinprsdhcKQJTA?"
     out = list(originals)
     for _ in range(CORRUPTIONS):
-        chars = list(rng.choice(originals))
-        i = rng.randrange(len(chars))
-        op = rng.random()
-        if op < 0.4:
-            chars[i] = rng.choice(alphabet)
-        elif op < 0.7:
-            del chars[i]
-        else:
-            chars.insert(i, rng.choice(alphabet))
-        out.append("".join(chars))
+        out.append(corrupt(rng.choice(originals), rng, alphabet))
     return out
 
 

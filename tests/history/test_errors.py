@@ -9,6 +9,8 @@ import pytest
 
 from pokerroom.history import HistoryError, PhhReplayError, read_phh, read_phhs, replay
 
+from .helpers import corrupt
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "phh"
 GOOD = (FIXTURES / "pluribus" / "100-0.phh").read_text()
 MULTILINE = (FIXTURES / "historical" / "dwan-ivey-2009.phh").read_text()
@@ -119,18 +121,8 @@ def test_fuzzed_histories_only_raise_history_errors() -> None:
     alphabet = "pdfcbrsmh0123456789 ?AKQJT#-x."
     texts = [GOOD, MULTILINE, (FIXTURES / "wsop-2023-43-5" / "60.phh").read_text()]
     for _ in range(600):
-        text = rng.choice(texts)
-        chars = list(text)
-        for _ in range(rng.randint(1, 4)):
-            i = rng.randrange(len(chars))
-            op = rng.random()
-            if op < 0.4:
-                chars[i] = rng.choice(alphabet)
-            elif op < 0.7:
-                del chars[i]
-            else:
-                chars.insert(i, rng.choice(alphabet))
+        text = corrupt(rng.choice(texts), rng, alphabet, rng.randint(1, 4))
         try:
-            replay(read_phh("".join(chars)))
+            replay(read_phh(text))
         except HistoryError as exc:
             assert exc.code.startswith("phh_")

@@ -19,7 +19,7 @@ from pokerroom.history import HandContext, HistoryError, read_phh, read_phhs, wr
 from pokerroom.history.toml_subset import read
 from pokerroom.history.tomlio import load
 
-from .helpers import random_hands
+from .helpers import corrupt, random_hands
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "phh"
 TEXTS = {str(p.relative_to(FIXTURES)): p.read_text(encoding="utf-8") for p in sorted(FIXTURES.rglob("*.phh"))}
@@ -243,17 +243,7 @@ def test_mutated_real_hands_agree_with_tomllib() -> None:
     texts = list(TEXTS.values())
     alphabet = "'\"[],=#\\ \n\r\t0123456789.-+_abcdefinptrue\x00"
     for _ in range(800):
-        chars = list(rng.choice(texts))
-        for _ in range(rng.randint(1, 3)):
-            i = rng.randrange(len(chars))
-            op = rng.random()
-            if op < 0.4:
-                chars[i] = rng.choice(alphabet)
-            elif op < 0.7:
-                del chars[i]
-            else:
-                chars.insert(i, rng.choice(alphabet))
-        _agrees("".join(chars))
+        _agrees(corrupt(rng.choice(texts), rng, alphabet, rng.randint(1, 3)))
 
 
 def test_a_phhs_file_through_the_fast_reader() -> None:
