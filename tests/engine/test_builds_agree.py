@@ -8,12 +8,7 @@ be the same.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,9 +26,9 @@ from pokerroom.engine import (
 )
 from pokerroom.variants import VARIANTS
 
+from ..builds import assert_builds_agree, transcript_from_source
 from .helpers import default_stakes, random_command
 
-ROOT = Path(__file__).resolve().parents[2]
 CASES = [(code, b) for code, v in VARIANTS.items() for b in v.structures]
 HANDS = 20
 
@@ -85,21 +80,5 @@ def transcript() -> list[Any]:
 
 @pytest.mark.skipif(BUILD != "mypyc", reason="the engine runs from source here: there is one build only")
 def test_the_compiled_engine_and_its_sources_play_alike() -> None:
-    code = (
-        "import json; from tests.engine.test_builds_agree import BUILD, transcript;"
-        " print(json.dumps([BUILD, transcript()]))"
-    )
-    child = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, "POKERROOM_PURE": "1"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    build, from_source = json.loads(child.stdout)
-    assert build == "python"  # the child really ran the sources
-    compiled = json.loads(json.dumps(transcript()))
-    assert len(compiled) == len(from_source)
-    for i, (a, b) in enumerate(zip(compiled, from_source, strict=True)):
-        assert a == b, f"item {i} differs between the builds"
+    from_source = transcript_from_source("tests.engine.test_builds_agree")
+    assert_builds_agree(transcript(), from_source)

@@ -8,11 +8,7 @@ engine), is read and replayed in this process and in a child process running the
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +17,7 @@ import pytest
 from pokerroom.engine import BUILD
 from pokerroom.history import HistoryError, read_phh, replay
 
+from ..builds import assert_builds_agree, transcript_from_source
 from .helpers import corrupt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,23 +65,8 @@ def test_compiled_and_source_reading_and_replay_agree() -> None:
     import pokerroom.history.reader as reader
 
     assert not (reader.__file__ or "").endswith(".py")  # the history modules are compiled with the engine
-    code = (
-        "import json; from tests.history.test_builds_agree import BUILD, transcript;"
-        " print(json.dumps([BUILD, transcript()]))"
-    )
-    child = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env={**os.environ, "POKERROOM_PURE": "1"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    build, from_source = json.loads(child.stdout)
-    assert build == "python"  # the child really ran the sources
-    compiled = json.loads(json.dumps(transcript()))
+    from_source = transcript_from_source("tests.history.test_builds_agree")
+    compiled = transcript()
     assert sum(item[0] == "done" for item in compiled) >= 25  # (every fixture, and some corruptions)
     assert sum(item[0] in ("read", "replay") for item in compiled) >= 100
-    assert len(compiled) == len(from_source)
-    for i, (a, b) in enumerate(zip(compiled, from_source, strict=True)):
-        assert a == b, f"item {i} differs between the builds"
+    assert_builds_agree(compiled, from_source)
