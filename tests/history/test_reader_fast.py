@@ -205,13 +205,13 @@ def test_commands_made_once_per_seat_are_the_commands() -> None:
     """Fold, check and call of a seat are made once (immutable values): equal to new ones, of their class."""
     from pokerroom.engine import Call, Check, Fold
 
-    for make, cls in (
-        (replay_module._fold, Fold),
-        (replay_module._check, Check),
-        (replay_module._call, Call),
+    for table, cls in (
+        (replay_module._FOLDS, Fold),
+        (replay_module._CHECKS, Check),
+        (replay_module._CALLS, Call),
     ):
         for seat in (1, 4, 10):
-            first, again = make(seat), make(seat)
+            first, again = (replay_module._memo(table, seat, cls, seat) for _ in range(2))
             assert first is again and type(first) is cls and first == cls(seat)
 
 

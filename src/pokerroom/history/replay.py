@@ -9,9 +9,9 @@ muck lines answer the engine's show-or-muck prompts: who must show is decided by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from pokerroom.cards import Card, DeckSpec
 from pokerroom.engine import (
@@ -307,6 +307,21 @@ class Replay:
 _MEMO_MAX = 4096
 _BLINDS: dict[tuple[object, ...], Blinds] = {}
 _STRUCTURES: dict[tuple[object, ...], Structure] = {}
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+_A = TypeVar("_A")
+
+
+def _memo(table: dict[_K, _V], key: _K, make: Callable[[_A], _V], arg: _A) -> _V:
+    """``table[key]``, made by ``make(arg)`` the first time (the table emptied when it holds
+    ``_MEMO_MAX``: a bound on what a long run keeps); nothing kept when ``make`` raises."""
+    value = table.get(key)
+    if value is None:
+        value = make(arg)
+        if len(table) >= _MEMO_MAX:
+            table.clear()
+        table[key] = value
+    return value
 
 
 def _memo_blinds(hand: PhhHand) -> Blinds:
@@ -319,13 +334,7 @@ def _memo_blinds(hand: PhhHand) -> Blinds:
         hand.blinds_or_straddles,
         hand.posts,
     )
-    blinds = _BLINDS.get(key)
-    if blinds is None:
-        blinds = _blinds(hand)
-        if len(_BLINDS) >= _MEMO_MAX:
-            _BLINDS.clear()
-        _BLINDS[key] = blinds
-    return blinds
+    return _memo(_BLINDS, key, _blinds, hand)
 
 
 def _memo_structure(hand: PhhHand) -> Structure:
@@ -341,13 +350,7 @@ def _memo_structure(hand: PhhHand) -> Structure:
         hand.cap,
         hand.heads_up_uncapped,
     )
-    structure = _STRUCTURES.get(key)
-    if structure is None:
-        structure = _structure(hand)  # (a refusal raises: only structures that can be played are kept)
-        if len(_STRUCTURES) >= _MEMO_MAX:
-            _STRUCTURES.clear()
-        _STRUCTURES[key] = structure
-    return structure
+    return _memo(_STRUCTURES, key, _structure, hand)  # (a refusal raises: only playable ones are kept)
 
 
 def _blinds(hand: PhhHand) -> Blinds:
@@ -514,33 +517,6 @@ _CHECKS: dict[int, Check] = {}
 _CALLS: dict[int, Call] = {}
 
 
-def _fold(seat: int) -> Fold:
-    cmd = _FOLDS.get(seat)
-    if cmd is None:
-        if len(_FOLDS) >= _MEMO_MAX:
-            _FOLDS.clear()
-        cmd = _FOLDS[seat] = Fold(seat)
-    return cmd
-
-
-def _check(seat: int) -> Check:
-    cmd = _CHECKS.get(seat)
-    if cmd is None:
-        if len(_CHECKS) >= _MEMO_MAX:
-            _CHECKS.clear()
-        cmd = _CHECKS[seat] = Check(seat)
-    return cmd
-
-
-def _call(seat: int) -> Call:
-    cmd = _CALLS.get(seat)
-    if cmd is None:
-        if len(_CALLS) >= _MEMO_MAX:
-            _CALLS.clear()
-        cmd = _CALLS[seat] = Call(seat)
-    return cmd
-
-
 def _command(
     state: HandState,
     hand: PhhHand,
@@ -552,14 +528,14 @@ def _command(
     seat = hand.seats[a.actor - 1]
     verb = a.verb
     if verb == "f":
-        return _fold(seat)
+        return _memo(_FOLDS, seat, Fold, seat)
     if verb == "cc":
         # (``pending`` builds the decision with all its options: asked only where the command needs it)
         if state.phase is _BETTING:
             pending = state.pending
             if isinstance(pending, BetDecision) and pending.seat == seat and pending.check:
-                return _check(seat)
-        return _call(seat)
+                return _memo(_CHECKS, seat, Check, seat)
+        return _memo(_CALLS, seat, Call, seat)
     if verb == "cbr":
         assert a.amount is not None
         amount = _raise_to(state, seat, a.amount, state.pending) if state.phase is _BETTING else a.amount
