@@ -138,6 +138,15 @@ def test_stud_monte_carlo_agrees_with_exact() -> None:
     assert mc.hands[0].share == pytest.approx(exact.hands[0].share, abs=0.01)
 
 
+def test_the_exact_limit_chooses_between_enumeration_and_sampling() -> None:
+    # fifth street in stud: 2 cards to come for each player, 42 * 41 * 40 * 39 / 4 = 671,580 deals
+    hands = ["AsAd2c4d5d", "KsKd9c9h2h"]
+    assert equity("stud", hands).exact  # (below EXACT_LIMIT)
+    sampled = equity("stud", hands, samples=500, seed=4, exact_limit=671_579)
+    assert not sampled.exact and sampled == equity("stud", hands, exact=False, samples=500, seed=4)
+    assert equity("stud", hands, samples=500, seed=4, exact_limit=671_580).exact
+
+
 def test_progress_is_reported() -> None:
     calls: list[tuple[int, int]] = []
     equity("razz", ["As2d3c", "KsKd9c"], samples=300_000, seed=1, progress=lambda d, t: calls.append((d, t)))

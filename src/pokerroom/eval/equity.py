@@ -385,15 +385,16 @@ def equity(
     seed: int | None = None,
     rng: RandomSource | None = None,
     progress: Callable[[int, int], None] | None = None,
+    exact_limit: int = EXACT_LIMIT,
 ) -> EquityResult:
     """Win, tie and pot share of each hand.
 
     ``hands`` are the known cards of each player (all of them in flop games; 1 up to the game's
     number in stud and draw games, the rest completed from the deck). ``exact=None`` enumerates
-    every deal when there are at most :data:`EXACT_LIMIT` of them and samples ``samples`` random
-    deals otherwise; ``True``/``False`` force the choice. Monte Carlo is seeded by ``seed``, else
-    by ``rng.randrange``, else by :class:`secrets.SystemRandom`. ``progress(done, total)`` is called
-    between chunks.
+    every deal when there are at most ``exact_limit`` of them (:data:`EXACT_LIMIT`) and samples
+    ``samples`` random deals otherwise; ``True``/``False`` force the choice. Monte Carlo is seeded by
+    ``seed``, else by ``rng.randrange``, else by :class:`secrets.SystemRandom`. ``progress(done,
+    total)`` is called between chunks.
     """
     parsed = [to_cards(h) for h in hands]
     game = resolve_game(rule_or_variant, parsed)
@@ -424,7 +425,7 @@ def equity(
         raise WrongCardCount(f"{m} cards to deal but only {len(stub)} left in the deck")
     sizes = [missing_board, *missing_own.tolist()]
     deals = comb(len(stub), m) * factorial(m) // prod(factorial(s) for s in sizes)
-    use_exact = deals <= EXACT_LIMIT if exact is None else exact
+    use_exact = deals <= exact_limit if exact is None else exact
     if use_exact and deals > EXACT_MAX:
         raise TooManyDeals(deals, EXACT_MAX)
     if not use_exact and samples < 1:
