@@ -34,7 +34,15 @@ from tests.server.integrity_corpus import START, fill, upgrade
 
 SINCE = START - timedelta(days=1)
 # thresholds low enough that the corpus's honest field has flagged findings (their evidence is read)
-LOOSE = ReportOptions(min_z=0.0, share_alpha=0.999, share_min_z=0.0, rush_alpha=1.0, rush_min_ratio=1.0)
+LOOSE = ReportOptions(
+    min_z=0.0,
+    share_alpha=0.999,
+    share_min_z=0.0,
+    rush_alpha=1.0,
+    rush_min_ratio=1.0,
+    whip_alpha=0.999,
+    whip_min_z=0.0,
+)
 
 
 async def _corpus(path: Path) -> Store:
@@ -69,7 +77,7 @@ def _apart(stored: Iterable[tuple[str, str]], o: ReportOptions) -> dict[str, Any
             unread.append(hand_id)
     return {
         "soft": softplay_findings(parsed),
-        "whip": whipsaw_findings(parsed),
+        "whip": whipsaw_findings(parsed, alpha=o.whip_alpha, min_z=o.whip_min_z),
         "dumping": dumping_findings(parsed, min_z=o.min_z),
         "share": cardshare_findings(parsed, alpha=o.share_alpha, min_z=o.share_min_z),
         "read": len(parsed),
@@ -162,7 +170,7 @@ def test_an_audit_history_is_read_without_its_deck_proof_and_otherwise_the_same(
 def test_a_detector_that_fails_fails_the_report_and_every_thread_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken(hands: Iterable[tuple[str, PhhHand]]) -> list[Any]:
+    def broken(hands: Iterable[tuple[str, PhhHand]], **options: float) -> list[Any]:
         for _ in hands:
             raise RuntimeError("the whipsaw detector broke")
         return []

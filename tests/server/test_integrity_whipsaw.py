@@ -12,7 +12,8 @@ import pytest
 
 from pokerroom.bots.planted import Whipsawer
 from pokerroom.history import PhhHand, read_phh
-from pokerroom.server.integrity.whipsaw import whipsaw_findings
+from pokerroom.server.integrity.cardshare import threshold
+from pokerroom.server.integrity.whipsaw import ALPHA, MIN_Z, whipsaw_findings
 
 from .integrity_hands import three_handed
 from .test_integrity_softplay import play_planted_pair
@@ -128,3 +129,62 @@ async def test_the_planted_whipsaw_pair_is_found_and_no_honest_pair_is(tmp_path:
     assert report["exit"] == 1
     line = f"FLAGGED pair_a + pair_b: {pair['reraises']} re-raises of {pair['chances']} chances"
     assert line in str(report["text"])
+
+
+def _room(callers: int = 5, chances: int = 100, maniacs: int = 5) -> list[str]:
+    """A room of varied styles facing x's raises: callers who never re-raise (``chances`` each) and maniacs
+    who re-raise a third of the time (24 chances each, nobody folding to them)."""
+    texts = [_call(f"c{i}", "v", "x") for i in range(callers) for _ in range(chances)]
+    for i in range(maniacs):
+        texts += [_raise_called(f"r{i}", "w", "x") for _ in range(8)]
+        texts += [_call(f"r{i}", "w", "x") for _ in range(16)]
+    return texts
+
+
+def test_two_maniacs_who_mostly_face_each_other_are_not_flagged_by_a_thin_baseline() -> None:
+    # m1 and m2 re-raise each other a third of the time, as they re-raise the few others' raises they face
+    # (1 of 4): their style, seen mostly against each other. The room's players differ widely (callers
+    # never re-raise, maniacs a third of the time), so four chances against others say little of a
+    # player's rate (the first score drew it toward the room's rate over its chances, the callers' mostly,
+    # as if that were ten chances of his own: the pair was flagged, as pairs of random bots were in one
+    # honest player of ten of a 48-player field)
+    texts = _room()
+    for a, b in (("m1", "m2"), ("m2", "m1")):
+        texts += [_whipsaw(a, "v", b) for _ in range(50)] + [_call(a, "v", b) for _ in range(100)]
+        texts += [_raise_called(a, "w", "x")] + [_call(a, "w", "x") for _ in range(3)]
+    # t1 re-raises t2's raises 20 times of 20, and none of 24 others': a pair, flagged in the same room
+    texts += [_whipsaw("t1", "v", "t2") for _ in range(20)] + [_call("t1", "w", "x") for _ in range(24)]
+    texts += [_call("t2", "w", "x") for _ in range(24)]
+    found = _by_pair(texts)
+    assert not found[frozenset(("m1", "m2"))].flagged  # type: ignore[attr-defined]
+    assert found[frozenset(("m1", "m2"))].whipsaws == 100  # type: ignore[attr-defined]
+    assert [k for k, v in found.items() if v.flagged] == [frozenset(("t1", "t2"))]  # type: ignore[attr-defined]
+
+
+def test_a_handful_of_chances_is_judged_by_its_exact_chance() -> None:
+    # a re-raises b 4 times of 5 (third players folding), and the others' raises 1 time of 6; in a room
+    # whose players re-raise 0-33 %. A normal approximation put 4 of 5 at z 4.4 (flagged); the exact chance
+    # of so many, his rate known from six chances, is far less rare
+    texts = _room()
+    texts += [_whipsaw("a", "v", "b") for _ in range(4)] + [_call("a", "v", "b")]
+    texts += [_raise_called("a", "w", "x")] + [_call("a", "w", "x") for _ in range(5)]
+    f = _by_pair(texts)[frozenset(("a", "b"))]
+    assert f.whipsaws == 4 and f.reraises == 4 and f.chances == 5  # type: ignore[attr-defined]
+    assert not f.flagged and 0 < f.z < 3.0  # type: ignore[attr-defined]
+
+
+def test_the_more_pairs_a_report_tests_the_more_each_must_show() -> None:
+    # the pair a + b of the first test, alone and then among 200 more pairs with 3 whipsaws each (q re-raises
+    # s and x alike): the threshold is the quantile of ALPHA shared over the pairs tested
+    texts = [_whipsaw("a", "v", "b") for _ in range(8)]
+    texts += [_call("a", o, "x") for o in ("v", "y") * 6] + [_call("b", o, "x") for o in ("v", "y") * 6]
+    alone = _by_pair(texts)[frozenset(("a", "b"))]
+    assert alone.flagged and alone.threshold == threshold(1, alpha=ALPHA, min_z=MIN_Z)  # type: ignore[attr-defined]
+    for i in range(100):
+        texts += [_whipsaw(f"q{i}", "v", f"s{i}") for _ in range(3)]
+        texts += [_whipsaw(f"q{i}", "v", "x") for _ in range(3)]
+    many = _by_pair(texts)
+    ab = many[frozenset(("a", "b"))]
+    assert ab.threshold == threshold(201, alpha=ALPHA, min_z=MIN_Z) > alone.threshold  # type: ignore[attr-defined]
+    assert ab.z < ab.threshold and not ab.flagged  # type: ignore[attr-defined]
+    assert not any(v.flagged for v in many.values())  # type: ignore[attr-defined]

@@ -6,7 +6,9 @@ The JSON document (:meth:`Report.document`) only gains keys: ``bots_by_timing``,
 ``soft_play``, ``collusive_betting``, ``hands_read``, ``hands_unreadable``, ``flagged`` (the flagged
 rows of every section), and since the sessions and Rush scores ``bots_by_sessions``, ``rush_together``,
 ``rush_hands_read`` and ``thresholds`` (the options the report ran with), and since the shared-cards score
-``shared_cards`` and ``groups`` (the flagged pairs of every pair detector joined: groups.py). Two
+``shared_cards`` and ``groups`` (the flagged pairs of every pair detector joined: groups.py), and since
+collusive betting's threshold is shared over the report's tests, ``collusive_betting``'s ``threshold_z``
+and ``thresholds``' ``whip_alpha`` and ``whip_min_z``. Two
 sections' figures changed meaning in place when their scores did (2026-12-06): ``collusive_betting``'s
 ``expected`` and ``z`` are of re-raises over the partner's bets (``reraises``), no longer of whipsaws
 (``whipsaws`` is still the count of re-raises a third player folded to); ``soft_play``'s ``spots``,
@@ -51,6 +53,8 @@ from pokerroom.server.integrity.timing import (
     session_findings,
     timing_findings,
 )
+from pokerroom.server.integrity.whipsaw import ALPHA as WHIP_ALPHA
+from pokerroom.server.integrity.whipsaw import MIN_Z as WHIP_MIN_Z
 from pokerroom.server.integrity.whipsaw import WhipsawFinding, whipsaw_findings
 from pokerroom.store import Store
 from pokerroom.store.errors import UnknownHand
@@ -88,6 +92,8 @@ class ReportOptions:
     rush_min_ratio: float = MIN_RATIO
     share_alpha: float = SHARE_ALPHA  # shared cards
     share_min_z: float = SHARE_MIN_Z
+    whip_alpha: float = WHIP_ALPHA  # collusive betting
+    whip_min_z: float = WHIP_MIN_Z
 
     def to_dict(self) -> dict[str, float]:
         return {
@@ -102,6 +108,8 @@ class ReportOptions:
             "rush_min_ratio": self.rush_min_ratio,
             "share_alpha": self.share_alpha,
             "share_min_z": self.share_min_z,
+            "whip_alpha": self.whip_alpha,
+            "whip_min_z": self.whip_min_z,
         }
 
 
@@ -240,7 +248,7 @@ class HandScores:
         self.read = 0
         self.unread: list[str] = []
         self._soft = _Stream("soft", softplay_findings)
-        self._whip = _Stream("whipsaw", whipsaw_findings)
+        self._whip = _Stream("whipsaw", partial(whipsaw_findings, alpha=o.whip_alpha, min_z=o.whip_min_z))
         self._dumping = _Stream("dumping", partial(dumping_findings, min_z=o.min_z))
         self._share = _Stream(
             "cardshare", partial(cardshare_findings, alpha=o.share_alpha, min_z=o.share_min_z)

@@ -54,6 +54,7 @@ __all__ = [
     "SoftPlayFinding",
     "decisions_of",
     "softplay_findings",
+    "z_of",
 ]
 
 MIN_SPOTS = 12
@@ -363,7 +364,7 @@ def softplay_findings(
         z = (e - k) / math.sqrt(v) if v > 0 else 0.0
         both_soft = n1 > 0 and n2 > 0 and k1 < e1 and k2 < e2
         if n >= min_spots and z >= min_z and both_soft and k <= MAX_SHARE * e and k <= EXACT_UP_TO:
-            z = _z_of(_lower_tail(s1 + s2, k))  # the normal approximation checked exactly
+            z = z_of(_lower_tail(s1 + s2, k))  # the normal approximation checked exactly
         flagged = n >= min_spots and z >= min_z and both_soft and k <= MAX_SHARE * e
         evidence = tuple(dict.fromkeys(h for who in ((a, b), (b, a)) for h in pairs.get(who, _Pair()).hands))
         multi = [pairs[who].multiway for who in ((a, b), (b, a)) if who in pairs]
@@ -411,7 +412,7 @@ def _lower_tail(strata: list[_Stratum], observed: int) -> float:
     return min(1.0, sum(dist))
 
 
-def _z_of(p: float) -> float:
+def z_of(p: float) -> float:
     """The normal deviate with ``p`` beyond it (a chance so small a float cannot hold it: ``MAX_Z``)."""
     if p <= 0.0:
         return MAX_Z
