@@ -55,6 +55,8 @@ MINE = tuple(  # the report's own files (the detectors owned elsewhere are this 
         "server/integrity/report.py",
         "server/integrity/whipsaw.py",
         "server/integrity/cardshare.py",
+        "server/integrity/dumping.py",
+        "server/integrity/softplay.py",
         "server/integrity/groups.py",
         "server/integrity/timing.py",
         "server/integrity/rush.py",

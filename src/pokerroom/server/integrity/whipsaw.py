@@ -19,9 +19,12 @@ toward the room's rate, mostly the calling stations' chances, such pairs were on
 48-player field). A room with fewer than ``MIN_PLAYERS`` players seen on ``MIN_BASE`` chances each keeps
 the fixed weight ``PRIOR_WEIGHT`` toward its chances' rate.
 The re-raises are scored, not the whipsaws: whether the third player folds is his own decision, not the
-pair's. Colluders take turns, so the **pair** (unordered) is scored: both directions summed, a z-score of
-the excess. A pair is **flagged** when they made at least ``MIN_WHIPSAWS`` whipsaws together and z is at
-least ``MIN_Z`` (3). Flagged pairs are taken out of the others' scores (see :func:`whipsaw_findings`).
+pair's. Colluders take turns, so the **pair** (unordered) is scored: both directions summed, the exact
+chance of at least their re-raises (each direction beta-binomial: :func:`_upper_tail`) given as a z. A
+pair is **flagged** when they made at least ``MIN_WHIPSAWS`` whipsaws together and z reaches the normal
+quantile of ``ALPHA`` shared over the pairs tested (those with ``MIN_WHIPSAWS`` whipsaws; at least
+``MIN_Z``): a day of a big room tests hundreds of thousands of pairs. Flagged pairs are taken out of the
+others' scores (see :func:`whipsaw_findings`).
 
 Pure: parsed hands in, findings out (:func:`softplay.decisions_of` walks the hands)."""
 
