@@ -34,6 +34,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from pokerroom.history import PhhHand
 from pokerroom.server.integrity.cardshare import threshold
 from pokerroom.server.integrity.softplay import decisions_of, z_of
@@ -264,15 +266,9 @@ def _upper_tail(k: int, directions: Iterable[_Direction]) -> float:
     """The chance of at least ``k`` re-raises in both directions together, each direction's count
     beta-binomial (its rate uncertain as far as its weight says): exact, for the few pairs that can be
     flagged (a normal approximation overstates the excess of a handful of chances)."""
-    dist = [1.0]
+    dist = np.ones(1)
     for d in directions:
-        if d.n == 0:
-            continue
-        pmf = [math.exp(x) for x in _log_pmf(d.n, d.rate * d.weight, (1 - d.rate) * d.weight)]
-        new = [0.0] * (len(dist) + d.n)
-        for i, pi in enumerate(dist):
-            if pi:
-                for j, pj in enumerate(pmf):
-                    new[i + j] += pi * pj
-        dist = new
-    return min(1.0, sum(dist[k:]))
+        if d.n:
+            pmf = np.exp(np.array(_log_pmf(d.n, d.rate * d.weight, (1 - d.rate) * d.weight)))
+            dist = np.convolve(dist, pmf)
+    return min(1.0, float(dist[k:].sum()))
