@@ -264,8 +264,8 @@ def _log_pmf(n: int, a: float, b: float) -> list[float]:
 
 def _upper_tail(k: int, directions: Iterable[_Direction]) -> float:
     """The chance of at least ``k`` re-raises in both directions together, each direction's count
-    beta-binomial (its rate uncertain as far as its weight says): exact, for the few pairs that can be
-    flagged (a normal approximation overstates the excess of a handful of chances)."""
+    beta-binomial (its rate uncertain as far as its weight says): exact, for every pair with more
+    re-raises than expected (a normal approximation overstates the excess of a handful of chances)."""
     dist = np.ones(1)
     for d in directions:
         if d.n:
