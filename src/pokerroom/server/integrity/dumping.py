@@ -162,9 +162,8 @@ class Shares:
     matchup with its suits relabelled in a fixed way, seeded by it and remembered for the run (the same
     matchup up to its suits gives the same number, whatever the hand). Other games: ``equity`` (exact when
     the deals are at most ``EXACT_DEALS``, else ``SAMPLES`` deals seeded by the decision: enumerating
-    the million deals of an early street, as ``equity`` does by itself, cost 5-8 ms a decision, nine
-    tenths of a day's report). The same hands always give the same
-    shares."""
+    the million deals of an early street, as ``equity`` does by itself, cost 5-8 ms a decision, about
+    two thirds of a day's report). The same hands always give the same shares."""
 
     def __init__(self) -> None:
         self._preflop: dict[tuple[int, ...], float] = {}
