@@ -40,11 +40,22 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
 
 
 def _style(page: Any, script: str) -> str:
-    return str(page.evaluate(script))
+    """The style the script reads, once its element is on the page (a card back goes when its hand ends,
+    and comes back with the next: read at once, it can be gone since the wait for it)."""
+    return str(page.wait_for_function(script).json_value())
 
 
-FELT = "() => getComputedStyle(document.querySelector('.tile .felt'), '::before').backgroundImage"
-BACK = "() => getComputedStyle(document.querySelector('.tile .card.back .card-back-inner')).fill"
+def _computed(selector: str, prop: str, pseudo: str | None = None) -> str:
+    """A script giving the computed ``prop`` of the first element ``selector`` finds (null while none)."""
+    element = f"'{pseudo}'" if pseudo else "null"
+    return (
+        f"() => {{ const e = document.querySelector('{selector}');"
+        f" return e ? getComputedStyle(e, {element}).{prop} : null; }}"
+    )
+
+
+FELT = _computed(".tile .felt", "backgroundImage", "::before")
+BACK = _computed(".tile .card.back .card-back-inner", "fill")
 
 
 def test_avatar_theme_and_card_back(room: Room, browser: Any, screenshots: Path) -> None:
