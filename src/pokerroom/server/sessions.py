@@ -127,7 +127,7 @@ class SessionSockets:
         ended = self._ended.get(hash_token(token))
         if ended is None:
             return False
-        conn.end(_ended(ended[0]), SESSION_ENDED)
+        self._end_one(conn, ended[0])
         return True
 
     def _end_one(self, conn: Connection, reason: str) -> None:
