@@ -40,3 +40,25 @@ def test_logging_out_in_one_tab_sends_the_other_back_to_the_login_form(room: Roo
     page.click("#logout-btn")
     other.wait_for_selector("#login:not([hidden])", timeout=20_000)
     other.close()
+
+
+def test_a_socket_that_connects_after_the_logout_of_another_tab_sends_its_page_to_the_login_form(
+    room: Room, page: Any
+) -> None:
+    """The race of the test above, made certain: the other tab shows the room, and its socket's handshake
+    goes out only after the logout has cleared the cookie. The room can only see an anonymous socket (no
+    token to recognise as ended); the page, told so by the welcome frame, asks the room and goes back to
+    the login form rather than staying on a room it is no longer logged in to."""
+    p = Player(page, room.url)
+    p.register()
+    other = page.context.new_page()
+    other.goto(room.url)
+    other.wait_for_selector("#app:not([hidden])")
+    other.evaluate("window.pokerroom.socket.close()")  # (its socket, as if not yet connected)
+    page.click("#logout-btn")
+    page.wait_for_selector("#login:not([hidden])")
+    assert not [c for c in page.context.cookies() if c["name"] == "pokerroom_token"]
+    assert other.locator("#app:not([hidden])").count() == 1
+    other.evaluate("window.pokerroom.socket.connect()")  # the handshake, with no cookie left
+    other.wait_for_selector("#login:not([hidden])", timeout=20_000)
+    other.close()

@@ -380,6 +380,14 @@ class App {
       else this.$("#conn").textContent = errorText(msg);
     } else if (msg.type === "welcome" && msg.player) {
       this.me = { ...this.me, ...msg.player };
+    } else if (msg.type === "welcome" && this.me) {
+      // The page is logged in but its socket is not: its session ended (a logout in another tab) before
+      // the socket's handshake carried the cookie. The room is asked; a 401 means back to the login form.
+      api.account().catch((e) => {
+        if (e.status !== 401) return; // (the room unreachable: the page stays as it is)
+        sessionStorage.removeItem(OPEN_KEY);
+        location.reload();
+      });
     }
   }
 
