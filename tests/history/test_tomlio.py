@@ -9,7 +9,7 @@ import tomllib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerroom.history.tomlio import format_value
+from pokerroom.history.tomlio import _ESCAPES, format_value
 
 
 @given(st.text())
@@ -22,3 +22,11 @@ def test_escapes_and_plain_strings() -> None:
     assert format_value('a"b\\c') == '"a\\"b\\\\c"'
     assert format_value("l1\nl2\tx") == '"l1\\nl2\\tx"'
     assert format_value("\x00\x1f\x7f") == '"\\u0000\\u001F\\u007F"'
+
+
+@given(st.text(alphabet=st.sampled_from('ab"\\{}:,\n\x7f')))
+def test_quotes_and_backslashes_are_written_as_every_escape_is(s: str) -> None:
+    """A string with quotes and backslashes and no control character (a deck proof's JSON) takes a
+    quicker path; its text is exactly the one the general escaping writes (stored histories compare
+    byte for byte)."""
+    assert format_value(s) == '"' + s.translate(_ESCAPES) + '"'

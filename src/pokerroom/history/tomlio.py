@@ -48,12 +48,15 @@ def load(text: str) -> dict[str, Any]:
 _ESCAPES = {ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\t"): "\\t"}
 _ESCAPES.update({c: f"\\u{c:04X}" for c in (*range(0x20), 0x7F) if c not in _ESCAPES})
 _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f]')
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def _string(s: str) -> str:
     """A TOML basic string: quotes, backslashes and control characters escaped."""
     if _NEEDS_ESCAPE.search(s) is None:  # (nearly every string: names, cards, actions)
         return f'"{s}"'
+    if _CONTROL.search(s) is None:  # only quotes and backslashes (a deck proof's JSON): the same text
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'  # as translate, ten times faster
     return '"' + s.translate(_ESCAPES) + '"'
 
 
