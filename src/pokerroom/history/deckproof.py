@@ -127,16 +127,16 @@ class DeckProof:
     @classmethod
     def seal(
         cls,
-        cards: Sequence[Card],
-        reshuffle: Sequence[Card] | None,
+        cards: Sequence[Card] | Sequence[str],
+        reshuffle: Sequence[Card] | Sequence[str] | None,
         *,
         salt: Callable[[], str],
         seed: SeedPart | None = None,
         stub: bool = False,
     ) -> DeckProof:
-        """Commit to a deck (``cards`` in dealing order; ``reshuffle``: a draw game's reshuffle order, or
-        None): a fresh salt from ``salt()`` for each position (the server's ``secrets``), every leaf, the
-        root; all opened."""
+        """Commit to a deck (``cards`` in dealing order, as cards or their canonical texts;
+        ``reshuffle``: a draw game's reshuffle order, or None): a fresh salt from ``salt()`` for each
+        position (the server's ``secrets``), every leaf, the root; all opened."""
         draw = salt
         deck = tuple((i, str(c), draw()) for i, c in enumerate(cards))
         again = tuple((i, str(c), draw()) for i, c in enumerate(reshuffle or ()))

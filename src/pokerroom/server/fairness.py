@@ -55,11 +55,12 @@ class DeckSeal:
         self.salt = salt if salt is not None else secrets.token_hex(16)
         self.deck_text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
         self.journal_commitment = deck_commitment(self.deck_text, self.salt)
-        cards = parse_cards(data["cards"])
-        again = parse_cards(data["reshuffle"]) if hand.variant.is_draw else None
+        # (the deck's own canonical card texts: a proof commits to each card's text)
+        cards = _card_texts(data["cards"])
+        again = _card_texts(data["reshuffle"]) if hand.variant.is_draw else None
         # (``seeds``: the hand's seeds and the next seed at its place, when it was dealt from seeds:
         # server/fairdeal.py; a deck the room shuffled itself has none)
-        fresh = draw or (lambda: secrets.token_hex(16))
+        fresh = draw or _fresh_salts(len(cards) + len(again or ()))
         self.opening = DeckProof.seal(cards, again, seed=seeds.part if seeds else None, salt=fresh, stub=stub)
         self.commitment = self.opening.root
         self.next_seed: str | None = seeds.next_seed if seeds else None
@@ -81,6 +82,20 @@ class DeckSeal:
 
     def __repr__(self) -> str:  # never a salt or the deck
         return f"DeckSeal({self.hand_id!r}, {self.commitment})"
+
+
+def _card_texts(cards: Any) -> list[str]:
+    """The cards of a deck's data (``format_cards``' text, space-separated), each in canonical form."""
+    if isinstance(cards, str):
+        return cards.split()
+    return [str(c) for c in parse_cards(cards)]
+
+
+def _fresh_salts(count: int) -> Callable[[], str]:
+    """``count`` fresh salts of 32 hex digits from the system's CSPRNG (``secrets``), drawn in one call
+    rather than one per position (each a system call), handed out in turn."""
+    text = secrets.token_hex(16 * count)
+    return iter([text[i : i + 32] for i in range(0, 32 * count, 32)]).__next__
 
 
 class Seals:
