@@ -174,8 +174,9 @@ class _Salts:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(f"salts {seed}")
 
-    def token_hex(self, n: int) -> str:
-        return f"{self.rng.getrandbits(128):032x}"
+    def token_hex(self, n: int) -> str:  # (n bytes: a seal draws all its salts of 16 bytes in one call)
+        assert n % 16 == 0
+        return "".join(f"{self.rng.getrandbits(128):032x}" for _ in range(n // 16))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(secrets, name)
