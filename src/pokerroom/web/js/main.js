@@ -106,6 +106,13 @@ class App {
     });
   }
 
+  // The session is over: no reconnect, no tables to reopen, and the reloaded page shows the login form.
+  backToLogin() {
+    this.socket.close();
+    sessionStorage.removeItem(OPEN_KEY);
+    location.reload();
+  }
+
   showLogin() {
     this.$("#login").hidden = false;
     this.$("#app").hidden = true;
@@ -160,8 +167,7 @@ class App {
     this.$("#lifetime-btn").addEventListener("click", () => this.lifetime.open());
     this.$("#logout-btn").addEventListener("click", async () => {
       await api.logout().catch(() => null);
-      sessionStorage.removeItem(OPEN_KEY);
-      location.reload();
+      this.backToLogin();
     });
     this.$("#four-colour").addEventListener("change", (ev) => {
       document.body.classList.toggle("four-colour", ev.target.checked);
@@ -366,10 +372,7 @@ class App {
       this.lastHands.onMessage(msg);
     }
     else if (msg.type === "error" && msg.code === "session_ended") {
-      // Logged out (here or in another tab) or expired: back to the login form.
-      this.socket.close();
-      sessionStorage.removeItem(OPEN_KEY);
-      location.reload();
+      this.backToLogin(); // logged out (here or in another tab) or expired
     } else if (msg.type === "error" && msg.code === "stale_seed") {
       // our seed contribution came after its deal (docs/fairness.md): the next seed gets one, nothing to say
     } else if (msg.type === "error" && msg.code === "auto_top_up_stopped" && this.tiles.has((msg.details || {}).table)) {
@@ -384,9 +387,7 @@ class App {
       // The page is logged in but its socket is not: its session ended (a logout in another tab) before
       // the socket's handshake carried the cookie. The room is asked; a 401 means back to the login form.
       api.account().catch((e) => {
-        if (e.status !== 401) return; // (the room unreachable: the page stays as it is)
-        sessionStorage.removeItem(OPEN_KEY);
-        location.reload();
+        if (e.status === 401) this.backToLogin(); // (anything else, the room unreachable: the page stays)
       });
     }
   }
