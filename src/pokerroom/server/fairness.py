@@ -21,7 +21,6 @@ from typing import Any
 
 import orjson
 
-from pokerroom.cards import parse_cards
 from pokerroom.engine import HandState
 from pokerroom.engine.events import Event
 from pokerroom.history import DeckProof, deck_commitment
@@ -55,9 +54,10 @@ class DeckSeal:
         self.salt = salt if salt is not None else secrets.token_hex(16)
         self.deck_text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
         self.journal_commitment = deck_commitment(self.deck_text, self.salt)
-        # (the deck's own canonical card texts: a proof commits to each card's text)
-        cards = _card_texts(data["cards"])
-        again = _card_texts(data["reshuffle"]) if hand.variant.is_draw else None
+        # (the deck's data holds its cards as ``format_cards`` writes them: the canonical texts a proof
+        # commits to, space-separated)
+        cards = data["cards"].split()
+        again = data["reshuffle"].split() if hand.variant.is_draw else None
         # (``seeds``: the hand's seeds and the next seed at its place, when it was dealt from seeds:
         # server/fairdeal.py; a deck the room shuffled itself has none)
         fresh = draw or _fresh_salts(len(cards) + len(again or ()))
@@ -82,13 +82,6 @@ class DeckSeal:
 
     def __repr__(self) -> str:  # never a salt or the deck
         return f"DeckSeal({self.hand_id!r}, {self.commitment})"
-
-
-def _card_texts(cards: Any) -> list[str]:
-    """The cards of a deck's data (``format_cards``' text, space-separated), each in canonical form."""
-    if isinstance(cards, str):
-        return cards.split()
-    return [str(c) for c in parse_cards(cards)]
 
 
 def _fresh_salts(count: int) -> Callable[[], str]:
