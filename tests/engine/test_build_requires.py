@@ -16,46 +16,34 @@ from pathlib import Path
 
 from pokerroom.engine.native import COMPILED
 
+from ..test_cycles import PACKAGE, import_graph, module_name
+
 ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "src"
-
-
-def _file(module: str) -> Path | None:
-    base = SRC / module.replace(".", "/")
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.exists():
-            return path
-    return None
 
 
 def _reached(start: tuple[str, ...]) -> tuple[set[str], set[str]]:
-    """The project's modules that mypy reads from ``start`` (each import anywhere in a module, and every
-    package above a module), and the top-level names of the other packages they import."""
+    """The project's modules that mypy reads from ``start`` (the import graph of ``test_cycles``, which
+    counts every import anywhere in a module, and every package above a module), and the top-level names
+    of the other packages they import."""
+    graph = import_graph(PACKAGE)
+    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     seen: set[str] = set()
-    outside: set[str] = set()
     todo = list(start)
     while todo:
         module = todo.pop()
-        if module in seen:
-            continue
-        path = _file(module)
-        if path is None:
+        if module in seen or module not in graph:
             continue
         seen.add(module)
         parts = module.split(".")
-        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
-        for node in ast.walk(ast.parse(path.read_text())):
-            names: list[str] = []
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))] + sorted(graph[module])
+    outside: set[str] = set()
+    for module in seen:
+        for node in ast.walk(ast.parse(paths[module].read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            for name in names:
-                if name.split(".")[0] == "pokerroom":
-                    todo.append(name)
-                else:
-                    outside.add(name.split(".")[0])
-    return seen, outside
+                outside |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                outside.add(node.module.split(".")[0])
+    return seen, outside - {"pokerroom"}
 
 
 def test_the_build_environment_holds_every_package_the_compiled_modules_reach() -> None:
