@@ -118,11 +118,19 @@ def need_services() -> None:
         pytest.skip(reason)
 
 
-async def until(check: Callable[[], Awaitable[bool]], limit: float, what: str, every: float = 0.25) -> float:
+async def until(
+    check: Callable[[], Awaitable[bool]],
+    limit: float,
+    what: str,
+    every: float = 0.25,
+    show: Callable[[], object] | None = None,
+) -> float:
     """Wait until ``check()`` holds (at most ``limit`` seconds; a node not answering yet is "not yet");
-    returns the seconds it took."""
+    returns the seconds it took. ``show()``: the state the failure names when it does not hold."""
     start = time.monotonic()
-    await waiting.until(check, timeout=limit, what=what, every=every, ignore=(httpx.HTTPError, OSError))
+    await waiting.until(
+        check, timeout=limit, what=what, every=every, show=show, ignore=(httpx.HTTPError, OSError)
+    )
     return time.monotonic() - start
 
 

@@ -289,6 +289,11 @@ class BotClient:
         if mine is not None:
             self.seat = int(mine)
             self._resume(state.get("hand"))
+            # A snapshot is the whole table: the bot may have missed the frame that sat it out (busted in
+            # a hand dealt while its table moved to another host, before it was subscribed there).
+            me = state["players"].get(str(mine)) or {}
+            if me.get("status") == "sitting_out":
+                await self._play_again(int(me.get("stack", 0)))
             return
         free = [s for s in range(1, state["seats"] + 1) if str(s) not in state["players"]]
         if not free:
@@ -306,10 +311,14 @@ class BotClient:
             return
         self.seat = msg["seat"]
         if msg["status"] == "sitting_out":
-            if msg["stack"] <= 0:
-                low = ((self.state.get("cash") or {}).get("buy_in") or {}).get("min", 0) or 1
-                await self._send({"type": "top_up", "table": self.table, "amount": low})
-            await self._send({"type": "sit_in", "table": self.table, "post_missed": True})
+            await self._play_again(msg["stack"])
+
+    async def _play_again(self, stack: int) -> None:
+        """Sitting out: buy chips again when it has none, and sit in."""
+        if stack <= 0:
+            low = ((self.state.get("cash") or {}).get("buy_in") or {}).get("min", 0) or 1
+            await self._send({"type": "top_up", "table": self.table, "amount": low})
+        await self._send({"type": "sit_in", "table": self.table, "post_missed": True})
 
     def _schedule_look_again(self) -> None:
         if self._looking:
