@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from pokerroom.eval import equity, evaluate_batch, ranker
-from pokerroom.eval.fast import RANK7_BUILD, rank7_function
+from pokerroom.eval.fast import RANK7_BUILD, omaha_function, rank7_function
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -240,6 +240,33 @@ def single_lines(rep: Report, h7: np.ndarray) -> None:
         hands = deal(n_single, 7, deck=36).tolist() if rule == "short_deck_6a" else rows
         ours = len(hands) / best_of(lambda f=f, hands=hands: [f(*r) for r in hands])  # type: ignore[misc]
         rep.line(f"  7-card {rule}, one call per hand", "rate", ours, {}, True)
+    omaha_single_lines(rep, n_single)
+
+
+def phevaluator_omaha_single(rows: list[list[int]], ours: Callable[..., int]) -> Paired:
+    """phevaluator's C function for four-card Omaha (the five board cards first, then the four hole
+    cards), paired with our Omaha entry point (the hole cards first)."""
+    from phevaluator import _pheval
+
+    theirs = _pheval.evaluate_omaha_cards
+    swapped = [r[4:] + r[:4] for r in rows]
+    return Paired(lambda: [ours(*r) for r in rows], lambda: [theirs(*r) for r in swapped])
+
+
+def omaha_single_lines(rep: Report, n_single: int) -> None:
+    """One Python call per Omaha hand (hole cards and a five-card board): ours (``omaha_function``)
+    against phevaluator's C function, and the Python function ``ranker`` used before it."""
+    rows = deal(n_single // 3, 9, seed=2).tolist()
+    f = omaha_function("omaha_high", 4)
+    ours = len(rows) / best_of(lambda: [f(*r) for r in rows])
+    rep.line(f"Omaha 4-card high, one call per hand ({RANK7_BUILD})", "rate", ours, {
+        "phevaluator C": try_peer(lambda: phevaluator_omaha_single(rows, f)),
+    }, True, len(rows))  # fmt: skip
+    for rule, hole in (("omaha_high", 5), ("omaha_high", 6), ("omaha_eight_low", 4)):
+        g = omaha_function(rule, hole)
+        hands = deal(n_single // 3, hole + 5, seed=hole).tolist()
+        ours = len(hands) / best_of(lambda g=g, hands=hands: [g(*r) for r in hands])  # type: ignore[misc]
+        rep.line(f"  {rule}, {hole} hole cards, one call per hand", "rate", ours, {}, True)
 
 
 def main() -> None:

@@ -7,6 +7,11 @@
  * does. Each card must be an int from 0 to 51; any lookup out of its table (repeated cards) is a
  * ValueError, never a read outside the tables. The build is optional: without a C compiler fast.py
  * keeps the Python function.
+ *
+ * The same tables rank an Omaha hand (pokerroom.eval.fast.omaha_function): exactly two of the hole
+ * cards and three of the board, the best of every such five; the keys and suit masks of the hole pairs
+ * and of the board triples are summed once each, so each of the (up to 150) fives is one addition and
+ * its lookups.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,10 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FLUSHES = 0, RANKS_ONLY = 1, BEST_OF_FIVE = 2 };
+enum { FLUSHES = 0, RANKS_ONLY = 1, BEST_OF_FIVE = 2, OMAHA_FLUSHES = 3, OMAHA_RANKS_ONLY = 4 };
+
+enum { MAX_HOLE = 6, MAX_BOARD = 5 };
 
 typedef struct {
     int mode;
+    int hole; /* Omaha: the number of hole cards, first among the arguments */
     int n_lo, n_hi, n_ms, n_fl;
     uint64_t keys[52];
     uint64_t bits[52];
@@ -39,16 +47,13 @@ static PyObject *not_a_hand(void) {
     return NULL;
 }
 
-/* The rank of n cards (5 or 7) under the tables; -1 when a lookup falls outside its table. */
-static int64_t rank_of(const Tables *t, const int *c, int n, int flushes) {
-    uint64_t key = 0;
-    for (int i = 0; i < n; i++) key += t->keys[c[i]];
+/* The rank of cards given their key sum and suit mask (the tables are those of their number of cards);
+ * -1 when a lookup falls outside its table. */
+static int64_t lookup(const Tables *t, uint64_t key, uint64_t mask, int flushes) {
     uint64_t over = ((key >> 40) + 0x3333) & 0x8888; /* a suit with five or more cards */
     if (flushes && over) {
         int s = 0;
         while (over >> (4 * s + 4)) s++; /* the highest marked nibble: (bit_length - 4) / 4 */
-        uint64_t mask = 0;
-        for (int i = 0; i < n; i++) mask |= t->bits[c[i]];
         uint64_t at = (mask >> (16 * s)) & 0x1FFF;
         if (at >= (uint64_t)t->n_fl) return -1;
         return t->fl[at];
@@ -60,6 +65,71 @@ static int64_t rank_of(const Tables *t, const int *c, int n, int flushes) {
     return t->ms[at];
 }
 
+/* The rank of n cards (5 or 7) under the tables; -1 when a lookup falls outside its table. */
+static int64_t rank_of(const Tables *t, const int *c, int n, int flushes) {
+    uint64_t key = 0, mask = 0;
+    for (int i = 0; i < n; i++) {
+        key += t->keys[c[i]];
+        mask |= t->bits[c[i]];
+    }
+    return lookup(t, key, mask, flushes);
+}
+
+/* Reads n card indices (0..51) into c; -1 with an exception set otherwise. */
+static int read_cards(PyObject *const *args, Py_ssize_t n, int *c) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(args[i]);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < 0 || x > 51) {
+            PyErr_SetString(PyExc_ValueError, "a card index must be 0..51");
+            return -1;
+        }
+        c[i] = (int)x;
+    }
+    return 0;
+}
+
+static PyObject *omaha(PyObject *capsule, PyObject *const *args, Py_ssize_t nargs) {
+    const Tables *t = (const Tables *)PyCapsule_GetPointer(capsule, CAPSULE);
+    if (t == NULL) return NULL;
+    int hole = t->hole;
+    Py_ssize_t board = nargs - hole;
+    if (board < 3 || board > MAX_BOARD) {
+        PyErr_Format(PyExc_TypeError, "expected %d hole cards and 3 to 5 board cards, got %zd card indices",
+                     hole, nargs);
+        return NULL;
+    }
+    int c[MAX_HOLE + MAX_BOARD];
+    if (read_cards(args, nargs, c) < 0) return NULL;
+    uint64_t pair_key[15], pair_mask[15], triple_key[10], triple_mask[10];
+    int pairs = 0, triples = 0;
+    for (int i = 0; i < hole; i++)
+        for (int j = i + 1; j < hole; j++) {
+            pair_key[pairs] = t->keys[c[i]] + t->keys[c[j]];
+            pair_mask[pairs++] = t->bits[c[i]] | t->bits[c[j]];
+        }
+    const int *b = c + hole;
+    for (int i = 0; i < board; i++)
+        for (int j = i + 1; j < board; j++)
+            for (int k = j + 1; k < board; k++) {
+                triple_key[triples] = t->keys[b[i]] + t->keys[b[j]] + t->keys[b[k]];
+                triple_mask[triples++] = t->bits[b[i]] | t->bits[b[j]] | t->bits[b[k]];
+            }
+    int flushes = t->mode == OMAHA_FLUSHES;
+    int64_t best = -1;
+    for (int i = 0; i < pairs; i++)
+        for (int j = 0; j < triples; j++) {
+            int64_t r = lookup(t, pair_key[i] + triple_key[j], pair_mask[i] | triple_mask[j], flushes);
+            if (r < 0) return not_a_hand();
+            if (r > best) best = r;
+        }
+    return PyLong_FromLongLong(best);
+}
+
+static PyMethodDef OMAHA_DEF = {"omaha", (PyCFunction)(void (*)(void))omaha, METH_FASTCALL,
+                                "omaha(*hole, *board) -> rank: the hole cards' indices, then the board's "
+                                "(3 to 5), each 0..51."};
+
 static PyObject *rank7(PyObject *capsule, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_Format(PyExc_TypeError, "expected 7 card indices, got %zd", nargs);
@@ -68,15 +138,7 @@ static PyObject *rank7(PyObject *capsule, PyObject *const *args, Py_ssize_t narg
     const Tables *t = (const Tables *)PyCapsule_GetPointer(capsule, CAPSULE);
     if (t == NULL) return NULL;
     int c[7];
-    for (int i = 0; i < 7; i++) {
-        long x = PyLong_AsLong(args[i]);
-        if (x == -1 && PyErr_Occurred()) return NULL;
-        if (x < 0 || x > 51) {
-            PyErr_SetString(PyExc_ValueError, "a card index must be 0..51");
-            return NULL;
-        }
-        c[i] = (int)x;
-    }
+    if (read_cards(args, 7, c) < 0) return NULL;
     int64_t best;
     if (t->mode == BEST_OF_FIVE) {
         best = -1;
@@ -119,15 +181,21 @@ static Py_ssize_t copy_buffer(PyObject *obj, void *dst, Py_ssize_t itemsize, Py_
 static PyObject *make(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *keys, *bits, *lo, *hi, *ms, *fl;
-    int mode;
-    if (!PyArg_ParseTuple(args, "OOOOOOi:make", &keys, &bits, &lo, &hi, &ms, &fl, &mode)) return NULL;
-    if (mode < FLUSHES || mode > BEST_OF_FIVE) {
+    int mode, hole = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOOi|i:make", &keys, &bits, &lo, &hi, &ms, &fl, &mode, &hole)) return NULL;
+    if (mode < FLUSHES || mode > OMAHA_RANKS_ONLY) {
         PyErr_SetString(PyExc_ValueError, "unknown mode");
+        return NULL;
+    }
+    int is_omaha = mode >= OMAHA_FLUSHES;
+    if (is_omaha ? (hole < 2 || hole > MAX_HOLE) : hole != 0) {
+        PyErr_SetString(PyExc_ValueError, "an Omaha ranker takes 2 to 6 hole cards; the others none");
         return NULL;
     }
     Tables *t = (Tables *)calloc(1, sizeof(Tables));
     if (t == NULL) return PyErr_NoMemory();
     t->mode = mode;
+    t->hole = hole;
     Py_ssize_t n_lo = copy_buffer(lo, NULL, 4, -1), n_hi = n_lo < 0 ? -1 : copy_buffer(hi, NULL, 4, -1);
     Py_ssize_t n_ms = n_hi < 0 ? -1 : copy_buffer(ms, NULL, 4, -1);
     Py_ssize_t n_fl = n_ms < 0 ? -1 : copy_buffer(fl, NULL, 4, -1);
@@ -161,15 +229,16 @@ static PyObject *make(PyObject *module, PyObject *args) {
         free(t);
         return NULL;
     }
-    PyObject *fn = PyCFunction_NewEx(&RANK7_DEF, capsule, NULL);
+    PyObject *fn = PyCFunction_NewEx(is_omaha ? &OMAHA_DEF : &RANK7_DEF, capsule, NULL);
     Py_DECREF(capsule); /* the function holds it */
     return fn;
 }
 
 static PyMethodDef METHODS[] = {
     {"make", make, METH_VARARGS,
-     "make(keys, bits, lo, hi, ms, fl, mode) -> rank7: a seven-card ranker over these tables "
-     "(keys and bits: 52 uint64; the others int32; mode 0 flushes count, 1 ranks only, 2 best of five)."},
+     "make(keys, bits, lo, hi, ms, fl, mode, hole=0) -> a ranker over these tables (keys and bits: 52 "
+     "uint64; the others int32; mode 0 flushes count, 1 ranks only, 2 best of five: rank7(a, ..., g); "
+     "3 Omaha with flushes, 4 Omaha ranks only: omaha(*hole, *board), with `hole` hole cards)."},
     {NULL, NULL, 0, NULL},
 };
 

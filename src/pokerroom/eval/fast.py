@@ -14,7 +14,15 @@ from itertools import combinations
 from pokerroom.eval import tables
 from pokerroom.eval.rules import rule_spec
 
-__all__ = ["RANK7_BUILD", "RANK7_RULES", "rank5_function", "rank7_function", "ranker"]
+__all__ = [
+    "OMAHA_RULES",
+    "RANK7_BUILD",
+    "RANK7_RULES",
+    "omaha_function",
+    "rank5_function",
+    "rank7_function",
+    "ranker",
+]
 
 Ranker = Callable[[Sequence[int]], int]
 Rank7 = Callable[[int, int, int, int, int, int, int], int]
@@ -25,7 +33,7 @@ except ImportError:  # no compiler at install: the Python function below does th
     _rank7 = None
 
 RANK7_BUILD = "python" if _rank7 is None else "c"
-"""Which seven-card entry point :func:`rank7_function` gives: ``"c"`` or ``"python"``."""
+"""Which entry points :func:`rank7_function` and :func:`omaha_function` give: ``"c"`` or ``"python"``."""
 
 # The seven-card rankings of the room and how the C ranker treats each: 0 flushes count, 1 only the
 # ranks count (the A-5 lows), 2 the best of the 21 five-card hands (deuce-to-seven, as ``ranker``).
@@ -40,6 +48,8 @@ RANK7_RULES: dict[str, int] = {
 
 _RANKS_ONLY = frozenset({"ace5_low", "eight_low"})
 _BASE = {"omaha_high": "high", "omaha_eight_low": "eight_low"}
+OMAHA_RULES = frozenset(_BASE)
+"""The Omaha rankings (exactly two hole cards and three of the board) :func:`omaha_function` takes."""
 
 
 @cache
@@ -88,13 +98,10 @@ def ranker(rule: str, n_cards: int, *, hole: int = 4) -> Ranker:
     """
     spec = rule_spec(rule)
     if spec.kind == "omaha":
-        five = rank5_function(rule)
-
-        def omaha(c: Sequence[int]) -> int:
-            c = tuple(c)
-            return max(five(h + b) for h in combinations(c[:hole], 2) for b in combinations(c[hole:], 3))
-
-        return omaha
+        if _rank7 is not None and 2 <= hole <= 6 and 3 <= n_cards - hole <= 5:
+            fast = omaha_function(rule, hole)
+            return lambda c: fast(*c)
+        return _omaha_python(rule, hole)
     if spec.kind == "badugi":
         from pokerroom.cards import Card
         from pokerroom.eval import reference
@@ -162,9 +169,15 @@ def rank7_function(rule: str) -> Rank7:
 
         return rank7
     mode = RANK7_RULES[rule]
-    n = 5 if mode == 2 else 7
+    fast: Rank7 = _c_ranker(rule, 5 if mode == 2 else 7, mode)
+    return fast
+
+
+def _c_ranker(rule: str, n: int, mode: int, hole: int = 0) -> Callable[..., int]:
+    """The C ranker (eval/_rank7.c) over the tables of ``rule`` for ``n`` cards."""
+    assert _rank7 is not None
     lo, hi, _ = tables.multiset_index(n)
-    fast: Rank7 = _rank7.make(
+    fast: Callable[..., int] = _rank7.make(
         tables.card_keys().astype("<u8").tobytes(),
         tables.card_bits().astype("<u8").tobytes(),
         lo.astype("<i4").tobytes(),
@@ -172,5 +185,44 @@ def rank7_function(rule: str) -> Rank7:
         tables.multiset_values(rule, n).astype("<i4").tobytes(),
         tables.flush_values(rule).astype("<i4").tobytes(),
         mode,
+        hole,
     )
     return fast
+
+
+def _omaha_python(rule: str, hole: int) -> Ranker:
+    five = rank5_function(rule)
+
+    def omaha(c: Sequence[int]) -> int:
+        c = tuple(c)
+        return max(five(h + b) for h in combinations(c[:hole], 2) for b in combinations(c[hole:], 3))
+
+    return omaha
+
+
+@cache
+def omaha_function(rule: str, hole: int = 4) -> Callable[..., int]:
+    """The quickest single-hand call for Omaha: the ``hole`` hole cards' indices, then the board's (three
+    to five), as arguments -> the rank under ``rule`` (:data:`OMAHA_RULES`: the same number as
+    ``ranker(rule, n, hole=hole)``), the best five of exactly two hole cards and three of the board.
+
+    With the C extension built (:data:`RANK7_BUILD`) each index must be an int from 0 to 51 and the
+    count right (``ValueError``, ``TypeError``); the cards are trusted to be distinct: a repeated card
+    gives a meaningless rank or ``ValueError``, never a crash. Without it, a Python function of the same
+    signature."""
+    if rule not in OMAHA_RULES:
+        rule_spec(rule)  # UnknownRule for a name that is no rule at all
+        raise ValueError(f"{rule!r} is not an Omaha ranking; use ranker({rule!r}, n)")
+    if not 2 <= hole <= 6:
+        raise ValueError(f"an Omaha hand has 2 to 6 hole cards, not {hole}")
+    if _rank7 is None:
+        slow = _omaha_python(rule, hole)
+
+        def omaha(*cards: int) -> int:
+            if not 3 <= len(cards) - hole <= 5:
+                raise TypeError(f"expected {hole} hole cards and 3 to 5 board cards, got {len(cards)}")
+            return slow(cards)
+
+        return omaha
+    base = _BASE[rule]
+    return _c_ranker(base, 5, 4 if base in _RANKS_ONLY else 3, hole)

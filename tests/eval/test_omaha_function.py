@@ -1,0 +1,157 @@
+"""The one-call Omaha entry point (``omaha_function``, the C ranker of eval/_rank7.c when it is built, and
+``ranker``'s Omaha rules through it) agrees with the reference evaluator for both Omaha rankings, every
+hole count of the room's Omaha games (4, 5, 6) and every board from the flop to the river, and refuses
+bad arguments with a typed error instead of reading outside its tables (RULES.md §2: exactly two hole
+cards and three of the board)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokerroom.cards import Card, parse_cards
+from pokerroom.eval import UnknownRule, reference
+from pokerroom.eval.fast import OMAHA_RULES, RANK7_BUILD, omaha_function, ranker
+
+
+def _expected(rule: str, hole: list[int], board: list[int]) -> int:
+    cards = [Card.from_index(i) for i in hole], [Card.from_index(i) for i in board]
+    return reference.best(rule, *cards)[0]
+
+
+@pytest.mark.parametrize("rule", sorted(OMAHA_RULES))
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_omaha_matches_the_reference(rule: str, data: st.DataObject) -> None:
+    hole = data.draw(st.integers(4, 6), label="hole cards")
+    board = data.draw(st.integers(3, 5), label="board cards")
+    cards = data.draw(st.permutations(range(52)))[: hole + board]
+    assert omaha_function(rule, hole)(*cards) == _expected(rule, cards[:hole], cards[hole:])
+
+
+@pytest.mark.parametrize("rule", sorted(OMAHA_RULES))
+def test_omaha_matches_the_reference_on_suited_boards(rule: str) -> None:
+    """Boards of three to five cards of one suit and hole cards holding none, one, two or more of it:
+    a flush needs exactly two of the suit in the hand and three on the board."""
+    rng = random.Random(20261207)
+    for _ in range(600):
+        hole, board = rng.choice((4, 5, 6)), rng.choice((3, 4, 5))
+        suit = rng.randrange(4)
+        same = [c for c in range(52) if c & 3 == suit]
+        other = [c for c in range(52) if c & 3 != suit]
+        on_board = rng.randint(3, board)
+        in_hand = rng.randint(0, min(hole, 13 - on_board))
+        suited = rng.sample(same, on_board + in_hand)
+        rest = rng.sample(other, hole - in_hand + board - on_board)
+        hand = suited[on_board:] + rest[: hole - in_hand]
+        table = suited[:on_board] + rest[hole - in_hand :]
+        rng.shuffle(hand)
+        rng.shuffle(table)
+        assert omaha_function(rule, hole)(*hand, *table) == _expected(rule, hand, table)
+
+
+def test_named_hands() -> None:
+    """Four spades on the board and one in the hand are no flush in Omaha; two in the hand are. The
+    board's pair and a hand's pair make two pair, not a full house without a third card. The best low
+    (A-2-3-4-5) needs two low hole cards; three on the board and one in the hand make no low."""
+    high = omaha_function("omaha_high", 4)
+
+    def h(hole: str, board: str) -> int:
+        return high(*(c.index for c in parse_cards(hole + board)))
+
+    flush = h("As2sKdKc", "3s7s9sJd4h")
+    one_spade = h("AsKdKcQh", "3s7s9sJs4h")
+    assert flush > one_spade
+    assert one_spade == h("AhKdKcQh", "3s7s9sJs4h")  # the spade in the hand plays as an ace, no more
+    low = omaha_function("omaha_eight_low", 4)
+
+    def lo(hole: str, board: str) -> int:
+        return low(*(c.index for c in parse_cards(hole + board)))
+
+    assert lo("As2dKcKh", "3c4d5hQsJs") > lo("As6dKcKh", "2c4d5hQsJs") > 0  # A-2-3-4-5 over A-2-4-5-6
+    assert lo("AsKdKcQh", "2c3d4hQsJs") == 0  # one low hole card: no low
+
+
+def test_ranker_and_the_function_agree_on_many_hands() -> None:
+    """``ranker`` (which the engine's showdown calls) is the same number, on every hole count and board."""
+    rng = random.Random(8)
+    for rule in OMAHA_RULES:
+        for hole in (4, 5, 6):
+            for board in (3, 4, 5):
+                f, g = omaha_function(rule, hole), ranker(rule, hole + board, hole=hole)
+                for _ in range(300):
+                    cards = rng.sample(range(52), hole + board)
+                    assert f(*cards) == g(cards)
+
+
+def test_bad_arguments_are_typed_errors() -> None:
+    f = omaha_function("omaha_high", 4)
+    with pytest.raises(TypeError):
+        f(0, 1, 2, 3, 4, 5)  # two board cards
+    with pytest.raises(TypeError):
+        f(*range(10))  # six board cards
+    with pytest.raises((TypeError, ValueError)):
+        f(0, 1, 2, 3, 4, 5, 52)
+    with pytest.raises((TypeError, ValueError)):
+        f(0, 1, 2, 3, 4, 5, -1)
+    with pytest.raises(TypeError):
+        f(0, 1, 2, 3, 4, 5, "6")
+    with pytest.raises(UnknownRule):
+        omaha_function("texas")
+    with pytest.raises(ValueError):
+        omaha_function("high")
+    with pytest.raises(ValueError):
+        omaha_function("omaha_high", 7)
+
+
+@pytest.mark.skipif(RANK7_BUILD != "c", reason="the C ranker was not built (no compiler at install)")
+def test_repeated_cards_never_read_outside_the_tables() -> None:
+    """Trusted input means distinct cards; a caller breaking that gets a rank or ValueError, no crash;
+    with tables cut short every lookup is a ValueError."""
+    from pokerroom.eval import _rank7, tables  # type: ignore[attr-defined]
+
+    rng = random.Random(4)
+    for rule in OMAHA_RULES:
+        f = omaha_function(rule, 4)
+        for cards in [[c] * 9 for c in range(52)] + [
+            [rng.randrange(52) for _ in range(9)] for _ in range(2000)
+        ]:
+            with contextlib.suppress(ValueError):
+                assert isinstance(f(*cards), int)
+    lo, hi, _ = tables.multiset_index(5)
+    keys, bits = tables.card_keys().tobytes(), tables.card_bits().tobytes()
+    ms, fl = tables.multiset_values("high", 5), tables.flush_values("high")
+    short = _rank7.make(
+        keys, bits, lo[:1].tobytes(), hi[:1].tobytes(), ms[:1].tobytes(), fl[:1].tobytes(), 3, 4
+    )
+    with pytest.raises(ValueError):
+        short(0, 5, 10, 15, 20, 25, 30, 34, 39)  # no flush: the multiset tables
+    with pytest.raises(ValueError):
+        short(0, 4, 9, 14, 16, 20, 24, 29, 35)  # clubs: 0, 4 in the hand and 16, 20, 24 on the board
+    for mode, hole in ((3, 1), (3, 7), (0, 4)):
+        with pytest.raises(ValueError):
+            _rank7.make(keys, bits, lo.tobytes(), hi.tobytes(), ms.tobytes(), fl.tobytes(), mode, hole)
+
+
+def test_without_the_c_ranker_the_python_entry_point_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without a C compiler gets the same function signature and the same ranks."""
+    from pokerroom.eval import fast
+
+    monkeypatch.setattr(fast, "_rank7", None)
+    fast.omaha_function.cache_clear()
+    try:
+        rng = random.Random(6)
+        for rule in OMAHA_RULES:
+            f = fast.omaha_function(rule, 5)
+            assert f.__module__ == fast.__name__  # the Python function, not the C one
+            for _ in range(200):
+                cards = rng.sample(range(52), 9)
+                assert f(*cards) == _expected(rule, cards[:5], cards[5:])
+            with pytest.raises(TypeError):
+                f(*range(7))
+    finally:
+        fast.omaha_function.cache_clear()
