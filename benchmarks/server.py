@@ -2,16 +2,18 @@
 
     python benchmarks/server.py --base e3566af --players 500 --duration 20 --think 0-0 --rounds 2
     python benchmarks/server.py --base e3566af --players 2000 --duration 20 --think 0.5-2 --rounds 1
+    python benchmarks/server.py --base 4acdb76 --players 600 --duration 20 --think 0-0 --mix ha
 
 Each round runs the load test (``pokerroom loadtest``, bots in their own processes against one server
-process on SQLite) on the base commit and then on this tree, with the same players, tables and think
-time; the rounds alternate, so a machine that gets busier or quieter during the run weighs on both sides
-alike. The base commit is checked out into a temporary directory and run from there (``PYTHONPATH``); when
-its engine sources are those this tree's compiled engine was built from, it gets that build, so the two
-sides differ only in the code changed since; otherwise its engine is compiled there with mypyc first. It
-prints each run and, for the medians of the rounds, the ratios this tree / base: the server's CPU per
-action (from its resource usage, the figure to halve), actions per second and the p99 of
-action-to-broadcast. Read docs/server-speed.md for the profile behind them.
+process on SQLite) on the base commit and then on this tree, with the same players, tables and think time
+(``--mix``: mixed tables, the games of a mix in turn); the rounds alternate, so a machine that gets
+busier or quieter during the run weighs on both sides alike. The base commit is checked out into a
+temporary directory and run from there (``PYTHONPATH``); when its engine sources are those this tree's
+compiled engine was built from, it gets that build, so the two sides differ only in the code changed
+since; otherwise its engine is compiled there with mypyc first. It prints each run and, for the medians
+of the rounds, the ratios this tree / base: the server's CPU per action (from its resource usage, the
+figure to halve), actions per second and the p99 of action-to-broadcast. Read docs/server-speed.md for
+the profile behind them.
 
 A run in which not every player sat, or no action was made, gives no figure: it is run once more with
 twice the warm-up (the line says so), and when that fails too the benchmark stops with the reason and exit
@@ -41,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUN = """
 import json, sys
 from pokerroom.bots.load import run_load
-report = run_load({players}, {duration}, ({lo}, {hi}), warmup={warmup})
+report = run_load({players}, {duration}, ({lo}, {hi}), warmup={warmup}{mix})
 print("REPORT " + json.dumps({{
     "actions": report.actions, "duration": report.duration, "hands": report.hands,
     "p50": report.latency_p50_ms, "p99": report.latency_p99_ms, "errors": report.errors,
@@ -105,15 +107,21 @@ def _compile(tree: Path) -> bool:
     return (tree / "src/pokerroom/engine/compiled.txt").exists()
 
 
-def run_side(src: Path, args: argparse.Namespace, warmup: float | None = None) -> dict[str, Any]:
+def load_code(args: argparse.Namespace, warmup: float | None = None) -> str:
+    """The Python code of one side's run: the load test with the benchmark's settings."""
     lo, _, hi = args.think.partition("-")
-    code = RUN.format(
+    return RUN.format(
         players=args.players,
         duration=args.duration,
         lo=float(lo),
         hi=float(hi or lo),
         warmup=args.warmup if warmup is None else warmup,
+        mix=f", mix={args.mix!r}" if args.mix else "",
     )
+
+
+def run_side(src: Path, args: argparse.Namespace, warmup: float | None = None) -> dict[str, Any]:
+    code = load_code(args, warmup)
     env = dict(os.environ, PYTHONPATH=str(src))
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
     line = next(x for x in out.stdout.splitlines() if x.startswith("REPORT "))
@@ -203,6 +211,11 @@ def main() -> None:
     ap.add_argument("--think", default="0-0")
     ap.add_argument("--warmup", type=float, default=None)
     ap.add_argument("--rounds", type=int, default=3, help="rounds (odd: each median is one run)")
+    ap.add_argument(
+        "--mix",
+        default="",
+        help="mixed tables of this mix (horse, 8game, ha: the load test's --mix) on both sides",
+    )
     args = ap.parse_args()
     if not 2 <= args.players <= 5000 or not 1 <= args.duration <= 900 or not 1 <= args.rounds <= 9:
         ap.error("bounded: 2..5000 players, 1..900 seconds, 1..9 rounds")
@@ -221,7 +234,8 @@ def main() -> None:
             new_src, what = Path(tmp) / "new" / "src", f"commit {args.new}"
         elif args.new_src is not None:
             new_src, what = Path(args.new_src).resolve(), f"the sources in {args.new_src}"
-        print(f"base {args.base} ({how}) against {what}: {args.players} players, "
+        mixed = f", mix {args.mix}" if args.mix else ""
+        print(f"base {args.base} ({how}) against {what}: {args.players} players{mixed}, "
               f"think {args.think} s, {args.duration:g} s measured, {args.rounds} round(s)")  # fmt: skip
         sides: dict[str, list[dict[str, Any]]] = {"base": [], "new": []}
         for k in range(args.rounds):

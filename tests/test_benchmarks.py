@@ -88,9 +88,11 @@ def _report(seated: int = 1000, actions: int = 5000) -> dict[str, Any]:
             "hands": 100, "cpu_ms": 0.5, "rate": actions / 20.0}  # fmt: skip
 
 
-def _args(players: int = 1000, warmup: float | None = None, rounds: int = 3) -> argparse.Namespace:
+def _args(
+    players: int = 1000, warmup: float | None = None, rounds: int = 3, mix: str = ""
+) -> argparse.Namespace:
     return argparse.Namespace(players=players, warmup=warmup, duration=20.0, think="0-0", rounds=rounds,
-                              base="HEAD", new=None)  # fmt: skip
+                              base="HEAD", new=None, mix=mix)  # fmt: skip
 
 
 def test_a_run_in_which_not_everybody_sat_or_nobody_acted_gives_no_figure(server: ModuleType) -> None:
@@ -168,6 +170,15 @@ def test_the_benchmark_exits_non_zero_and_prints_no_ratio_when_players_never_sat
     )
     out = capsys.readouterr().out
     assert "once more" in out and "this tree / base" not in out and " = x" not in out
+
+
+def test_both_sides_run_the_mix_asked_for(server: ModuleType) -> None:
+    """``--mix ha``: each side's load test gets mixed tables of that mix; without it, the default tables."""
+    mixed, plain = server.load_code(_args(mix="ha")), server.load_code(_args())
+    assert "run_load(1000, 20.0, (0.0, 0.0), warmup=None, mix='ha')" in mixed
+    assert "run_load(1000, 20.0, (0.0, 0.0), warmup=None)" in plain
+    for code in (mixed, plain):
+        compile(code, "<load>", "exec")
 
 
 def test_the_medians_say_what_they_are(server: ModuleType) -> None:
