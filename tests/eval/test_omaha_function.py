@@ -138,20 +138,31 @@ def test_repeated_cards_never_read_outside_the_tables() -> None:
 
 
 def test_without_the_c_ranker_the_python_entry_point_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A machine without a C compiler gets the same function signature and the same ranks."""
+    """A machine without a C compiler gets the same function signature and the same ranks (its own
+    Python lookups: every hole count and board, and boards of one suit for the flush lookups)."""
     from pokerroom.eval import fast
 
     monkeypatch.setattr(fast, "_rank7", None)
     fast.omaha_function.cache_clear()
+    fast.ranker.cache_clear()
     try:
         rng = random.Random(6)
         for rule in OMAHA_RULES:
-            f = fast.omaha_function(rule, 5)
-            assert f.__module__ == fast.__name__  # the Python function, not the C one
-            for _ in range(200):
-                cards = rng.sample(range(52), 9)
-                assert f(*cards) == _expected(rule, cards[:5], cards[5:])
+            for hole in (4, 5, 6):
+                f = fast.omaha_function(rule, hole)
+                assert f.__module__ == fast.__name__  # the Python function, not the C one
+                for board in (3, 4, 5):
+                    g = fast.ranker(rule, hole + board, hole=hole)
+                    suit = rng.randrange(4)
+                    same = [c for c in range(52) if c & 3 == suit]
+                    for _ in range(40):
+                        cards = rng.sample(range(52), hole + board)
+                        suited = rng.sample(same, board)
+                        mine = rng.sample([c for c in range(52) if c not in suited], hole)
+                        for hand, table in ((cards[:hole], cards[hole:]), (mine, suited)):
+                            assert f(*hand, *table) == g([*hand, *table]) == _expected(rule, hand, table)
             with pytest.raises(TypeError):
-                f(*range(7))
+                f(*range(hole + 6))
     finally:
         fast.omaha_function.cache_clear()
+        fast.ranker.cache_clear()

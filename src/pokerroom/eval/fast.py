@@ -191,11 +191,34 @@ def _c_ranker(rule: str, n: int, mode: int, hole: int = 0) -> Callable[..., int]
 
 
 def _omaha_python(rule: str, hole: int) -> Ranker:
-    five = rank5_function(rule)
+    """Omaha without the C extension: the lookups of :func:`rank5_function`, with the key sums and suit
+    masks of the hole pairs and of the board triples made once each (as eval/_rank7.c does)."""
+    base = _BASE[rule]
+    keys, bits = _common()
+    lo5, hi = (t.tolist() for t in tables.multiset_index(5)[:2])
+    ms5: list[int] = tables.multiset_values(base, 5).tolist()
+    fl: list[int] = tables.flush_values(base).tolist()
+    flushes = base not in _RANKS_ONLY
 
     def omaha(c: Sequence[int]) -> int:
         c = tuple(c)
-        return max(five(h + b) for h in combinations(c[:hole], 2) for b in combinations(c[hole:], 3))
+        pairs = [(keys[a] + keys[b], bits[a] | bits[b]) for a, b in combinations(c[:hole], 2)]
+        triples = [
+            (keys[a] + keys[b] + keys[d], bits[a] | bits[b] | bits[d])
+            for a, b, d in combinations(c[hole:], 3)
+        ]
+        best = -1
+        for pk, pm in pairs:
+            for tk, tm in triples:
+                key = pk + tk
+                over = ((key >> 40) + 0x3333) & 0x8888  # five cards of a suit
+                if flushes and over:
+                    v = fl[((pm | tm) >> (16 * ((over.bit_length() - 4) >> 2))) & 0x1FFF]
+                else:
+                    v = ms5[lo5[key & 0x1FFFF] + hi[(key >> 20) & 0x3FFF]]
+                if v > best:
+                    best = v
+        return best
 
     return omaha
 
