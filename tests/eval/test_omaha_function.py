@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerroom.cards import Card, parse_cards
-from pokerroom.eval import UnknownRule, reference
+from pokerroom.eval import HandValue, UnknownRule, evaluate, reference
 from pokerroom.eval.fast import OMAHA_RULES, RANK7_BUILD, omaha_function, ranker
 
 
@@ -54,10 +54,42 @@ def test_omaha_matches_the_reference_on_suited_boards(rule: str) -> None:
         assert omaha_function(rule, hole)(*hand, *table) == _expected(rule, hand, table)
 
 
+def _rank(rule: str, hole: str, board: str) -> int:
+    h = [c.index for c in parse_cards(hole)]
+    return omaha_function(rule, len(h))(*h, *(c.index for c in parse_cards(board)))
+
+
+def test_the_rules_omaha_checks() -> None:
+    """RULES.md's Omaha checks, through the one-call entry point (exactly two hole cards and three of the
+    board, for the high and for the low separately: §2)."""
+    # R18: one heart in the hand and four on the board make no flush.
+    r18 = _rank("omaha_high", "QhJs9d8c", "AhKh7h4h2c")
+    assert HandValue("omaha_high", r18).category != "flush"
+    assert r18 == evaluate("omaha_high", "QhJs9d8c", "AhKh7h4h2c").rank
+    # R19: three aces in a five-card Omaha hand and one on the board: the A-K-Q-J-T straight, never quads.
+    r19 = _rank("omaha_high", "AcAdAhKs7c", "AsQsJhTd9d")
+    assert HandValue("omaha_high", r19).category == "straight"
+    # R20: K-Q with three other cards has the same straight and splits with R19's player.
+    assert _rank("omaha_high", "KhQd2c3d4s", "AsQsJhTd9d") == r19
+    # R21: six-card Omaha, A A A K 7 2 on a board A Q J T 9 of three suits: the straight; K-Q splits.
+    r21 = _rank("omaha_high", "AcAdAhKs7c2d", "AsQsJhTd9d")
+    assert HandValue("omaha_high", r21).category == "straight"
+    assert _rank("omaha_high", "KhQd2c3d4s5h", "AsQsJhTd9d") == r21
+    # R22: A-K of diamonds for the high flush, A-2 for the 5-4-3-2-A low (R24: different hole cards).
+    r22_high = _rank("omaha_high", "AdKd3s2s", "Jd4d3cQd5h")
+    assert r22_high == evaluate("high", "AdKdQdJd4d").rank  # A-K-Q-J-4 of diamonds
+    assert HandValue("omaha_high", r22_high).category == "flush"
+    assert _rank("omaha_eight_low", "AdKd3s2s", "Jd4d3cQd5h") == evaluate("eight_low", "Ad2s5h4d3c").rank
+    # R27: a board of two distinct ranks of eight or lower: no low for anyone.
+    assert _rank("omaha_eight_low", "Ah3d4c5s", "KsQd8c8h2s") == 0
+    # R28: A-K-Q-J in the hand can never make a low, whatever the board.
+    assert _rank("omaha_eight_low", "AsKdQcJh", "2c3d4h5s6c") == 0
+
+
 def test_named_hands() -> None:
-    """Four spades on the board and one in the hand are no flush in Omaha; two in the hand are. The
-    board's pair and a hand's pair make two pair, not a full house without a third card. The best low
-    (A-2-3-4-5) needs two low hole cards; three on the board and one in the hand make no low."""
+    """Four spades on the board and one in the hand are no flush in Omaha (R18); two in the hand are. The
+    best low (A-2-3-4-5) needs two low hole cards; three on the board and one in the hand make no low
+    (R28's reason)."""
     high = omaha_function("omaha_high", 4)
 
     def h(hole: str, board: str) -> int:
