@@ -50,6 +50,8 @@ _RANKS_ONLY = frozenset({"ace5_low", "eight_low"})
 _BASE = {"omaha_high": "high", "omaha_eight_low": "eight_low"}
 OMAHA_RULES = frozenset(_BASE)
 """The Omaha rankings (exactly two hole cards and three of the board) :func:`omaha_function` takes."""
+_OMAHA_HOLE = range(2, 7)  # the hole cards and board cards an Omaha entry point takes (eval/_rank7.c too)
+_OMAHA_BOARD = range(3, 6)
 
 
 @cache
@@ -98,7 +100,7 @@ def ranker(rule: str, n_cards: int, *, hole: int = 4) -> Ranker:
     """
     spec = rule_spec(rule)
     if spec.kind == "omaha":
-        if _rank7 is not None and 2 <= hole <= 6 and 3 <= n_cards - hole <= 5:
+        if _rank7 is not None and hole in _OMAHA_HOLE and n_cards - hole in _OMAHA_BOARD:
             fast = omaha_function(rule, hole)
             return lambda c: fast(*c)
         return _omaha_python(rule, hole)
@@ -236,13 +238,13 @@ def omaha_function(rule: str, hole: int = 4) -> Callable[..., int]:
     if rule not in OMAHA_RULES:
         rule_spec(rule)  # UnknownRule for a name that is no rule at all
         raise ValueError(f"{rule!r} is not an Omaha ranking; use ranker({rule!r}, n)")
-    if not 2 <= hole <= 6:
+    if hole not in _OMAHA_HOLE:
         raise ValueError(f"an Omaha hand has 2 to 6 hole cards, not {hole}")
     if _rank7 is None:
         slow = _omaha_python(rule, hole)
 
         def omaha(*cards: int) -> int:
-            if not 3 <= len(cards) - hole <= 5:
+            if len(cards) - hole not in _OMAHA_BOARD:
                 raise TypeError(f"expected {hole} hole cards and 3 to 5 board cards, got {len(cards)}")
             return slow(cards)
 
