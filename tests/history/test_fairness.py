@@ -258,3 +258,29 @@ def test_the_text_export_carries_the_players_proof(game: str) -> None:
     assert tail == [f"Deck root (SHA-256): {seal.commitment}", f"Deck proof: {mine.to_text()}"]
     assert parse_proof(tail[1].removeprefix("Deck proof: ")) == mine
     assert not mine.full
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases, seed=seeds)
+def test_every_players_proof_from_one_walk_opens_the_cards_his_copy_names(
+    case: tuple[str, Betting], seed: int
+) -> None:
+    """R182 / R184: the proofs the server sends at the end of a hand (``for_viewers``: one walk over the
+    events for every player dealt in) open, for each player, exactly the cards his own copy of the history
+    names, each at its position; and each is the proof ``for_viewer`` gives him alone."""
+    game, betting = case
+    hand = _hand(game, betting, seed)
+    proof = DeckSeal(hand).proof()
+    proofs = proof.for_viewers(hand.events, hand.order)
+    assert list(proofs) == list(hand.order)
+    full = {(i, c) for i, c, _ in proof.openings}
+    for seat in hand.order:
+        mine = proofs[seat]
+        assert mine == proof.for_viewer(hand.events, seat)
+        named = {
+            str(c) for a in read_phh(write_phh(hand, viewer=seat)).actions for c in a.cards if c is not None
+        }
+        opened = {c for _, c, _ in mine.openings} | {c for _, c, _ in mine.reshuffle_openings}
+        assert opened == named, (game, betting, seed, seat, opened ^ named)
+        assert {(i, c) for i, c, _ in mine.openings} <= full
+        assert mine.seed is None or mine.seed.server_seed is None

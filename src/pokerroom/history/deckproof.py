@@ -147,24 +147,40 @@ class DeckProof:
 
     def restricted(self, deck: Iterable[int], reshuffle: Iterable[int] = ()) -> DeckProof:
         """This proof with only the openings of the given positions (and no server seed)."""
-        keep, rkeep = set(deck), set(reshuffle)
         seed = replace(self.seed, server_seed=None) if self.seed is not None else None
-        return replace(
-            self,
-            openings=tuple(o for o in self.openings if o[0] in keep),
-            reshuffle_openings=tuple(o for o in self.reshuffle_openings if o[0] in rkeep),
-            seed=seed,
+        return self._opening(set(deck), set(reshuffle), seed)
+
+    def _opening(self, keep: set[int], rkeep: set[int], seed: SeedPart | None) -> DeckProof:
+        return DeckProof(
+            self.root,
+            self.spec,
+            self.leaves,
+            self.reshuffle_leaves,
+            tuple(o for o in self.openings if o[0] in keep),
+            tuple(o for o in self.reshuffle_openings if o[0] in rkeep),
+            seed,
+            self.stub,
         )
 
     def for_viewer(self, events: Sequence[Event], seat: int) -> DeckProof:
         """The proof of a player dealt in at ``seat``: the positions of the cards his copy of the hand
         shows (:func:`seen_positions`), and the undealt stub when the operator allows it (``stub``)."""
+        return self.for_viewers(events, (seat,))[seat]
+
+    def for_viewers(self, events: Sequence[Event], seats: Iterable[int]) -> dict[int, DeckProof]:
+        """:meth:`for_viewer` of each of ``seats``, from one walk over the events (the server's
+        ``deck_revealed`` frames at the end of every hand)."""
         at = {card: i for i, card, _ in self.openings}
         where = {card: i for i, card, _ in self.reshuffle_openings}
-        deck, again = seen_positions(events, seat, lambda c: at.get(c, -1), lambda c: where.get(c, -1))
-        if self.stub:
-            deck |= set(range(_dealt(events), len(self.leaves)))
-        return self.restricted(deck, again)
+        sight = _Sight(events, lambda c: at.get(c, -1), lambda c: where.get(c, -1))
+        stub = range(_dealt(events), len(self.leaves)) if self.stub else range(0)
+        seed = replace(self.seed, server_seed=None) if self.seed is not None else None
+        out: dict[int, DeckProof] = {}
+        for seat in seats:
+            deck, again = sight.of(seat)
+            deck.update(stub)
+            out[seat] = self._opening(deck, again, seed)
+        return out
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -316,45 +332,70 @@ def seen_positions(
     He sees his own cards (dealt and drawn), face-up cards, the board, and the final hands shown or
     mucked at the showdown (R182) — exactly the cards his copy of the history shows — never a burn, a
     discard of another, or a hand folded before the showdown (R184)."""
-    deals: list[tuple[str, int | None, bool]] = []  # (card, seat, face up) of each dealt card, in events
-    exposed: set[int] = set()
-    final: dict[int, dict[str, int]] = {}  # seat -> card -> index in deals of the deal that stayed
-    shown: dict[int, set[str]] = {}
-    for e in events:
-        if isinstance(e, CardsDealt):
-            for c, up in zip(e.cards, e.up, strict=True):
-                final.setdefault(e.seat, {})[str(c)] = len(deals)
-                deals.append((str(c), e.seat, up or e.seat in exposed))
-        elif isinstance(e, BoardDealt):
-            deals += [(str(c), None, True) for c in e.cards]
-        elif isinstance(e, Drew):
-            mine = final.setdefault(e.seat, {})
-            for c in e.discarded:
-                mine.pop(str(c), None)
-            for c in e.received:
-                mine[str(c)] = len(deals)
-                deals.append((str(c), e.seat, False))
-        elif isinstance(e, Discarded):
-            for c in e.cards:
-                final.setdefault(e.seat, {}).pop(str(c), None)
-        elif isinstance(e, CardsShown):
-            if e.reason == "all_in":
-                exposed.add(e.seat)
-            shown.setdefault(e.seat, set()).update(str(c) for c in e.cards)
-        elif isinstance(e, Mucked):
-            shown.setdefault(e.seat, set()).update(str(c) for c in e.cards if c is not None)
-    visible = {i for i, (_, seat, up) in enumerate(deals) if up or seat == viewer}
-    for seat, cards in shown.items():
-        visible |= {i for c, i in final.get(seat, {}).items() if c in cards}
-    deck: set[int] = set()
-    again: set[int] = set()
-    first: set[str] = set()
-    for i, (card, _, _) in enumerate(deals):
-        later = card in first
-        first.add(card)
-        if i in visible:
-            (again if later else deck).add(reshuffle_index(card) if later else deck_index(card))
-    return deck, again
+    return _Sight(events, deck_index, reshuffle_index).of(viewer)
+
+
+class _Sight:
+    """One walk over a hand's events, from which each viewer's positions follow (:func:`seen_positions`
+    for one viewer; :meth:`DeckProof.for_viewers` asks it for every player dealt in)."""
+
+    __slots__ = ("_own", "_public", "_where")
+
+    def __init__(
+        self, events: Sequence[Event], deck_index: Callable[[str], int], reshuffle_index: Callable[[str], int]
+    ) -> None:
+        deals: list[tuple[str, int | None, bool]] = []  # (card, seat, face up) of each dealt card
+        exposed: set[int] = set()
+        final: dict[int, dict[str, int]] = {}  # seat -> card -> index in deals of the deal that stayed
+        shown: dict[int, set[str]] = {}
+        for e in events:
+            if isinstance(e, CardsDealt):
+                for c, up in zip(e.cards, e.up, strict=True):
+                    final.setdefault(e.seat, {})[str(c)] = len(deals)
+                    deals.append((str(c), e.seat, up or e.seat in exposed))
+            elif isinstance(e, BoardDealt):
+                deals += [(str(c), None, True) for c in e.cards]
+            elif isinstance(e, Drew):
+                mine = final.setdefault(e.seat, {})
+                for c in e.discarded:
+                    mine.pop(str(c), None)
+                for c in e.received:
+                    mine[str(c)] = len(deals)
+                    deals.append((str(c), e.seat, False))
+            elif isinstance(e, Discarded):
+                for c in e.cards:
+                    final.setdefault(e.seat, {}).pop(str(c), None)
+            elif isinstance(e, CardsShown):
+                if e.reason == "all_in":
+                    exposed.add(e.seat)
+                shown.setdefault(e.seat, set()).update(str(c) for c in e.cards)
+            elif isinstance(e, Mucked):
+                shown.setdefault(e.seat, set()).update(str(c) for c in e.cards if c is not None)
+        # Where each deal sits: a card's first deal in the dealing order, a later one in the reshuffle's
+        where: list[tuple[bool, int]] = []
+        first: set[str] = set()
+        for card, _, _ in deals:
+            later = card in first
+            first.add(card)
+            where.append((later, reshuffle_index(card) if later else deck_index(card)))
+        public = {i for i, (_, _, up) in enumerate(deals) if up}  # face up, or shown at the end: anyone's
+        for seat, cards in shown.items():
+            public |= {i for c, i in final.get(seat, {}).items() if c in cards}
+        own: dict[int, list[int]] = {}
+        for i, (_, holder, _) in enumerate(deals):
+            if holder is not None:
+                own.setdefault(holder, []).append(i)
+        self._where, self._public, self._own = where, public, own
+
+    def of(self, viewer: int) -> tuple[set[int], set[int]]:
+        """The positions ``viewer`` may see (dealing order, reshuffle order)."""
+        deck: set[int] = set()
+        again: set[int] = set()
+        where = self._where
+        for i in self._public.union(self._own.get(viewer, ())):
+            later, position = where[i]
+            (again if later else deck).add(position)
+        return deck, again
 
 
 def _dealt(events: Sequence[Event]) -> int:

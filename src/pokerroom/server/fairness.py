@@ -16,7 +16,7 @@ seal (the journal's book, the table core, the snapshot, the histories) finds the
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -72,12 +72,21 @@ class DeckSeal:
 
     def revealed(self, table_id: str, events: list[Event] | tuple[Event, ...], seat: int) -> dict[str, Any]:
         """The ``deck_revealed`` frame (docs/protocol.md) of the player at ``seat``, after the hand."""
+        return self.revealed_to(table_id, events, (seat,))[seat]
+
+    def revealed_to(
+        self, table_id: str, events: list[Event] | tuple[Event, ...], seats: Iterable[int]
+    ) -> dict[int, dict[str, Any]]:
+        """The ``deck_revealed`` frame of each of ``seats``, from one walk over the hand's events."""
         return {
-            "type": "deck_revealed",
-            "table": table_id,
-            "hand_id": self.hand_id,
-            "commitment": self.commitment,
-            "proof": self.opening.for_viewer(events, seat).to_text(),
+            seat: {
+                "type": "deck_revealed",
+                "table": table_id,
+                "hand_id": self.hand_id,
+                "commitment": self.commitment,
+                "proof": proof.to_text(),
+            }
+            for seat, proof in self.opening.for_viewers(events, seats).items()
         }
 
     def __repr__(self) -> str:  # never a salt or the deck
@@ -143,6 +152,6 @@ class Seals:
         seal = self.done(hand_id)
         if seal is None:
             return None
-        for seat, (player, _) in players.items():
-            notify(player, orjson.dumps(seal.revealed(table_id, events, seat)).decode())
+        for seat, frame in seal.revealed_to(table_id, events, players).items():
+            notify(players[seat][0], orjson.dumps(frame).decode())
         return seal.proof()
