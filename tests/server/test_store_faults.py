@@ -302,32 +302,35 @@ async def test_postgresql_terminates_the_rooms_connections(
 
 
 def _limit_pages(store: Store, limit: int) -> Callable[[], None]:
-    """Make every connection of the store see a database of at most ``limit`` pages (a full disk)."""
+    """Make every transaction of the store see a database of at most ``limit`` pages (a full disk). (At
+    each transaction's start: inline SQLite keeps a connection between transactions, store/db.py.)"""
 
-    def on_checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA max_page_count = {limit}")
-        cursor.close()
+    def limited(conn: Any) -> None:
+        _pragma(conn, f"PRAGMA max_page_count = {limit}")
 
     # (the async engine's connections and, on inline SQLite, those of the engine its transactions run on)
     engines = [e for e in (store.db.engine.sync_engine, store.db.sync_engine) if e is not None]
     for engine in engines:
-        event.listen(engine, "checkout", on_checkout)
+        event.listen(engine, "begin", limited)
     store.db._raw_connection().execute(f"PRAGMA max_page_count = {limit}")
 
     def undo() -> None:
         store.db._raw_connection().execute("PRAGMA max_page_count = 1073741823")
 
-        def unlimited(dbapi_connection: Any, record: Any, proxy: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA max_page_count = 1073741823")
-            cursor.close()
+        def unlimited(conn: Any) -> None:
+            _pragma(conn, "PRAGMA max_page_count = 1073741823")
 
         for engine in engines:
-            event.remove(engine, "checkout", on_checkout)
-            event.listen(engine, "checkout", unlimited)
+            event.remove(engine, "begin", limited)
+            event.listen(engine, "begin", unlimited)
 
     return undo
+
+
+def _pragma(conn: Any, statement: str) -> None:
+    cursor = conn.connection.dbapi_connection.cursor()
+    cursor.execute(statement)
+    cursor.close()
 
 
 @pytest.mark.asyncio
