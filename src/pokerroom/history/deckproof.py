@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,7 +48,6 @@ __all__ = [
     "leaf_hash",
     "parse_proof",
     "root_hash",
-    "seen_positions",
 ]
 
 LEAF_TAG = "pokerroom/deck-leaf/v2"
@@ -145,12 +144,8 @@ class DeckProof:
         root = root_hash(len(cards), seed, leaves, rleaves)
         return cls(root, len(cards), leaves, rleaves, deck, again, seed, stub)
 
-    def restricted(self, deck: Iterable[int], reshuffle: Iterable[int] = ()) -> DeckProof:
-        """This proof with only the openings of the given positions (and no server seed)."""
-        seed = replace(self.seed, server_seed=None) if self.seed is not None else None
-        return self._opening(set(deck), set(reshuffle), seed)
-
     def _opening(self, keep: set[int], rkeep: set[int], seed: SeedPart | None) -> DeckProof:
+        """This proof with only the openings of the given positions, and ``seed`` (without the server's)."""
         return DeckProof(
             self.root,
             self.spec,
@@ -164,7 +159,7 @@ class DeckProof:
 
     def for_viewer(self, events: Sequence[Event], seat: int) -> DeckProof:
         """The proof of a player dealt in at ``seat``: the positions of the cards his copy of the hand
-        shows (:func:`seen_positions`), and the undealt stub when the operator allows it (``stub``)."""
+        shows (:class:`_Sight`), and the undealt stub when the operator allows it (``stub``)."""
         return self.for_viewers(events, (seat,))[seat]
 
     def for_viewers(self, events: Sequence[Event], seats: Iterable[int]) -> dict[int, DeckProof]:
@@ -172,7 +167,7 @@ class DeckProof:
         ``deck_revealed`` frames at the end of every hand)."""
         at = {card: i for i, card, _ in self.openings}
         where = {card: i for i, card, _ in self.reshuffle_openings}
-        sight = _Sight(events, lambda c: at.get(c, -1), lambda c: where.get(c, -1))
+        sight = _Sight(events, at, where)
         stub = range(_dealt(events), len(self.leaves)) if self.stub else range(0)
         seed = replace(self.seed, server_seed=None) if self.seed is not None else None
         out: dict[int, DeckProof] = {}
@@ -318,31 +313,20 @@ def parse_proof(text: str) -> DeckProof:
 # ------------------------------------------------------------------------------- who sees which card
 
 
-def seen_positions(
-    events: Sequence[Event],
-    viewer: int,
-    deck_index: Callable[[str], int],
-    reshuffle_index: Callable[[str], int],
-) -> tuple[set[int], set[int]]:
-    """The positions (of the dealing order, of the reshuffle order) of the cards a player dealt in at
-    ``viewer`` may see once the hand is over. ``deck_index(card)`` and ``reshuffle_index(card)`` are a
-    card's positions in the two orders: a card's first deal comes from the dealing order, a later one
-    (a discard reshuffled and dealt again) from the reshuffle order.
+class _Sight:
+    """Which dealt cards each player dealt in may see once the hand is over, from one walk over its
+    events (:meth:`DeckProof.for_viewers` asks it for every such player).
 
     He sees his own cards (dealt and drawn), face-up cards, the board, and the final hands shown or
     mucked at the showdown (R182) — exactly the cards his copy of the history shows — never a burn, a
-    discard of another, or a hand folded before the showdown (R184)."""
-    return _Sight(events, deck_index, reshuffle_index).of(viewer)
-
-
-class _Sight:
-    """One walk over a hand's events, from which each viewer's positions follow (:func:`seen_positions`
-    for one viewer; :meth:`DeckProof.for_viewers` asks it for every player dealt in)."""
+    discard of another, or a hand folded before the showdown (R184). ``deck`` and ``reshuffle`` map a
+    card to its position in the two orders: a card's first deal comes from the dealing order, a later one
+    (a discard reshuffled and dealt again) from the reshuffle order."""
 
     __slots__ = ("_own", "_public", "_where")
 
     def __init__(
-        self, events: Sequence[Event], deck_index: Callable[[str], int], reshuffle_index: Callable[[str], int]
+        self, events: Sequence[Event], deck: Mapping[str, int], reshuffle: Mapping[str, int]
     ) -> None:
         deals: list[tuple[str, int | None, bool]] = []  # (card, seat, face up) of each dealt card
         exposed: set[int] = set()
@@ -377,7 +361,7 @@ class _Sight:
         for card, _, _ in deals:
             later = card in first
             first.add(card)
-            where.append((later, reshuffle_index(card) if later else deck_index(card)))
+            where.append((later, reshuffle.get(card, -1) if later else deck.get(card, -1)))
         public = {i for i, (_, _, up) in enumerate(deals) if up}  # face up, or shown at the end: anyone's
         for seat, cards in shown.items():
             public |= {i for c, i in final.get(seat, {}).items() if c in cards}
