@@ -218,7 +218,7 @@ class Database:
             # A connection whose transaction ended cleanly waits for the next transaction of its kind
             # (a checkout from the pool and its return, with the return's ROLLBACK, were about a third of
             # an inline transaction's cost); any other is closed, as before, and the pool resets it.
-            if clean and len(idle) < IDLE_INLINE and not conn.invalidated and self.sync_engine is not None:
+            if clean and len(idle) < IDLE_INLINE and not conn.invalidated:
                 idle.append(conn)
             else:
                 conn.close()
@@ -393,26 +393,16 @@ def _tune_sqlite(engine: Engine, synchronous: str, busy_timeout_s: float, *, raw
             cursor.execute(pragma)
         cursor.close()
 
-    if raw_begin:
-
-        @event.listens_for(engine, "begin")
-        def _on_raw_begin(conn: Connection) -> None:
-            mode = conn.get_execution_options().get("pokerroom_begin", "DEFERRED")
-            statement = _BEGIN.get(mode) or f"BEGIN {mode}"
-            try:
-                conn.connection.dbapi_connection.execute(statement)  # type: ignore[union-attr]
-            except sqlite3.Error as exc:  # as SQLAlchemy raises it ("database is locked": OperationalError)
-                raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from None
-
-        return
-
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        mode = conn.get_execution_options().get("pokerroom_begin", "DEFERRED")
-        conn.exec_driver_sql(f"BEGIN {mode}")
-
-
-_BEGIN = {"DEFERRED": "BEGIN DEFERRED", "IMMEDIATE": "BEGIN IMMEDIATE"}
+        statement = f"BEGIN {conn.get_execution_options().get('pokerroom_begin', 'DEFERRED')}"
+        if not raw_begin:
+            conn.exec_driver_sql(statement)
+            return
+        try:
+            conn.connection.dbapi_connection.execute(statement)  # type: ignore[union-attr]
+        except sqlite3.Error as exc:  # as SQLAlchemy raises it ("database is locked": OperationalError)
+            raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from None
 
 
 def _inline_engine(path: str, synchronous: str) -> Engine:
