@@ -304,33 +304,31 @@ async def test_postgresql_terminates_the_rooms_connections(
 def _limit_pages(store: Store, limit: int) -> Callable[[], None]:
     """Make every transaction of the store see a database of at most ``limit`` pages (a full disk). (At
     each transaction's start: inline SQLite keeps a connection between transactions, store/db.py.)"""
-
-    def limited(conn: Any) -> None:
-        _pragma(conn, f"PRAGMA max_page_count = {limit}")
-
     # (the async engine's connections and, on inline SQLite, those of the engine its transactions run on)
     engines = [e for e in (store.db.engine.sync_engine, store.db.sync_engine) if e is not None]
+    limited = _max_pages(limit)
     for engine in engines:
         event.listen(engine, "begin", limited)
     store.db._raw_connection().execute(f"PRAGMA max_page_count = {limit}")
 
     def undo() -> None:
         store.db._raw_connection().execute("PRAGMA max_page_count = 1073741823")
-
-        def unlimited(conn: Any) -> None:
-            _pragma(conn, "PRAGMA max_page_count = 1073741823")
-
         for engine in engines:
             event.remove(engine, "begin", limited)
-            event.listen(engine, "begin", unlimited)
+            event.listen(engine, "begin", _max_pages(1073741823))
 
     return undo
 
 
-def _pragma(conn: Any, statement: str) -> None:
-    cursor = conn.connection.dbapi_connection.cursor()
-    cursor.execute(statement)
-    cursor.close()
+def _max_pages(limit: int) -> Callable[[Any], None]:
+    """A ``begin`` listener that sets the transaction's connection's ``max_page_count``."""
+
+    def at_begin(conn: Any) -> None:
+        cursor = conn.connection.dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA max_page_count = {limit}")
+        cursor.close()
+
+    return at_begin
 
 
 @pytest.mark.asyncio
