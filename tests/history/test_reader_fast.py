@@ -4,7 +4,9 @@
   hand, and every hand with an error, takes the general reading (``reader._amounts``). Both give the
   same hand, and the same error, for every fixture and for variations of them (decimals, minor units,
   infinite stacks, bad amounts in every place).
-- Actions are built by setting their slots (``reader._new_action``): the same action as its constructor.
+- An action (``PhhAction``, a native class in the compiled build: history/action.py) is the value the frozen
+  dataclass was: equal and hashed by its fields, the same ``repr``, refused any assignment, copied and
+  pickled, matched by position.
 - Hands are built the same way (``reader._new_hand``): the same hand as its constructor.
 - Replay makes each distinct structure and set of blinds once, and each seat's fold, check and call: a
   replay gives the same result cold and warm, and a structure that cannot be played is refused every
@@ -13,8 +15,10 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
+import pickle
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,6 +29,7 @@ import pytest
 from pokerroom.cards import Card
 from pokerroom.history import HistoryError, read_phh, replay
 from pokerroom.history import reader as reader_module
+from pokerroom.history.action import ACTION_FIELDS
 from pokerroom.history.errors import PhhFieldError
 from pokerroom.history.model import PhhAction, PhhHand
 from pokerroom.history.tomlio import load
@@ -72,8 +77,8 @@ def test_every_fixture_reads_the_same_both_ways(path: Path) -> None:
     quick, general, _ = _both(path.read_text())
     assert isinstance(quick, PhhHand) and isinstance(general, PhhHand)
     assert quick == general
-    fields = [dataclasses.astuple(a) for a in general.actions]
-    assert [dataclasses.astuple(a) for a in quick.actions] == fields
+    fields = [a.astuple() for a in general.actions]
+    assert [a.astuple() for a in quick.actions] == fields
 
 
 def test_the_whole_amount_path_is_taken_for_plain_files() -> None:
@@ -146,19 +151,31 @@ def test_amounts_in_actions_read_the_same_both_ways() -> None:
         assert quick == general, forms
 
 
-def test_actions_are_the_same_as_their_constructor() -> None:
+def test_actions_are_values() -> None:
+    """What the frozen dataclass gave, in both builds (CI runs this file compiled and from source)."""
     card = Card.parse("As")
     for values in [
         (0, 7, None, "db", (card, None), None, None, False, ""),
         (3, None, 2, "cbr", (), 250, None, False, "a note"),
         (5, 1, 4, "sm", (card,), None, True, True, ""),
     ]:
-        made = reader_module._new_action(*values)
-        built = PhhAction(*values)
-        assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
-        assert dataclasses.astuple(made) == values
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            made.verb = "f"  # type: ignore[misc]
+        made = PhhAction(*values)
+        named = PhhAction(**dict(zip(ACTION_FIELDS, values, strict=True)))  # type: ignore[arg-type]
+        assert made == named and hash(made) == hash(named) and made.astuple() == values
+        assert made != PhhAction(*values[:-1], "another note") and made != values
+        body = ", ".join(f"{name}={value!r}" for name, value in zip(ACTION_FIELDS, values, strict=True))
+        assert repr(made) == f"PhhAction({body})"
+        assert copy.copy(made) == made and pickle.loads(pickle.dumps(made)) == made
+        match made:
+            case PhhAction(index, line, actor, verb):
+                assert (index, line, actor, verb) == values[:4]
+        for name in (*ACTION_FIELDS, "other"):
+            with pytest.raises(AttributeError):
+                setattr(made, name, "f")
+        with pytest.raises(AttributeError):
+            del made.verb
+        assert made.astuple() == values
+    assert PhhAction(1, None, 2, "f") == PhhAction(1, None, 2, "f", (), None, None, False, "")
 
 
 def test_hands_are_the_same_as_their_constructor() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pokerroom.cards import Card
 from pokerroom.engine import Betting, RakeRule, VariantSpec
+from pokerroom.history.action import PhhAction  # (compiled with the reader: history/action.py)
 from pokerroom.history.deckproof import DeckProof
 from pokerroom.history.errors import HistoryError
 
@@ -135,32 +136,6 @@ class Post:
     player: int  # 1-based PHH player number
     kind: str
     amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class PhhAction:
-    """One entry of ``actions``. ``actor`` is the 1-based player number (``None``: the dealer).
-
-    ``verb`` is ``dh``, ``db``, ``f``, ``cc``, ``cbr``, ``pb``, ``sd``, ``sm`` or ``""`` (a no-op or a
-    commentary). ``cards`` holds ``None`` for unknown cards; ``amount`` is in minor units; ``show`` is
-    True/False for ``sm`` with/without cards; ``dash`` for ``sm -``.
-    """
-
-    index: int
-    line: int | None
-    actor: int | None
-    verb: str
-    cards: tuple[Card | None, ...] = ()
-    amount: int | None = None
-    show: bool | None = None
-    dash: bool = False
-    comment: str = ""
-
-    @property
-    def label(self) -> str:
-        """Actor and verb only (no cards), for error messages."""
-        who = "d" if self.actor is None else f"p{self.actor}"
-        return f"{who} {self.verb}".strip()
 
 
 @dataclass(frozen=True, slots=True)

@@ -195,21 +195,10 @@ def _parse_action(
     return known
 
 
-# A PhhAction is a frozen dataclass: its generated __init__ sets each field through object.__setattr__,
-# at a cost that shows when a file is read (one action per entry). Reading sets the slots directly,
-# in the order of the fields (the class has no __post_init__ to skip; tests/history/test_reader_fast.py
-# holds the two constructions equal).
-_ACTION_FIELDS = ("index", "line", "actor", "verb", "cards", "amount", "show", "dash", "comment")
-if tuple(f.name for f in dataclasses.fields(PhhAction)) != _ACTION_FIELDS or hasattr(
-    PhhAction, "__post_init__"
-):  # pragma: no cover - a change to PhhAction must be made here too
-    raise ImportError("reader.py: PhhAction's fields changed; update _ACTION_FIELDS and _new_action")
-_SET = tuple(PhhAction.__dict__[name].__set__ for name in _ACTION_FIELDS)
+# A hand is made by setting its slots: PhhHand is a frozen dataclass of 31 fields (no __post_init__),
+# whose generated __init__ sets each one through object.__setattr__. Its values come in the order of its
+# fields (tests/history/test_reader_fast.py holds the hand equal to the class's own construction).
 _NEW = object.__new__
-
-# A hand is made the same way (PhhHand is a frozen dataclass of 31 fields, with no __post_init__), from
-# its values in the order of its fields (tests/history/test_reader_fast.py holds it equal to the class's
-# own construction).
 _HAND_FIELDS = (
     "variant",
     "betting",
@@ -258,39 +247,13 @@ def _new_hand(values: tuple[Any, ...]) -> PhhHand:
     return hand
 
 
-def _new_action(
-    index: int,
-    line: int | None,
-    actor: int | None,
-    verb: str,
-    cards: tuple[Card | None, ...],
-    amount: int | None,
-    show: bool | None,
-    dash: bool,
-    comment: str,
-) -> PhhAction:
-    """``PhhAction(index, line, actor, verb, cards, amount, show, dash, comment)``, made faster."""
-    a: PhhAction = _NEW(PhhAction)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SET
-    s0(a, index)
-    s1(a, line)
-    s2(a, actor)
-    s3(a, verb)
-    s4(a, cards)
-    s5(a, amount)
-    s6(a, show)
-    s7(a, dash)
-    s8(a, comment)
-    return a
-
-
 def _parse_new_action(
     raw: str, index: int, line: int | None, n: int, spec: DeckSpec
 ) -> tuple[PhhAction, Decimal | None]:
     body, _, comment = raw.partition("#")
     tokens = body.split()
     if not tokens:
-        return _new_action(index, line, None, "", (), None, None, False, comment.strip()), None
+        return PhhAction(index, line, None, "", (), None, None, False, comment.strip()), None
     if tokens[0] == "d":
         if len(tokens) < 2 or tokens[1] not in ("dh", "db"):
             raise PhhActionError("the dealer's action must be 'dh' or 'db'", action=index, line=line)
@@ -300,14 +263,14 @@ def _parse_new_action(
             cards = _cards("".join(tokens[2:]), spec, index, "d db")
             if any(c is None for c in cards):
                 raise PhhActionError("(d db) board cards must be known", action=index, line=line)
-            return _new_action(index, line, None, "db", cards, None, None, False, comment.strip()), None
+            return PhhAction(index, line, None, "db", cards, None, None, False, comment.strip()), None
         if len(tokens) != 4 or not (m := _PLAYER.fullmatch(tokens[2])):
             raise PhhActionError("(d dh) expects a player and cards", action=index, line=line)
         player = int(m.group(1))
         if player > n:
             raise PhhActionError(f"(d dh) there is no player p{player}", action=index, line=line)
         cards = _cards(tokens[3], spec, index, "d dh")
-        return _new_action(index, line, player, "dh", cards, None, None, False, comment.strip()), None
+        return PhhAction(index, line, player, "dh", cards, None, None, False, comment.strip()), None
     m = _PLAYER.fullmatch(tokens[0])
     if not m:
         raise PhhActionError("an action starts with 'd' or a player 'pN'", action=index, line=line)
@@ -322,7 +285,7 @@ def _parse_new_action(
     if verb in ("f", "cc", "pb"):
         if args:
             raise PhhActionError(f"({label}) takes no argument", action=index, line=line)
-        return _new_action(index, line, player, verb, (), None, None, False, comment.strip()), None
+        return PhhAction(index, line, player, verb, (), None, None, False, comment.strip()), None
     if verb == "cbr":
         if len(args) != 1:
             raise PhhActionError(f"({label}) needs one amount", action=index, line=line)
@@ -332,19 +295,19 @@ def _parse_new_action(
             raise PhhActionError(f"({label}) the amount is not a number", action=index, line=line) from None
         if not amount.is_finite() or amount <= 0:
             raise PhhActionError(f"({label}) the amount must be positive", action=index, line=line)
-        return _new_action(index, line, player, verb, (), None, None, False, comment.strip()), amount
+        return PhhAction(index, line, player, verb, (), None, None, False, comment.strip()), amount
     if len(args) > 1:
         raise PhhActionError(f"({label}) takes at most one card argument", action=index, line=line)
     if verb == "sd":
         cards = _cards(args[0], spec, index, label) if args else ()
-        return _new_action(index, line, player, verb, cards, None, None, False, comment.strip()), None
+        return PhhAction(index, line, player, verb, cards, None, None, False, comment.strip()), None
     # sm: show (cards or '-') or muck (no argument)
     if not args:
-        return _new_action(index, line, player, verb, (), None, False, False, comment.strip()), None
+        return PhhAction(index, line, player, verb, (), None, False, False, comment.strip()), None
     if args[0] == "-":
-        return _new_action(index, line, player, verb, (), None, True, True, comment.strip()), None
+        return PhhAction(index, line, player, verb, (), None, True, True, comment.strip()), None
     cards = _cards(args[0], spec, index, label)
-    return _new_action(index, line, player, verb, cards, None, True, False, comment.strip()), None
+    return PhhAction(index, line, player, verb, cards, None, True, False, comment.strip()), None
 
 
 # -------------------------------------------------------------------------------------------- fields
@@ -668,7 +631,6 @@ def _whole_amounts(
     if seen is None:
         seen = _SEEN[n, spec] = {}
     actions: list[PhhAction] = []
-    make, get = _new_action, seen.get
     # (_Lines.find, inline: the line of each action, counting lines once going forward; ``eol``, the end
     # of the line of text[counted], spares the count while the actions stay on one line)
     whole_text, pos, counted, line_no = lines.text, lines.pos, lines.counted, lines.line_no
@@ -684,7 +646,7 @@ def _whole_amounts(
                     counted = at
                     eol = _end_of_line(whole_text, at)
                 line = line_no
-        known = get(raw)
+        known = seen.get(raw)
         if known is None:
             try:
                 known = _parse_action(raw, i, line, n, spec, seen)
@@ -693,11 +655,11 @@ def _whole_amounts(
                 raise
         a, amount, whole = known
         if amount is None:
-            actions.append(make(i, line, a.actor, a.verb, a.cards, None, a.show, a.dash, a.comment))
+            actions.append(PhhAction(i, line, a.actor, a.verb, a.cards, None, a.show, a.dash, a.comment))
         elif whole is None:  # an amount with decimals: the scale is not 1
             return None
         else:
-            actions.append(make(i, line, a.actor, a.verb, (), whole * scale, None, False, a.comment))
+            actions.append(PhhAction(i, line, a.actor, a.verb, (), whole * scale, None, False, a.comment))
     return _Amounts(
         scale,
         _times(stacks, scale),

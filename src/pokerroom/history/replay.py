@@ -564,7 +564,6 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
     state, source, discards = start_state(hand)
     notes: list[str] = []
     shows: dict[int, PhhAction] = {}
-    apply = state.apply
     for a in hand.actions:
         verb = a.verb
         if a.actor is None or verb == "dh":
@@ -587,7 +586,7 @@ def replay(hand: PhhHand, *, strict_cards: bool = False) -> Replay:
             _answer_shows(state, hand, shows, notes)
         cmd = _command(state, hand, a, discards, notes)
         try:
-            apply(cmd)
+            state.apply(cmd)
         except EngineError as exc:
             raise PhhReplayError(
                 f"({a.label}) refused by the engine: {exc}", action=a.index, line=a.line, engine_code=exc.code
