@@ -7,7 +7,8 @@
 - An action (``PhhAction``, a native class in the compiled build: history/action.py) is the value the frozen
   dataclass was: equal and hashed by its fields, the same ``repr``, refused any assignment, copied and
   pickled, matched by position.
-- Hands are built the same way (``reader._new_hand``): the same hand as its constructor.
+- Hands are built by setting their slots (``reader._new_hand``): the same hand as its constructor; so are
+  contexts without a time, a hand number or a tournament (``reader._context``).
 - Replay makes each distinct structure and set of blinds once, and each seat's fold, check and call: a
   replay gives the same result cold and warm, and a structure that cannot be played is refused every
   time.
@@ -22,6 +23,7 @@ import pickle
 import random
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -31,7 +33,7 @@ from pokerroom.history import HistoryError, read_phh, replay
 from pokerroom.history import reader as reader_module
 from pokerroom.history.action import ACTION_FIELDS
 from pokerroom.history.errors import PhhFieldError
-from pokerroom.history.model import PhhAction, PhhHand
+from pokerroom.history.model import HandContext, PhhAction, PhhHand
 from pokerroom.history.tomlio import load
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "phh"
@@ -176,6 +178,28 @@ def test_actions_are_values() -> None:
             del made.verb
         assert made.astuple() == values
     assert PhhAction(1, None, 2, "f") == PhhAction(1, None, 2, "f", (), None, None, False, "")
+
+
+def test_contexts_are_the_same_as_their_constructor() -> None:
+    """A context without a time, a hand number or a tournament is made by setting its slots
+    (``reader._context``); any other by its constructor. Either way: the context the constructor makes
+    from the same values, immutable, its players a read-only mapping."""
+    texts = [path.read_text() for path in FILES]
+    extra = ["_hand_number = 12", '_tournament_id = "T1"', "_time = 2026-12-07T10:00:00Z", 'table = "Rio"']
+    texts += [f"{extra_line}\n{GOOD}" for extra_line in extra]
+    quick = 0
+    for text in texts:
+        made = read_phh(text).context
+        values = [getattr(made, f.name) for f in dataclasses.fields(HandContext)]
+        built = HandContext(*values)
+        assert made == built and repr(made) == repr(built)
+        assert isinstance(made.players, MappingProxyType) and made.players == built.players
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.table = "x"  # type: ignore[misc]
+        quick += made.time is None and made.hand_number is None and made.tournament is None
+    assert quick >= 2  # (the quick way is taken: the pluribus fixtures and the table line)
+    with pytest.raises(HistoryError, match="non-negative"):  # (the constructor's check still runs)
+        read_phh(f"_hand_number = -1\n{GOOD}")
 
 
 def test_hands_are_the_same_as_their_constructor() -> None:

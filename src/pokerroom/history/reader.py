@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
 from typing import Any
 
 from pokerroom.cards import Card, DeckSpec, Rank, Suit
@@ -431,17 +432,44 @@ def _posts(fields: Mapping[str, Any], n: int, scale: int) -> tuple[Post, ...] | 
     return tuple(posts)
 
 
+def _text(fields: Mapping[str, Any], name: str) -> str:
+    value = fields.get(name)
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise PhhFieldError("expected a string or an integer", field=name)
+    return str(value)
+
+
+# A context without a time, a hand number or a tournament (most files: nothing for HandContext's
+# __post_init__ to refuse) is made by setting its slots, as a hand is; any other goes through its
+# constructor and its checks. (tests/history/test_reader_fast.py holds the two equal.)
+_CONTEXT_FIELDS = (
+    "hand_id",
+    "table",
+    "time",
+    "players",
+    "currency",
+    "currency_symbol",
+    "minor_units",
+    "seat_count",
+    "stakes",
+    "tournament",
+    "event",
+    "venue",
+    "time_zone_label",
+    "hand_number",
+    "proof",
+    "mix",
+)
+if tuple(f.name for f in dataclasses.fields(HandContext)) != _CONTEXT_FIELDS:  # pragma: no cover
+    raise ImportError("reader.py: HandContext's fields changed; update _CONTEXT_FIELDS and _context")
+_CONTEXT_SET = tuple(HandContext.__dict__[name].__set__ for name in _CONTEXT_FIELDS)
+
+
 def _context(
     fields: Mapping[str, Any], seats: Sequence[int], names: Sequence[str] | None, scale: int
 ) -> HandContext:
-    def text(name: str) -> str:
-        value = fields.get(name)
-        if value is None:
-            return ""
-        if isinstance(value, bool) or not isinstance(value, str | int):
-            raise PhhFieldError("expected a string or an integer", field=name)
-        return str(value)
-
     time = fields.get("_time")
     if time is not None and (not isinstance(time, dt.datetime) or time.tzinfo is None):
         raise PhhFieldError("expected an offset date-time", field="_time")
@@ -457,30 +485,38 @@ def _context(
     tournament = None
     if "_tournament_id" in fields:
         tournament = TournamentInfo(
-            text("_tournament_id"),
-            name=text("_tournament_name"),
+            _text(fields, "_tournament_id"),
+            name=_text(fields, "_tournament_name"),
             buy_in=_int_field(fields, "_buy_in") or 0,
             fee=_int_field(fields, "_fee") or 0,
             level=_int_field(fields, "level"),
             number=_int_field(fields, "_tournament_number"),
         )
-    return HandContext(
-        hand_id=text("hand"),
-        table=text("table"),
-        time=time,
-        players={s: name for s, name in zip(seats, names, strict=True) if name} if names else {},
-        currency=text("currency"),
-        currency_symbol=text("currency_symbol"),
-        minor_units=scale if _is_power_of_ten(scale) else 1,
-        seat_count=seat_count,
-        stakes=text("_stakes"),
-        tournament=tournament,
-        event=text("event"),
-        venue=text("venue"),
-        time_zone_label=text("time_zone_abbreviation"),
-        hand_number=_int_field(fields, "_hand_number"),
-        mix=text("_mix"),
+    players = {s: name for s, name in zip(seats, names, strict=True) if name} if names else {}
+    values = (
+        _text(fields, "hand"),
+        _text(fields, "table"),
+        time,
+        MappingProxyType(players),  # (as __post_init__ makes it)
+        _text(fields, "currency"),
+        _text(fields, "currency_symbol"),
+        scale if _is_power_of_ten(scale) else 1,
+        seat_count,
+        _text(fields, "_stakes"),
+        tournament,
+        _text(fields, "event"),
+        _text(fields, "venue"),
+        _text(fields, "time_zone_abbreviation"),
+        _int_field(fields, "_hand_number"),
+        None,
+        _text(fields, "_mix"),
     )
+    if time is not None or tournament is not None or values[13] is not None:
+        return HandContext(*values)
+    context: HandContext = _NEW(HandContext)
+    for setter, value in zip(_CONTEXT_SET, values, strict=True):
+        setter(context, value)
+    return context
 
 
 def _is_power_of_ten(n: int) -> bool:

@@ -307,6 +307,7 @@ class Replay:
 _MEMO_MAX = 4096
 _BLINDS: dict[tuple[object, ...], Blinds] = {}
 _STRUCTURES: dict[tuple[object, ...], Structure] = {}
+_SEATS: dict[tuple[int, int], SeatSetup] = {}  # (seat, starting stack): the seat as the replay sets it up
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 _A = TypeVar("_A")
@@ -467,6 +468,10 @@ def _known_deal(hand: PhhHand) -> _Deal | None:
     return hole, board, {}, spare
 
 
+def _seat(seat_stack: tuple[int, int]) -> SeatSetup:
+    return SeatSetup(seat_stack[0], seat_stack[1], False)
+
+
 def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, dict[int, tuple[Card, ...]]]:
     """The engine hand at its start, dealt from the history's cards (before any player action), its
     card source, and the cards of each discard by the index of its action."""
@@ -476,11 +481,11 @@ def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, dict[int, tup
     hole = {seats[p - 1]: cards for p, cards in by_player.items()}
     source = ScriptedSource(spec, hole, board, spare)
     structure = _memo_structure(hand)
-    try:
+    try:  # (each seat set up once per seat and stack: SeatSetup is an immutable value, as Blinds are)
         state = HandState.start(
             variant=hand.variant,
             structure=structure,
-            seats=[SeatSetup(seat, s, False) for seat, s in zip(seats, hand.starting_stacks, strict=True)],
+            seats=[_memo(_SEATS, p, _seat, p) for p in zip(seats, hand.starting_stacks, strict=True)],
             deck=source,
             button=hand.button,
             blinds=_memo_blinds(hand),
