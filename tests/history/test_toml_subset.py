@@ -121,6 +121,18 @@ def _documents(draw: st.DrawFn) -> str:
 @example("a = '''x'''\n")  # a multi-line literal string
 @example('a = ["x", "y",]\nb = [1, 2.5, -3,]\nc = [\n  "z",  # note\n]\n')
 @example("a = [,]\n")
+# arrays of whole numbers (read without the regular expressions when plain)
+@example("a = [10000, 50, 0]\nb = [ ]\nc = [1,]\nd = [\t1\t,\t2\t]\ne = []  # c\n")
+@example("a = [007]\n")  # a leading zero
+@example("a = [0, 00]\n")
+@example("a = [1 0]\n")  # a space inside a number
+@example("a = [+7, -0]\n")  # signs: the expressions read them
+@example("a = [ ,]\n")
+@example("a = [1,,2]\n")
+@example("a = [1\r]\n")
+@example("a = [\u0661]\n")  # a digit that is not ASCII
+@example("a = [1, 2\nb = [3]\n")  # not closed on its line
+@example("a = [1,\n2]\n")  # over two lines
 @example('a = "\\u00e9\\t\\"q\\""\n')
 @example("t = 2023-06-25T18:30:00+05:30\nd = 2023-06-25\nh = 07:05:00\n")
 def test_the_fast_reader_agrees_with_tomllib(text: str) -> None:

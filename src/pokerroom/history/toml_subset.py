@@ -74,6 +74,9 @@ _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\
 _ESCAPE_RE = re.compile(_ESCAPE)
 
 
+_NUMBER_START = frozenset("0123456789 \t]")  # what may follow the "[" of an array of whole numbers
+
+
 class _Outside(Exception):
     """The text leaves the subset (or is not TOML): tomllib decides."""
 
@@ -117,6 +120,9 @@ def _document(text: str, string_arrays: bool = True) -> dict[str, Any]:
                     raise _Outside
                 table = root[name] = {}
                 pos = m.end()
+        if text.startswith("\n", pos):  # (the usual end of a line, without the expression)
+            pos += 1
+            continue
         end = end_match(text, pos)
         if end is None or (end.end() == pos and pos < n):
             raise _Outside
@@ -124,7 +130,34 @@ def _document(text: str, string_arrays: bool = True) -> dict[str, Any]:
     return root
 
 
+def _whole_numbers(text: str, pos: int) -> tuple[list[Any], int] | None:
+    """A one-line array of plain whole numbers (``[10000, 50, 0]``: ASCII digits without a sign or a
+    leading zero, spaces and tabs around them, a comma after the last one or not), read without a
+    regular expression; ``None`` for anything else, which the regular expressions then read. (Four of
+    a hand's nine lines are such arrays: the expression took about twice as long.)"""
+    end = text.find("]", pos)
+    if end < 0:
+        return None
+    items = text[pos + 1 : end].split(",")
+    numbers: list[Any] = []
+    last = len(items) - 1
+    for i, item in enumerate(items):
+        digits = item.strip(" \t")
+        if not digits:
+            if i == last:
+                break  # "[]", "[ ]" or a comma after the last number
+            return None
+        if not (digits.isascii() and digits.isdigit()) or (digits[0] == "0" and len(digits) > 1):
+            return None
+        numbers.append(int(digits))
+    return numbers, end + 1
+
+
 def _array(text: str, pos: int, string_arrays: bool = True) -> tuple[list[Any], int]:
+    if text[pos + 1 : pos + 2] in _NUMBER_START:
+        whole = _whole_numbers(text, pos)
+        if whole is not None:
+            return whole
     # In a one-line array of plain strings the quotes only delimit the items (an item holds none and
     # no escape), so the items are every second piece between quotes.
     m = _LIT_ARRAY.match(text, pos)
