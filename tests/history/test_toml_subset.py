@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pokerroom.engine import Betting
-from pokerroom.history import HandContext, HistoryError, read_phh, read_phhs, write_phh
+from pokerroom.history import HandContext, HistoryError, read_phh, read_phhs, toml_subset, write_phh
 from pokerroom.history.toml_subset import read
 from pokerroom.history.tomlio import load
 
@@ -56,6 +56,34 @@ def _agrees(text: str) -> dict[str, Any] | None:
 def test_every_fixture_is_read_by_the_fast_reader_exactly() -> None:
     for name, text in TEXTS.items():
         assert _agrees(text) is not None, name
+
+
+def test_plain_one_line_arrays_take_the_quick_paths() -> None:
+    """Arrays of whole numbers and of plain strings on one line (nearly every array of a PHH file) are
+    split rather than matched (``_whole_numbers``, ``_plain_strings``), to tomllib's values."""
+    seen = {"numbers": 0, "strings": 0}
+    for text in [
+        *TEXTS.values(),
+        *(write_phh(hand) for hand in random_hands("holdem", Betting.NO_LIMIT, 12, seed="arrays")),
+    ]:
+        for line in text.splitlines():
+            key, _, value = line.partition(" = ")
+            if not value.startswith("[") or not value.endswith("]"):
+                continue
+            pos = line.index("[")
+            expected = _tomllib(line)
+            assert expected is not None, line
+            if value[1:2].isdigit() and "." not in value and "-" not in value:
+                quick = toml_subset._whole_numbers(line, pos)
+                seen["numbers"] += 1
+            elif value[1:2] in ("'", '"') and "\\" not in value:
+                quick = toml_subset._plain_strings(line, pos, value[1])
+                seen["strings"] += 1
+            else:
+                continue
+            assert quick is not None and quick[1] == len(line), line
+            assert _typed(quick[0]) == _typed(expected[key]), line
+    assert min(seen.values()) > 50, seen
 
 
 # Pieces of TOML, inside and outside the subset, valid and not.
@@ -133,6 +161,18 @@ def _documents(draw: st.DrawFn) -> str:
 @example("a = [\u0661]\n")  # a digit that is not ASCII
 @example("a = [1, 2\nb = [3]\n")  # not closed on its line
 @example("a = [1,\n2]\n")  # over two lines
+# one-line arrays of plain strings (split at their quotes when plain)
+@example("a = ['x', 'y',]\nb = ['x','y' ,\t'z']\nc = ['a]b', '']\nd = [\"p1 cc\", \"# not a comment\"]\n")
+@example("a = ['x'] # it's\n")  # a quote after the array
+@example('a = [\'x\', "y"]\nb = ["x", \'y\', "z"]\n')  # both kinds of string
+@example('a = ["a\\"b", "c"]\n')  # an escape
+@example("a = ['tab\there', '\u200b']\n")  # a tab and a character that prints nothing: both allowed
+@example("a = ['nul\x00']\n")
+@example("a = ['x', 'y'\n")  # not closed on its line
+@example("a = ['x' 'y']\n")  # no comma
+@example("a = ['x',, 'y']\n")
+@example("a = ['x']]\n")
+@example("a = ['x']\r\nb = ['y']")
 @example('a = "\\u00e9\\t\\"q\\""\n')
 @example("t = 2023-06-25T18:30:00+05:30\nd = 2023-06-25\nh = 07:05:00\n")
 def test_the_fast_reader_agrees_with_tomllib(text: str) -> None:

@@ -74,6 +74,7 @@ _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\
 _ESCAPE_RE = re.compile(_ESCAPE)
 
 
+_CONTROL = re.compile(f"[{_CTRL}]")
 _NUMBER_START = frozenset("0123456789 \t]")  # what may follow the "[" of an array of whole numbers
 
 
@@ -153,11 +154,47 @@ def _whole_numbers(text: str, pos: int) -> tuple[list[Any], int] | None:
     return numbers, end + 1
 
 
+def _plain_strings(text: str, pos: int, quote: str) -> tuple[list[Any], int] | None:
+    """A one-line array of plain strings in ``quote`` (``['d dh p1 AsKs', 'p2 f']``: no quote, escape or
+    control character inside, separated by commas with spaces or tabs around them), read by splitting
+    its line at the quotes; ``None`` for anything else, which the regular expressions then read. Every
+    second piece is an item; the pieces between them must be separators, and the last one must close
+    the array (whatever follows it on the line is the caller's: a quote there makes a separator wrong)."""
+    eol = text.find("\n", pos)
+    if eol < 0:
+        eol = len(text)
+    pieces = text[pos + 1 : eol].split(quote)
+    n = len(pieces)
+    if n < 3 or pieces[0].strip(" \t"):
+        return None
+    for k in range(2, n - 1, 2):
+        gap = pieces[k]
+        if gap != ", " and gap.strip(" \t") != ",":
+            return None
+    tail = pieces[n - 1].lstrip(" \t")
+    if tail.startswith(","):
+        tail = tail[1:].lstrip(" \t")
+    if n % 2 == 0 or not tail.startswith("]"):
+        return None
+    end = eol - len(tail) + 1
+    if not text[pos:end].isprintable():  # (printable: no control character; else look closer)
+        if _CONTROL.search(text, pos, end) is not None:
+            return None
+    if quote == '"' and text.find("\\", pos, end) >= 0:  # an escape: the expressions read it
+        return None
+    return pieces[1 : n - 1 : 2], end
+
+
 def _array(text: str, pos: int, string_arrays: bool = True) -> tuple[list[Any], int]:
-    if text[pos + 1 : pos + 2] in _NUMBER_START:
+    first = text[pos + 1 : pos + 2]
+    if first in _NUMBER_START:
         whole = _whole_numbers(text, pos)
         if whole is not None:
             return whole
+    elif first == "'" or first == '"':
+        plain = _plain_strings(text, pos, first)
+        if plain is not None:
+            return plain
     # In a one-line array of plain strings the quotes only delimit the items (an item holds none and
     # no escape), so the items are every second piece between quotes.
     m = _LIT_ARRAY.match(text, pos)
