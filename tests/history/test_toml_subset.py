@@ -161,6 +161,13 @@ def _documents(draw: st.DrawFn) -> str:
 @example("a = [\u0661]\n")  # a digit that is not ASCII
 @example("a = [1, 2\nb = [3]\n")  # not closed on its line
 @example("a = [1,\n2]\n")  # over two lines
+# keys read before, without the expression (after the first line, "a" and "b" have been read)
+@example("a = 1\nb = 2\nab = 3\n a = 4\n")  # a new key, and a key after a space
+@example("a = 1\nb =  2\n")  # two spaces after the "="
+@example("a = 1\nb = \t2\n")
+@example("a = 1\nb = = 2\n")
+@example("a = 1\n[b]\na = 2\nc = 1 = 2\n")
+@example("a = 1\na = 2\n")
 # one-line arrays of plain strings (split at their quotes when plain)
 @example("a = ['x', 'y',]\nb = ['x','y' ,\t'z']\nc = ['a]b', '']\nd = [\"p1 cc\", \"# not a comment\"]\n")
 @example("a = ['x'] # it's\n")  # a quote after the array

@@ -75,6 +75,9 @@ _ESCAPE_RE = re.compile(_ESCAPE)
 
 
 _CONTROL = re.compile(f"[{_CTRL}]")
+_KEYS_READ: set[str] = set()  # keys the expression has read (bounded: no more are kept past the bound)
+_KEYS_MAX = 1024
+_KEY_WINDOW = 64  # (a longer key is read by the expression: the search for " = " stays short)
 _NUMBER_START = frozenset("0123456789 \t]")  # what may follow the "[" of an array of whole numbers
 
 
@@ -99,12 +102,27 @@ def _document(text: str, string_arrays: bool = True) -> dict[str, Any]:
     pos, n = 0, len(text)
     key_match, end_match, header_match, scalar_match = _KEY.match, _END.match, _HEADER.match, _SCALAR.match
     while pos < n:
-        m = key_match(text, pos)
-        if m is not None:
-            key = m.group(1)
+        # "key = value" with a key read before (PHH files repeat a few dozen keys) is read without the
+        # expression: the same key and position as its match (which would also take more spaces or tabs
+        # after the "=": the expression then reads the line).
+        key: str | None = None
+        eq = text.find(" = ", pos, pos + _KEY_WINDOW)
+        if eq > pos:
+            key = text[pos:eq]
+            if key in _KEYS_READ and text[eq + 3 : eq + 4] not in (" ", "\t"):
+                pos = eq + 3
+            else:
+                key = None
+        if key is None:
+            m = key_match(text, pos)
+            if m is not None:
+                key = m.group(1)
+                pos = m.end()
+                if len(_KEYS_READ) < _KEYS_MAX:
+                    _KEYS_READ.add(key)
+        if key is not None:
             if key in table:
                 raise _Outside
-            pos = m.end()
             if text.startswith("[", pos):
                 table[key], pos = _array(text, pos, string_arrays)
             else:
