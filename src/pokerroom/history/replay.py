@@ -126,6 +126,18 @@ class _Script:
     discards: dict[int, list[_Token]] = field(default_factory=dict)  # action index -> discarded
 
 
+_INDEXED: dict[DeckSpec, tuple[tuple[Card, int], ...]] = {}
+
+
+def _indexed(spec: DeckSpec) -> tuple[tuple[Card, int], ...]:
+    """The deck's cards in order, each with its index (read once: a card's ``index`` is a Python attribute
+    lookup for compiled code, and the cards left out of a deal are found at every replay)."""
+    pairs = _INDEXED.get(spec)
+    if pairs is None:
+        pairs = _INDEXED[spec] = tuple((c, c.index) for c in spec.cards())
+    return pairs
+
+
 def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
     """Follow the cards through the history; resolve unknown cards from later shows; fill the rest."""
     script = _Script()
@@ -192,7 +204,7 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
         # a card may come back only through a draw game's reshuffle of the discards
         raise PhhActionError("the same card is dealt twice")
     spec = hand.variant.deck_for(hand.player_count)
-    spare = [c for c in spec.cards() if c.index not in used]
+    spare = [c for c, i in _indexed(spec) if i not in used]
     if hand.variant.is_stud:
         _fill_stud_up_cards(hand, script, spare)
     for group in [*script.hole.values(), script.board]:
@@ -464,7 +476,7 @@ def _known_deal(hand: PhhHand) -> _Deal | None:
                     )
     if draw:  # (cards may come back through a reshuffle: not checked above)
         dealt = {c.index for cards in hole.values() for c in cards} | {c.index for c in board}
-    spare = [c for c in hand.variant.deck_for(hand.player_count).cards() if c.index not in dealt]
+    spare = [c for c, i in _indexed(hand.variant.deck_for(hand.player_count)) if i not in dealt]
     return hole, board, {}, spare
 
 
