@@ -190,9 +190,10 @@ def _parse_action(
         if amount is not None and amount.adjusted() < 19 and amount == amount.to_integral_value():
             whole = int(amount)
         known = (a, amount, whole)
-        if len(seen) >= _SEEN_MAX:
-            seen.clear()
-        seen[raw] = known
+        if a.verb != "db" or len(a.cards) < 3:  # (a flop seldom comes again: not kept)
+            if len(seen) >= _SEEN_MAX:
+                seen.clear()
+            seen[raw] = known
     return known
 
 
