@@ -163,6 +163,10 @@ def _start_with(seats: list[SeatSetup], **kw: object) -> None:
         ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(small=(1, 0.5), big=(2, 1))}),  # type: ignore[arg-type]
         ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(big=(2, 2), live=[(1, 2)])}),  # type: ignore[arg-type]
         ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": {"big": (2, 2)}}),
+        # (check_start is compiled: each field of the blinds is read as a plain object)
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(small=[1, 1], big=(2, 2))}),  # type: ignore[arg-type]
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(antes=[(1, 1)])}),  # type: ignore[arg-type]
+        ([SeatSetup(1, 10), SeatSetup(2, 100)], {"blinds": Blinds(antes=((1, 1),), bomb_pot=1)}),  # type: ignore[arg-type]
     ],
 )
 def test_start_data_of_the_wrong_type_is_a_config_error(

@@ -32,7 +32,64 @@ from pokerroom.eval import HandValue
 _BETTING: Final = Phase.BETTING
 _FL: Final = Betting.FIXED_LIMIT
 
-__all__ = ["HandDeal"]
+__all__ = ["HandDeal", "check_start"]
+
+
+def _pairs(value: object) -> bool:
+    if not isinstance(value, tuple):
+        return False
+    for p in value:  # a loop, not all(...): a replay checks a forced bet per seat at every hand's start
+        if not (isinstance(p, tuple) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
+            return False
+    return True
+
+
+def check_start(seats: object, button: object, blinds: object, hand_id: object) -> None:
+    """Raise :class:`ConfigError` unless the data a hand starts with has the declared types and values.
+
+    ``HandState.start`` calls this first: the rest of the engine reads these values as their declared
+    types, and compiled code would stop on a float stack or a string seat with a bare ``TypeError``.
+    This function is compiled too, so it reads every field of a seat and of the blinds as a plain object
+    (``getattr``), never as its declared type. Numbers must be plain ``int`` (not ``bool``, not a float
+    that happens to be whole)."""
+    if not isinstance(seats, list | tuple):
+        raise ConfigError("seats must be a sequence of SeatSetup")
+    numbers: set[int] = set()
+    for s in seats:  # one pass: this runs at the start of every hand
+        if not isinstance(s, SeatSetup):
+            raise ConfigError("seats must be a sequence of SeatSetup")
+        seat: object = getattr(s, "seat")  # noqa: B009
+        if type(seat) is not int or seat < 1 or seat in numbers:
+            raise ConfigError("seats must be distinct positive integers")
+        numbers.add(seat)
+        stack: object = getattr(s, "stack")  # noqa: B009
+        if type(stack) is not int or stack <= 0:
+            raise ConfigError("every player dealt in needs a positive integer stack")
+        if type(getattr(s, "auto_muck")) is not bool:  # noqa: B009
+            raise ConfigError("auto_muck must be True or False")
+    if button is not None and not (type(button) is int and button > 0):
+        raise ConfigError("the button must be a seat number")
+    if blinds is not None:
+        if not isinstance(blinds, Blinds):
+            raise ConfigError("blinds must be a Blinds record")
+        small: object = getattr(blinds, "small")  # noqa: B009
+        big: object = getattr(blinds, "big")  # noqa: B009
+        straddles: object = getattr(blinds, "straddles")  # noqa: B009
+        live: object = getattr(blinds, "live")  # noqa: B009
+        dead: object = getattr(blinds, "dead")  # noqa: B009
+        antes: object = getattr(blinds, "antes")  # noqa: B009
+        one = tuple(b for b in (small, big) if b is not None)
+        if not _pairs(one) or not all(
+            _pairs(m) for m in (straddles, live, dead, () if antes is None else antes)
+        ):
+            raise ConfigError("forced bets must be (seat, amount) pairs of integers")
+        bomb_pot: object = getattr(blinds, "bomb_pot")  # noqa: B009
+        if type(bomb_pot) is not bool:
+            raise ConfigError("bomb_pot must be True or False")
+        if bomb_pot and (one or straddles or live or dead or not antes):
+            raise ConfigError("a bomb pot has antes and no blinds")
+    if type(hand_id) is not str:
+        raise ConfigError("the hand id must be a string")
 
 
 class HandDeal:

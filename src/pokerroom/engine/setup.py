@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pokerroom.engine.betting import BetDecision
-from pokerroom.engine.errors import ConfigError
 
 __all__ = [
     "Blinds",
@@ -18,7 +17,6 @@ __all__ = [
     "RunTwiceDecision",
     "SeatSetup",
     "ShowDecision",
-    "check_start",
 ]
 
 
@@ -121,49 +119,3 @@ class HandComplete:
 
 
 Pending = BetDecision | DrawDecision | DiscardDecision | RunTwiceDecision | ShowDecision | HandComplete
-
-
-def _pairs(value: object) -> bool:
-    if not isinstance(value, tuple):
-        return False
-    for p in value:  # a loop, not all(...): a replay checks a forced bet per seat at every hand's start
-        if not (isinstance(p, tuple) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
-            return False
-    return True
-
-
-def check_start(seats: object, button: object, blinds: object, hand_id: object) -> None:
-    """Raise :class:`ConfigError` unless the data a hand starts with has the declared types and values.
-
-    This module is interpreted; the engine's compiled modules check types as they read, and would stop
-    on a float stack or a string seat with a bare ``TypeError``. ``HandState.start`` calls this first.
-    Numbers must be plain ``int`` (not ``bool``, not a float that happens to be whole)."""
-    if not isinstance(seats, list | tuple):
-        raise ConfigError("seats must be a sequence of SeatSetup")
-    numbers: set[int] = set()
-    for s in seats:  # one pass: this runs at the start of every hand
-        if not isinstance(s, SeatSetup):
-            raise ConfigError("seats must be a sequence of SeatSetup")
-        seat = s.seat
-        if type(seat) is not int or seat < 1 or seat in numbers:
-            raise ConfigError("seats must be distinct positive integers")
-        numbers.add(seat)
-        if type(s.stack) is not int or s.stack <= 0:
-            raise ConfigError("every player dealt in needs a positive integer stack")
-        if type(s.auto_muck) is not bool:
-            raise ConfigError("auto_muck must be True or False")
-    if button is not None and not (type(button) is int and button > 0):
-        raise ConfigError("the button must be a seat number")
-    if blinds is not None:
-        if not isinstance(blinds, Blinds):
-            raise ConfigError("blinds must be a Blinds record")
-        one = tuple(b for b in (blinds.small, blinds.big) if b is not None)
-        many = (blinds.straddles, blinds.live, blinds.dead, () if blinds.antes is None else blinds.antes)
-        if not _pairs(one) or not all(_pairs(m) for m in many):
-            raise ConfigError("forced bets must be (seat, amount) pairs of integers")
-        if type(blinds.bomb_pot) is not bool:
-            raise ConfigError("bomb_pot must be True or False")
-        if blinds.bomb_pot and (one or blinds.straddles or blinds.live or blinds.dead or not blinds.antes):
-            raise ConfigError("a bomb pot has antes and no blinds")
-    if type(hand_id) is not str:
-        raise ConfigError("the hand id must be a string")

@@ -55,6 +55,7 @@ from pokerroom.engine.events import (
     StreetStarted,
 )
 from pokerroom.engine.hand_betting import HandBetting
+from pokerroom.engine.hand_deal import check_start
 from pokerroom.engine.pots import Pot, allocate_rake
 from pokerroom.engine.setup import (
     Blinds,
@@ -66,7 +67,6 @@ from pokerroom.engine.setup import (
     RunTwiceDecision,
     SeatSetup,
     ShowDecision,
-    check_start,
 )
 from pokerroom.engine.showdown import Award, ShownTracker, award_pot
 from pokerroom.engine.spec import VariantSpec
