@@ -8,7 +8,10 @@ make (nine slot writes through Python calls) and every field read was a Python a
 It behaves as the frozen dataclass did: made positionally or by keyword with the same defaults, equal
 and hashed by its fields, the same ``repr``, refused any assignment (``AttributeError``), copied and
 pickled. In the compiled build the attributes are read-only slots of the native class; run from source
-(``POKERROOM_PURE=1``, no compiler) a field can be set once, by ``__init__``, and never again.
+(``POKERROOM_PURE=1``, no compiler) a field can be set once, by ``__init__``, and never again. One
+difference from the dataclass: the compiled constructor checks its arguments against their declared
+types (a list of cards, say, is a ``TypeError``), as every compiled function does; the reader only ever
+passes the declared types.
 """
 
 from __future__ import annotations
