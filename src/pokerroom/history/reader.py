@@ -234,18 +234,33 @@ _HAND_FIELDS = (
     "runout_selections",
     "bomb_pot",
 )
-if tuple(f.name for f in dataclasses.fields(PhhHand)) != _HAND_FIELDS or hasattr(
-    PhhHand, "__post_init__"
-):  # pragma: no cover - a change to PhhHand must be made here too
-    raise ImportError("reader.py: PhhHand's fields changed; update _HAND_FIELDS and _hand")
-_HAND_SET = tuple(PhhHand.__dict__[name].__set__ for name in _HAND_FIELDS)
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The setters of a frozen slots dataclass's fields, which must be ``names`` in order (a change to
+    the class must be made where its values are listed too)."""
+    if tuple(f.name for f in dataclasses.fields(cls)) != names:  # pragma: no cover
+        raise ImportError(f"reader.py: the fields of {cls.__name__} changed; update the reader")
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+def _by_slots(cls: type, setters: tuple[Any, ...], values: tuple[Any, ...]) -> Any:
+    """``cls(*values)`` (every field, in order) without the generated ``__init__`` (nor a
+    ``__post_init__``)."""
+    made: Any = _NEW(cls)
+    for setter, value in zip(setters, values, strict=True):
+        setter(made, value)
+    return made
+
+
+if hasattr(PhhHand, "__post_init__"):  # pragma: no cover - the hand's values would skip it
+    raise ImportError("reader.py: PhhHand has a __post_init__; _new_hand would skip it")
+_HAND_SET = _slot_setters(PhhHand, _HAND_FIELDS)
 
 
 def _new_hand(values: tuple[Any, ...]) -> PhhHand:
     """``PhhHand(*values)`` (every field, in order), made faster."""
-    hand: PhhHand = _NEW(PhhHand)
-    for setter, value in zip(_HAND_SET, values, strict=True):
-        setter(hand, value)
+    hand: PhhHand = _by_slots(PhhHand, _HAND_SET, values)
     return hand
 
 
@@ -463,9 +478,7 @@ _CONTEXT_FIELDS = (
     "proof",
     "mix",
 )
-if tuple(f.name for f in dataclasses.fields(HandContext)) != _CONTEXT_FIELDS:  # pragma: no cover
-    raise ImportError("reader.py: HandContext's fields changed; update _CONTEXT_FIELDS and _context")
-_CONTEXT_SET = tuple(HandContext.__dict__[name].__set__ for name in _CONTEXT_FIELDS)
+_CONTEXT_SET = _slot_setters(HandContext, _CONTEXT_FIELDS)
 
 
 def _context(
@@ -514,9 +527,7 @@ def _context(
     )
     if time is not None or tournament is not None or values[13] is not None:
         return HandContext(*values)
-    context: HandContext = _NEW(HandContext)
-    for setter, value in zip(_CONTEXT_SET, values, strict=True):
-        setter(context, value)
+    context: HandContext = _by_slots(HandContext, _CONTEXT_SET, values)
     return context
 
 

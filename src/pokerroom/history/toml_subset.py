@@ -45,7 +45,9 @@ _SCALAR = re.compile(
     f"|{_HOUR}{_AFTER}"  # 14-17: local time
     f"|{_DATE}{_AFTER}"  # 18-20: local date
 )
-# One-line arrays of plain strings or of numbers: the common case, read in one step.
+# Items of arrays. A one-line array of numbers with signs or decimals is read in one step (_NUM_ARRAY);
+# plain whole numbers and plain strings on one line are split without an expression (_whole_numbers,
+# _plain_strings).
 _LIT_ITEM = f"'[^'{_CTRL}]*'"
 _BASIC_ITEM = f'"[^"\\\\{_CTRL}]*"'
 _NUM_ITEM = rf"{_INT}(?:\.[0-9]+)?"
@@ -55,12 +57,11 @@ def _one_line_array(item: str) -> re.Pattern[str]:
     return re.compile(rf"\[[ \t]*(?:({item}(?:[ \t]*,[ \t]*{item})*)[ \t]*,?[ \t]*)?\]")
 
 
-_LIT_ARRAY = _one_line_array(_LIT_ITEM)
-_BASIC_ARRAY = _one_line_array(_BASIC_ITEM)
 _NUM_ARRAY = _one_line_array(_NUM_ITEM)
 # An array of plain strings (either kind) over several lines with comments (``actions`` as people write
-# it): checked in one match, then its items are the quoted pieces outside the comments, in order. (A
-# comment runs to the end of its line: possessive here, so that backtracking never ends one early.)
+# it), or on one line in a form the quick split refuses (a space after the "[", say): checked in one
+# match, then its items are the quoted pieces outside the comments, in order. (A comment runs to the end
+# of its line: possessive here, so that backtracking never ends one early.)
 _GAP_FORM = rf"(?:[ \t]|\r?\n|{_COMMENT}+)*"
 _STR_ITEM = f"(?:{_LIT_ITEM}|{_BASIC_ITEM})"
 _STR_ARRAY = re.compile(rf"\[{_GAP_FORM}(?:{_STR_ITEM}{_GAP_FORM},{_GAP_FORM})*(?:{_STR_ITEM}{_GAP_FORM})?\]")
@@ -182,8 +183,8 @@ def _plain_strings(text: str, pos: int, quote: str) -> tuple[list[Any], int] | N
     if eol < 0:
         eol = len(text)
     pieces = text[pos + 1 : eol].split(quote)
-    n = len(pieces)
-    if n < 3 or pieces[0].strip(" \t"):
+    n = len(pieces)  # (pieces[0] is empty: the caller saw the quote right after the "[")
+    if n < 3:
         return None
     for k in range(2, n - 1, 2):
         gap = pieces[k]
@@ -213,16 +214,6 @@ def _array(text: str, pos: int, string_arrays: bool = True) -> tuple[list[Any], 
         plain = _plain_strings(text, pos, first)
         if plain is not None:
             return plain
-    # In a one-line array of plain strings the quotes only delimit the items (an item holds none and
-    # no escape), so the items are every second piece between quotes.
-    m = _LIT_ARRAY.match(text, pos)
-    if m is not None:
-        body = m.group(1)
-        return (body.split("'")[1::2] if body else []), m.end()
-    m = _BASIC_ARRAY.match(text, pos)
-    if m is not None:
-        body = m.group(1)
-        return (body.split('"')[1::2] if body else []), m.end()
     m = _NUM_ARRAY.match(text, pos)
     if m is not None:
         body = m.group(1)
