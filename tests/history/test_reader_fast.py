@@ -27,6 +27,8 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pokerroom.cards import Card
 from pokerroom.history import HistoryError, read_phh, replay
@@ -316,3 +318,24 @@ def test_known_deals_check_as_the_general_deal(old: str, new: str) -> None:
     known = _known_deal(hand)
     assert known is not None
     assert known == _general_deal(hand)
+
+
+_KEY_PIECES = ["actions", "\n", " ", "\t", "=", "x", "#", "\r", "\f", "actions =", "\nactions = [", '"a"']
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_KEY_PIECES), max_size=12), st.integers(min_value=0, max_value=40))
+def test_the_actions_key_is_found_where_the_expression_finds_it(pieces: list[str], offset: int) -> None:
+    """``reader._actions_key``, the quick search for the line of the ``actions`` key, answers what the
+    expression answers (where an action's line is counted from) for any text and offset."""
+    text = "".join(pieces)
+    offset = min(offset, len(text))
+    m = reader_module._ACTIONS_KEY.search(text, offset)
+    assert reader_module._actions_key(text, offset) == (m.start() if m else offset)
+
+
+def test_the_actions_key_of_every_fixture_is_found_where_the_expression_finds_it() -> None:
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        m = reader_module._ACTIONS_KEY.search(text, 0)
+        assert reader_module._actions_key(text, 0) == (m.start() if m else 0), path

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from pokerroom.cards import Card
+from pokerroom.cards import Card, DeckSpec
 from pokerroom.engine.betting import BetDecision, PlayerState, Round
 from pokerroom.engine.commands import Command
 from pokerroom.engine.deck import CardSource, ListDeck
@@ -32,7 +32,88 @@ from pokerroom.eval import HandValue
 _BETTING: Final = Phase.BETTING
 _FL: Final = Betting.FIXED_LIMIT
 
-__all__ = ["HandDeal", "check_start"]
+__all__ = ["HandDeal", "VariantFacts", "check_start", "variant_facts"]
+
+
+_COUNTS_MAX: Final = 32  # player counts answered from the facts; any other is asked of the variant
+
+
+class VariantFacts:
+    """What a hand asks of its variant at every start, asked of the variant once.
+
+    ``VariantSpec`` is an interpreted frozen dataclass: each of its properties (``is_stud``, ``is_draw``)
+    and checks (``check_players``, ``deck_for``, ...) is a Python call from the compiled engine and the
+    PHH replay, a dozen of them a hand. The variant stays the one that decides: these are its own answers,
+    taken for every player count it can be dealt to and every structure, and a question outside those
+    (a player count it refuses, say) is put to the variant itself, which raises its own error."""
+
+    def __init__(self, variant: VariantSpec) -> None:
+        self.variant = variant
+        self.is_stud: bool = variant.is_stud
+        self.is_draw: bool = variant.is_draw
+        counts = range(min(variant.max_players, _COUNTS_MAX) + 1)  # (a table seats ten at most)
+        self._decks: tuple[DeckSpec, ...] = tuple(variant.deck_for(n) for n in counts)
+        self._rules: tuple[tuple[DeckSpec, str], ...] = tuple((d, variant.rule_for(d)) for d in DeckSpec)
+        players: list[bool] = []
+        for n in counts:
+            try:
+                variant.check_players(n)
+            except ConfigError:
+                players.append(False)
+            else:
+                players.append(True)
+        self._players: tuple[bool, ...] = tuple(players)
+        structures: list[Betting] = []
+        for b in Betting:
+            try:
+                variant.check_structure(b)
+            except ConfigError:
+                continue
+            structures.append(b)
+        self._structures: tuple[Betting, ...] = tuple(structures)
+
+    def deck_for(self, players: int) -> DeckSpec:
+        """``variant.deck_for(players)``."""
+        if 0 <= players < len(self._decks):
+            return self._decks[players]
+        return self.variant.deck_for(players)
+
+    def rule_for(self, deck: DeckSpec) -> str:
+        """``variant.rule_for(deck)``."""
+        for d, rule in self._rules:
+            if d is deck:
+                return rule
+        return self.variant.rule_for(deck)
+
+    def check_players(self, players: int) -> None:
+        """``variant.check_players(players)``: its ConfigError for a count it refuses."""
+        if not (0 <= players < len(self._players) and self._players[players]):
+            self.variant.check_players(players)
+
+    def check_structure(self, betting: Betting) -> None:
+        """``variant.check_structure(betting)``: its ConfigError for a structure it refuses."""
+        for b in self._structures:
+            if b is betting:
+                return
+        self.variant.check_structure(betting)
+
+
+# Facts by the variant's identity (a variant's hash is a Python call over all its fields): each entry
+# holds its variant, so no other object can take that identity while the entry is kept. Bounded: emptied
+# when full (a long run that makes variants of its own).
+_FACTS: dict[int, VariantFacts] = {}
+_FACTS_MAX: Final = 256
+
+
+def variant_facts(variant: VariantSpec) -> VariantFacts:
+    """The :class:`VariantFacts` of ``variant``, made the first time it is asked for."""
+    facts = _FACTS.get(id(variant))
+    if facts is None or facts.variant is not variant:
+        facts = VariantFacts(variant)
+        if len(_FACTS) >= _FACTS_MAX:
+            _FACTS.clear()
+        _FACTS[id(variant)] = facts
+    return facts
 
 
 def _pairs(value: object) -> bool:
@@ -116,16 +197,18 @@ class HandDeal:
         hand_id: str,
         run_it_twice: bool = False,
     ) -> None:
-        variant.check_structure(structure.betting)
-        variant.check_players(len(seats))
+        facts = variant_facts(variant)
+        facts.check_structure(structure.betting)
+        facts.check_players(len(seats))
         numbers = [s.seat for s in seats]  # checked by check_start
-        expected = variant.deck_for(len(seats))
+        expected = facts.deck_for(len(seats))
         if deck.spec is not expected:
             raise ConfigError(
                 f"{variant.name} with {len(seats)} players is dealt from a {expected.size}-card deck"
             )
         stakes = structure.stakes
-        self._stud = variant.is_stud  # read at every street: kept here, not asked of the variant
+        self._stud = facts.is_stud  # read at every street: kept here, not asked of the variant
+        self._min_bet = structure.min_bet  # (a property of an interpreted class: asked once a hand)
         if self._stud:
             if structure.betting is not _FL or stakes.bring_in <= 0:
                 raise ConfigError("stud games are fixed limit with a bring-in")
@@ -177,7 +260,7 @@ class HandDeal:
         self._show_queue: list[int] = []
         self._tracker: ShownTracker | None = None
         self._values: dict[int, tuple[HandValue, HandValue | None]] = {}
-        self._rule = variant.rule_for(deck.spec)
+        self._rule = facts.rule_for(deck.spec)
         self._blinds = blinds
         self._dead: dict[int, int] | None = None  # unequal antes: dead money (hand_betting)
         self._last_blind: int | None = self.button
@@ -305,7 +388,7 @@ class HandDeal:
             rnd.counted = level
             rnd.wagers = 1 + raises
             if self.structure.betting is not _FL:
-                rnd.min_raise = max(level, self.structure.min_bet)  # preflop R starts at the BB (§3.5)
+                rnd.min_raise = max(level, self._min_bet)  # preflop R starts at the BB (§3.5)
 
     def _straddle_order(self, big: int, straddlers: list[int]) -> None:
         """RULES.md §11.2: the first round's action starts after the big blind and skips the straddlers, who
@@ -342,7 +425,7 @@ class HandDeal:
         if structure.betting is _FL:
             rnd.unit = structure.stakes.big_bet if s.big_bet else structure.stakes.small_bet
         else:
-            rnd.min_raise = structure.min_bet
+            rnd.min_raise = self._min_bet
         rnd.stud_first_round = self._stud and street == 0
         not_folded = 0
         for p in self.players.values():

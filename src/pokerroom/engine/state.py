@@ -157,7 +157,7 @@ class HandState(HandBetting):
         self._emit(
             HandStarted(
                 v.code,
-                self.structure.betting.value,
+                self.structure.betting._value_,  # (``.value``: two Python calls of the enum's property)
                 self.button,
                 self.order,
                 tuple(self.players[s].stack for s in self.order),

@@ -16,6 +16,7 @@ from typing import Any
 
 from pokerroom.cards import Card, DeckSpec, Rank, Suit
 from pokerroom.engine import Betting, ConfigError, RakeRule, VariantSpec
+from pokerroom.engine.hand_deal import variant_facts
 from pokerroom.history.errors import HistoryError, PhhActionError, PhhFieldError, PhhSyntaxError
 from pokerroom.history.model import HandContext, PhhAction, PhhHand, Post, TournamentInfo
 from pokerroom.history.tomlio import load
@@ -118,15 +119,16 @@ _SUITS = "cdhs"
 # Every card name the notation allows -> its card, and the same restricted to each deck: a card is one
 # dictionary look-up (the errors below are those of the checks one by one).
 _CARD_NAMES: dict[str, Card] = {r + s: Card(Rank.parse(r), Suit.parse(s)) for r in _RANKS for s in _SUITS}
-_IN_DECK: dict[DeckSpec, dict[str, Card]] = {
-    spec: {name: card for name, card in _CARD_NAMES.items() if card in spec} for spec in DeckSpec
+# (by the deck's identity: an enum member's hash is a Python call; members live as long as their class)
+_IN_DECK: dict[int, dict[str, Card]] = {
+    id(spec): {name: card for name, card in _CARD_NAMES.items() if card in spec} for spec in DeckSpec
 }
 
 
 def _cards(text: str, spec: DeckSpec, index: int, label: str) -> tuple[Card | None, ...]:
     if len(text) % 2:
         raise PhhActionError(f"({label}) card notation has an odd length", action=index)
-    known = _IN_DECK[spec]
+    known = _IN_DECK[id(spec)]
     cards: list[Card | None] = []
     for i in range(0, len(text), 2):
         name = text[i : i + 2]
@@ -150,8 +152,7 @@ class _Lines:
 
     def __init__(self, text: str | None, offset: int) -> None:
         self.text = text or ""
-        m = _ACTIONS_KEY.search(self.text, offset)
-        self.pos = m.start() if m else offset
+        self.pos = _actions_key(self.text, offset)
         self.counted = 0  # the line of text[counted] is line_no: lines are counted once, going forward
         self.line_no = 1
 
@@ -167,12 +168,32 @@ class _Lines:
         return self.line_no
 
 
+def _actions_key(text: str, offset: int) -> int:
+    """Where ``_ACTIONS_KEY`` first matches from ``offset`` (``offset`` when it does not).
+
+    The usual file is answered without the expression: when the first "actions" at or after ``offset``
+    starts a line that follows a line ending in a non-blank character, and is followed by blanks and
+    "=", no match can start before it (one would need "actions" earlier, or only blanks between an earlier
+    line start and this one) and the match starts there. Anything else goes to the expression."""
+    at = text.find("actions", offset)
+    if at - 2 >= offset and text[at - 1] == "\n" and not text[at - 2].isspace():
+        end = at + 7
+        while end < len(text) and (text[end] == " " or text[end] == "\t"):
+            end += 1
+        if end < len(text) and text[end] == "=":
+            return at
+    m = _ACTIONS_KEY.search(text, offset)
+    return m.start() if m else offset
+
+
 # Actions already read, for each (players, deck), by their text: the same text always reads the same,
 # and most texts recur ("p2 f", "p3 cc", the same deal). Only successes are kept; a table is emptied
 # when it is full. Each entry: the action (index and line of its first reading), its amount as written,
 # and that amount as an integer when it is whole and not huge (``None`` otherwise).
 _Seen = tuple[PhhAction, Decimal | None, int | None]
-_SEEN: dict[tuple[int, DeckSpec], dict[str, _Seen]] = {}
+# (keyed by the player count and the deck's identity: an enum member's hash is a Python call; members live
+# as long as their class, so no other object takes that identity)
+_SEEN: dict[tuple[int, int], dict[str, _Seen]] = {}
 _SEEN_MAX = 20_000
 
 
@@ -626,7 +647,8 @@ def _whole_amounts(
     antes = _whole(fields["antes"], n) if "antes" in fields else [0] * n
     if antes is None:
         return None
-    if variant.is_stud:
+    facts = variant_facts(variant)
+    if facts.is_stud:
         if "blinds_or_straddles" in fields:
             given = _whole(fields["blinds_or_straddles"], n)
             if given is None or any(given):
@@ -645,7 +667,7 @@ def _whole_amounts(
             if type(value) is not int or value < 0:
                 return None
             singles[key] = value
-        elif key in needed or (key == "bring_in" and variant.is_stud):
+        elif key in needed or (key == "bring_in" and facts.is_stud):
             return None
     finishing = _whole(fields["finishing_stacks"], n) if "finishing_stacks" in fields else None
     winnings = _whole(fields["winnings"], n) if "winnings" in fields else None
@@ -663,7 +685,7 @@ def _whole_amounts(
         if type(raw) is not str:
             return None
     try:
-        variant.check_players(n)
+        facts.check_players(n)
     except ConfigError:
         return None
     scale = fields.get("_minor_units")
@@ -673,11 +695,11 @@ def _whole_amounts(
         return None
     if 0 in stacks:
         return None
-    spec = variant.deck_for(n)
+    spec = facts.deck_for(n)
     lines = _Lines(text, offset)
-    seen = _SEEN.get((n, spec))
+    seen = _SEEN.get((n, id(spec)))
     if seen is None:
-        seen = _SEEN[n, spec] = {}
+        seen = _SEEN[n, id(spec)] = {}
     actions: list[PhhAction] = []
     # (_Lines.find, inline: the line of each action, counting lines once going forward; ``eol``, the end
     # of the line of text[counted], spares the count while the actions stay on one line)
@@ -759,9 +781,9 @@ def _amounts(
         raise PhhFieldError(str(exc), field="starting_stacks") from None
     spec = variant.deck_for(n)
     lines = _Lines(text, offset)
-    seen = _SEEN.get((n, spec))
+    seen = _SEEN.get((n, id(spec)))
     if seen is None:
-        seen = _SEEN[n, spec] = {}
+        seen = _SEEN[n, id(spec)] = {}
     actions: list[PhhAction] = []
     amounts: list[Decimal] = []
     raw_amounts: list[tuple[int, Decimal]] = []
@@ -815,7 +837,8 @@ def _hand(
 ) -> PhhHand:
     """The checks after the amounts and actions, and the hand."""
     scale = amounts.scale
-    seats, button = _seats(fields, n, variant.is_stud)
+    stud = variant_facts(variant).is_stud
+    seats, button = _seats(fields, n, stud)
     names = _string_list(fields, "players", n)
     rake_rule = None
     if "_rake_percent_bp" in fields or "_rake_cap" in fields:
@@ -845,7 +868,7 @@ def _hand(
     bomb_pot = fields.get("_bomb_pot", False)
     if not isinstance(bomb_pot, bool):
         raise PhhFieldError("expected a boolean", field="_bomb_pot")
-    if bomb_pot and (variant.is_stud or any(amounts.blinds)):
+    if bomb_pot and (stud or any(amounts.blinds)):
         raise PhhFieldError("a bomb pot has antes and no blinds", field="_bomb_pot")
     singles = amounts.singles
     # (the fields of PhhHand in order: _HAND_FIELDS; the arguments are evaluated in this order as before)

@@ -37,6 +37,7 @@ from pokerroom.engine import (
     Structure,
 )
 from pokerroom.engine.events import CardsShown
+from pokerroom.engine.hand_deal import variant_facts
 from pokerroom.engine.setup import Phase
 from pokerroom.engine.stud import bring_in_seat, first_to_act
 from pokerroom.history.errors import PhhActionError, PhhFieldError, PhhReplayError
@@ -67,7 +68,7 @@ class ScriptedSource:
         self._hole = {s: list(c) for s, c in hole.items()}
         self._board = list(board)
         self._spare = list(spare)
-        self._stub = spec.size
+        self._stub: int = spec._value_  # (the deck's size: ``spec.size`` is three Python calls)
         self.improvised = 0  # cards the history did not script (hole or board)
         # Every request of the engine in order: (purpose, seat) of a card taken, ("reshuffle", None) with
         # the reshuffled cards; a deck proof's check follows it (history/verify.py).
@@ -104,7 +105,7 @@ class ScriptedSource:
         return sum(map(len, self._hole.values())) + len(self._board)
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": "scripted", "spec": self.spec.size}
+        return {"kind": "scripted", "spec": self.spec._value_}  # (its size, as above)
 
     def __repr__(self) -> str:
         return f"ScriptedSource({self.spec.name})"
@@ -126,15 +127,16 @@ class _Script:
     discards: dict[int, list[_Token]] = field(default_factory=dict)  # action index -> discarded
 
 
-_INDEXED: dict[DeckSpec, tuple[tuple[Card, int], ...]] = {}
+_INDEXED: dict[int, tuple[tuple[Card, int], ...]] = {}
 
 
 def _indexed(spec: DeckSpec) -> tuple[tuple[Card, int], ...]:
     """The deck's cards in order, each with its index (read once: a card's ``index`` is a Python attribute
-    lookup for compiled code, and the cards left out of a deal are found at every replay)."""
-    pairs = _INDEXED.get(spec)
+    lookup for compiled code, and the cards left out of a deal are found at every replay). Kept by the
+    deck's identity: an enum member's hash is a Python call, and members live as long as their class."""
+    pairs = _INDEXED.get(id(spec))
     if pairs is None:
-        pairs = _INDEXED[spec] = tuple((c, c.index) for c in spec.cards())
+        pairs = _INDEXED[id(spec)] = tuple((c, c.index) for c in spec.cards())
     return pairs
 
 
@@ -155,7 +157,8 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
             f"({a.label}) {what} a card the player does not hold", action=a.index, line=a.line
         )
 
-    draw = hand.variant.is_draw  # (a property that walks the streets: asked once)
+    facts = variant_facts(hand.variant)
+    draw = facts.is_draw
     dealt: set[int] = set()  # card indices (a card's hash is a Python call)
     for a in hand.actions:
         verb = a.verb
@@ -203,9 +206,9 @@ def _script(hand: PhhHand) -> tuple[_Script, list[Card]]:
     if len(used) != len(known) and not draw:
         # a card may come back only through a draw game's reshuffle of the discards
         raise PhhActionError("the same card is dealt twice")
-    spec = hand.variant.deck_for(hand.player_count)
+    spec = facts.deck_for(len(hand.starting_stacks))
     spare = [c for c, i in _indexed(spec) if i not in used]
-    if hand.variant.is_stud:
+    if facts.is_stud:
         _fill_stud_up_cards(hand, script, spare)
     for group in [*script.hole.values(), script.board]:
         for tok in group:
@@ -339,7 +342,7 @@ def _memo(table: dict[_K, _V], key: _K, make: Callable[[_A], _V], arg: _A) -> _V
 
 def _memo_blinds(hand: PhhHand) -> Blinds:
     key = (
-        hand.variant.is_stud,
+        variant_facts(hand.variant).is_stud,
         hand.bomb_pot,
         hand.seats,
         hand.antes,
@@ -352,8 +355,8 @@ def _memo_blinds(hand: PhhHand) -> Blinds:
 
 def _memo_structure(hand: PhhHand) -> Structure:
     key = (
-        hand.variant.is_stud,
-        hand.betting,
+        variant_facts(hand.variant).is_stud,
+        id(hand.betting),  # (an enum member's hash is a Python call; members live as long as their class)
         hand.blinds_or_straddles[0],
         hand.chip_unit,
         hand.small_bet,
@@ -443,7 +446,8 @@ def _known_deal(hand: PhhHand) -> _Deal | None:
     """The deal of a history that names every card it deals and discards none (most histories), read
     as :func:`_script` reads it, with the same errors in the same order, without following each card;
     ``None`` at the first unknown card or discard (:func:`_script` then reads the history)."""
-    draw = hand.variant.is_draw
+    facts = variant_facts(hand.variant)
+    draw = facts.is_draw
     hole: dict[int, list[Card]] = {}
     board: list[Card] = []
     dealt: set[int] = set()  # card indices
@@ -476,7 +480,7 @@ def _known_deal(hand: PhhHand) -> _Deal | None:
                     )
     if draw:  # (cards may come back through a reshuffle: not checked above)
         dealt = {c.index for cards in hole.values() for c in cards} | {c.index for c in board}
-    spare = [c for c, i in _indexed(hand.variant.deck_for(hand.player_count)) if i not in dealt]
+    spare = [c for c, i in _indexed(facts.deck_for(len(hand.starting_stacks))) if i not in dealt]
     return hole, board, {}, spare
 
 
@@ -488,7 +492,7 @@ def start_state(hand: PhhHand) -> tuple[HandState, ScriptedSource, dict[int, tup
     """The engine hand at its start, dealt from the history's cards (before any player action), its
     card source, and the cards of each discard by the index of its action."""
     by_player, board, discards, spare = _deal(hand)
-    spec = hand.variant.deck_for(hand.player_count)
+    spec = variant_facts(hand.variant).deck_for(len(hand.starting_stacks))
     seats = hand.seats
     hole = {seats[p - 1]: cards for p, cards in by_player.items()}
     source = ScriptedSource(spec, hole, board, spare)
