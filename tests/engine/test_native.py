@@ -237,3 +237,40 @@ def test_a_build_that_lacks_a_module_runs_the_sources(tmp_path: Path) -> None:
     assert build == "python"
     assert from_source == ["pokerroom.engine.state"]
     assert stale == ["pokerroom.engine.hand_deal"]
+
+
+def test_pots_are_values_in_both_builds() -> None:
+    """``Pot`` keeps what its frozen dataclass gave (equality and hash by its fields, its repr, pattern
+    matching, ``dataclasses.replace``, assignment refused) with a constructor of its own, compiled; and
+    it is copied and pickled in both builds (the compiled frozen dataclass could not be rebuilt from its
+    slots). The pots of a hand are Pot values (RULES.md §3.8)."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from pokerroom.engine import Pot, Show, ShowDecision
+
+    pot = Pot(150, (1, 3))
+    assert pot == Pot(150, (1, 3)) and hash(pot) == hash(Pot(150, (1, 3))) and pot != Pot(150, (1,))
+    assert repr(pot) == "Pot(amount=150, eligible=(1, 3))"
+    assert Pot(amount=150, eligible=(1, 3)) == pot
+    assert [f.name for f in dataclasses.fields(Pot)] == ["amount", "eligible"]
+    assert dataclasses.replace(pot, amount=10) == Pot(10, (1, 3))
+    match pot:
+        case Pot(amount, eligible):
+            assert (amount, eligible) == (150, (1, 3))
+    for same in (copy.copy(pot), copy.deepcopy(pot), pickle.loads(pickle.dumps(pot))):
+        assert same == pot and type(same) is Pot
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        pot.amount = 5  # type: ignore[misc]
+    hand = start("holdem", Betting.NO_LIMIT, Stakes.blinds(50, 100), [1_000, 300, 1_000])
+    while not hand.is_over:  # everybody calls the big blind and checks down
+        decision = hand.pending
+        if isinstance(decision, ShowDecision):
+            hand.apply(Show(decision.seat))
+            continue
+        assert isinstance(decision, BetDecision)
+        hand.apply(Check(decision.seat) if decision.check else Call(decision.seat))
+    assert hand.pots == [Pot(300, (1, 2, 3))]
+    assert all(type(p) is Pot for p in hand.pots)
+    assert copy.deepcopy(hand.pots) == hand.pots

@@ -11,12 +11,23 @@ from dataclasses import dataclass
 __all__ = ["Pot", "allocate_rake", "hi_lo_halves", "side_pots", "split"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pot:
     """A pot: its chips and the seats (active players) who can win it. Pot 0 is the main pot."""
 
     amount: int
     eligible: tuple[int, ...]
+
+    # Its own constructor, compiled with this module: the one the dataclass decorator generates is
+    # interpreted Python (a replayed hand makes about three pots). It sets the fields as that one does.
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
+
+    def __reduce__(self) -> tuple[type[Pot], tuple[int, tuple[int, ...]]]:
+        """Copied and pickled by its constructor (a compiled frozen dataclass cannot be rebuilt from its
+        slot state: its setter refuses the fields)."""
+        return (Pot, (self.amount, self.eligible))
 
 
 def side_pots(

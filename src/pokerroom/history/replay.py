@@ -295,7 +295,7 @@ def _fill_stud_up_cards(hand: PhhHand, script: _Script, spare: list[Card]) -> No
             del spare[next(i for i, c in enumerate(spare) if c.index == card.index)]  # (spare.remove(card))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Replay:
     """The outcome of a replay: the engine's hand, the finishing stacks in PHH player order (minor units),
     whether the hand reached its end, and notes where the history and our rules part ways."""
@@ -307,6 +307,26 @@ class Replay:
     notes: list[str]
     deals: list[tuple[str, int | None, tuple[Card, ...]]] = field(default_factory=list)
     unused: int = 0  # cards the history names that the engine never dealt
+
+    # (its own constructor, compiled: the dataclass decorator's is interpreted Python; the same
+    # arguments and defaults)
+    def __init__(
+        self,
+        hand: PhhHand,
+        state: HandState,
+        finishing_stacks: tuple[int, ...],
+        complete: bool,
+        notes: list[str],
+        deals: list[tuple[str, int | None, tuple[Card, ...]]] | None = None,
+        unused: int = 0,
+    ) -> None:
+        self.hand = hand
+        self.state = state
+        self.finishing_stacks = finishing_stacks
+        self.complete = complete
+        self.notes = notes
+        self.deals = [] if deals is None else deals
+        self.unused = unused
 
     @property
     def matches(self) -> bool | None:
