@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent
 # pokerroom.engine.native.COMPILED names the same modules (a test keeps the lists equal).
 COMPILED = ["state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud"]
 # Reading and replaying PHH (issue 32), in the same group: their calls into the engine are direct.
-HISTORY_COMPILED = ["reader", "replay", "toml_subset", "action"]
+HISTORY_COMPILED = ["reader", "replay", "toml_subset", "action", "hand"]
 MODULES = [f"pokerroom.engine.{name}" for name in COMPILED] + [
     f"pokerroom.history.{name}" for name in HISTORY_COMPILED
 ]

@@ -199,12 +199,13 @@ def test_setup_compiles_the_modules_native_knows() -> None:
     history = tuple(f"pokerroom.history.{n}" for n in names("HISTORY_COMPILED = "))
     assert engine + history == COMPILED
     assert {"pokerroom.engine.hand_deal", "pokerroom.engine.hand_betting"} <= set(COMPILED)
-    # PHH reading and replay, and the actions they make and read (issue 32), in the engine's group
+    # PHH reading and replay, and the actions and hands they make and read (issue 32), in the engine's group
     assert set(history) == {
         "pokerroom.history.reader",
         "pokerroom.history.replay",
         "pokerroom.history.toml_subset",
         "pokerroom.history.action",
+        "pokerroom.history.hand",
     }
 
 

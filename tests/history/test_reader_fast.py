@@ -7,8 +7,9 @@
 - An action (``PhhAction``, a native class in the compiled build: history/action.py) is the value the frozen
   dataclass was: equal and hashed by its fields, the same ``repr``, refused any assignment, copied and
   pickled, matched by position.
-- Hands are built by setting their slots (``reader._new_hand``): the same hand as its constructor; so are
-  contexts without a time, a hand number or a tournament (``reader._context``).
+- A hand (``PhhHand``, compiled with the reader: history/hand.py) is the value the frozen dataclass was;
+  contexts without a time, a hand number or a tournament are built by setting their slots
+  (``reader._context``): the same context as its constructor.
 - Replay makes each distinct structure and set of blinds once, and each seat's fold, check and call: a
   replay gives the same result cold and warm, and a structure that cannot be played is refused every
   time.
@@ -204,18 +205,39 @@ def test_contexts_are_the_same_as_their_constructor() -> None:
         read_phh(f"_hand_number = -1\n{GOOD}")
 
 
-def test_hands_are_the_same_as_their_constructor() -> None:
-    """A hand is made by setting its slots (``reader._new_hand``): the hand its constructor makes."""
+def test_hands_are_values() -> None:
+    """A hand (``PhhHand``, compiled with the reader in that build: history/hand.py, with a constructor of
+    its own) is the frozen dataclass it was: made positionally or by keyword with the same defaults, the
+    same repr and equality, ``replace``, pattern matching by field, assignment refused, and copied in both
+    builds (``copy.copy``; a context's players are a read-only mapping, which neither the dataclass nor
+    this hand could pickle)."""
+    names = [f.name for f in dataclasses.fields(PhhHand)]
+    assert len(names) == 31 and names[:3] == ["variant", "betting", "variant_field"]
+    assert names[-4:] == ["name", "run_it_twice", "runout_selections", "bomb_pot"]
     for path in FILES:
         made = read_phh(path.read_text())
-        values = tuple(getattr(made, f.name) for f in dataclasses.fields(PhhHand))
+        values = tuple(getattr(made, name) for name in names)
         built = PhhHand(*values)
         assert made == built and repr(made) == repr(built), path.name
-        assert reader_module._new_hand(values) == built
+        assert PhhHand(**dict(zip(names, values, strict=True))) == made
+        same = copy.copy(made)
+        assert same == made and type(same) is PhhHand, path.name
+        assert replay(same).finishing_stacks == replay(made).finishing_stacks
+    defaults = PhhHand(*values[:27])
+    assert (defaults.name, defaults.run_it_twice, defaults.runout_selections, defaults.bomb_pot) == (
+        None,
+        False,
+        (),
+        False,
+    )
+    assert dataclasses.replace(made, cap=9).cap == 9 and made.cap != 9
+    match made:
+        case PhhHand(variant=v, starting_stacks=stacks):
+            assert v is made.variant and stacks == made.starting_stacks
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.scale = 2  # type: ignore[misc]
-    with pytest.raises(ValueError):  # (every field, no fewer)
-        reader_module._new_hand(values[:-1])
+    with pytest.raises(TypeError):  # (every field without a default, no fewer)
+        PhhHand(*values[:26])
 
 
 def _result(text: str) -> tuple[object, ...]:

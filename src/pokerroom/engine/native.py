@@ -38,7 +38,7 @@ MANIFEST = "compiled.txt"
 COMPILED: tuple[str, ...] = tuple(
     f"pokerroom.engine.{name}"
     for name in ("state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud")
-) + tuple(f"pokerroom.history.{name}" for name in ("reader", "replay", "toml_subset", "action"))
+) + tuple(f"pokerroom.history.{name}" for name in ("reader", "replay", "toml_subset", "action", "hand"))
 """The modules ``setup.py`` compiles, in one group (its ``COMPILED`` and ``HISTORY_COMPILED`` lists
 name the same ones): the engine's, and reading and replaying PHH, whose calls into the engine are then
 direct. ``pokerroom.history`` imports the engine (so this module) before its reader."""

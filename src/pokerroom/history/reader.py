@@ -218,43 +218,9 @@ def _parse_action(
     return known
 
 
-# A hand is made by setting its slots: PhhHand is a frozen dataclass of 31 fields (no __post_init__),
-# whose generated __init__ sets each one through object.__setattr__. Its values come in the order of its
-# fields (tests/history/test_reader_fast.py holds the hand equal to the class's own construction).
+# Contexts are made by setting their slots (``_context``): HandContext is a frozen dataclass, whose
+# generated __init__ sets each field through object.__setattr__.
 _NEW = object.__new__
-_HAND_FIELDS = (
-    "variant",
-    "betting",
-    "variant_field",
-    "scale",
-    "chip_unit",
-    "antes",
-    "blinds_or_straddles",
-    "bring_in",
-    "small_bet",
-    "big_bet",
-    "min_bet",
-    "starting_stacks",
-    "unknown_stacks",
-    "actions",
-    "seats",
-    "button",
-    "posts",
-    "dead",
-    "rake_rule",
-    "rake",
-    "cap",
-    "heads_up_uncapped",
-    "finishing_stacks",
-    "winnings",
-    "players",
-    "context",
-    "fields",
-    "name",
-    "run_it_twice",
-    "runout_selections",
-    "bomb_pot",
-)
 
 
 def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
@@ -272,17 +238,6 @@ def _by_slots(cls: type, setters: tuple[Any, ...], values: tuple[Any, ...]) -> A
     for setter, value in zip(setters, values, strict=True):
         setter(made, value)
     return made
-
-
-if hasattr(PhhHand, "__post_init__"):  # pragma: no cover - the hand's values would skip it
-    raise ImportError("reader.py: PhhHand has a __post_init__; _new_hand would skip it")
-_HAND_SET = _slot_setters(PhhHand, _HAND_FIELDS)
-
-
-def _new_hand(values: tuple[Any, ...]) -> PhhHand:
-    """``PhhHand(*values)`` (every field, in order), made faster."""
-    hand: PhhHand = _by_slots(PhhHand, _HAND_SET, values)
-    return hand
 
 
 def _parse_new_action(
@@ -871,39 +826,37 @@ def _hand(
     if bomb_pot and (stud or any(amounts.blinds)):
         raise PhhFieldError("a bomb pot has antes and no blinds", field="_bomb_pot")
     singles = amounts.singles
-    # (the fields of PhhHand in order: _HAND_FIELDS; the arguments are evaluated in this order as before)
-    return _new_hand(
-        (
-            variant,
-            betting,
-            code,
-            scale,
-            singles.get("_chip_unit", 1),
-            antes,
-            amounts.blinds,
-            singles.get("bring_in", 0),
-            singles.get("small_bet", 0),
-            singles.get("big_bet", 0),
-            singles.get("min_bet", 0),
-            amounts.starting,
-            amounts.unknown,
-            amounts.actions,
-            seats,
-            button,
-            _posts(fields, n, scale),
-            dead,
-            rake_rule,
-            amounts.rake,
-            cap,
-            hu,
-            amounts.finishing,
-            amounts.winnings,
-            names or (),
-            _context(fields, seats, names, scale),
-            dict(fields),
-            name,
-            run_it_twice,
-            selections,
-            bomb_pot,
-        )
+    # (PhhHand is compiled with the reader: one native call; its fields in order)
+    return PhhHand(
+        variant,
+        betting,
+        code,
+        scale,
+        singles.get("_chip_unit", 1),
+        antes,
+        amounts.blinds,
+        singles.get("bring_in", 0),
+        singles.get("small_bet", 0),
+        singles.get("big_bet", 0),
+        singles.get("min_bet", 0),
+        amounts.starting,
+        amounts.unknown,
+        amounts.actions,
+        seats,
+        button,
+        _posts(fields, n, scale),
+        dead,
+        rake_rule,
+        amounts.rake,
+        cap,
+        hu,
+        amounts.finishing,
+        amounts.winnings,
+        names or (),
+        _context(fields, seats, names, scale),
+        dict(fields),
+        name,
+        run_it_twice,
+        selections,
+        bomb_pot,
     )
