@@ -84,9 +84,9 @@ def _wait_decision(page: Any, table: str, timeout: float = 60_000) -> Any:
     return bar
 
 
-def _decision_then_act(page: Any, table: str, check: Any) -> None:
-    """Wait for our decision at ``table`` (sitting in again if a timeout sat us out meanwhile), run
-    ``check()`` while the action bar shows it, then check or call so that the next one comes."""
+def _our_decision(page: Any, table: str) -> None:
+    """Wait for our decision at ``table``, sitting in again if a timeout sat us out meanwhile (the test
+    room gives 12 s to act and a 5 s time bank: on a busy machine one can run out between two steps)."""
     tile = page.locator(f'.tile[data-table="{table}"]')
 
     def decision() -> bool:
@@ -97,6 +97,13 @@ def _decision_then_act(page: Any, table: str, check: Any) -> None:
         return False
 
     wait_until(decision, timeout=120, pause=page_pause(page), what=f"a decision for us at {table}")
+
+
+def _decision_then_act(page: Any, table: str, check: Any) -> None:
+    """Wait for our decision at ``table`` (:func:`_our_decision`), run ``check()`` while the action bar
+    shows it, then check or call so that the next one comes."""
+    tile = page.locator(f'.tile[data-table="{table}"]')
+    _our_decision(page, table)
     check()
     bar = tile.locator(".actionbar[data-kind]")
     for name in ("check", "call", "fold"):
@@ -245,9 +252,11 @@ def test_keys_act_only_at_a_table_that_shows_its_decision(room: Room, small_page
     )
     act = next(json.loads(f) for f in p.sent[sent:] if '"act"' in f)
     assert act["table"] == "holdem-nl" and act["action"]["type"] in ("check", "call")
-    # Stacked: the table that needs a decision comes forward, the other goes behind it.
+    # Stacked: the table that needs a decision comes forward, the other goes behind it. (The act above
+    # may come after that decision's time ran out, which sits us out: the next decision then needs us
+    # to sit in again.)
     page.select_option("#layout", "stack")
-    _wait_decision(page, "holdem-nl")
+    _our_decision(page, "holdem-nl")
     page.locator('.tile[data-table="holdem-nl"].needs-action:not(.behind)').wait_for(timeout=60_000)
     assert "behind" in (p.tile("razz-fl").get_attribute("class") or "")
     assert page.locator('#strip .strip-tab.needs-action[data-table="holdem-nl"]').count() == 1
