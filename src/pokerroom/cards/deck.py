@@ -31,9 +31,10 @@ class DeckSpec(Enum):
     SHORT_7A = 32
     SHORT_6A = 36
 
-    @property
-    def size(self) -> int:
-        return self.value
+    def __init__(self, size: int) -> None:
+        # The number of cards: a plain attribute of the member (a property over ``value`` was three Python
+        # calls, through the enum's own ``value`` property, for the compiled engine and replay).
+        self.size = size
 
     @property
     def lowest_rank(self) -> Rank:

@@ -68,7 +68,7 @@ class ScriptedSource:
         self._hole = {s: list(c) for s, c in hole.items()}
         self._board = list(board)
         self._spare = list(spare)
-        self._stub: int = spec._value_  # (the deck's size: ``spec.size`` is three Python calls)
+        self._stub = spec.size
         self.improvised = 0  # cards the history did not script (hole or board)
         # Every request of the engine in order: (purpose, seat) of a card taken, ("reshuffle", None) with
         # the reshuffled cards; a deck proof's check follows it (history/verify.py).
@@ -105,7 +105,7 @@ class ScriptedSource:
         return sum(map(len, self._hole.values())) + len(self._board)
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": "scripted", "spec": self.spec._value_}  # (its size, as above)
+        return {"kind": "scripted", "spec": self.spec.size}
 
     def __repr__(self) -> str:
         return f"ScriptedSource({self.spec.name})"
