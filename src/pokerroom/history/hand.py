@@ -16,6 +16,7 @@ compiled function does; the reader only passes the declared types.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -139,42 +140,7 @@ class PhhHand:
 
     def __reduce__(self) -> tuple[type[PhhHand], tuple[Any, ...]]:
         """Rebuilt (``copy.copy``) through the constructor, with every field in order."""
-        return (
-            PhhHand,
-            (
-                self.variant,
-                self.betting,
-                self.variant_field,
-                self.scale,
-                self.chip_unit,
-                self.antes,
-                self.blinds_or_straddles,
-                self.bring_in,
-                self.small_bet,
-                self.big_bet,
-                self.min_bet,
-                self.starting_stacks,
-                self.unknown_stacks,
-                self.actions,
-                self.seats,
-                self.button,
-                self.posts,
-                self.dead,
-                self.rake_rule,
-                self.rake,
-                self.cap,
-                self.heads_up_uncapped,
-                self.finishing_stacks,
-                self.winnings,
-                self.players,
-                self.context,
-                self.fields,
-                self.name,
-                self.run_it_twice,
-                self.runout_selections,
-                self.bomb_pot,
-            ),
-        )
+        return (PhhHand, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     @property
     def player_count(self) -> int:
