@@ -159,6 +159,7 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
 
     from pokerroom.server.app import create_app
     from pokerroom.server.room import RoomSettings
+    from pokerroom.server.uvicorn_read import ws_protocol
     from pokerroom.store import Store
 
     store = Store.open(f"sqlite+aiosqlite:///{db}")
@@ -176,6 +177,7 @@ async def _serve(port: int, db: str, players: int, tables: int, tokens_path: str
         log_level="warning",
         ws_max_size=65536,
         ws_per_message_deflate=False,  # as `pokerroom serve`
+        ws=ws_protocol(),
         lifespan="on",
         backlog=4096,
     )

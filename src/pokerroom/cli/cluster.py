@@ -44,6 +44,7 @@ async def serve_cluster(
     from pokerroom.server.cluster.bus import BusUnavailable
     from pokerroom.server.cluster.node import ClusterNode
     from pokerroom.server.mail import mail_service
+    from pokerroom.server.uvicorn_read import ws_protocol
     from pokerroom.store import Store
 
     store = Store.open(options.database)
@@ -89,6 +90,7 @@ async def serve_cluster(
             forwarded_allow_ips=list(options.trusted_proxies) or None,
             ws_max_size=65536,
             ws_per_message_deflate=False,
+            ws=ws_protocol(),  # (server/uvicorn_read.py)
             log_level="warning",
             lifespan="on",
         )

@@ -220,6 +220,7 @@ async def _serve(options: ServeOptions) -> None:
     from pokerroom.server.app import create_app
     from pokerroom.server.logs import event
     from pokerroom.server.mail import mail_service
+    from pokerroom.server.uvicorn_read import ws_protocol
     from pokerroom.store import Store
     from pokerroom.store.owner import DatabaseInUse, OwnerLock
 
@@ -266,6 +267,7 @@ async def _serve(options: ServeOptions) -> None:
             forwarded_allow_ips=list(options.trusted_proxies) or None,
             ws_max_size=65536,
             ws_per_message_deflate=False,  # small JSON frames: compressing them costs more than it saves
+            ws=ws_protocol(),  # clients' text frames read off the socket here (server/uvicorn_read.py)
             log_level="warning",
             lifespan="on",
         )

@@ -1,4 +1,5 @@
-"""Frames straight to uvicorn's socket: the one module of the server that knows uvicorn's internals.
+"""Frames straight to uvicorn's socket: with server/uvicorn_read.py (the other direction), the only
+modules of the server that know uvicorn's internals.
 
 A frame for a client normally goes through the ASGI send (``websocket.send``): a coroutine, and under the
 connection's writer task a wake-up and a task step, for every message. :class:`UvicornDirect` does what
@@ -113,7 +114,8 @@ def direct_writer(send: object) -> UvicornDirect | None:
     writer reads; else None, and the connection sends through the ASGI send (another uvicorn's class of
     that name, lacking one, gets the ASGI send as before, not a failed connection)."""
     proto: Any = getattr(send, "__self__", None)
-    if type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
+    uvicorns = (c.__name__ == "WebSocketsSansIOProtocol" for c in type(proto).__mro__)  # (or a subclass:
+    if not any(uvicorns) or getattr(send, "__name__", "") != "send":  # server/uvicorn_read.py's)
         return None
     try:
         if not proto.handshake_complete or proto.initial_response is not None:
