@@ -18,6 +18,7 @@ from pokerroom.rooms import TableConfig, Timing
 from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import Room, RoomSettings
+from pokerroom.server.uvicorn_read import ws_protocol
 from pokerroom.store import Database, Store
 from tests.waiting import until
 
@@ -66,8 +67,16 @@ async def serve_room(
     store.accounts.hasher = FAST_HASHER  # test accounts: a cheap hash (the rules of passwords are the same)
     app = create_app(store, settings)
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", ws_max_size=65536, lifespan="on")
+    server = uvicorn.Server(  # (the room's own reading of the clients' frames, as `pokerroom serve`)
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="error",
+            ws_max_size=65536,
+            ws=ws_protocol(),
+            lifespan="on",
+        )
     )
     task = await start_serving(server)
     try:

@@ -19,6 +19,7 @@ from pokerroom.server.app import create_app
 from pokerroom.server.demo import demo_tables
 from pokerroom.server.room import RoomSettings
 from pokerroom.server.security import SecuritySettings
+from pokerroom.server.uvicorn_read import ws_protocol
 from pokerroom.store import Database, Store
 
 from .conftest import FAST, LiveServer, free_port, start_serving
@@ -76,7 +77,7 @@ async def secure_server(
     store = Store(Database(url, sqlite_synchronous="OFF"), hasher=hasher)
     app = create_app(store, RoomSettings(tables=tuple(demo_tables(FAST, games=games))), security=security)
     port = free_port()
-    options: dict[str, Any] = {"proxy_headers": False, **uvicorn_options}
+    options: dict[str, Any] = {"proxy_headers": False, "ws": ws_protocol(), **uvicorn_options}
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on", **options)
     )

@@ -156,6 +156,7 @@ class _TooSlow(Exception):
 
 
 SOCKET_SEND = "pokerroom.socket_send"  # a WebSocket scope's ASGI send, below Starlette's wrappers
+SOCKET_RECEIVE = "pokerroom.socket_receive"  # ... and its ASGI receive
 
 
 class SecurityMiddleware:
@@ -170,6 +171,7 @@ class SecurityMiddleware:
                 await send({"type": "websocket.close", "code": 1008, "reason": "foreign origin"})
                 return
             scope[SOCKET_SEND] = send  # (server/ws.py sends its frames straight to it)
+            scope[SOCKET_RECEIVE] = receive  # (and reads the client's from it once accepted)
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http":

@@ -19,7 +19,7 @@ from pokerroom.server.errors import Refused, error_frame
 from pokerroom.server.front import Front
 from pokerroom.server.http import COOKIE
 from pokerroom.server.routes import handle, welcome
-from pokerroom.server.security import SOCKET_SEND, SecuritySettings
+from pokerroom.server.security import SOCKET_RECEIVE, SOCKET_SEND, SecuritySettings
 from pokerroom.server.sessions import SessionSockets
 from pokerroom.server.uvicorn_direct import direct_writer
 from pokerroom.store import StoreError, unavailable
@@ -77,9 +77,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             _error("token_in_url", "send the session token in a hello frame or the cookie, not the URL")
         )
     flood = FloodWindow(security.flood_strikes, security.flood_window)
+    # the server's ASGI receive, below Starlette's state checks (its one check that matters here, the
+    # disconnect, is the loop's own), as the frames go out through its send
+    receive = ws.scope.get(SOCKET_RECEIVE) or ws.receive
     try:
         while not conn.closed:
-            frame = await ws.receive()
+            frame = await receive()
             if frame["type"] == "websocket.disconnect":
                 break
             raw = frame.get("text")
