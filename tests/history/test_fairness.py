@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,7 @@ from pokerroom.history import (
     write_phh,
     write_pokerstars,
 )
-from pokerroom.history.deckproof import leaf_hash, root_hash
+from pokerroom.history.deckproof import SeedPart, leaf_hash, root_hash
 from pokerroom.server.fairness import DeckSeal
 from pokerroom.variants import VARIANTS
 
@@ -284,3 +285,34 @@ def test_every_players_proof_from_one_walk_opens_the_cards_his_copy_names(
         assert opened == named, (game, betting, seed, seat, opened ^ named)
         assert {(i, c) for i, c, _ in mine.openings} <= full
         assert mine.seed is None or mine.seed.server_seed is None
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases, seed=seeds, seeded=st.booleans(), stub=st.booleans())
+def test_a_proofs_text_is_its_data_written_canonically(
+    case: tuple[str, Betting], seed: int, seeded: bool, stub: bool
+) -> None:
+    """``DeckProof.to_text`` writes the proof's own tuples rather than ``to_data``'s lists: the same text
+    (sorted keys, no spaces), for the auditor's proof and every player's, with a reshuffle (draw games),
+    seeds and the stub or without them."""
+    game, betting = case
+    hand = _hand(game, betting, seed)
+    rng = random.Random(seed)
+    part = (
+        SeedPart(
+            f"{rng.getrandbits(256):064x}",
+            tuple((s, f"{rng.getrandbits(256):064x}", rng.choice(["player", "server"])) for s in (1, 4)),
+            f"{rng.getrandbits(256):064x}" if rng.random() < 0.5 else None,
+        )
+        if seeded
+        else None
+    )
+    deck = hand.deck.to_data()
+    cards = deck["cards"].split()
+    again = deck["reshuffle"].split() if hand.variant.is_draw else None
+    salts = iter(f"{n:032x}" for n in range(200)).__next__
+    proof = DeckProof.seal(cards, again, salt=salts, seed=part, stub=stub)
+    proofs = [proof, *proof.for_viewers(hand.events, sorted(hand.players)).values()]
+    for p in proofs:
+        assert p.to_text() == orjson.dumps(p.to_data(), option=orjson.OPT_SORT_KEYS).decode()
+        assert orjson.loads(p.to_text()) == p.to_data()

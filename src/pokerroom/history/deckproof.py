@@ -81,13 +81,22 @@ class SeedPart:
         return self.commitment + "/" + ",".join(f"{s}.{h}.{o}" for s, h, o in self.contributions)
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "commitment": self.commitment,
-            "contributions": [[s, h, o] for s, h, o in self.contributions],
-        }
+        return self.data(_rows)
+
+    def data(self, rows: Callable[[tuple[tuple[Any, ...], ...]], Any]) -> dict[str, Any]:
+        """:meth:`to_data`, its contributions made by ``rows`` (``DeckProof._data``)."""
+        data: dict[str, Any] = {"commitment": self.commitment, "contributions": rows(self.contributions)}
         if self.server_seed is not None:
             data["server_seed"] = self.server_seed
         return data
+
+
+def _rows(items: tuple[tuple[Any, ...], ...]) -> list[list[Any]]:
+    return [list(item) for item in items]
+
+
+def _same(items: Any) -> Any:
+    return items
 
 
 def root_hash(spec: int, seed: SeedPart | None, leaves: Sequence[str], reshuffle: Sequence[str]) -> str:
@@ -178,26 +187,32 @@ class DeckProof:
         return out
 
     def to_data(self) -> dict[str, Any]:
+        return self._data(lists=True)
+
+    def _data(self, *, lists: bool) -> dict[str, Any]:
+        """The proof as JSON data: with lists (:meth:`to_data`), or (``lists=False``, for :meth:`to_text`)
+        with the proof's own tuples, which orjson writes as the same arrays."""
+        flat: Callable[[tuple[Any, ...]], Any] = list if lists else _same
+        rows: Callable[[tuple[tuple[Any, ...], ...]], Any] = _rows if lists else _same
         data: dict[str, Any] = {
             "v": VERSION,
             "spec": self.spec,
             "root": self.root,
-            "deck": {"leaves": list(self.leaves), "open": [list(o) for o in self.openings]},
+            "deck": {"leaves": flat(self.leaves), "open": rows(self.openings)},
         }
         if self.reshuffle_leaves:
-            data["reshuffle"] = {
-                "leaves": list(self.reshuffle_leaves),
-                "open": [list(o) for o in self.reshuffle_openings],
-            }
+            data["reshuffle"] = {"leaves": flat(self.reshuffle_leaves), "open": rows(self.reshuffle_openings)}
         if self.seed is not None:
-            data["seed"] = self.seed.to_data()
+            data["seed"] = self.seed.to_data() if lists else self.seed.data(_same)
         if self.stub:
             data["stub"] = True
         return data
 
     def to_text(self) -> str:
-        """The canonical text (PHH ``_deck_proof``, the frames' ``proof``)."""
-        return orjson.dumps(self.to_data(), option=orjson.OPT_SORT_KEYS).decode()
+        """The canonical text (PHH ``_deck_proof``, the frames' ``proof``): :meth:`to_data`'s, written from
+        the proof's own tuples (orjson writes a tuple as the array of its list; copying every opening into
+        a list first was most of the cost of the texts at every hand's end, one for each player)."""
+        return orjson.dumps(self._data(lists=False), option=orjson.OPT_SORT_KEYS).decode()
 
     def __repr__(self) -> str:  # never an opening
         return f"DeckProof({self.root}, {len(self.openings)} opened)"
