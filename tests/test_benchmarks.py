@@ -235,3 +235,16 @@ def test_the_warmup_ends_when_a_bot_process_died() -> None:
 
 def test_the_seat_limit_is_generous() -> None:
     assert seat_limit(12) >= 60 and seat_limit(1000) >= 150
+
+
+# ------------------------------------------------------------------------------------ ws_read.py
+
+
+def test_the_frame_reading_benchmark_reads_every_frame_on_both_sides() -> None:
+    """benchmarks/ws_read.py takes each frame's message off the protocol's queue (a protocol that did not
+    deliver one would fail the run, not speed it up) and prints both sides and their ratio."""
+    argv = [sys.executable, "benchmarks/ws_read.py", "--frames", "300", "--pairs", "1"]
+    out = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "uvicorn's websockets-sansio protocol" in out.stdout and "FastReadProtocol" in out.stdout
+    assert "paired median ratio" in out.stdout
