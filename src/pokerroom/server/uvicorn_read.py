@@ -17,14 +17,15 @@ header: a longer one goes to websockets at once, which refuses it).
 The fast path engages only at a frame boundary of an open socket that websockets' parser has seen
 nothing of but the opening request: bytes a client sends before the handshake is answered, or any state
 websockets is in that this module does not follow (a fragmented message in progress, a failed parse, a
-closing handshake), give the socket to websockets for good. What it reads of uvicorn (0.55) and websockets
-(17.4), checked for each socket (a version without them gets the plain protocol's reading):
-``handshake_initiated``, ``handshake_complete``, ``close_sent``, ``conn`` and, on it, ``state``,
-``parser_exc``, ``current_size``, ``max_message_size``, ``max_fragment_size``; uvicorn's
-``curr_msg_data_type``, ``frames`` and ``send_receive_event_to_app`` (uvicorn's ``handle_text`` sets the
-first two and calls the third). tests/server/test_uvicorn_read.py
-holds the two protocols to the same events, bytes written and closes over random streams of frames cut
-at random places.
+closing handshake), give the socket to websockets for good. What it reads, checked for each socket (a
+version without them gets the plain protocol's reading): uvicorn's ``handshake_initiated``,
+``handshake_complete``, ``close_sent``, ``curr_msg_data_type``, ``frames`` and
+``send_receive_event_to_app`` (uvicorn's ``handle_text`` sets the two before and calls the last), and of
+its websockets protocol ``conn``: ``state``, ``parser_exc``, ``current_size``, ``max_message_size`` and
+``max_fragment_size``. Tested with uvicorn 0.55.0 and websockets 17.4 (``pyproject.toml`` admits uvicorn
+0.53-0.55: read a new version's ``websockets_sansio_impl.py`` for these names before widening it).
+tests/server/test_uvicorn_read.py holds the two protocols to the same events, bytes written and closes
+over random streams of frames cut at random places.
 """
 
 from __future__ import annotations
