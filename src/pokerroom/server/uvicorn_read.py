@@ -63,6 +63,10 @@ class FastReadProtocol(WebSocketsSansIOProtocol):
             hasattr(self, name) for name in _PROTOCOL_READS
         )
         self._partial = b""  # the start of a frame that has not fully arrived
+        # the largest frame websockets takes outside a fragmented message (its ``max_size``, uvicorn's
+        # ``ws_max_size``): set when the protocol is made, so found once, not at every read
+        sizes = [getattr(self.conn, n, None) for n in ("max_message_size", "max_fragment_size")]
+        self._limit: int | None = min((s for s in sizes if s is not None), default=None)
 
     def data_received(self, data: bytes) -> None:
         if not self._fast or not self.handshake_complete:
@@ -88,7 +92,7 @@ class FastReadProtocol(WebSocketsSansIOProtocol):
         """Take every complete frame of ``data`` in turn (module doc); keep the start of an incomplete one."""
         size = len(data)
         pos = 0
-        limit = self._limit()
+        limit = self._limit
         while pos < size:
             if not self._open():
                 self._fast = False
@@ -129,12 +133,6 @@ class FastReadProtocol(WebSocketsSansIOProtocol):
             pos = end
         if pos < size:
             self._partial = data[pos:]
-
-    def _limit(self) -> int | None:
-        """The largest frame websockets takes now (its ``max_size``: ``ws_max_size``)."""
-        conn = self.conn
-        sizes = [s for s in (conn.max_message_size, conn.max_fragment_size) if s is not None]
-        return min(sizes) if sizes else None
 
 
 def ws_protocol() -> type[WebSocketsSansIOProtocol]:
