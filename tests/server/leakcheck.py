@@ -15,7 +15,7 @@ full events without using the engine's own visibility methods:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from pokerroom.engine.events import (
 )
 from pokerroom.rooms import HandEvents
 from pokerroom.server.cash import CashActor
+from pokerroom.server.core import TableCore
 
 CARD = re.compile(r"^(10|[2-9TJQKA])[cdhs]$")
 
@@ -121,16 +122,34 @@ class Recorder:
 
     def wrap(self, actor: CashActor) -> None:
         core = actor.core
-        original = core.events
 
         def recording(item: HandEvents) -> None:
             truth = self.hands.setdefault((actor.tid, item.hand_id), HandTruth(item.hand_id))
             for i, event in enumerate(item.events):  # the table core numbers the events in this order
                 truth.seqs[core.seq + i + 1] = len(truth.events)
                 truth.events.append(event)
-            original(item)
 
-        core.events = recording  # type: ignore[method-assign]
+        actor.core = _RecordingCore(core, recording)  # type: ignore[assignment]
+
+
+class _RecordingCore:
+    """Stands in for an actor's table core: hands each hand's events to ``record`` before the core
+    projects them, and everything else to the core itself. (The core's methods cannot be replaced on it:
+    it is compiled with the engine, setup.py.)"""
+
+    def __init__(self, core: TableCore, record: Callable[[HandEvents], None]) -> None:
+        object.__setattr__(self, "_core", core)
+        object.__setattr__(self, "_record", record)
+
+    def events(self, item: HandEvents) -> None:
+        self._record(item)
+        self._core.events(item)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._core, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._core, name, value)
 
 
 @dataclass

@@ -721,7 +721,9 @@ class CashTable:
         if self.hand.is_over:
             return out + self._end_hand(now)
         out += self._auto_actions(now)
-        if self.hand is not None and not self.hand.is_over:
+        # (read again through ``in_hand``: the auto actions may have ended the hand, and a second test of
+        # ``self.hand`` here would be taken, compiled, as the hand narrowed above: setup.py)
+        if self.in_hand:
             out += self._start_clocks(now)
         return out
 
