@@ -1,5 +1,5 @@
-"""Build hook: compile the hand engine's hot modules (and PHH reading and replay) with mypyc
-(docs/engine-speed.md).
+"""Build hook: compile the hand engine's hot modules (and PHH reading and replay, and the server's table
+core) with mypyc (docs/engine-speed.md, docs/server-speed.md).
 
 The modules stay ordinary typed Python; mypyc turns them into C extensions that run the same code
 about twice as fast. ``POKERROOM_PURE=1`` at install time skips the compilation, and so does a machine
@@ -25,9 +25,14 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = ["state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud"]
 # Reading and replaying PHH (issue 32), in the same group: their calls into the engine are direct.
 HISTORY_COMPILED = ["reader", "replay", "toml_subset", "action", "hand"]
-MODULES = [f"pokerroom.engine.{name}" for name in COMPILED] + [
-    f"pokerroom.history.{name}" for name in HISTORY_COMPILED
-]
+# The table core every action of the server runs through (issue 32, item 3: docs/server-speed.md): the cash
+# table's rules and clocks, and the projection of events and turns for each watcher.
+TABLE_COMPILED = ["rooms.cash", "rooms.clock", "server.core"]
+MODULES = (
+    [f"pokerroom.engine.{name}" for name in COMPILED]
+    + [f"pokerroom.history.{name}" for name in HISTORY_COMPILED]
+    + [f"pokerroom.{name}" for name in TABLE_COMPILED]
+)
 SOURCES = ["src/" + module.replace(".", "/") + ".py" for module in MODULES]
 MANIFEST = "compiled.txt"  # pokerroom.engine.native.MANIFEST
 # The one-call seven-card ranker (eval/_rank7.c, docs/eval-speed.md): optional, built on its own.

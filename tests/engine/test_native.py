@@ -4,6 +4,7 @@ fields have the wrong type (a compiled module would stop on them with a bare Typ
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import random
 import subprocess
@@ -102,6 +103,60 @@ def test_build_reports_what_runs() -> None:
         assert running == "mypyc", "the engine was not compiled at install"
 
 
+def test_every_module_of_the_group_runs_in_the_same_build() -> None:
+    """The table core (``rooms.cash``, ``rooms.clock``, ``server.core``) and the PHH modules load as the
+    engine does: all compiled or all from source, never some of each."""
+    for name in COMPILED:
+        module = importlib.import_module(name)
+        assert (module.__file__ or "").endswith(".py") == (BUILD == "python"), name
+
+
+def test_a_stale_table_module_runs_everything_from_source(tmp_path: Path) -> None:
+    """An edited ``rooms/cash.py`` or ``server/core.py`` (folders beside the engine's) is found stale
+    like an engine module: every compiled module runs from source."""
+    engine, server = tmp_path / "engine", tmp_path / "server"
+    engine.mkdir()
+    server.mkdir()
+    state, core = b"x = 1\n", b"y = 2\n"
+    (engine / "state.py").write_bytes(state)
+    (server / "core.py").write_bytes(core)
+    lines = [
+        f"pokerroom.engine.state {hashlib.sha256(state).hexdigest()}\n",
+        f"pokerroom.server.core {hashlib.sha256(core).hexdigest()}\n",
+    ]
+    (engine / MANIFEST).write_text("".join(lines))
+    assert choose(engine, pure=False) == ("mypyc", [], [])
+    (server / "core.py").write_text("y = 3\n")
+    build, from_source, stale = choose(engine, pure=False)
+    assert (build, stale) == ("python", ["pokerroom.server.core"])
+    assert from_source == ["pokerroom.engine.state", "pokerroom.server.core"]
+
+
+def test_the_rooms_package_lets_the_engine_choose_before_its_cash_table_is_found() -> None:
+    """``import pokerroom.rooms`` first (no engine imported yet) with the sources asked for: the cash
+    table runs from source with the engine, not compiled beside it."""
+    code = "import pokerroom.rooms.cash as c, pokerroom.engine.state as s; print(c.__file__, s.__file__)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "POKERROOM_PURE": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [p.rsplit(".", 1)[1] for p in out.stdout.split()] == ["py", "py"]
+
+
+@pytest.mark.skipif(BUILD != "mypyc", reason="needs the compiled build")
+def test_a_compiled_module_found_before_the_engine_chose_its_sources_is_refused() -> None:
+    """``pokerroom.server.core`` imported first in a process asked to run the sources: its compiled
+    module is found before the engine chooses; the choice refuses to run the sources beside it."""
+    code = "import pokerroom.server.core"
+    env = {**os.environ, "POKERROOM_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "loaded compiled before the engine chose to run from source" in out.stderr
+
+
 def _draw_hand() -> tuple[object, int]:
     hand = start("draw5", NL, Stakes.blinds(1, 2), [100, 100, 100])
     while not isinstance(hand.pending, DrawDecision):
@@ -197,7 +252,10 @@ def test_setup_compiles_the_modules_native_knows() -> None:
 
     engine = tuple(f"pokerroom.engine.{n}" for n in names("COMPILED = "))
     history = tuple(f"pokerroom.history.{n}" for n in names("HISTORY_COMPILED = "))
-    assert engine + history == COMPILED
+    table = tuple(f"pokerroom.{n}" for n in names("TABLE_COMPILED = "))
+    assert engine + history + table == COMPILED
+    # the server's table core (issue 32, item 3: docs/server-speed.md), in the same group
+    assert set(table) == {"pokerroom.rooms.cash", "pokerroom.rooms.clock", "pokerroom.server.core"}
     assert {"pokerroom.engine.hand_deal", "pokerroom.engine.hand_betting"} <= set(COMPILED)
     # PHH reading and replay, and the actions and hands they make and read (issue 32), in the engine's group
     assert set(history) == {

@@ -1,9 +1,9 @@
 """Which build of the engine runs: the modules compiled by mypyc at install time, or their sources.
 
-``setup.py`` compiles the engine's hot modules, and PHH reading and replay (:data:`COMPILED`), with
-mypyc and writes ``compiled.txt`` beside the engine's: one line per module, its name and the SHA-256 of
-the source it was compiled from. This module is imported first by ``pokerroom.engine`` and decides,
-before any engine module loads:
+``setup.py`` compiles the engine's hot modules, PHH reading and replay, and the server's table core
+(:data:`COMPILED`) with mypyc and writes ``compiled.txt`` beside the engine's: one line per module, its
+name and the SHA-256 of the source it was compiled from. This module is imported first by
+``pokerroom.engine`` and decides, before any engine module loads:
 
 - no ``compiled.txt``: nothing was compiled (``POKERROOM_PURE=1`` at install, or no C compiler);
 - ``POKERROOM_PURE=1`` in the environment: the sources run even though compiled modules exist
@@ -38,10 +38,15 @@ MANIFEST = "compiled.txt"
 COMPILED: tuple[str, ...] = tuple(
     f"pokerroom.engine.{name}"
     for name in ("state", "hand_betting", "hand_deal", "betting", "pots", "deck", "showdown", "stud")
-) + tuple(f"pokerroom.history.{name}" for name in ("reader", "replay", "toml_subset", "action", "hand"))
-"""The modules ``setup.py`` compiles, in one group (its ``COMPILED`` and ``HISTORY_COMPILED`` lists
-name the same ones): the engine's, and reading and replaying PHH, whose calls into the engine are then
-direct. ``pokerroom.history`` imports the engine (so this module) before its reader."""
+)
+COMPILED += tuple(f"pokerroom.history.{n}" for n in ("reader", "replay", "toml_subset", "action", "hand"))
+COMPILED += tuple(f"pokerroom.{n}" for n in ("rooms.cash", "rooms.clock", "server.core"))
+"""The modules ``setup.py`` compiles, in one group (its ``COMPILED``, ``HISTORY_COMPILED`` and
+``TABLE_COMPILED`` lists name the same ones): the engine's; reading and replaying PHH; and the table core
+the server runs every action through (the cash table, its clocks, the projection), whose calls into the
+engine are then direct. ``pokerroom.history`` and ``pokerroom.rooms`` import the engine (so this module)
+before any of theirs is found; a compiled module found before this choice, when the choice is the sources
+(``pokerroom.server.core`` imported first, say), is refused rather than run beside them."""
 
 
 def compiled_modules(here: Path = _HERE) -> dict[str, str]:
@@ -109,6 +114,14 @@ def _install() -> None:
             stacklevel=2,
         )
     if from_source:
+        # A compiled module loaded before this choice (the table core's, found before the engine was
+        # imported) would call the compiled engine while everything else runs its sources: refuse.
+        early = [n for n in from_source if n in sys.modules]
+        if early:
+            raise ImportError(
+                f"pokerroom: {', '.join(early)} loaded compiled before the engine chose to run from source;"
+                " import pokerroom.engine first"
+            )
         sys.meta_path.insert(0, _SourceFinder(_HERE, from_source))
 
 

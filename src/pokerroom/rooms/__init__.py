@@ -1,5 +1,8 @@
 """Between hands, still pure: cash tables (seats, button, blinds owed, sitting out, rake, points)."""
 
+# First: the engine decides whether the compiled modules (this package's cash table among them) or their
+# sources load (pokerroom/engine/native.py), before ``rooms.cash`` is found.
+import pokerroom.engine  # isort: skip  # noqa: F401
 from pokerroom.rooms.cash import CashTable, Output, Player
 from pokerroom.rooms.config import TableConfig, Timing
 from pokerroom.rooms.effects import BuyIn, CashOut, Effect, HandSettlement, TopUp
