@@ -111,27 +111,6 @@ def test_every_module_of_the_group_runs_in_the_same_build() -> None:
         assert (module.__file__ or "").endswith(".py") == (BUILD == "python"), name
 
 
-def test_a_stale_table_module_runs_everything_from_source(tmp_path: Path) -> None:
-    """An edited ``rooms/cash.py`` or ``server/core.py`` (folders beside the engine's) is found stale
-    like an engine module: every compiled module runs from source."""
-    engine, server = tmp_path / "engine", tmp_path / "server"
-    engine.mkdir()
-    server.mkdir()
-    state, core = b"x = 1\n", b"y = 2\n"
-    (engine / "state.py").write_bytes(state)
-    (server / "core.py").write_bytes(core)
-    lines = [
-        f"pokerroom.engine.state {hashlib.sha256(state).hexdigest()}\n",
-        f"pokerroom.server.core {hashlib.sha256(core).hexdigest()}\n",
-    ]
-    (engine / MANIFEST).write_text("".join(lines))
-    assert choose(engine, pure=False) == ("mypyc", [], [])
-    (server / "core.py").write_text("y = 3\n")
-    build, from_source, stale = choose(engine, pure=False)
-    assert (build, stale) == ("python", ["pokerroom.server.core"])
-    assert from_source == ["pokerroom.engine.state", "pokerroom.server.core"]
-
-
 def test_the_rooms_package_lets_the_engine_choose_before_its_cash_table_is_found() -> None:
     """``import pokerroom.rooms`` first (no engine imported yet) with the sources asked for: the cash
     table runs from source with the engine, not compiled beside it."""
@@ -267,25 +246,30 @@ def test_setup_compiles_the_modules_native_knows() -> None:
     }
 
 
-def test_a_stale_history_module_runs_everything_from_source(tmp_path: Path) -> None:
-    """The compiled history modules share the engine's manifest and its switch: an edited ``reader.py``
-    (in the ``history`` folder beside the engine's) runs every compiled module from source."""
-    engine, history = tmp_path / "engine", tmp_path / "history"
+@pytest.mark.parametrize(("folder", "module"), [("history", "reader"), ("server", "core"), ("rooms", "cash")])
+def test_a_stale_module_of_another_package_runs_everything_from_source(
+    tmp_path: Path, folder: str, module: str
+) -> None:
+    """The compiled history and table modules share the engine's manifest and its switch: an edited
+    ``reader.py``, ``server/core.py`` or ``rooms/cash.py`` (folders beside the engine's) runs every
+    compiled module from source."""
+    engine, other = tmp_path / "engine", tmp_path / folder
     engine.mkdir()
-    history.mkdir()
-    state, reader = b"x = 1\n", b"y = 2\n"
+    other.mkdir()
+    state, text = b"x = 1\n", b"y = 2\n"
     (engine / "state.py").write_bytes(state)
-    (history / "reader.py").write_bytes(reader)
+    (other / f"{module}.py").write_bytes(text)
+    name = f"pokerroom.{folder}.{module}"
     lines = [
         f"pokerroom.engine.state {hashlib.sha256(state).hexdigest()}\n",
-        f"pokerroom.history.reader {hashlib.sha256(reader).hexdigest()}\n",
+        f"{name} {hashlib.sha256(text).hexdigest()}\n",
     ]
     (engine / MANIFEST).write_text("".join(lines))
     assert choose(engine, pure=False) == ("mypyc", [], [])
-    (history / "reader.py").write_text("y = 3\n")
+    (other / f"{module}.py").write_text("y = 3\n")
     build, from_source, stale = choose(engine, pure=False)
-    assert (build, stale) == ("python", ["pokerroom.history.reader"])
-    assert from_source == ["pokerroom.engine.state", "pokerroom.history.reader"]
+    assert (build, stale) == ("python", [name])
+    assert from_source == sorted(["pokerroom.engine.state", name])
 
 
 def test_a_build_that_lacks_a_module_runs_the_sources(tmp_path: Path) -> None:
