@@ -120,7 +120,7 @@ def _install() -> None:
         if early:
             raise ImportError(
                 f"pokerroom: {', '.join(early)} loaded compiled before the engine chose to run from source;"
-                " import pokerroom.engine first"
+                " rebuild (pip install -e .) or import pokerroom.engine first"
             )
         sys.meta_path.insert(0, _SourceFinder(_HERE, from_source))
 
