@@ -6,7 +6,14 @@ costs no more than two pgbench transactions.
 
 A settlement here is a 6-handed hand: 6 seat-session deltas, rake to the house, points to all 6 players
 (14 postings, 12 floored balances updated), booked in one transaction. The "full hand" rate adds the
-journal: start record, 4 commands and the end record that books the same settlement."""
+journal: start record, 4 commands and the end record that books the same settlement.
+
+"SQLite CPU per server hand" is the process's CPU time (every thread: the COMMITs' worker too) per hand
+of the two records as the room's cash table writes them: the start record, then the end record with the
+hand's 24 commands and their times, the settlement and an audit history, on inline SQLite with
+``synchronous=FULL`` (docs/server-speed.md, "2026-12-08"). It is measured alone, one hand after another,
+with warm caches: under load the same records cost about twice as much (the load test's knock-outs there).
+"""
 
 from __future__ import annotations
 
@@ -26,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from argon2 import PasswordHasher
 
-from pokerroom.store import Database, Role, SeatRecord, Store, deck_commitment
+from pokerroom.server.loop import run as room_loop
+from pokerroom.store import Database, HandHistory, Role, SeatRecord, Store, deck_commitment
 
 PLAYERS = 6
 DECK = "AsKdQhJcTs9d8h7c6s5d4h3c2s"
@@ -94,15 +102,77 @@ async def _settle_rate(store: Store, seconds: float, full: bool) -> float:
     return rate
 
 
+SERVER_COMMANDS = 24  # a six-handed no-limit hold'em hand of the load test: about 24 actions
+AUDIT_PHH = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "phh" / "wsop-2023-43-5" / "1.phh"
+
+
+async def _server_hand_cpu(store: Store, hands: int) -> float:
+    """CPU microseconds per hand of the start and end records as the cash table writes them."""
+    players, sessions = await _setup(store)
+    stacks = dict.fromkeys(sessions, 10**8)
+    run = uuid.uuid4().hex[:6]
+    commands = [
+        {"type": "act", "seat": 1 + k % PLAYERS, "action": "call", "amount": 100 * k}
+        for k in range(SERVER_COMMANDS)
+    ]
+    history = HandHistory(
+        full_phh=AUDIT_PHH.read_text(), views={}, seats={p: k + 1 for k, p in enumerate(players)}
+    )
+
+    async def hand(n: int) -> None:
+        deltas, rake, points = _hand(n, players, sessions)
+        hand_id = f"{run}-{n}"
+        seats = [
+            SeatRecord(k + 1, p, s, stacks[s]) for k, (p, s) in enumerate(zip(players, sessions, strict=True))
+        ]
+        await store.journal.start_hand(
+            hand_id,
+            table_id="bench",
+            game="holdem/NL",
+            currency="USD",
+            seats=seats,
+            deck_commitment=deck_commitment(DECK, SALT),
+            stakes="1/2",
+        )
+        times = [store.journal.clock()] * SERVER_COMMANDS
+        await store.journal.end_hand(
+            hand_id,
+            deck_text=DECK,
+            salt=SALT,
+            deltas=deltas,
+            rake=rake,
+            points=points,
+            history=history,
+            commands=commands,
+            times=times,
+        )
+        for s, d in deltas.items():
+            stacks[s] += d
+
+    warmup = max(1, hands // 5)
+    for n in range(warmup):
+        await hand(n)
+    began = time.process_time()
+    for n in range(warmup, warmup + hands):
+        await hand(n)
+    cpu = time.process_time() - began
+    report = await store.verify()
+    assert report.ok, report.render()
+    return 1e6 * cpu / hands
+
+
 def _hasher() -> PasswordHasher:
     return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
-async def _sqlite(seconds: float, full: bool) -> float:
+async def _sqlite(seconds: float, full: bool, cpu_hands: int = 0) -> float:
+    """Settlements (or full hands) a second; with ``cpu_hands``, the CPU per server hand instead."""
     tmp = tempfile.mkdtemp(prefix="pokerroom-bench-")
     try:
         store = Store(Database(f"sqlite+aiosqlite:///{tmp}/bench.db"), hasher=_hasher())
         try:
+            if cpu_hands:
+                return await _server_hand_cpu(store, cpu_hands)
             return await _settle_rate(store, seconds, full)
         finally:
             await store.close()
@@ -165,12 +235,17 @@ def main() -> None:
         default=os.environ.get("POKERROOM_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"),
     )
     ap.add_argument("--skip-pg", action="store_true", help="SQLite only")
+    ap.add_argument(
+        "--hands", type=int, default=2000, help="hands timed for the CPU per server hand (default 2000)"
+    )
     args = ap.parse_args()
     secs = args.seconds
 
     rows: list[tuple[str, float]] = []
     rows.append(("SQLite   settle_hand / s", asyncio.run(_sqlite(secs, full=False))))
     rows.append(("SQLite   full hand (journal) / s", asyncio.run(_sqlite(secs, full=True))))
+    cpu = room_loop(_sqlite(secs, full=True, cpu_hands=args.hands))  # (the room's event loop)
+    rows.append(("SQLite   CPU per server hand (us)", cpu))
     if not args.skip_pg:
         # The machine is shared: interleave pgbench and our runs (two halves each) and compare the means.
         pgbench_runs, ours_runs = [], []

@@ -248,3 +248,35 @@ def test_the_frame_reading_benchmark_reads_every_frame_on_both_sides() -> None:
     assert out.returncode == 0, out.stderr
     assert "uvicorn's websockets-sansio protocol" in out.stdout and "FastReadProtocol" in out.stdout
     assert "paired median ratio" in out.stdout
+
+
+def test_the_cpu_per_server_hand_line_times_whole_hands_that_the_store_keeps(tmp_path: Path) -> None:
+    """benchmarks/store.py's CPU line times start and end records that the journal really holds: every
+    hand it ran is ended, with its 24 commands, and the books balance (the line asserts the verify report)."""
+    import asyncio
+
+    from sqlalchemy import func, select
+
+    from pokerroom.store import Database, Store
+    from pokerroom.store.models import HandCommandRow, HandRow
+
+    bench = _load("store")
+    store = Store(Database(f"sqlite+aiosqlite:///{tmp_path}/bench.db"), hasher=bench._hasher())
+
+    async def run() -> tuple[float, list[str], int]:
+        try:
+            cpu = await bench._server_hand_cpu(store, 5)
+            async with store.db.read() as conn:
+                is_ended = select(func.count()).where(HandRow.status == "ended")
+                ended = (await conn.execute(is_ended)).scalar_one()
+                counted = select(func.count()).select_from(HandCommandRow)
+                commands = (await conn.execute(counted)).scalar_one()
+            assert commands == bench.SERVER_COMMANDS * ended
+            return cpu, [h.hand_id for h in await store.journal.open_hands()], int(ended)
+        finally:
+            await store.close()
+
+    cpu, open_hands, ended = asyncio.run(run())
+    assert cpu > 0
+    assert open_hands == []
+    assert ended == 6  # one warm-up hand and the five timed
