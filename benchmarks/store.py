@@ -10,9 +10,11 @@ journal: start record, 4 commands and the end record that books the same settlem
 
 "SQLite CPU per server hand" is the process's CPU time (every thread: the COMMITs' worker too) per hand
 of the two records as the room's cash table writes them: the start record, then the end record with the
-hand's 24 commands and their times, the settlement and an audit history, on inline SQLite with
+hand's 24 commands and their times, the settlement and an audit history (a public hand's PHH of 900
+bytes, where the room's audit copy carries its deck proof too, several KB), on inline SQLite with
 ``synchronous=FULL`` (docs/server-speed.md, "2026-12-08"). It is measured alone, one hand after another,
-with warm caches: under load the same records cost about twice as much (the load test's knock-outs there).
+with warm caches: under load the same records cost about 1.7 times as much (the load test's knock-outs
+there).
 """
 
 from __future__ import annotations
