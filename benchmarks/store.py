@@ -65,6 +65,30 @@ def _hand(n: int, players: list[int], sessions: list[int]) -> tuple[dict[int, in
     return deltas, rake, points
 
 
+async def _start(
+    store: Store,
+    hand_id: str,
+    players: list[int],
+    sessions: list[int],
+    stacks: dict[int, int],
+    *,
+    game: str,
+    stakes: str | None = None,
+) -> None:
+    """The hand's start record: the six players in seats 1-6 with their sessions' stacks now."""
+    pairs = enumerate(zip(players, sessions, strict=True))
+    seats = [SeatRecord(k + 1, p, s, stacks[s]) for k, (p, s) in pairs]
+    await store.journal.start_hand(
+        hand_id,
+        table_id="bench",
+        game=game,
+        currency="USD",
+        seats=seats,
+        deck_commitment=deck_commitment(DECK, SALT),
+        stakes=stakes,
+    )
+
+
 async def _settle_rate(store: Store, seconds: float, full: bool) -> float:
     players, sessions = await _setup(store)
     stacks = dict.fromkeys(sessions, 10**8)
@@ -76,18 +100,7 @@ async def _settle_rate(store: Store, seconds: float, full: bool) -> float:
         deltas, rake, points = _hand(n, players, sessions)
         hand_id = f"{run}-{n}"
         if full:
-            seats = [
-                SeatRecord(k + 1, p, s, stacks[s])
-                for k, (p, s) in enumerate(zip(players, sessions, strict=True))
-            ]
-            await store.journal.start_hand(
-                hand_id,
-                table_id="bench",
-                game="NT",
-                currency="USD",
-                seats=seats,
-                deck_commitment=deck_commitment(DECK, SALT),
-            )
+            await _start(store, hand_id, players, sessions, stacks, game="NT")
             for seq in range(1, 5):
                 await store.journal.record_command(hand_id, seq, {"seat": seq, "action": "call"})
             await store.journal.end_hand(
@@ -124,18 +137,7 @@ async def _server_hand_cpu(store: Store, hands: int) -> float:
     async def hand(n: int) -> None:
         deltas, rake, points = _hand(n, players, sessions)
         hand_id = f"{run}-{n}"
-        seats = [
-            SeatRecord(k + 1, p, s, stacks[s]) for k, (p, s) in enumerate(zip(players, sessions, strict=True))
-        ]
-        await store.journal.start_hand(
-            hand_id,
-            table_id="bench",
-            game="holdem/NL",
-            currency="USD",
-            seats=seats,
-            deck_commitment=deck_commitment(DECK, SALT),
-            stakes="1/2",
-        )
+        await _start(store, hand_id, players, sessions, stacks, game="holdem/NL", stakes="1/2")
         times = [store.journal.clock()] * SERVER_COMMANDS
         await store.journal.end_hand(
             hand_id,
