@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
@@ -169,15 +170,13 @@ def _hasher() -> PasswordHasher:
     return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
-async def _sqlite(seconds: float, full: bool, cpu_hands: int = 0) -> float:
-    """Settlements (or full hands) a second; with ``cpu_hands``, the CPU per server hand instead."""
+async def _sqlite(measure: Callable[[Store], Awaitable[float]]) -> float:
+    """``measure``'s figure on a store in a fresh SQLite database of its own."""
     tmp = tempfile.mkdtemp(prefix="pokerroom-bench-")
     try:
         store = Store(Database(f"sqlite+aiosqlite:///{tmp}/bench.db"), hasher=_hasher())
         try:
-            if cpu_hands:
-                return await _server_hand_cpu(store, cpu_hands)
-            return await _settle_rate(store, seconds, full)
+            return await measure(store)
         finally:
             await store.close()
     finally:
@@ -246,9 +245,11 @@ def main() -> None:
     secs = args.seconds
 
     rows: list[tuple[str, float]] = []
-    rows.append(("SQLite   settle_hand / s", asyncio.run(_sqlite(secs, full=False))))
-    rows.append(("SQLite   full hand (journal) / s", asyncio.run(_sqlite(secs, full=True))))
-    cpu = room_loop(_sqlite(secs, full=True, cpu_hands=args.hands))  # (the room's event loop)
+    settle = asyncio.run(_sqlite(lambda store: _settle_rate(store, secs, full=False)))
+    full_hand = asyncio.run(_sqlite(lambda store: _settle_rate(store, secs, full=True)))
+    cpu = room_loop(_sqlite(lambda store: _server_hand_cpu(store, args.hands)))  # (the room's event loop)
+    rows.append(("SQLite   settle_hand / s", settle))
+    rows.append(("SQLite   full hand (journal) / s", full_hand))
     rows.append(("SQLite   CPU per server hand (us)", cpu))
     if not args.skip_pg:
         # The machine is shared: interleave pgbench and our runs (two halves each) and compare the means.

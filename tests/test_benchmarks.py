@@ -5,6 +5,7 @@ players did not all sit or made no action; the load test's warm-up waits for eve
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.util
 import subprocess
 import sys
@@ -253,8 +254,6 @@ def test_the_frame_reading_benchmark_reads_every_frame_on_both_sides() -> None:
 def test_the_cpu_per_server_hand_line_times_whole_hands_that_the_store_keeps(tmp_path: Path) -> None:
     """benchmarks/store.py's CPU line times start and end records that the journal really holds: every
     hand it ran is ended, with its 24 commands, and the books balance (the line asserts the verify report)."""
-    import asyncio
-
     from sqlalchemy import func, select
 
     from pokerroom.store import Database, Store
